@@ -1,0 +1,1 @@
+"""The Salesforce-like CRM clone: accounts, contacts, leads, opportunities, activities, cases."""

@@ -1,0 +1,219 @@
+"""Browser reference steps of the CRM: each CRM tool call as actions on its pages.
+
+`steps(call, world)` gives the action strings that do through the web UI what the
+tool call does, by the pages' stable element ids: a record action (stage, convert,
+escalate, close, reassign, log activity) uses the form on the record's page
+(``/crm/<kind>/<id>``), a create or update fills the record form
+(``/crm/<kind>/new``, ``/crm/<kind>/<id>/edit``), and a read opens the page that
+shows the record, list or report. `world` is a read-only session on the task's
+initial world, used only to turn a reference (a case number, a name) into the
+record id a URL needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from officegym.apps.browser_steps import act, goto
+from officegym.apps.crm.fields import SPECS
+from officegym.apps.crm.models import Account, Activity, Case, Opportunity
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from officegym.tools import ToolCall
+from officegym.web import stable_id
+
+__all__ = ["STEPS", "steps"]
+
+Args = Mapping[str, Any]
+Make = Callable[[Args, Session], list[str]]
+SLUG = {"account": "accounts", "contact": "contacts", "lead": "leads",
+        "opportunity": "opportunities", "case": "cases"}  # fmt: skip
+# Tool arguments that are a different form field (records referenced by id).
+FORM_NAME = {"account": "account_id", "contact": "contact_id"}
+
+
+def steps(call: ToolCall, world: Session) -> list[str]:
+    """The UI actions doing `call`; KeyError for a tool or argument the pages cannot do."""
+    try:
+        make = STEPS[call.name]
+    except KeyError:
+        raise KeyError(f"no browser steps for tool {call.name!r}") from None
+    return make(call.arguments, world)
+
+
+def record_id(world: Session, rt: str, ref: int | str) -> int:
+    """The id of a record given by id, case number, or (accounts, opportunities) name."""
+    if isinstance(ref, int) or (rt != "case" and str(ref).strip().isdigit()):
+        return int(ref)
+    key = str(ref).strip()
+    if rt == "case":
+        found = world.scalar(select(Case.id).where(Case.number == key.zfill(8)))
+    elif rt in ("account", "opportunity"):
+        model = Account if rt == "account" else Opportunity
+        found = world.scalar(select(model.id).where(model.name == key))
+    else:
+        found = None
+    if found is None:
+        raise KeyError(f"cannot find the {rt} {ref!r} for a browser step")
+    return int(found)
+
+
+def _page(rt: str, rid: int) -> str:
+    return f"/crm/{SLUG[rt]}/{rid}"
+
+
+def _key(rt: str, rid: int, part: str) -> str:
+    """The id of a control on a record page: record-<type>-<id>-<part>."""
+    return stable_id("record", rt, rid, part)
+
+
+def _fill_form(rt: str, values: Args) -> list[str]:
+    """Fill the record form's inputs for `values` (selects are chosen, the rest typed)."""
+    prefix = f"form-{rt}"
+    out = []
+    for arg, value in values.items():
+        if value is None:
+            continue
+        if arg == "owner":
+            out.append(act("select_option", f"{prefix}-owner", str(value).lstrip("@")))
+            continue
+        name = FORM_NAME.get(arg, arg)
+        spec = SPECS[rt].get(name)
+        if spec is None:
+            raise KeyError(f"the {rt} form has no field for {arg!r}")
+        bid = stable_id(prefix, name)
+        verb = "select_option" if spec.kind == "choice" or name == "account_id" else "fill"
+        out.append(act(verb, bid, str(value)))
+    return [*out, act("click", f"{prefix}-submit")]
+
+
+def _create(rt: str) -> Make:
+    def make(a: Args, w: Session) -> list[str]:
+        values = dict(a)
+        if values.get("account") is not None:
+            values["account"] = record_id(w, "account", values["account"])
+        return [goto(f"/crm/{SLUG[rt]}/new"), *_fill_form(rt, values)]
+
+    return make
+
+
+def _update(rt: str) -> Make:
+    def make(a: Args, w: Session) -> list[str]:
+        rid = record_id(w, rt, a[rt])
+        values = {k: v for k, v in a.items() if k != rt}
+        if values.get("account") is not None:
+            values["account"] = record_id(w, "account", values["account"])
+        return [goto(f"{_page(rt, rid)}/edit"), *_fill_form(rt, values)]
+
+    return make
+
+
+def _change_stage(a: Args, w: Session) -> list[str]:
+    rid = record_id(w, "opportunity", a["opportunity"])
+    out = [goto(_page("opportunity", rid)),
+           act("select_option", _key("opportunity", rid, "stage"), a["stage"])]  # fmt: skip
+    if a.get("loss_reason"):
+        out.append(act("select_option", _key("opportunity", rid, "loss-reason"), a["loss_reason"]))
+    return [*out, act("click", _key("opportunity", rid, "stage-submit"))]
+
+
+def _convert_lead(a: Args, w: Session) -> list[str]:
+    if a.get("contact") is not None:
+        raise KeyError("the convert form cannot merge into an existing contact")
+    rid = record_id(w, "lead", a["lead"])
+    out = [goto(_page("lead", rid))]
+    if a.get("account") is not None:
+        account = record_id(w, "account", a["account"])
+        out.append(act("select_option", _key("lead", rid, "convert-account"), str(account)))
+    if a.get("create_opportunity") is False:
+        out.append(act("uncheck", _key("lead", rid, "convert-opportunity")))
+    for arg, part in (("opportunity_name", "convert-name"), ("amount", "convert-amount"),
+                      ("close_date", "convert-close-date")):  # fmt: skip
+        if a.get(arg) is not None:
+            out.append(act("fill", _key("lead", rid, part), str(a[arg])))
+    return [*out, act("click", _key("lead", rid, "convert-submit"))]
+
+
+def _escalate_case(a: Args, w: Session) -> list[str]:
+    rid = record_id(w, "case", a["case"])
+    out = [goto(_page("case", rid)), act("fill", _key("case", rid, "escalate-reason"), a["reason"])]
+    if a.get("new_owner"):
+        owner = str(a["new_owner"]).lstrip("@")
+        out.append(act("select_option", _key("case", rid, "escalate-owner"), owner))
+    return [*out, act("click", _key("case", rid, "escalate-submit"))]
+
+
+def _close_case(a: Args, w: Session) -> list[str]:
+    rid = record_id(w, "case", a["case"])
+    return [
+        goto(_page("case", rid)),
+        act("fill", _key("case", rid, "close-resolution"), a["resolution"]),
+        act("click", _key("case", rid, "close-submit")),
+    ]
+
+
+def _reassign_owner(a: Args, w: Session) -> list[str]:
+    rt, rid = a["record_type"], record_id(w, a["record_type"], a["record_id"])
+    return [
+        goto(_page(rt, rid)),
+        act("select_option", _key(rt, rid, "owner"), str(a["new_owner"]).lstrip("@")),
+        act("click", _key(rt, rid, "owner-submit")),
+    ]
+
+
+def _log_activity(a: Args, w: Session) -> list[str]:
+    rt, rid = a["record_type"], record_id(w, a["record_type"], a["record_id"])
+    out = [goto(_page(rt, rid)),
+           act("select_option", _key(rt, rid, "activity-kind"), a["kind"]),
+           act("fill", _key(rt, rid, "activity-subject"), a["subject"])]  # fmt: skip
+    if a.get("body"):
+        out.append(act("fill", _key(rt, rid, "activity-body"), a["body"]))
+    if a.get("due_date"):
+        out.append(act("fill", _key(rt, rid, "activity-due"), a["due_date"]))
+    return [*out, act("click", _key(rt, rid, "activity-submit"))]
+
+
+def _complete_task(a: Args, w: Session) -> list[str]:
+    activity = w.get(Activity, int(a["activity_id"]))
+    if activity is None:
+        raise KeyError(f"no activity {a['activity_id']!r}")
+    aid = activity.id
+    return [goto(_page(activity.record_type, activity.record_id)),
+            act("click", stable_id("activity", aid, "complete"))]  # fmt: skip
+
+
+# ---------------------------------------------------------------- reads
+
+
+def _get(rt: str) -> Make:
+    return lambda a, w: [goto(_page(rt, record_id(w, rt, a[rt])))]
+
+
+def _search(rt: str) -> Make:
+    return lambda a, w: [goto(f"/crm/{SLUG[rt]}", q=a.get("query"))]
+
+
+def _on_record(a: Args, w: Session) -> list[str]:
+    return [goto(_page(a["record_type"], record_id(w, a["record_type"], a["record_id"])))]
+
+
+STEPS: dict[str, Make] = {
+    **{f"crm_get_{rt}": _get(rt) for rt in SLUG},
+    **{f"crm_search_{SLUG[rt]}": _search(rt) for rt in SLUG},
+    "crm_get_field_history": _on_record,
+    "crm_list_activities": _on_record,
+    "crm_list_users": lambda a, w: [],
+    "crm_pipeline_report": lambda a, w: [goto("/crm/reports")],
+    "crm_case_report": lambda a, w: [goto("/crm/reports")],
+    **{f"crm_create_{rt}": _create(rt) for rt in SLUG},
+    **{f"crm_update_{rt}": _update(rt) for rt in SLUG},
+    "crm_change_opportunity_stage": _change_stage,
+    "crm_convert_lead": _convert_lead,
+    "crm_escalate_case": _escalate_case,
+    "crm_close_case": _close_case,
+    "crm_reassign_owner": _reassign_owner,
+    "crm_log_activity": _log_activity,
+    "crm_complete_task": _complete_task,
+}

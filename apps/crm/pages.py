@@ -1,0 +1,164 @@
+"""What the CRM pages need besides the service: URL slugs, list columns, form
+fields built from the field rules, and turning a submitted form into the
+values the service takes. Reads go through the service only."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from flask import abort, g, render_template, url_for
+from officegym.apps.crm import service as crm
+from officegym.apps.crm.fields import SPECS, Spec, text_value
+from officegym.apps.crm.records import FILTERS, SORTS
+
+PAGE_SIZE = 25
+KINDS: dict[str, str] = {
+    "accounts": "account",
+    "contacts": "contact",
+    "leads": "lead",
+    "opportunities": "opportunity",
+    "cases": "case",
+}
+SLUG = {rt: slug for slug, rt in KINDS.items()}
+LABEL = {"account": "Account", "contact": "Contact", "lead": "Lead",
+         "opportunity": "Opportunity", "case": "Case"}  # fmt: skip
+# Columns of each list view: (attribute, header); the first one links to the record.
+LIST_COLUMNS: dict[str, list[tuple[str, str]]] = {
+    "account": [("name", "Name"), ("type", "Type"), ("industry", "Industry"),
+                ("billing_city", "City"), ("annual_revenue", "Revenue"), ("owner", "Owner")],
+    "contact": [("name", "Name"), ("title", "Title"), ("account", "Account"), ("email", "Email"),
+                ("owner", "Owner")],
+    "lead": [("name", "Name"), ("company", "Company"), ("status", "Status"), ("rating", "Rating"),
+             ("source", "Source"), ("owner", "Owner")],
+    "opportunity": [("name", "Name"), ("account", "Account"), ("stage", "Stage"),
+                    ("amount", "Amount"), ("close_date", "Close date"), ("owner", "Owner")],
+    "case": [("number", "Number"), ("subject", "Subject"), ("status", "Status"),
+             ("priority", "Priority"), ("account", "Account"), ("owner", "Owner")],
+}  # fmt: skip
+# Sortable list columns map to the service's sort keys.
+SORT_KEY = {"name": "name", "title": "title", "email": "email", "company": "company",
+            "status": "status", "rating": "rating", "type": "type", "industry": "industry",
+            "annual_revenue": "annual_revenue", "stage": "stage", "amount": "amount",
+            "close_date": "close_date", "number": "number", "subject": "subject",
+            "priority": "priority"}  # fmt: skip
+
+
+def record_type(kind: str) -> str:
+    """The record type of a URL slug ('opportunities' -> 'opportunity'), else 404."""
+    if kind not in KINDS:
+        abort(404)
+    return KINDS[kind]
+
+
+def record_url(rt: str, record: Any) -> str:
+    return url_for("crm.record", kind=SLUG[rt], rid=record.id)
+
+
+def cell(record: Any, column: str) -> Any:
+    """A list cell: people and linked records by name, numbers and dates as text."""
+    if column == "owner":
+        return record.owner.name
+    if column == "account":
+        return record.account.name if record.account else ""
+    value = getattr(record, column)
+    if isinstance(value, int) and column in ("amount", "annual_revenue"):
+        return f"{value:,}"
+    return text_value(value) or ""
+
+
+def sort_key(rt: str, column: str) -> str | None:
+    key = "last_name" if rt in ("contact", "lead") and column == "name" else SORT_KEY.get(column)
+    return key if key in SORTS[rt] else None
+
+
+@dataclass(frozen=True)
+class FormField:
+    """One input of a create/edit form, derived from the field rules."""
+
+    name: str
+    label: str
+    widget: str  # text, textarea, number, date, email, select
+    required: bool
+    options: list[tuple[str, str]]
+
+
+def form_fields(rt: str, record: Any | None = None) -> list[FormField]:
+    """The inputs of a record's form; choices the form may not set are left out."""
+    out = []
+    for name, spec in SPECS[rt].items():
+        if rt == "lead" and name == "status" and record is None:
+            continue
+        if rt == "case" and name == "status":
+            continue
+        out.append(_field(rt, name, spec))
+    return out
+
+
+def _field(rt: str, name: str, spec: Spec) -> FormField:
+    label = name.removesuffix("_id").replace("_", " ").capitalize()
+    options: list[tuple[str, str]] = []
+    widget = {"int": "number", "date": "date", "email": "email", "choice": "select"}.get(
+        spec.kind, "text"
+    )
+    if spec.kind == "choice":
+        options = [(c, c) for c in spec.choices if not (rt == "lead" and c == "Converted")]
+    if spec.empty == "" and spec.max_len > 1000:
+        widget = "textarea"
+    if name == "account_id":
+        widget, options = "select", account_options()
+    if name == "contact_id":
+        label, widget = "Contact (id, email or full name)", "text"
+    return FormField(name, label, widget, spec.required, options)
+
+
+def account_options() -> list[tuple[str, str]]:
+    """Every account as a (value, label) option, by name."""
+    page = crm.search(g.db, g.actor, "account", sort="name", limit=200)
+    found = list(page.items)
+    while len(found) < page.total:
+        more = crm.search(g.db, g.actor, "account", sort="name", limit=200, offset=len(found))
+        found.extend(more.items)
+    return [(str(a.id), a.name) for a in found]
+
+
+def user_options() -> list[tuple[str, str]]:
+    """Every CRM user as a (handle, label) option."""
+    users = crm.list_users(g.db, g.actor)
+    return [(p.handle, f"{p.name} ({role}, {p.team.name})") for p, role in users]
+
+
+def form_values(rt: str, form: Mapping[str, str], record: Any | None = None) -> dict[str, Any]:
+    """The submitted fields (only those that differ from `record`, when editing)."""
+    values: dict[str, Any] = {}
+    for f in form_fields(rt, record):
+        if f.name not in form:
+            continue
+        value = form[f.name].strip()
+        if f.name == "contact_id" and value:
+            value = str(crm.find(g.db, g.actor, "contact", value).id)
+        if record is None or value != current_value(record, f.name):
+            values[f.name] = value
+    return values
+
+
+def current_value(record: Any, name: str) -> str:
+    return text_value(getattr(record, name)) or ""
+
+
+def filter_options(rt: str) -> list[FormField]:
+    """The select filters of a list view (owner included)."""
+    out = []
+    for name in FILTERS[rt]:
+        if name == "owner_id":
+            out.append(FormField("owner", "Owner", "select", False, user_options()))
+        elif name in SPECS[rt] and SPECS[rt][name].kind == "choice":
+            out.append(_field(rt, name, SPECS[rt][name]))
+    return out
+
+
+def render(template: str, **context: Any) -> str:
+    """Render a CRM page with the helpers every template uses."""
+    return render_template(template, kinds=KINDS, slug=SLUG, label=LABEL,
+                           record_url=record_url, cell=cell, **context)  # fmt: skip

@@ -1,0 +1,1 @@
+"""The org directory every app shares: people and teams."""

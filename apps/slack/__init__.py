@@ -1,0 +1,1 @@
+"""The Slack-like chat clone: channels, DMs, threads, reactions, pins, search."""

@@ -1,0 +1,376 @@
+"""The Slack Web API subset, under ``/api/<method>``, so existing Slack client code
+(e.g. ``slack_sdk.WebClient(token=..., base_url="http://127.0.0.1:<port>/api/")``)
+runs against the clone unmodified.
+
+It answers as Slack does: form, query or JSON parameters; ``{"ok": true, ...}`` or
+``{"ok": false, "error": "<code>"}`` with HTTP 200; cursor pagination through
+``response_metadata.next_cursor`` (``search.messages`` pages by number, as
+Slack's does). Ids are Slack's: channels ``C``/``G``/``D`` + 7 digits
+(`Channel.slack_id`), people ``U`` + the zero-padded person id, messages by
+`Message.ts` (the row id is its fractional part).
+
+Authentication: every person of the world has the token ``xoxp-<handle>``
+(`token_for`), sent as ``Authorization: Bearer xoxp-<handle>`` or as the
+``token`` parameter; a missing token is ``not_authed``, an unknown one
+``invalid_auth``. Every call goes through the chat and directory services and
+their access rules; their error codes (``not_in_channel``,
+``channel_not_found``, ``is_archived``, ``cant_update_message`` ...) are the
+Slack error codes returned.
+
+Methods: auth.test, conversations.list / history / replies / info / members /
+create / invite / archive, chat.postMessage / update / delete, reactions.add /
+remove, pins.add, users.list / info, search.messages.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, current_app, g, jsonify, request, url_for
+from officegym.apps.org import service as org
+from officegym.apps.org.models import Person
+from officegym.apps.slack import service as chat
+from officegym.apps.slack.api_objects import (
+    TEAM_ID,
+    TEAM_NAME,
+    TOKEN_PREFIX,
+    Params,
+    channel_obj,
+    cursor_position,
+    find_channel,
+    find_message,
+    find_person,
+    is_user_id,
+    messages,
+    next_cursor,
+    page,
+    token_for,
+    ts_key,
+    user_id,
+    user_obj,
+)
+from officegym.apps.slack.models import Channel, Message
+from werkzeug.wrappers import Response
+
+from officegym.errors import Forbidden, Invalid, NotFound, OfficeGymError
+
+__all__ = ["METHODS", "bp", "token_for", "user_id"]
+
+bp = Blueprint("slack_api", __name__)
+
+Handler = Callable[[Params], dict[str, Any]]
+METHODS: dict[str, Handler] = {}
+
+# Service codes that Slack spells differently for one method.
+RENAMED: dict[tuple[str, str], str] = {
+    ("conversations.archive", "is_archived"): "already_archived",
+    ("chat.postMessage", "message_not_found"): "thread_not_found",
+}
+CONVERSATION_TYPES = {"public": "public_channel", "private": "private_channel"}
+CONVERSATION_TYPES |= {"dm": "im", "mpdm": "mpim"}
+SEARCH_FILTER_RE = re.compile(r"^(in|from):(\S+)$")
+
+
+def method(name: str) -> Callable[[Handler], Handler]:
+    """Register the handler of the Slack method `name` (e.g. ``chat.postMessage``)."""
+
+    def register(fn: Handler) -> Handler:
+        METHODS[name] = fn
+        return fn
+
+    return register
+
+
+# ---------------------------------------------------------------- dispatch
+
+
+@bp.route("/<name>", methods=["GET", "POST"])
+def dispatch(name: str) -> tuple[Response, int]:
+    """Authenticate by token, run one method, answer in Slack's envelope."""
+    handler = METHODS.get(name)
+    if handler is None:
+        return _fail("unknown_method", f"no API method {name!r}")
+    try:
+        params = Params(_parameters())
+        g.actor = _authenticate(params)
+        body = handler(params)
+    except OfficeGymError as exc:
+        g.db.rollback()
+        return _fail(RENAMED.get((name, exc.code), exc.code), exc.message)
+    except Exception:  # a bug answers like Slack's fatal_error; the web layer rolls back
+        current_app.logger.exception("Slack API method %s failed", name)
+        return _fail("internal_error", "internal error", status=500)
+    return jsonify({"ok": True, **body}), 200
+
+
+def _fail(code: str, detail: str, *, status: int = 200) -> tuple[Response, int]:
+    return jsonify({"ok": False, "error": code, "detail": detail}), status
+
+
+def _parameters() -> dict[str, Any]:
+    """Query, form and JSON body parameters merged (a JSON body wins)."""
+    merged: dict[str, Any] = {**request.args.to_dict(), **request.form.to_dict()}
+    body = request.get_json(silent=True) if request.is_json else None
+    if isinstance(body, dict):
+        merged.update(body)
+    return merged
+
+
+def _authenticate(params: Params) -> Person:
+    """The person whose token the request carries (header first, then `token`)."""
+    header = request.headers.get("Authorization", "")
+    token = header[7:].strip() if header.lower().startswith("bearer ") else params.text("token")
+    if not token:
+        raise Forbidden("no token given", code="not_authed")
+    handle = token.removeprefix(TOKEN_PREFIX) if token.startswith(TOKEN_PREFIX) else ""
+    try:
+        person = org.find_person(g.db, handle) if handle else None
+    except NotFound:
+        person = None
+    if person is None or person.handle != handle:
+        raise Forbidden("the token matches nobody in this world", code="invalid_auth")
+    return person
+
+
+# ---------------------------------------------------------------- auth, users
+
+
+@method("auth.test")
+def auth_test(p: Params) -> dict[str, Any]:
+    me = g.actor
+    return {
+        "url": request.host_url,
+        "team": TEAM_NAME,
+        "user": me.handle,
+        "team_id": TEAM_ID,
+        "user_id": user_id(me.id),
+        "is_enterprise_install": False,
+    }
+
+
+@method("users.list")
+def users_list(p: Params) -> dict[str, Any]:
+    start, size = cursor_position(p), p.number("limit", 200, 1, 1000)
+    people = org.list_people(g.db, limit=start + size + 1)[start:]
+    more = len(people) > size
+    return {
+        "members": [user_obj(x) for x in people[:size]],
+        "cache_ts": 0,
+        "response_metadata": next_cursor(start + size if more else None),
+    }
+
+
+@method("users.info")
+def users_info(p: Params) -> dict[str, Any]:
+    return {"user": user_obj(find_person(p.text("user", missing="user_not_found")))}
+
+
+# ---------------------------------------------------------------- conversations
+
+
+@method("conversations.list")
+def conversations_list(p: Params) -> dict[str, Any]:
+    wanted = {t.strip() for t in (p.text("types") or "public_channel").split(",") if t.strip()}
+    if not wanted <= set(CONVERSATION_TYPES.values()):
+        raise Invalid(f"unknown conversation types {sorted(wanted)}", code="invalid_types")
+    s, me = g.db, g.actor
+    found = chat.list_channels(s, me, include_archived=not p.flag("exclude_archived"))
+    found += chat.list_conversations_of(s, me)
+    found = [c for c in found if CONVERSATION_TYPES[c.kind] in wanted]
+    chunk, meta = page(found, p, 100, 1000)
+    mine = {c.id for c in chat.list_channels(s, me, member_only=True, include_archived=True)}
+    mine |= {c.id for c in chat.list_conversations_of(s, me)}
+    return {"channels": [channel_obj(c, mine) for c in chunk], "response_metadata": meta}
+
+
+@method("conversations.info")
+def conversations_info(p: Params) -> dict[str, Any]:
+    c = find_channel(p)
+    obj = channel_obj(c)
+    if p.flag("include_num_members"):
+        obj["num_members"] = len(chat.members(g.db, g.actor, c))
+    return {"channel": obj}
+
+
+@method("conversations.members")
+def conversations_members(p: Params) -> dict[str, Any]:
+    people = chat.members(g.db, g.actor, find_channel(p))
+    chunk, meta = page([user_id(x.id) for x in people], p, 100, 1000)
+    return {"members": chunk, "response_metadata": meta}
+
+
+@method("conversations.history")
+def conversations_history(p: Params) -> dict[str, Any]:
+    """Top-level messages, newest first, between `oldest` and `latest`, paged by cursor."""
+    c = find_channel(p)
+    size, inclusive = p.number("limit", 100, 1, 199), p.flag("inclusive")
+    latest, oldest = ts_key(p.text("latest") or "0"), ts_key(p.text("oldest") or "0")
+    before = cursor_position(p) or (latest[1] + int(inclusive) if latest[1] else None)
+    found = chat.history(g.db, g.actor, c, limit=size + 1, before_id=before, mark_read=False)
+    more = len(found) > size
+    kept = []
+    for m in found[:size]:
+        key = ts_key(m.ts)
+        if latest != (0, 0) and (key > latest or (key == latest and not inclusive)):
+            continue
+        if key < oldest or (key == oldest and not inclusive):
+            more = False
+            break
+        kept.append(m)
+    return {
+        "messages": messages(kept),
+        "has_more": more,
+        "response_metadata": next_cursor(found[size - 1].id if more else None),
+    }
+
+
+@method("conversations.replies")
+def conversations_replies(p: Params) -> dict[str, Any]:
+    """A thread: its parent first, then the replies oldest first (from a reply's ts too)."""
+    c = find_channel(p)
+    msg = find_message(p, c)
+    parent = chat.get_message(g.db, g.actor, msg.thread_parent_id) if msg.thread_parent_id else msg
+    thread = [parent, *chat.replies(g.db, g.actor, parent)]
+    chunk, meta = page(thread, p, 100, 1000)
+    return {
+        "messages": messages(chunk),
+        "has_more": bool(meta["next_cursor"]),
+        "response_metadata": meta,
+    }
+
+
+@method("conversations.create")
+def conversations_create(p: Params) -> dict[str, Any]:
+    name = p.text("name", missing="invalid_name_required")
+    c = chat.create_channel(g.db, g.actor, name, private=p.flag("is_private"))
+    return {"channel": channel_obj(c)}
+
+
+@method("conversations.invite")
+def conversations_invite(p: Params) -> dict[str, Any]:
+    c = find_channel(p)
+    refs = [u for u in p.text("users", missing="no_user").split(",") if u.strip()]
+    chat.invite(g.db, g.actor, c, [find_person(u) for u in refs])
+    return {"channel": channel_obj(c)}
+
+
+@method("conversations.archive")
+def conversations_archive(p: Params) -> dict[str, Any]:
+    chat.archive_channel(g.db, g.actor, find_channel(p))
+    return {}
+
+
+# ---------------------------------------------------------------- chat, reactions, pins
+
+
+def _post_target(p: Params) -> Channel:
+    """The conversation to post in; a user id (``U...``) means the DM with that person."""
+    ref = p.text("channel", missing="channel_not_found")
+    if is_user_id(ref):
+        return chat.open_dm(g.db, g.actor, [find_person(ref)])
+    return chat.get_channel(g.db, g.actor, ref)
+
+
+@method("chat.postMessage")
+def chat_post_message(p: Params) -> dict[str, Any]:
+    c = _post_target(p)
+    parent = find_message(p, c, "thread_ts") if p.text("thread_ts") else None
+    msg = chat.post_message(g.db, g.actor, c, p.text("text"), thread_parent=parent)
+    return {"channel": c.slack_id, "ts": msg.ts, "message": messages([msg])[0]}
+
+
+@method("chat.update")
+def chat_update(p: Params) -> dict[str, Any]:
+    c = find_channel(p)
+    msg = chat.edit_message(g.db, g.actor, find_message(p, c), p.text("text"))
+    return {"channel": c.slack_id, "ts": msg.ts, "text": msg.text, "message": messages([msg])[0]}
+
+
+@method("chat.delete")
+def chat_delete(p: Params) -> dict[str, Any]:
+    c = find_channel(p)
+    msg = find_message(p, c)
+    chat.delete_message(g.db, g.actor, msg)
+    return {"channel": c.slack_id, "ts": msg.ts}
+
+
+def _reaction_target(p: Params) -> tuple[Message, str]:
+    if not p.text("channel") or not p.text("timestamp"):
+        raise Invalid("name a message by channel and timestamp", code="no_item_specified")
+    msg = find_message(p, find_channel(p), "timestamp")
+    return msg, p.text("name", missing="invalid_name")
+
+
+@method("reactions.add")
+def reactions_add(p: Params) -> dict[str, Any]:
+    msg, emoji = _reaction_target(p)
+    chat.add_reaction(g.db, g.actor, msg, emoji)
+    return {}
+
+
+@method("reactions.remove")
+def reactions_remove(p: Params) -> dict[str, Any]:
+    msg, emoji = _reaction_target(p)
+    chat.remove_reaction(g.db, g.actor, msg, emoji)
+    return {}
+
+
+@method("pins.add")
+def pins_add(p: Params) -> dict[str, Any]:
+    if not p.text("channel") or not p.text("timestamp"):
+        raise Invalid("name a message by channel and timestamp", code="no_item_specified")
+    chat.pin_message(g.db, g.actor, find_message(p, find_channel(p), "timestamp"))
+    return {}
+
+
+# ---------------------------------------------------------------- search
+
+
+@method("search.messages")
+def search_messages(p: Params) -> dict[str, Any]:
+    """Messages matching every word; ``in:#channel`` and ``from:@handle`` narrow it."""
+    query = p.text("query", missing="no_query")
+    words, where, author = _search_filters(query)
+    if not words:
+        raise Invalid("the query has no words to search for", code="no_query")
+    found = chat.search_messages(
+        g.db, g.actor, query=" ".join(words), channel=where, author=author, limit=200
+    )
+    count, number = p.number("count", 20, 1, 100), p.number("page", 1, 1, 100)
+    chunk = found[(number - 1) * count : number * count]
+    pages = max(1, math.ceil(len(found) / count))
+    paging = {"count": count, "total": len(found), "page": number, "pages": pages}
+    matches = [_match(m, obj) for m, obj in zip(chunk, messages(chunk), strict=True)]
+    return {
+        "query": query,
+        "messages": {"total": len(found), "matches": matches, "paging": paging},
+    }
+
+
+def _search_filters(query: str) -> tuple[list[str], Channel | None, Person | None]:
+    """Split Slack's ``in:`` / ``from:`` modifiers off the words of a query."""
+    words: list[str] = []
+    where: Channel | None = None
+    author: Person | None = None
+    for word in query.split():
+        found = SEARCH_FILTER_RE.match(word)
+        if found is None:
+            words.append(word)
+            continue
+        ref = found.group(2).strip("<>").lstrip("#@").split("|")[0]
+        if found.group(1) == "in":
+            where = chat.get_channel(g.db, g.actor, ref)
+        else:
+            author = find_person(ref) if is_user_id(ref) else org.find_person(g.db, ref)
+    return words, where, author
+
+
+def _match(m: Message, obj: dict[str, Any]) -> dict[str, Any]:
+    c = m.channel
+    obj["username"] = m.user.handle
+    obj["channel"] = {"id": c.slack_id, "name": c.name or "", "is_private": c.kind != "public"}
+    obj["permalink"] = url_for("slack.thread", message_id=m.id, _external=True)
+    return obj

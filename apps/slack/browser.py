@@ -1,0 +1,205 @@
+"""Browser reference steps of the chat clone: each Slack tool call as actions on its pages.
+
+`steps(call, world)` gives the action strings that do through the web UI what the tool
+call does, addressing elements by their stable ids (see apps/README.md). A write
+opens the page with the form and submits it; a read opens the page that shows
+the same information (or nothing, where no page shows it directly). Message
+operations use the message's own page, ``/slack/m/<id>``, which works for any
+message, however old.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from officegym.apps.browser_steps import act, goto, path_part
+from sqlalchemy.orm import Session
+
+from officegym.tools import ToolCall
+from officegym.web import stable_id
+
+__all__ = ["STEPS", "steps"]
+
+Args = Mapping[str, Any]
+
+
+def steps(call: ToolCall, world: Session | None = None) -> list[str]:
+    """The UI actions doing `call`; KeyError for a tool the pages cannot do. (The chat's
+    pages need no look-ups, so `world` is not used.)"""
+    try:
+        make = STEPS[call.name]
+    except KeyError:
+        raise KeyError(f"no browser steps for tool {call.name!r}") from None
+    return make(call.arguments)
+
+
+def _channel(ref: str) -> str:
+    return f"/slack/c/{path_part(ref.strip().lstrip('#'))}"
+
+
+def _details(ref: str) -> str:
+    return f"{_channel(ref)}/details"
+
+
+def _message(message_id: int) -> str:
+    return f"/slack/m/{int(message_id)}"
+
+
+def _handles(refs: list[str]) -> list[str]:
+    return [r.strip().lstrip("@") for r in refs]
+
+
+def _msg_id(message_id: int, part: str) -> str:
+    return stable_id("msg", int(message_id), part)
+
+
+# ---------------------------------------------------------------- writes
+
+
+def _post_message(a: Args) -> list[str]:
+    return [goto(_channel(a["channel"])), *_compose(a["text"])]
+
+
+def _compose(text: str) -> list[str]:
+    return [act("fill", "composer-text", text), act("click", "composer-send")]
+
+
+def _reply_in_thread(a: Args) -> list[str]:
+    return [
+        goto(_message(a["message_id"])),
+        act("fill", "thread-reply-text", a["text"]),
+        act("click", "thread-reply-send"),
+    ]
+
+
+def _send_dm(a: Args) -> list[str]:
+    return [
+        goto("/slack/dm/new"),
+        act("select_option", "new-dm-people", _handles(a["people"])),
+        act("click", "new-dm-submit"),
+        *_compose(a["text"]),
+    ]
+
+
+def _add_reaction(a: Args) -> list[str]:
+    mid, emoji = a["message_id"], a["emoji"].strip(":")
+    return [
+        goto(_message(mid)),
+        act("select_option", _msg_id(mid, "react-select"), emoji),
+        act("click", _msg_id(mid, "react-submit")),
+    ]
+
+
+def _remove_reaction(a: Args) -> list[str]:
+    mid, emoji = a["message_id"], a["emoji"].strip(":")
+    return [goto(_message(mid)), act("click", stable_id("msg", int(mid), "reaction", emoji))]
+
+
+def _edit_message(a: Args) -> list[str]:
+    mid = a["message_id"]
+    return [
+        goto(_message(mid)),
+        act("click", _msg_id(mid, "edit")),
+        act("fill", "edit-text", a["text"]),
+        act("click", "edit-save"),
+    ]
+
+
+def _on_message(part: str) -> Callable[[Args], list[str]]:
+    """Open the message's page and click one of its buttons (delete, pin, unpin)."""
+
+    def make(a: Args) -> list[str]:
+        return [goto(_message(a["message_id"])), act("click", _msg_id(a["message_id"], part))]
+
+    return make
+
+
+def _create_channel(a: Args) -> list[str]:
+    out = [goto("/slack/new"), act("fill", "create-channel-name", a["name"])]
+    if a.get("topic"):
+        out.append(act("fill", "create-channel-topic", a["topic"]))
+    if a.get("private"):
+        out.append(act("check", "create-channel-private"))
+    return [*out, act("click", "create-channel-submit")]
+
+
+def _invite_to_channel(a: Args) -> list[str]:
+    return [
+        goto(_details(a["channel"])),
+        act("select_option", "invite-people", _handles(a["people"])),
+        act("click", "invite-submit"),
+    ]
+
+
+def _on_details(button: str) -> Callable[[Args], list[str]]:
+    """Open the channel's details page and click one of its buttons (leave, archive)."""
+
+    def make(a: Args) -> list[str]:
+        return [goto(_details(a["channel"])), act("click", button)]
+
+    return make
+
+
+def _set_channel_topic(a: Args) -> list[str]:
+    return [
+        goto(_details(a["channel"])),
+        act("fill", "topic-text", a["topic"]),
+        act("click", "topic-save"),
+    ]
+
+
+def _set_status(a: Args) -> list[str]:
+    text, emoji = a["text"], a.get("emoji", "").strip(":")
+    if not text and not emoji:
+        return [goto("/slack/status"), act("click", "status-clear")]
+    return [
+        goto("/slack/status"),
+        act("fill", "status-text", text),
+        act("select_option", "status-emoji", emoji),
+        act("click", "status-save"),
+    ]
+
+
+# ---------------------------------------------------------------- reads
+
+
+def _reads() -> dict[str, Callable[[Args], list[str]]]:
+    """Each read tool as the one page that shows the same information."""
+    return {
+        "slack_list_channels": lambda a: [goto("/slack/browse", q=a.get("query"))],
+        "slack_get_channel_info": lambda a: [goto(_details(a["channel"]))],
+        "slack_read_channel": lambda a: [
+            goto(_channel(a["channel"]), before=a.get("before_message_id"))
+        ],
+        "slack_read_thread": lambda a: [goto(_message(a["message_id"]))],
+        "slack_search_messages": lambda a: [goto("/slack/search", q=a["query"])],
+        "slack_list_pins": lambda a: [goto(_details(a["channel"]))],
+        "slack_list_people": lambda a: [
+            goto("/slack/people", q=a.get("query"), team=a.get("team"))
+        ],
+        "slack_get_person": lambda a: [goto(f"/slack/people/{path_part(a['person'])}")],
+        "slack_list_dms": lambda a: [],
+        "slack_read_dm": lambda a: [],
+    }
+
+
+STEPS: dict[str, Callable[[Args], list[str]]] = {
+    **_reads(),
+    "slack_post_message": _post_message,
+    "slack_reply_in_thread": _reply_in_thread,
+    "slack_send_dm": _send_dm,
+    "slack_add_reaction": _add_reaction,
+    "slack_remove_reaction": _remove_reaction,
+    "slack_edit_message": _edit_message,
+    "slack_delete_message": _on_message("delete"),
+    "slack_pin_message": _on_message("pin"),
+    "slack_unpin_message": _on_message("unpin"),
+    "slack_create_channel": _create_channel,
+    "slack_invite_to_channel": _invite_to_channel,
+    "slack_join_channel": lambda a: [goto(_channel(a["channel"])), act("click", "channel-join")],
+    "slack_leave_channel": _on_details("channel-leave"),
+    "slack_set_channel_topic": _set_channel_topic,
+    "slack_archive_channel": _on_details("channel-archive"),
+    "slack_set_status": _set_status,
+}

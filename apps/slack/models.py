@@ -1,0 +1,120 @@
+"""Chat state. A conversation is a public or private channel, a DM or a group DM
+(as in Slack's conversations API). Deleted and edited messages stay as rows a
+grader can see."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from officegym.apps.org.models import Person
+from sqlalchemy import Boolean, DateTime, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from officegym.db import Base, intpk
+
+ChannelKind = Literal["public", "private", "dm", "mpdm"]
+
+
+class Channel(Base):
+    __tablename__ = "slack_channel"
+
+    id: Mapped[intpk]
+    name: Mapped[str | None] = mapped_column(String(80), unique=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    topic: Mapped[str] = mapped_column(String(250), default="")
+    purpose: Mapped[str] = mapped_column(String(250), default="")
+    is_archived: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_by_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"))
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime())
+
+    memberships: Mapped[list[Membership]] = relationship(back_populates="channel")
+
+    @property
+    def slack_id(self) -> str:
+        prefix = {"public": "C", "private": "G", "dm": "D", "mpdm": "G"}[self.kind]
+        return f"{prefix}{self.id:07d}"
+
+    @property
+    def is_conversation_with_name(self) -> bool:
+        return self.kind in ("public", "private")
+
+
+class Membership(Base):
+    __tablename__ = "slack_membership"
+    __table_args__ = (UniqueConstraint("channel_id", "person_id"),)
+
+    id: Mapped[intpk]
+    channel_id: Mapped[int] = mapped_column(ForeignKey("slack_channel.id"), index=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"), index=True)
+    joined_at: Mapped[dt.datetime] = mapped_column(DateTime())
+    # Id of the newest message this member has seen; moving it is not a change a grader counts.
+    last_read_id: Mapped[int] = mapped_column(default=0, info={"ephemeral": True})
+
+    channel: Mapped[Channel] = relationship(back_populates="memberships")
+    person: Mapped[Person] = relationship()
+
+
+class Message(Base):
+    __tablename__ = "slack_message"
+
+    id: Mapped[intpk]
+    channel_id: Mapped[int] = mapped_column(ForeignKey("slack_channel.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"), index=True)
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime())
+    thread_parent_id: Mapped[int | None] = mapped_column(ForeignKey("slack_message.id"), index=True)
+    edited_at: Mapped[dt.datetime | None] = mapped_column(DateTime())
+    is_deleted: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    channel: Mapped[Channel] = relationship()
+    user: Mapped[Person] = relationship()
+    reactions: Mapped[list[Reaction]] = relationship(back_populates="message")
+
+    @property
+    def ts(self) -> str:
+        """Slack-style timestamp id: seconds of the post time, then the row id."""
+        return f"{int(self.created_at.replace(tzinfo=dt.UTC).timestamp())}.{self.id:06d}"
+
+
+class Reaction(Base):
+    __tablename__ = "slack_reaction"
+    __table_args__ = (UniqueConstraint("message_id", "person_id", "emoji"),)
+
+    id: Mapped[intpk]
+    message_id: Mapped[int] = mapped_column(ForeignKey("slack_message.id"), index=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"))
+    emoji: Mapped[str] = mapped_column(String(60))
+
+    message: Mapped[Message] = relationship(back_populates="reactions")
+    person: Mapped[Person] = relationship()
+
+
+class Pin(Base):
+    __tablename__ = "slack_pin"
+
+    id: Mapped[intpk]
+    channel_id: Mapped[int] = mapped_column(ForeignKey("slack_channel.id"), index=True)
+    message_id: Mapped[int] = mapped_column(ForeignKey("slack_message.id"), unique=True)
+    pinned_by_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"))
+    pinned_at: Mapped[dt.datetime] = mapped_column(DateTime())
+
+
+class Mention(Base):
+    __tablename__ = "slack_mention"
+    __table_args__ = (UniqueConstraint("message_id", "person_id"),)
+
+    id: Mapped[intpk]
+    message_id: Mapped[int] = mapped_column(ForeignKey("slack_message.id"), index=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"), index=True)
+
+
+class Status(Base):
+    """A person's chat status (text + emoji), at most one row per person."""
+
+    __tablename__ = "slack_status"
+
+    id: Mapped[intpk]
+    person_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"), unique=True)
+    text: Mapped[str] = mapped_column(String(100), default="")
+    emoji: Mapped[str] = mapped_column(String(60), default="")

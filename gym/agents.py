@@ -1,0 +1,69 @@
+"""Reference agents for the CLI, the benchmark and the tests.
+
+An agent sees what a learning agent sees (observation and info) plus the env,
+from which the oracle reads the task's reference solution.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, Protocol
+
+import gymnasium
+from officegym.gym.spaces import SUBMIT
+
+from officegym.tools import ToolCall
+
+__all__ = ["AGENTS", "Agent", "OracleAgent", "RandomAgent"]
+
+
+class Agent(Protocol):
+    """Chooses actions for one episode at a time."""
+
+    def reset(self, env: gymnasium.Env, observation: dict[str, str], info: dict) -> None: ...
+
+    def act(self, observation: dict[str, str], info: dict[str, Any]) -> str | dict[str, Any]: ...
+
+
+class OracleAgent:
+    """Plays the task's reference solution, then submits the task's answer."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        """`seed` is accepted (and unused) so every agent is built the same way."""
+        self._calls: Iterator[ToolCall] = iter(())
+        self._answer: str | None = None
+
+    def reset(self, env: gymnasium.Env, observation: dict[str, str], info: dict) -> None:
+        task = env.unwrapped.task  # type: ignore[attr-defined]
+        self._calls = iter(task.solution)
+        self._answer = task.answer
+
+    def act(self, observation: dict[str, str], info: dict[str, Any]) -> dict[str, Any]:
+        call = next(self._calls, None)
+        if call is not None:
+            return {"tool": call.name, "arguments": dict(call.arguments)}
+        answer = {} if self._answer is None else {"answer": self._answer}
+        return {"tool": SUBMIT, "arguments": answer}
+
+
+class RandomAgent:
+    """Samples the env's action space (seeded once, at its first episode)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self._space: gymnasium.Space | None = None
+
+    def reset(self, env: gymnasium.Env, observation: dict[str, str], info: dict) -> None:
+        if self._space is not env.action_space:
+            self._space = env.action_space
+            self._space.seed(self.seed)
+
+    def act(self, observation: dict[str, str], info: dict[str, Any]) -> str:
+        assert self._space is not None, "call reset() first"
+        return self._space.sample()
+
+
+AGENTS: dict[str, type[OracleAgent] | type[RandomAgent]] = {
+    "oracle": OracleAgent,
+    "random": RandomAgent,
+}

@@ -1,0 +1,401 @@
+"""The browser-mode Gymnasium environment: an agent does an office task in a real browser.
+
+One episode is one task instance, chosen and graded exactly as in tools mode
+(`officegym.gym.episodes`). The env serves the clones from its own world
+database on 127.0.0.1 (an ephemeral port) and drives its own context of the
+process's shared Chromium. `reset` restores the database, clears the context
+(cookies, open tabs, history; ``fresh_context=True`` opens a new context
+instead), signs in as the task's persona and opens the app's start page.
+
+Action: one action string of the BrowserGym-style language (`ACTION_HELP`),
+e.g. ``fill('composer-text', 'Hi')``; element ids are the ``[ids]`` of the page
+text. Observation: ``goal``, ``persona``, ``url``, ``axtree`` (the page as an
+accessibility-tree text with element ids), ``last_action``, ``error`` (""
+or why the last action failed), and with ``screenshot=True`` a ``screenshot``
+(HxWx3 uint8).
+
+Ending: `send_msg_to_user(text)` ends the episode with `text` as the answer, and
+`report_infeasible(reason)` ends it with no answer; either way the final database
+state is graded. Reaching `max_steps` truncates and grades too. The reward is the
+grade at the end, 0 before. A bad or failing action is an error in the next
+observation and counts as a step; `step` never raises on what an agent sends. A
+crashed page or browser shows up as errors and is recovered by the next `reset`.
+
+External agents (their own Playwright, browser-use, ...) get ``app_url``,
+``login_url`` and ``cdp_url`` in the reset info, act on their own, and end the
+episode with `finish(answer)`, which grades the same way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from officegym.gym.browser.actions import ACTION_HELP, ActionError, parse_action
+from officegym.gym.browser.manager import shared_manager
+from officegym.gym.browser.observe import PageView, read_page, screenshot
+from officegym.gym.browser.perform import perform
+from officegym.gym.browser.server import AppServer
+from officegym.gym.browser.space import BrowserActionSpace
+from officegym.gym.episodes import (
+    ERROR_CHARS,
+    GOAL_CHARS,
+    PERSONA_CHARS,
+    check_episode_settings,
+    choose_task,
+    clip,
+    grade_world_state,
+    persona_label,
+    select_templates,
+)
+from officegym.gym.spaces import UnicodeText
+from officegym.tasks import Grade, Task, make_task
+from playwright.sync_api import BrowserContext, CDPSession, Page
+from playwright.sync_api import Error as PlaywrightError
+
+from officegym.world import World, world_image
+
+__all__ = ["ACTION_HELP", "BrowserEnv"]
+
+URL_CHARS = 2_000
+LAST_ACTION_CHARS = 1_000
+PAGE_NOTE = "\n…[page text truncated: {n} more characters]"
+Step = tuple[dict[str, Any], float, bool, bool, dict[str, Any]]
+
+
+class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
+    """Office tasks in browser mode: actions are action strings, observations page text."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}
+
+    def __init__(
+        self,
+        *,
+        app: str | None = None,
+        task: str | None = None,
+        split: str = "train",
+        scenario: str = "default",
+        world_seed: int = 0,
+        max_steps: int = 30,
+        render_mode: str | None = None,
+        screenshot: bool = False,
+        viewport: tuple[int, int] = (1280, 720),
+        max_page_chars: int = 100_000,
+        action_timeout_ms: int = 3_000,
+        fresh_context: bool = False,
+        headless: bool = True,
+        executable_path: str | None = None,
+    ) -> None:
+        _check_settings(render_mode, split, max_steps, viewport, max_page_chars, action_timeout_ms)
+        self.templates = select_templates(app, task)
+        self.split, self.scenario, self.world_seed = split, scenario, world_seed
+        self.max_steps, self.max_page_chars = max_steps, max_page_chars
+        self.render_mode, self.screenshot = render_mode, screenshot
+        self.viewport = {"width": int(viewport[0]), "height": int(viewport[1])}
+        self.action_timeout_ms, self.fresh_context = action_timeout_ms, fresh_context
+        self.action_space = BrowserActionSpace()
+        self.observation_space = self._observation_space()
+        self.manager = shared_manager(executable_path, headless=headless)
+        self.world = World(world_image(scenario, world_seed))
+        self.server = AppServer(self.world)
+        self._context: BrowserContext | None = None
+        self._page: Page | None = None
+        self._cdp: CDPSession | None = None
+        self._crashed, self._url, self._view = False, "", PageView("", frozenset())
+        self._personas: dict[str, str] = {}
+        self._start(None)
+
+    def _start(self, task: Task | None) -> None:
+        """Episode state for `task` (None: no episode yet)."""
+        self.task, self.last_grade = task, None
+        self._goal = clip(task.goal, GOAL_CHARS) if task else ""
+        self._persona = self._persona_text(task.persona) if task else ""
+        self._steps, self._done, self._answer = 0, False, None
+        self._ended: tuple[bool, bool] = (False, False)
+        self._last: tuple[str, str] = ("", "")
+
+    def _observation_space(self) -> spaces.Dict:
+        note = len(PAGE_NOTE.format(n=10**12))
+        fields: dict[str, gymnasium.Space[Any]] = {
+            "goal": UnicodeText(GOAL_CHARS),
+            "persona": UnicodeText(PERSONA_CHARS),
+            "url": UnicodeText(URL_CHARS),
+            "axtree": UnicodeText(self.max_page_chars + note),
+            "last_action": UnicodeText(LAST_ACTION_CHARS),
+            "error": UnicodeText(ERROR_CHARS),
+        }
+        if self.screenshot:
+            shape = (self.viewport["height"], self.viewport["width"], 3)
+            fields["screenshot"] = spaces.Box(0, 255, shape, np.uint8)
+        return spaces.Dict(fields)
+
+    # ------------------------------------------------------------ episode
+
+    def reset(
+        self, *, seed: int | None = None, options: Mapping[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Restore the world, start a task (``options``: ``task``, ``task_seed``, ``split``, as
+        in tools mode), sign in as its persona in a cleared context and open the app."""
+        super().reset(seed=seed)
+        template_id, split, task_seed = choose_task(
+            self.np_random, self.templates, self.split, dict(options or {})
+        )
+        task = make_task(template_id, task_seed, self.scenario, self.world_seed)
+        self.server.new_episode(task.persona)
+        self._start(task)
+        self.manager.call(self._open_start_page)
+        info = {
+            "task": {**task.describe(), "split": split},
+            "app_url": self.app_url,
+            "login_url": self.login_url,
+            "cdp_url": self.manager.cdp_url,
+            "action_help": ACTION_HELP,
+        }
+        return self._observe("", ""), info
+
+    def _open_start_page(self) -> None:
+        """(Browser thread.) Sign in and open the start page; one fresh retry if broken."""
+        for attempt in (1, 2):
+            try:
+                self._prepare_page(fresh=attempt == 2 or self.fresh_context)
+                assert self._page is not None and self._cdp is not None
+                self._page.goto(self.login_url, timeout=self.action_timeout_ms * 10)
+                self._cdp.send("Page.resetNavigationHistory")
+                return
+            except PlaywrightError:
+                if attempt == 2:
+                    raise
+
+    def _prepare_page(self, *, fresh: bool) -> None:
+        """(Browser thread.) Reuse the env's page in a cleared context, or open a new one."""
+        page = self._page
+        broken = page is None or page.is_closed() or self._crashed
+        if fresh or broken or not self.manager.owns(self._context):
+            self._close_context()
+            self._context = self.manager.new_context(viewport=self.viewport)
+            self._context.set_default_timeout(self.action_timeout_ms)
+            self._page = self._context.new_page()
+            self._page.on("crash", self._on_crash)
+            self._cdp = self._context.new_cdp_session(self._page)
+            return
+        assert self._context is not None
+        self._context.clear_cookies()
+        for other in self._context.pages:
+            if other is not page:
+                other.close()
+
+    def _on_crash(self, _page: Page) -> None:
+        """(Browser thread.) Remember the crash: the next reset opens a new context."""
+        self._crashed = True
+
+    def step(self, action: str) -> Step:
+        """Perform one action; `send_msg_to_user`/`report_infeasible` end and grade."""
+        if self._page is None or self.task is None:
+            return self._stray("call reset() before step()")
+        if self._done:
+            return self._stray("the episode has ended; call reset() to start a new one")
+        self._steps += 1
+        error, info = self._act(action)
+        terminated = self._done
+        truncated = not terminated and self._steps >= self.max_steps
+        reward = 0.0
+        if terminated or truncated:
+            self._done, self._ended = True, (terminated, truncated)
+            self.last_grade = self._grade()
+            reward = self.last_grade.reward
+            info["grade"] = self.last_grade.to_dict()
+        shown = clip(action, LAST_ACTION_CHARS) if isinstance(action, str) else repr(type(action))
+        obs = self._observe(shown, error)
+        return obs, reward, terminated, truncated, info
+
+    def _act(self, action: Any) -> tuple[str, dict[str, Any]]:
+        """Parse and perform `action`: (error text, step info)."""
+        info: dict[str, Any] = {"step": self._steps, "action": "", "ok": False, "error_code": ""}
+        try:
+            parsed = parse_action(action)
+        except ActionError as exc:
+            info["error_code"] = "invalid_action"
+            return clip(str(exc), ERROR_CHARS), info
+        info["action"] = parsed.name
+        if parsed.name == "send_msg_to_user":
+            self._answer, self._done = parsed.args["text"], True
+        elif parsed.name == "report_infeasible":
+            self._done = True
+            info["infeasible"] = parsed.args["reason"]
+        else:
+            assert self._page is not None
+            error = self.manager.call(
+                perform,
+                self._page,
+                parsed,
+                origin=self.server.url,
+                known_ids=self._view.ids,
+                timeout_ms=self.action_timeout_ms,
+            )
+            if error is not None:
+                info["error_code"] = "action_failed"
+                return clip(error, ERROR_CHARS), info
+        info["ok"] = True
+        return "", info
+
+    def finish(self, answer: str | None = None) -> Grade:
+        """End the episode now and grade the final state (for agents acting on their own)."""
+        if self.task is None:
+            raise RuntimeError("call reset() before finish()")
+        if not self._done:
+            self._done, self._answer, self._ended = True, answer, (True, False)
+            self.last_grade = self._grade()
+        assert self.last_grade is not None
+        return self.last_grade
+
+    def _grade(self) -> Grade:
+        """Grade the final state, with no request touching the database meanwhile."""
+        assert self.task is not None
+        with self.server.exclusive():
+            return grade_world_state(self.world, self.task, self._answer)
+
+    def _stray(self, message: str) -> Step:
+        """The answer to a step outside an episode: an error, no reward, nothing changed."""
+        info = {"step": self._steps, "action": "", "ok": False, "error_code": "no_episode"}
+        return self._observe("", message), 0.0, *self._ended, info
+
+    # ------------------------------------------------------------ what the agent sees
+
+    @property
+    def app_url(self) -> str:
+        """Where the env serves the clones (``http://127.0.0.1:<port>``)."""
+        return self.server.url
+
+    @property
+    def login_url(self) -> str:
+        """The URL that signs in as the current task's persona and opens its app."""
+        if self.task is None:
+            return f"{self.server.url}/login"
+        app = self.task.app if self.task.app in self.task.apps else self.task.apps[0]
+        return f"{self.server.url}/login/{self.task.persona}?next=/{app}/"
+
+    @property
+    def cdp_url(self) -> str | None:
+        """The DevTools endpoint of the env's Chromium (shared by the process's envs)."""
+        return self.manager.cdp_url
+
+    @property
+    def page(self) -> Page | None:
+        """The env's Playwright page, for inspection through ``env.manager.call(fn, page)``
+        (Playwright objects live in the browser thread); agents act through `step`."""
+        return self._page
+
+    def _observe(self, last_action: str, error: str) -> dict[str, Any]:
+        """The observation of the page as it is now (its text cut to `max_page_chars`)."""
+        view, problem, url = self.manager.call(self._read)
+        self._view = view
+        text = view.text
+        if len(text) > self.max_page_chars:
+            cut = len(text) - self.max_page_chars
+            text = text[: self.max_page_chars] + PAGE_NOTE.format(n=cut)
+        if problem:
+            error = f"{error}\n{problem}".strip()
+        obs: dict[str, Any] = {
+            "goal": self._goal,
+            "persona": self._persona,
+            "url": clip(url, URL_CHARS),
+            "axtree": text,
+            "last_action": last_action,
+            "error": clip(error, ERROR_CHARS),
+        }
+        if self.screenshot:
+            obs["screenshot"] = self.manager.call(self._screenshot)
+        self._last = (last_action, obs["error"])
+        return obs
+
+    def _read(self) -> tuple[PageView, str, str]:
+        """(In the browser thread.) The page's text, why it could not be read if so, its URL."""
+        if self._page is None:
+            return PageView("", frozenset()), "", ""
+        self._url = self._page.url
+        try:
+            return read_page(self._page), "", self._url
+        except PlaywrightError as exc:
+            lines = str(exc).strip().splitlines()
+            reason = lines[0] if lines else type(exc).__name__
+            problem = f"the page could not be read ({reason}); reset()"
+            return PageView("", frozenset()), problem, self._url
+
+    def _screenshot(self) -> np.ndarray:
+        """(Browser thread.) The viewport, or a black image if the page cannot be shot."""
+        shape = (self.viewport["height"], self.viewport["width"], 3)
+        if self._page is not None:
+            try:
+                shot = screenshot(self._page)
+                if shot.shape == shape:
+                    return shot
+            except PlaywrightError:
+                pass
+        return np.zeros(shape, dtype=np.uint8)
+
+    def _persona_text(self, handle: str) -> str:
+        """``@handle (Full Name)``; cached, since every reset restores the same people."""
+        if handle not in self._personas:
+            with self.server.exclusive(), self.world.session() as s:
+                self._personas[handle] = persona_label(s, handle)
+        return self._personas[handle]
+
+    def render(self) -> str | np.ndarray | None:
+        """``ansi``: the task, the last action and its outcome as text; ``rgb_array``: the
+        viewport."""
+        if self.render_mode == "rgb_array":
+            return self.manager.call(self._screenshot)
+        if self.render_mode != "ansi":
+            return None
+        if self.task is None:
+            return "(no episode; call reset())"
+        lines = [
+            f"{self.task.id} seed {self.task.seed}  step {self._steps}/{self.max_steps}",
+            f"persona: {self._persona}",
+            f"goal: {self._goal}",
+            f"url: {self._url}",
+        ]
+        action, error = self._last
+        if action:
+            lines.append(f"action: {clip(action, 500)}")
+        if error:
+            lines.append(f"error: {clip(error, 1_000)}")
+        if (g := self.last_grade) is not None:
+            lines.append(f"graded: reward {g.reward:.3f}, passed {g.passed}")
+        return "\n".join(lines) + "\n"
+
+    def close(self) -> None:
+        """Close the env's context, server and world; the shared browser stays (idempotent)."""
+        self.manager.call(self._close_context)
+        if getattr(self, "server", None) is not None:
+            self.server.close()
+        if getattr(self, "world", None) is not None:
+            self.world.close()
+
+    def _close_context(self) -> None:
+        """(Browser thread.) Drop the env's context, closing it if its browser still runs."""
+        context, self._context, self._page, self._cdp = self._context, None, None, None
+        self._crashed = False
+        if context is not None and self.manager.owns(context):
+            with contextlib.suppress(PlaywrightError):
+                context.close()
+
+
+def _check_settings(
+    render_mode: str | None, split: str, max_steps: int, viewport: tuple[int, int],
+    max_page_chars: int, timeout_ms: int,
+) -> None:  # fmt: skip
+    """Fail at construction, with the allowed values, on settings the env cannot honour."""
+    if render_mode not in (None, *BrowserEnv.metadata["render_modes"]):
+        raise ValueError(f"render_mode {render_mode!r}: use None, 'ansi' or 'rgb_array'")
+    check_episode_settings(split, max_steps)
+    if len(viewport) != 2 or not all(isinstance(v, int) and 200 <= v <= 4000 for v in viewport):
+        raise ValueError(f"viewport must be (width, height) in pixels, 200-4000, not {viewport!r}")
+    if not isinstance(max_page_chars, int) or max_page_chars < 1_000:
+        raise ValueError(f"max_page_chars must be an int >= 1000, not {max_page_chars!r}")
+    if not isinstance(timeout_ms, int) or not 100 <= timeout_ms <= 60_000:
+        raise ValueError(f"action_timeout_ms must be an int in 100-60000, not {timeout_ms!r}")

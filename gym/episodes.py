@@ -1,0 +1,108 @@
+"""What every officegym env shares about an episode, whatever the agent acts through:
+which templates an env samples, how reset picks a task, grading the final state,
+and the text limits of goal, persona and error fields.
+
+Tools mode (`tools_env`) and browser mode (`browser_env`) both call these, so
+the same ``reset(seed=..., options=...)`` gives the same task in either mode
+and an episode is graded the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from officegym.apps.org.models import Person
+from officegym.tasks import Grade, Task, grade, load_templates
+from officegym.tasks.splits import SPLITS
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from officegym.world import World
+
+__all__ = [
+    "ERROR_CHARS",
+    "GOAL_CHARS",
+    "OPTION_KEYS",
+    "PERSONA_CHARS",
+    "check_episode_settings",
+    "choose_task",
+    "clip",
+    "grade_world_state",
+    "persona_label",
+    "select_templates",
+]
+
+GOAL_CHARS = 4_000
+PERSONA_CHARS = 200
+ERROR_CHARS = 2_000
+OPTION_KEYS = frozenset({"task", "task_seed", "split"})
+
+
+def check_episode_settings(split: str, max_steps: int) -> None:
+    """Fail at construction, with the allowed values, on a bad split or step limit."""
+    if split not in SPLITS:
+        raise ValueError(f"unknown split {split!r}; use one of {sorted(SPLITS)}")
+    if not isinstance(max_steps, int) or max_steps < 1:
+        raise ValueError(f"max_steps must be a positive int, not {max_steps!r}")
+
+
+def select_templates(app: str | None, task: str | None) -> tuple[str, ...]:
+    """The template ids an env samples from: one app's, or the single task's."""
+    templates = load_templates()
+    if (app is None) == (task is None):
+        raise ValueError("give exactly one of app='<app>' or task='<template id>'")
+    if task is not None:
+        if task not in templates:
+            raise ValueError(f"unknown task template {task!r}; see `officegym tasks`")
+        return (task,)
+    ids = tuple(sorted(t for t, tpl in templates.items() if tpl.app == app))
+    if not ids:
+        apps = sorted({tpl.app for tpl in templates.values()})
+        raise ValueError(f"app {app!r} has no task templates; apps with templates: {apps}")
+    return ids
+
+
+def choose_task(
+    rng: np.random.Generator,
+    templates: tuple[str, ...],
+    default_split: str,
+    options: Mapping[str, Any],
+) -> tuple[str, str, int]:
+    """Template, split and task seed of a reset; the two draws happen whatever the options
+    say, so a seeded sequence of resets does not depend on them."""
+    unknown = set(options) - OPTION_KEYS
+    if unknown:
+        raise ValueError(f"unknown reset option(s) {sorted(unknown)}; use {sorted(OPTION_KEYS)}")
+    split = options.get("split") or default_split
+    if split not in SPLITS:
+        raise ValueError(f"unknown split {split!r}; use one of {sorted(SPLITS)}")
+    pick = int(rng.integers(len(templates)))
+    seeds = SPLITS[split]
+    drawn = int(rng.integers(seeds.start, seeds.stop))
+    template_id = options.get("task") or templates[pick]
+    if template_id not in templates:
+        raise ValueError(f"task {template_id!r} is not one of this env's {templates}")
+    task_seed = options.get("task_seed", drawn)
+    if not isinstance(task_seed, int) or isinstance(task_seed, bool):
+        raise ValueError(f"task_seed must be an int, not {task_seed!r}")
+    return template_id, split, task_seed
+
+
+def grade_world_state(world: World, task: Task, answer: str | None) -> Grade:
+    """Grade the world's current database against its seeded image."""
+    with world.initial_connection() as before, world.engine.connect() as after:
+        return grade(task, before, after, answer)
+
+
+def persona_label(session: Session, handle: str) -> str:
+    """``@handle (Full Name)`` of the persona, as the goal's reader sees it."""
+    person = session.scalar(select(Person).where(Person.handle == handle))
+    name = person.name if person is not None else handle
+    return clip(f"@{handle} ({name})", PERSONA_CHARS)
+
+
+def clip(text: str, n: int) -> str:
+    """`text` cut to `n` characters, the last one an ellipsis when cut."""
+    return text if len(text) <= n else text[: n - 1] + "…"

@@ -1,0 +1,66 @@
+"""Registering officegym's environments with Gymnasium 1.x (which no longer reads
+entry points): ``officegym/<app>-v0`` for every app that has task templates and
+``officegym/<template-id>-v0`` for every template, all discovered from the task
+registry. `officegym/__init__.py` calls `register_envs()`, so ``import officegym``
+or ``gymnasium.make("officegym:officegym/slack-v0")`` makes them available.
+
+Every id makes its env through `make_office_env`, which picks the mode:
+``gymnasium.make(id)`` is tools mode, ``gymnasium.make(id, mode="browser")`` browser mode.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+from gymnasium.envs.registration import register, registry
+from officegym.tasks import load_templates
+
+__all__ = [
+    "ENTRY_POINT",
+    "MODES",
+    "NAMESPACE",
+    "env_id",
+    "env_specs",
+    "make_office_env",
+    "register_envs",
+]
+
+NAMESPACE = "officegym"
+ENTRY_POINT = "officegym.gym.registration:make_office_env"
+MODES = ("tools", "browser")
+
+
+def env_id(name: str) -> str:
+    """The Gymnasium id of an app (``slack``) or a template (``slack.post-channel``)."""
+    return f"{NAMESPACE}/{name}-v0"
+
+
+def env_specs() -> dict[str, dict[str, Any]]:
+    """Every officegym env id with the constructor kwargs it stands for."""
+    templates = load_templates()
+    specs = {env_id(app): {"app": app} for app in sorted({t.app for t in templates.values()})}
+    specs.update({env_id(tid): {"task": tid} for tid in sorted(templates)})
+    return specs
+
+
+def register_envs() -> list[str]:
+    """Register every env id not yet registered (idempotent); returns all officegym ids."""
+    specs = env_specs()
+    for id_, kwargs in specs.items():
+        if id_ not in registry:
+            register(id=id_, entry_point=ENTRY_POINT, kwargs=kwargs)
+    return list(specs)
+
+
+def make_office_env(*, mode: str = "tools", **kwargs: Any) -> gymnasium.Env:
+    """The env of `mode`: ``tools`` (the default, `OfficeEnv`) or ``browser`` (`BrowserEnv`)."""
+    if mode == "browser":
+        from officegym.gym.browser_env import BrowserEnv  # Playwright is imported only here
+
+        return BrowserEnv(**kwargs)
+    if mode != "tools":
+        raise ValueError(f"unknown mode {mode!r}; use one of {', '.join(map(repr, MODES))}")
+    from officegym.gym.tools_env import OfficeEnv
+
+    return OfficeEnv(mode=mode, **kwargs)

@@ -1,0 +1,283 @@
+"""The tools-mode Gymnasium environment: an agent does an office task by calling tools.
+
+One episode is one task instance (a template and a task seed) on a seeded world.
+`reset` restores the world's snapshot and picks the task; each `step` runs one
+tool call as the task's persona, or `submit` (with an optional answer), which
+ends the episode and grades the final database state. Reaching `max_steps`
+truncates the episode and grades it too. The reward is the grade at the end and
+0 before. Nothing an agent sends raises out of `step`: a malformed action is an
+error observation, counts as a step and leaves the world as it was.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import pickle
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar
+
+import gymnasium
+from gymnasium import spaces
+from officegym.gym.actions import ActionError, parse_action, submitted_answer
+from officegym.gym.episodes import (
+    ERROR_CHARS,
+    GOAL_CHARS,
+    PERSONA_CHARS,
+    check_episode_settings,
+    choose_task,
+    clip,
+    grade_world_state,
+    persona_label,
+    select_templates,
+)
+from officegym.gym.spaces import SUBMIT, ToolCallSpace, UnicodeText
+from officegym.tasks import Grade, Task, load_templates, make_task
+
+from officegym.runner import ToolRunner
+from officegym.tools import tools_for
+from officegym.world import World, world_image
+
+__all__ = ["SUBMIT_SPEC", "OfficeEnv", "tool_specs"]
+
+TRUNCATION_NOTE = "\n…[truncated: {n} more characters; ask for less, e.g. with a smaller limit]"
+
+SUBMIT_SPEC: dict[str, Any] = {
+    "name": SUBMIT,
+    "description": "Finish the task. Give `answer` when the task asks a question; "
+    "the episode ends and is graded.",
+    "parameters": {
+        "type": "object",
+        "properties": {"answer": {"type": "string", "description": "Your final answer, if any."}},
+        "additionalProperties": False,
+    },
+}
+
+
+@functools.cache
+def _specs_blob(apps: tuple[str, ...]) -> bytes:
+    """The tool specs of `apps` plus `submit`, pickled once (unpickling is a cheap deep copy)."""
+    return pickle.dumps([t.spec() for t in tools_for(apps)] + [SUBMIT_SPEC])
+
+
+def tool_specs(apps: Iterable[str]) -> list[dict[str, Any]]:
+    """A fresh copy of the specs of the tools of `apps`, `submit` last."""
+    return pickle.loads(_specs_blob(tuple(sorted(set(apps)))))
+
+
+@functools.cache
+def _tool_names(apps: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(t.name for t in tools_for(apps)) | {SUBMIT}
+
+
+class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
+    """Office tasks in tools mode: actions are tool calls, observations are text.
+
+    Observation: ``goal``, ``persona`` (``@handle (Full Name)``), ``result`` (the
+    last tool result as JSON text, truncated with a note past `max_result_chars`)
+    and ``error`` ("" or the error message). Action: ``{"tool": name,
+    "arguments": {...}}`` as JSON text or a dict; ``submit`` ends the episode.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(
+        self,
+        *,
+        app: str | None = None,
+        task: str | None = None,
+        split: str = "train",
+        scenario: str = "default",
+        world_seed: int = 0,
+        max_steps: int = 30,
+        render_mode: str | None = None,
+        mode: str = "tools",
+        max_result_chars: int = 16_000,
+    ) -> None:
+        _check_settings(mode, render_mode, split, max_steps, max_result_chars)
+        self.templates = select_templates(app, task)
+        self.split, self.scenario, self.world_seed = split, scenario, world_seed
+        self.max_steps, self.max_result_chars = max_steps, max_result_chars
+        self.render_mode = render_mode
+        registry = load_templates()
+        apps = sorted({a for t in self.templates for a in registry[t].apps})
+        self.action_space = ToolCallSpace(tool_specs(apps))
+        note = len(TRUNCATION_NOTE.format(n=10**12))
+        self.observation_space = spaces.Dict(
+            {
+                "goal": UnicodeText(GOAL_CHARS),
+                "persona": UnicodeText(PERSONA_CHARS),
+                "result": UnicodeText(max_result_chars + note),
+                "error": UnicodeText(ERROR_CHARS),
+            }
+        )
+        self.world = World(world_image(scenario, world_seed))
+        self.task: Task | None = None
+        self.last_grade: Grade | None = None
+        self._runner: ToolRunner | None = None
+        self._names: frozenset[str] = frozenset()
+        self._personas: dict[str, str] = {}
+        self._goal = self._persona = ""
+        self._steps, self._done, self._answer = 0, False, None
+        self._last: tuple[Any, dict[str, str]] | None = None
+        self._ended = (False, False)
+
+    # ------------------------------------------------------------ episode
+
+    def reset(
+        self, *, seed: int | None = None, options: Mapping[str, Any] | None = None
+    ) -> tuple[dict[str, str], dict[str, Any]]:
+        """Restore the world and start a task: ``options`` may fix ``task`` (a template id of
+        this env), ``task_seed`` and ``split``; otherwise they are drawn from `np_random`."""
+        super().reset(seed=seed)
+        template_id, split, task_seed = self._choose(dict(options or {}))
+        task = make_task(template_id, task_seed, self.scenario, self.world_seed)
+        self.world.reset()
+        if self._runner is not None:
+            self._runner.close()
+        self._runner = ToolRunner(self.world, task.persona)
+        self.task, self.last_grade = task, None
+        self._names = _tool_names(tuple(sorted(task.apps)))
+        self._goal = clip(task.goal, GOAL_CHARS)
+        self._persona = self._persona_text(task.persona)
+        self._steps, self._done, self._answer, self._last = 0, False, None, None
+        self._ended = (False, False)
+        info = {"tools": tool_specs(task.apps), "task": {**task.describe(), "split": split}}
+        return self._observe("", ""), info
+
+    def _choose(self, options: dict[str, Any]) -> tuple[str, str, int]:
+        """Template, split and task seed (shared with browser mode: `choose_task`)."""
+        return choose_task(self.np_random, self.templates, self.split, options)
+
+    def step(
+        self, action: str | dict[str, Any]
+    ) -> tuple[dict[str, str], float, bool, bool, dict[str, Any]]:
+        """Run one tool call (or `submit`); grade when the episode ends."""
+        if self._runner is None or self.task is None:
+            return self._stray("call reset() before step()")
+        if self._done:
+            return self._stray("the episode has ended; call reset() to start a new one")
+        self._steps += 1
+        result, error, info = self._act(action)
+        terminated = self._done
+        truncated = not terminated and self._steps >= self.max_steps
+        reward = 0.0
+        if terminated or truncated:
+            self._done, self._ended = True, (terminated, truncated)
+            self.last_grade = self._grade()
+            reward = self.last_grade.reward
+            info["grade"] = self.last_grade.to_dict()
+            if terminated:
+                result = json.dumps(
+                    {"submitted": True, "reward": reward, "passed": self.last_grade.passed}
+                )
+        obs = self._observe(result, error)
+        if self.render_mode == "ansi":
+            self._last = (action, obs)
+        return obs, reward, terminated, truncated, info
+
+    def _act(self, action: Any) -> tuple[str, str, dict[str, Any]]:
+        """Run the action: (result text, error text, step info)."""
+        assert self._runner is not None
+        info: dict[str, Any] = {"step": self._steps, "tool": "", "ok": False, "error_code": ""}
+        try:
+            name, arguments = parse_action(action, self._names)
+            info["tool"] = name
+            if name == SUBMIT:
+                self._answer = submitted_answer(arguments)
+                self._done = info["ok"] = True
+                return "", "", info
+        except ActionError as exc:
+            info["error_code"] = "invalid_action"
+            return "", clip(str(exc), ERROR_CHARS), info
+        outcome = self._runner.call(name, arguments)
+        if not outcome.ok:
+            info["error_code"] = outcome.code or "error"
+            return "", clip(outcome.error or "the call failed", ERROR_CHARS), info
+        info["ok"] = True
+        return self._result_text(outcome.result), "", info
+
+    def _grade(self) -> Grade:
+        """Grade the world's current state against the task (shared with browser mode)."""
+        assert self.task is not None
+        return grade_world_state(self.world, self.task, self._answer)
+
+    def _stray(self, message: str) -> tuple[dict[str, str], float, bool, bool, dict[str, Any]]:
+        """The answer to a step outside an episode: an error, no reward, nothing changed."""
+        info = {"step": self._steps, "tool": "", "ok": False, "error_code": "no_episode"}
+        return self._observe("", message), 0.0, *self._ended, info
+
+    # ------------------------------------------------------------ text
+
+    def _observe(self, result: str, error: str) -> dict[str, str]:
+        return {"goal": self._goal, "persona": self._persona, "result": result, "error": error}
+
+    def _result_text(self, result: Any) -> str:
+        """The tool result as JSON text, cut at `max_result_chars` with a note saying so."""
+        try:
+            text = json.dumps(result, ensure_ascii=False, default=str)
+        except (TypeError, ValueError):
+            text = json.dumps(str(result), ensure_ascii=False)
+        limit = self.max_result_chars
+        if len(text) <= limit:
+            return text
+        return text[:limit] + TRUNCATION_NOTE.format(n=len(text) - limit)
+
+    def _persona_text(self, handle: str) -> str:
+        """``@handle (Full Name)``; cached, since every reset restores the same people."""
+        if handle not in self._personas:
+            with self.world.session() as s:
+                self._personas[handle] = persona_label(s, handle)
+        return self._personas[handle]
+
+    def render(self) -> str | None:
+        """In ``ansi`` mode, the task, the last action and what came back, as text."""
+        if self.render_mode != "ansi":
+            return None
+        if self.task is None:
+            return "(no episode; call reset())"
+        lines = [
+            f"{self.task.id} seed {self.task.seed}  step {self._steps}/{self.max_steps}",
+            f"persona: {self._persona}",
+            f"goal: {self._goal}",
+        ]
+        if self._last is not None:
+            action, obs = self._last
+            lines.append(f"action: {clip(_show(action), 500)}")
+            shown = f"error: {obs['error']}" if obs["error"] else f"result: {obs['result']}"
+            lines.append(clip(shown, 2_000))
+        if self.last_grade is not None:
+            g = self.last_grade
+            lines.append(f"graded: reward {g.reward:.3f}, passed {g.passed}")
+        return "\n".join(lines) + "\n"
+
+    def close(self) -> None:
+        """Release the runner and the world's database (safe to call twice)."""
+        if self._runner is not None:
+            self._runner.close()
+            self._runner = None
+        if getattr(self, "world", None) is not None:
+            self.world.close()
+
+
+def _check_settings(
+    mode: str, render_mode: str | None, split: str, max_steps: int, max_result_chars: int
+) -> None:
+    """Fail at construction, with the allowed values, on settings the env cannot honour."""
+    if mode != "tools":
+        raise ValueError(f"mode {mode!r} is not available yet; use mode='tools'")
+    if render_mode not in (None, *OfficeEnv.metadata["render_modes"]):
+        raise ValueError(f"render_mode {render_mode!r} is not supported; use None or 'ansi'")
+    check_episode_settings(split, max_steps)
+    if not isinstance(max_result_chars, int) or max_result_chars < 100:
+        raise ValueError(f"max_result_chars must be an int >= 100, not {max_result_chars!r}")
+
+
+def _show(action: Any) -> str:
+    """An action as text for `render`."""
+    if isinstance(action, str):
+        return action
+    try:
+        return json.dumps(action, ensure_ascii=False, default=repr)
+    except (TypeError, ValueError, RecursionError):
+        return repr(action)

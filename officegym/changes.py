@@ -1,0 +1,150 @@
+"""Which rows an episode changed: the input of every collateral-damage check.
+
+On SQLite a trigger per table records the id of every inserted, updated or
+deleted row in `og_change`, so a diff reads only the touched rows instead of the
+whole database. Without the log (e.g. PostgreSQL) the diff compares every table
+row by row; both give the same answer (a test holds them to it).
+
+Columns created with ``info={"ephemeral": True}`` (read markers and the like)
+are never counted as changes: reading a channel is not damage.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from sqlalchemy import Connection, Engine, Select, Table, bindparam, select, text
+
+from officegym.db import Base
+
+__all__ = ["CHANGE_TABLE", "RowChange", "diff", "full_diff", "install_change_log"]
+
+CHANGE_TABLE = "og_change"
+
+
+@dataclass(frozen=True)
+class RowChange:
+    """One row that differs between the initial and the final state."""
+
+    table: str
+    row_id: int
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+
+    @property
+    def kind(self) -> Literal["insert", "update", "delete"]:
+        if self.before is None:
+            return "insert"
+        return "delete" if self.after is None else "update"
+
+    @property
+    def fields(self) -> set[str]:
+        """Names of the columns whose values differ (all columns for insert/delete)."""
+        if self.before is None or self.after is None:
+            return set((self.before or self.after or {}).keys())
+        return {k for k in self.after if self.after[k] != self.before.get(k)}
+
+    @property
+    def row(self) -> dict[str, Any]:
+        """The row as it is now, or as it was if deleted."""
+        return self.after if self.after is not None else self.before  # type: ignore[return-value]
+
+
+def _tracked_tables() -> list[Table]:
+    return [t for t in Base.metadata.sorted_tables if t.name != CHANGE_TABLE]
+
+
+def _ephemeral(table: Table) -> set[str]:
+    return {c.name for c in table.columns if c.info.get("ephemeral")}
+
+
+def install_change_log(engine: Engine) -> None:
+    """Create `og_change` and one trigger per table and operation (SQLite only)."""
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                f"CREATE TABLE IF NOT EXISTS {CHANGE_TABLE} (tbl TEXT NOT NULL, "
+                "row_id INTEGER NOT NULL, PRIMARY KEY (tbl, row_id)) WITHOUT ROWID"
+            )
+        )
+        for table in _tracked_tables():
+            for op, ref in (("INSERT", "NEW"), ("UPDATE", "NEW"), ("DELETE", "OLD")):
+                conn.execute(
+                    text(
+                        f"CREATE TRIGGER IF NOT EXISTS og_{op.lower()}_{table.name} "
+                        f"AFTER {op} ON {table.name} BEGIN "
+                        f"INSERT OR IGNORE INTO {CHANGE_TABLE} VALUES ('{table.name}', {ref}.id); "
+                        "END"
+                    )
+                )
+
+
+def has_change_log(conn: Connection) -> bool:
+    """True on SQLite worlds built with `install_change_log`."""
+    if conn.dialect.name != "sqlite":
+        return False
+    found = conn.exec_driver_sql(
+        f"SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '{CHANGE_TABLE}'"
+    )
+    return found.first() is not None
+
+
+def diff(initial: Connection, final: Connection) -> list[RowChange]:
+    """Rows that differ between two states of one world, ordered by table then id."""
+    if not has_change_log(final):
+        return full_diff(initial, final)
+    touched: dict[str, list[int]] = defaultdict(list)
+    for tbl, row_id in final.execute(text(f"SELECT tbl, row_id FROM {CHANGE_TABLE}")):
+        touched[tbl].append(row_id)
+    tables = {t.name: t for t in _tracked_tables()}
+    changes: list[RowChange] = []
+    for name in sorted(touched):
+        table = tables[name]
+        ids = touched[name]
+        before = _rows(initial, table, ids)
+        after = _rows(final, table, ids)
+        changes.extend(_compare(table, sorted(set(before) | set(after)), before, after))
+    return changes
+
+
+def full_diff(initial: Connection, final: Connection) -> list[RowChange]:
+    """The same result as `diff`, by comparing every row of every table."""
+    changes: list[RowChange] = []
+    for table in sorted(_tracked_tables(), key=lambda t: t.name):
+        before = _rows(initial, table, None)
+        after = _rows(final, table, None)
+        changes.extend(_compare(table, sorted(set(before) | set(after)), before, after))
+    return changes
+
+
+@functools.cache
+def _by_ids(table: Table) -> Select:
+    return select(table).where(table.c.id.in_(bindparam("ids", expanding=True)))
+
+
+def _rows(conn: Connection, table: Table, ids: Iterable[int] | None) -> dict[int, dict[str, Any]]:
+    if ids is None:
+        result = conn.execute(select(table))
+    else:
+        result = conn.execute(_by_ids(table), {"ids": list(ids)})
+    return {row.id: dict(row._mapping) for row in result}
+
+
+def _compare(
+    table: Table,
+    ids: list[int],
+    before: dict[int, dict[str, Any]],
+    after: dict[int, dict[str, Any]],
+) -> list[RowChange]:
+    skip = _ephemeral(table)
+    out = []
+    for row_id in ids:
+        b, a = before.get(row_id), after.get(row_id)
+        if b is not None and a is not None and all(a[k] == b[k] for k in a if k not in skip):
+            continue
+        out.append(RowChange(table.name, row_id, b, a))
+    return out

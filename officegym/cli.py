@@ -1,0 +1,316 @@
+"""The `officegym` command: serve the clones, list task templates, run agents.
+
+Thin click commands over the core: the world and the web app come from
+`officegym.world` and `officegym.web`, episodes from `officegym.gym`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from officegym.errors import OfficeGymError
+
+if TYPE_CHECKING:
+    from officegym.gym.rollout import EpisodeResult
+    from officegym.world import World
+
+__all__ = ["main"]
+
+
+def _console() -> Console:
+    """A console for this command (made per call, so COLUMNS and redirected output apply)."""
+    return Console()
+
+
+@click.group()
+@click.version_option(package_name="officegym")
+def main() -> None:
+    """officegym: office-app clones on one database, as Gymnasium environments."""
+
+
+@main.command()
+@click.option("--scenario", default="default", show_default=True, help="Seed scenario name.")
+@click.option("--seed", default=0, show_default=True, help="World seed.")
+@click.option(
+    "--db",
+    default="officegym.sqlite",
+    show_default=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="SQLite file to serve the world from.",
+)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
+@click.option("--port", default=8000, show_default=True, help="Port to listen on.")
+@click.option("--persona", default=None, help="Handle of the person to act as by default.")
+@click.option(
+    "--fresh/--keep",
+    default=True,
+    show_default=True,
+    help="Rewrite the file from the seeded world, or keep an existing file's state.",
+)
+def serve(
+    scenario: str, seed: int, db: Path, host: str, port: int, persona: str | None, fresh: bool
+) -> None:
+    """Serve the web clones, the Slack API and MCP over a seeded world in a SQLite file."""
+    from officegym.mcp_wrappers.asgi import build_asgi_app, mcp_paths
+    from officegym.mcp_wrappers.asgi import serve as serve_asgi
+    from officegym.web import create_app
+
+    world = _file_world(scenario, seed, db, fresh)
+    handles = _sign_in_handles(world, persona)
+    app = create_app(world, persona=persona)
+    base = f"http://{host}:{port}"
+    console = _console()
+    console.print(f"officegym: world [bold]{scenario}[/] seed {seed} in {db.resolve()}")
+    console.print(f"Open [bold]{base}/[/]" + (f" (signed in as @{persona})" if persona else ""))
+    console.print(f"Choose a person: {base}/login   or sign in directly:")
+    for handle in handles:
+        console.print(f"  {base}/login/{handle}?next=/", soft_wrap=True, highlight=False)
+    console.print(f"Slack Web API: {base}/api/  (token: xoxp-<handle>)", soft_wrap=True)
+    if persona is None:
+        console.print("MCP: not served; pass --persona to serve MCP as that person")
+    else:
+        paths = ", ".join(f"{base}{path}" for path in mcp_paths())
+        console.print(f"MCP (streamable HTTP, as @{persona}): {paths}", soft_wrap=True)
+    serve_asgi(build_asgi_app(world, app, persona=persona, host=host), host, port)
+
+
+def _file_world(scenario: str, seed: int, db: Path, fresh: bool) -> World:
+    """The seeded world written to (or kept in) the SQLite file `db`."""
+    from officegym.world import World, world_image
+
+    try:
+        image = world_image(scenario, seed)
+    except (OfficeGymError, FileNotFoundError) as exc:
+        raise click.BadParameter(str(exc), param_hint="--scenario") from None
+    db.parent.mkdir(parents=True, exist_ok=True)
+    return World(image, url=f"sqlite:///{db.resolve()}", fresh=fresh)
+
+
+def _sign_in_handles(world: World, persona: str | None, n: int = 8) -> list[str]:
+    """Some handles to print sign-in links for; checks that `persona` exists."""
+    from officegym.apps.org import service as org
+
+    with world.session() as s:
+        if persona is not None:
+            try:
+                org.find_person(s, persona)
+            except OfficeGymError as exc:
+                raise click.BadParameter(exc.message, param_hint="--persona") from None
+        return [p.handle for p in org.list_people(s, limit=n)]
+
+
+@main.command("mcp")
+@click.option(
+    "--app", "app_name", default="all", show_default=True, help="App (e.g. slack) or all."
+)
+@click.option("--scenario", default="default", show_default=True, help="Seed scenario name.")
+@click.option("--seed", default=0, show_default=True, help="World seed.")
+@click.option("--persona", required=True, help="Handle of the person the tools act as.")
+@click.option(
+    "--db",
+    default=None,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="SQLite file shared with `officegym serve` (default: a private in-memory world).",
+)
+@click.option("--expose-grading", is_flag=True, help="Add the officegym_grade tool (graders only).")
+def mcp(
+    app_name: str, scenario: str, seed: int, persona: str, db: Path | None, expose_grading: bool
+) -> None:
+    """Serve the tools as an MCP server over stdio."""
+    from officegym.mcp_wrappers.stdio import run_stdio
+    from officegym.tools import tools_for
+
+    known = sorted({t.app for t in tools_for(None)})
+    if app_name != "all" and app_name not in known:
+        raise click.BadParameter(f"choose one of {', '.join([*known, 'all'])}", param_hint="--app")
+    world = _file_world(scenario, seed, db, fresh=False) if db else _memory_world(scenario, seed)
+    _sign_in_handles(world, persona, n=0)
+    apps = None if app_name == "all" else [app_name]
+    run_stdio(world, persona, apps, expose_grading=expose_grading)
+
+
+def _memory_world(scenario: str, seed: int) -> World:
+    """A private in-memory copy of the seeded world."""
+    from officegym.world import World, world_image
+
+    try:
+        return World(world_image(scenario, seed))
+    except (OfficeGymError, FileNotFoundError) as exc:
+        raise click.BadParameter(str(exc), param_hint="--scenario") from None
+
+
+@main.command()
+@click.option("--task", "task_id", required=True, help="Task template id, e.g. slack.post-channel.")
+@click.option("--seed", default=0, show_default=True, help="Task seed.")
+@click.option("--scenario", default="default", show_default=True, help="Scenario of the world.")
+@click.option("--world-seed", default=0, show_default=True, help="Seed of the world.")
+@click.option(
+    "--db",
+    default="officegym.sqlite",
+    show_default=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="The served world's SQLite file.",
+)
+@click.option("--answer", default=None, help="The agent's final answer, if the task needs one.")
+@click.option("--json", "as_json", is_flag=True, help="Print the grade as JSON.")
+def grade(
+    task_id: str,
+    seed: int,
+    scenario: str,
+    world_seed: int,
+    db: Path,
+    answer: str | None,
+    as_json: bool,
+) -> None:
+    """Grade the current state of a served world file against a task."""
+    import json
+
+    from officegym.grading_api import grade_report
+
+    world = _file_world(scenario, world_seed, db, fresh=False)
+    try:
+        report = grade_report(world, task_id, seed, answer)
+    except OfficeGymError as exc:
+        raise click.BadParameter(exc.message, param_hint="--task") from None
+    finally:
+        world.close()
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+        return
+    table = Table(title=f"{task_id} seed {seed} on {db}")
+    for column in ("check", "passed", "weight", "detail"):
+        table.add_column(column, overflow="fold")
+    for c in report["checks"]:
+        table.add_row(c["name"], "yes" if c["passed"] else "no", f"{c['weight']:g}", c["detail"])
+    console = _console()
+    console.print(table)
+    for damage in report["collateral"]:
+        console.print(f"collateral damage: {damage}", highlight=False)
+    console.print(f"reward {report['reward']:.3f}  passed {report['passed']}")
+
+
+@main.command()
+@click.option("--app", default=None, help="Only templates of this app (e.g. slack).")
+def tasks(app: str | None) -> None:
+    """List the task templates and their environment ids."""
+    from officegym.gym import env_id
+    from officegym.tasks import load_templates
+
+    console = _console()
+    table = Table(title="officegym task templates")
+    for column in ("id", "difficulty", "apps", "summary", "env id"):
+        table.add_column(column, overflow="fold")
+    rows = [t for _, t in sorted(load_templates().items()) if app in (None, t.app, *t.apps)]
+    for t in rows:
+        table.add_row(t.id, t.difficulty, ", ".join(t.apps), t.summary, env_id(t.id))
+    console.print(table)
+    console.print(f"{len(rows)} template(s)")
+
+
+@main.command()
+@click.option(
+    "--agent",
+    "agent_name",
+    type=click.Choice(["oracle", "random"]),
+    default="oracle",
+    show_default=True,
+)
+@click.option("--env", "env_name", default="officegym/slack-v0", show_default=True)
+@click.option("--episodes", default=10, show_default=True, type=click.IntRange(min=1))
+@click.option("--seed", default=0, show_default=True, help="Seed of the first reset.")
+@click.option("--split", type=click.Choice(["train", "test"]), default="train", show_default=True)
+@click.option("--max-steps", default=30, show_default=True, type=click.IntRange(min=1))
+@click.option(
+    "--record",
+    default=None,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Append every episode to this JSONL file.",
+)
+def run(
+    agent_name: str,
+    env_name: str,
+    episodes: int,
+    seed: int,
+    split: str,
+    max_steps: int,
+    record: Path | None,
+) -> None:
+    """Run an agent for some episodes and print the rewards per template."""
+    from officegym.gym import AGENTS, make_env, run_episode, summarize
+
+    try:
+        env = make_env(env_name, record=record, split=split, max_steps=max_steps)
+    except OfficeGymError as exc:
+        raise click.BadParameter(exc.message, param_hint="--env") from None
+    agent = AGENTS[agent_name](seed=seed)
+    console = _console()
+    results = []
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+    with Progress(*columns, TimeRemainingColumn(), console=console, transient=True) as bar:
+        job = bar.add_task(f"{agent_name} on {env_name}", total=episodes)
+        for i in range(episodes):
+            results.append(run_episode(env, agent, seed=seed if i == 0 else None))
+            bar.advance(job)
+    env.close()
+    console.print(_rewards_table(f"{agent_name} agent on {env_name} ({split} split)", results))
+    _, total = summarize(results)
+    console.print(f"mean reward {total.mean_reward:.3f} over {total.episodes} episode(s)")
+
+
+def _rewards_table(title: str, results: list[EpisodeResult]) -> Table:
+    """Episodes, mean reward and pass rate per template, then the total."""
+    from officegym.gym import summarize
+
+    rows, total = summarize(results)
+    table = Table(title=title)
+    for column, justify in (("template", "left"), ("episodes", "right")):
+        table.add_column(column, justify=justify)
+    table.add_column("mean reward", justify="right")
+    table.add_column("pass rate", justify="right")
+    for s in rows:
+        table.add_row(s.name, str(s.episodes), f"{s.mean_reward:.3f}", f"{s.pass_rate:.0%}")
+    table.add_section()
+    table.add_row(
+        "total",
+        str(total.episodes),
+        f"{total.mean_reward:.3f}",
+        f"{total.pass_rate:.0%}",
+        style="bold",
+    )
+    return table
+
+
+@main.command()
+@click.argument("template_ids", nargs=-1)
+@click.option("--seeds", default=20, show_default=True, type=click.IntRange(min=1))
+@click.option("--first-seed", default=0, show_default=True, help="First task seed to check.")
+@click.option("--scenario", default="default", show_default=True, help="Scenario of the world.")
+def validate(template_ids: tuple[str, ...], seeds: int, first_seed: int, scenario: str) -> None:
+    """Self-check task templates (all if none named): the reference solution scores 1.0,
+    doing nothing scores 0, and dropping any state-changing call fails."""
+    from officegym.tasks import load_templates
+    from officegym.tasks.validate import validate_template
+
+    known = load_templates()
+    unknown = [t for t in template_ids if t not in known]
+    if unknown:
+        raise click.BadParameter(f"unknown template(s): {', '.join(unknown)}")
+    console = _console()
+    table = Table(title=f"template self-check over seeds {first_seed}..{first_seed + seeds - 1}")
+    for column in ("template", "result", "first problems"):
+        table.add_column(column, overflow="fold")
+    bad = 0
+    for tid in template_ids or sorted(known):
+        problems = validate_template(tid, range(first_seed, first_seed + seeds), scenario=scenario)
+        bad += bool(problems)
+        detail = "; ".join(f"seed {p.seed}: {p.what}" for p in problems[:3])
+        table.add_row(tid, "[red]broken[/]" if problems else "[green]ok[/]", detail)
+    console.print(table)
+    if bad:
+        raise SystemExit(1)

@@ -1,0 +1,120 @@
+"""Database core: the declarative base every app shares, engines from URLs, and
+SQLite snapshots.
+
+All apps put their tables on one `Base.metadata`, so a person is one row used by
+the chat, the CRM, the sheets and the bookings. Environments run on an in-memory
+SQLite database restored from a serialized snapshot (reset = one memcpy);
+`officegym serve` uses a SQLite file; a PostgreSQL URL selects the same models on
+PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from typing import Annotated, Any
+
+from sqlalchemy import DateTime, Engine, MetaData, String, create_engine, event
+from sqlalchemy.orm import DeclarativeBase, mapped_column
+from sqlalchemy.pool import StaticPool
+from sqlalchemy.schema import CreateIndex, CreateTable
+
+__all__ = [
+    "Base",
+    "create_schema",
+    "engine_for",
+    "intpk",
+    "is_sqlite",
+    "restore",
+    "serialize",
+    "sha256_digest",
+    "timestamp",
+]
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+intpk = Annotated[int, mapped_column(primary_key=True)]
+timestamp = Annotated[dt.datetime, mapped_column(DateTime())]
+str80 = Annotated[str, mapped_column(String(80))]
+str200 = Annotated[str, mapped_column(String(200))]
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every officegym table (tables are named ``<app>_<thing>``)."""
+
+    metadata = MetaData(naming_convention=NAMING)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Column values by column name (used by graders and diffs)."""
+        return {c.key: getattr(self, c.key) for c in self.__table__.columns}
+
+
+def is_sqlite(engine: Engine) -> bool:
+    return engine.dialect.name == "sqlite"
+
+
+def engine_for(url: str = "sqlite://") -> Engine:
+    """An engine for a database URL.
+
+    ``sqlite://`` is one private in-memory database shared by every thread of
+    this engine (StaticPool, so worker threads such as MCP's see the same data);
+    ``sqlite:///path`` is a file; anything else (``postgresql+psycopg://...``) is
+    passed to SQLAlchemy unchanged.
+    """
+    if url in ("sqlite://", "sqlite:///:memory:"):
+        engine = create_engine(url, poolclass=StaticPool, connect_args={"check_same_thread": False})
+    elif url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+    else:
+        return create_engine(url, pool_pre_ping=True)
+    event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+def create_schema(engine: Engine) -> None:
+    """Create every table, then its indexes in name order.
+
+    `MetaData.create_all` emits a table's indexes in set order, which varies with
+    PYTHONHASHSEED and would make database bytes differ between processes.
+    """
+    with engine.begin() as conn:
+        for table in Base.metadata.sorted_tables:
+            conn.execute(CreateTable(table, if_not_exists=True))
+            for index in sorted(table.indexes, key=lambda i: str(i.name)):
+                conn.execute(CreateIndex(index, if_not_exists=True))
+
+
+def serialize(engine: Engine) -> bytes:
+    """The whole SQLite database as bytes (the format of a database file)."""
+    raw = engine.raw_connection()
+    try:
+        raw.rollback()
+        return raw.driver_connection.serialize()
+    finally:
+        raw.close()
+
+
+def restore(engine: Engine, data: bytes) -> None:
+    """Replace the engine's in-memory SQLite database with `data` (from `serialize`)."""
+    raw = engine.raw_connection()
+    try:
+        raw.rollback()
+        raw.driver_connection.deserialize(data)
+    finally:
+        raw.close()
+
+
+def sha256_digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()

@@ -1,0 +1,65 @@
+"""Grading a live world from outside an episode: `officegym grade`, ``POST /grade``
+and the MCP grading tool all call `grade_report`.
+
+The initial state is the world's image (the seeded database, never written);
+the final state is the live database, so an agent driven purely over MCP, the
+Slack API or the browser is graded exactly as a Gym episode is.
+
+The HTTP endpoint only answers JSON POSTs, so a browser agent cannot read its
+grade by following a link or submitting a page's form.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, current_app, jsonify, request
+from werkzeug.wrappers import Response
+
+from officegym.errors import Invalid, OfficeGymError
+from officegym.tasks import Grade, grade, make_task
+from officegym.world import World
+
+__all__ = ["bp", "grade_report", "grade_world"]
+
+bp = Blueprint("grading", __name__)
+
+
+def grade_world(world: World, task_id: str, seed: int, answer: str | None = None) -> Grade:
+    """Grade `world`'s current state against task (`task_id`, `seed`) on the world's image."""
+    task = make_task(task_id, seed, world.image.scenario, world.image.seed)
+    with world.initial_connection() as before, world.engine.connect() as after:
+        return grade(task, before, after, answer)
+
+
+def grade_report(
+    world: World, task_id: str, seed: int, answer: str | None = None
+) -> dict[str, Any]:
+    """`grade_world` as JSON-able data, with the task it graded against."""
+    result = grade_world(world, task_id, seed, answer).to_dict()
+    return {"task": task_id, "seed": seed, **result}
+
+
+@bp.post("/grade")
+def grade_endpoint() -> tuple[Response, int]:
+    """Grade the served world: JSON ``{"task": id, "seed": n, "answer": text?}`` in, grade out."""
+    data = request.get_json(silent=True) if request.is_json else None
+    if not isinstance(data, dict):
+        return jsonify(error='send JSON: {"task": "<template id>", "seed": <int>}'), 415
+    try:
+        task, seed, answer = _grade_args(data)
+        world: World = current_app.extensions["officegym"]["world"]
+        return jsonify(grade_report(world, task, seed, answer)), 200
+    except OfficeGymError as exc:
+        return jsonify(error=exc.message, code=exc.code), exc.http_status
+
+
+def _grade_args(data: dict[str, Any]) -> tuple[str, int, str | None]:
+    task, seed, answer = data.get("task"), data.get("seed", 0), data.get("answer")
+    if not isinstance(task, str) or not task:
+        raise Invalid("'task' must be a task template id such as 'slack.post-channel'")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise Invalid("'seed' must be an integer")
+    if answer is not None and not isinstance(answer, str):
+        raise Invalid("'answer' must be a string")
+    return task, seed, answer

@@ -1,0 +1,186 @@
+"""The one tool registry: service operations an agent may call.
+
+A tool is a plain function ``fn(ctx: ToolContext, *, arg: Annotated[T,
+Field(description=...)], ...)`` decorated with ``@tool("read"|"write")``. Its
+name, description (the docstring), argument schema and read/write nature all
+come from that function, so the Gym's tools mode, the MCP servers and the docs
+read one definition. Registering a tool without a docstring, or with an
+argument that has no description, fails at import time.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal, get_args, get_origin
+
+from pydantic import BaseModel, ConfigDict, ValidationError, create_model
+from pydantic.fields import FieldInfo
+from sqlalchemy.orm import Session
+
+from officegym.errors import Invalid, NotFound
+
+__all__ = [
+    "REGISTRY",
+    "Tool",
+    "ToolCall",
+    "ToolContext",
+    "ToolKind",
+    "call_tool",
+    "load_tools",
+    "tool",
+    "tools_for",
+]
+
+ToolKind = Literal["read", "write"]
+NAME_RE = re.compile(r"^[a-z0-9]+_[a-z0-9_]+$")
+
+
+@dataclass
+class ToolContext:
+    """What a tool is given but the agent does not pass: the session and who acts."""
+
+    session: Session
+    actor_id: int
+    person: Any = None  # the loaded actor, when the caller already holds it
+
+    @property
+    def actor(self) -> Any:
+        if self.person is None:
+            from officegym.apps.org.models import Person
+
+            self.person = self.session.get(Person, self.actor_id)
+            if self.person is None:
+                raise NotFound(f"acting person {self.actor_id} does not exist")
+        return self.person
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """A call to make: a tool name and its JSON arguments."""
+
+    name: str
+    arguments: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> str:
+        return json.dumps({"tool": self.name, "arguments": self.arguments}, sort_keys=True)
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A registered tool: everything derived from one documented function."""
+
+    name: str
+    app: str
+    kind: ToolKind
+    description: str
+    fn: Callable[..., Any]
+    args_model: type[BaseModel]
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        """JSON schema of the arguments object."""
+        schema = self.args_model.model_json_schema()
+        schema.pop("title", None)
+        return schema
+
+    def spec(self) -> dict[str, Any]:
+        """The tool as an agent sees it (OpenAI/MCP-style function spec)."""
+        return {"name": self.name, "description": self.description, "parameters": self.parameters}
+
+    def validate(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """Check and coerce arguments, raising `Invalid` with a readable message."""
+        if not isinstance(arguments, Mapping):
+            raise Invalid(f"{self.name}: arguments must be a JSON object")
+        try:
+            model = self.args_model.model_validate(dict(arguments))
+        except ValidationError as exc:
+            raise Invalid(f"{self.name}: {_explain(exc)}") from None
+        return {k: getattr(model, k) for k in type(model).model_fields}
+
+    def __call__(self, ctx: ToolContext, arguments: Mapping[str, Any]) -> Any:
+        return self.fn(ctx, **self.validate(arguments))
+
+
+REGISTRY: dict[str, Tool] = {}
+
+
+def tool(kind: ToolKind) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register a function as a tool; the app is the name's prefix (``slack_post_message``)."""
+
+    def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+        t = _build(fn, kind)
+        if t.name in REGISTRY and REGISTRY[t.name].fn is not fn:
+            raise ValueError(f"tool {t.name} registered twice")
+        REGISTRY[t.name] = t
+        return fn
+
+    return register
+
+
+def _build(fn: Callable[..., Any], kind: ToolKind) -> Tool:
+    name = fn.__name__
+    if not NAME_RE.match(name):
+        raise ValueError(f"tool name {name!r} must be <app>_<verb>_<noun> in [a-z0-9_]")
+    doc = inspect.getdoc(fn)
+    if not doc:
+        raise ValueError(f"tool {name} has no docstring; it is the agent's description")
+    params = list(inspect.signature(fn, eval_str=True).parameters.values())
+    if not params or params[0].name != "ctx":
+        raise ValueError(f"tool {name}: first parameter must be ctx: ToolContext")
+    fields: dict[str, Any] = {}
+    for p in params[1:]:
+        if p.kind is not inspect.Parameter.KEYWORD_ONLY:
+            raise ValueError(f"tool {name}: argument {p.name} must be keyword-only")
+        if not _described(p.annotation):
+            raise ValueError(
+                f"tool {name}: argument {p.name} needs Annotated[..., Field(description=...)]"
+            )
+        default = ... if p.default is inspect.Parameter.empty else p.default
+        fields[p.name] = (p.annotation, default)
+    model = create_model(
+        f"{name}_args", __config__=ConfigDict(extra="forbid", strict=False), **fields
+    )
+    return Tool(name, name.split("_", 1)[0], kind, doc, fn, model)
+
+
+def _described(annotation: Any) -> bool:
+    if get_origin(annotation) is not Annotated:
+        return False
+    return any(isinstance(a, FieldInfo) and a.description for a in get_args(annotation)[1:])
+
+
+def _explain(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:5]:
+        loc = ".".join(str(x) for x in err["loc"]) or "arguments"
+        msg = "unknown argument" if err["type"] == "extra_forbidden" else err["msg"]
+        parts.append(f"argument '{loc}': {msg}")
+    return "; ".join(parts)
+
+
+def load_tools() -> dict[str, Tool]:
+    """Import every app's tools module (registration happens on import)."""
+    from officegym.apps import iter_app_modules
+
+    for _ in iter_app_modules("tools"):
+        pass
+    return REGISTRY
+
+
+def tools_for(apps: Iterable[str] | None = None) -> list[Tool]:
+    """Registered tools of the given apps (all apps if None), sorted by name."""
+    load_tools()
+    wanted = None if apps is None else set(apps)
+    return [t for n, t in sorted(REGISTRY.items()) if wanted is None or t.app in wanted]
+
+
+def call_tool(ctx: ToolContext, name: str, arguments: Mapping[str, Any]) -> Any:
+    """Validate and run one tool; raises the project's errors on bad calls."""
+    t = REGISTRY.get(name) if isinstance(name, str) else None
+    if t is None:
+        raise NotFound(f"unknown tool {name!r}", code="unknown_tool")
+    return t(ctx, arguments)

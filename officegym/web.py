@@ -1,0 +1,241 @@
+"""The web layer: one Flask application serving every clone's pages over one world.
+
+`create_app(world)` discovers each app's ``routes`` module (a blueprint ``bp``
+mounted at ``/<app>``) and ``api`` module (a blueprint ``bp`` mounted at
+``/api``); nothing is listed by hand. Per request it opens ``g.db`` on the world
+and loads ``g.actor`` (the signed-in person), commits after a successful
+response and rolls back otherwise. `OfficeGymError` is translated to an HTTP
+status in exactly one handler here (an api blueprint may register its own
+``bp.errorhandler`` to answer in JSON instead).
+
+Sign-in is by persona, without passwords (a local sandbox):
+``GET /login/<handle>?next=/slack/`` signs in and redirects.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import (
+    Flask,
+    Response,
+    flash,
+    g,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from markupsafe import Markup, escape
+from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response as BaseResponse
+
+import officegym.apps
+from officegym import grading_api
+from officegym.apps.org import service as org
+from officegym.apps.org.models import Person
+from officegym.errors import Conflict, Invalid, NotFound, OfficeGymError
+from officegym.world import World
+
+__all__ = ["create_app", "flash_errors", "og_id", "safe_next", "stable_id"]
+
+PUBLIC_ENDPOINTS = frozenset({"index", "login", "login_as", "logout", "healthz", "static"})
+_ID_JUNK = re.compile(r"[^a-z0-9_-]+")
+
+
+def create_app(
+    world: World, *, persona: str | None = None, config: Mapping[str, Any] | None = None
+) -> Flask:
+    """A Flask app serving every clone over `world`; `persona` signs in by default."""
+    app = Flask(__name__)
+    app.config["SECRET_KEY"] = secrets.token_hex(32)
+    app.config["OFFICEGYM_PERSONA"] = persona
+    if config:
+        app.config.update(config)
+    app.extensions["officegym"] = {"world": world, "token_auth": set(), "nav": []}
+    _register_blueprints(app)
+    _register_core_routes(app)
+    _register_request_hooks(app)
+    _register_error_handlers(app)
+    app.add_template_global(og_id)
+    app.add_template_global(stable_id)
+    app.add_template_filter(_when, "when")
+    return app
+
+
+def _register_blueprints(app: Flask) -> None:
+    """Mount every app's routes at /<app> and every api module at /api, as discovered."""
+    ext = app.extensions["officegym"]
+    for app_name, mod in officegym.apps.iter_app_modules("routes"):
+        app.register_blueprint(mod.bp, url_prefix=f"/{app_name}")
+        ext["nav"].append(app_name)
+    for _app_name, mod in officegym.apps.iter_app_modules("api"):
+        app.register_blueprint(mod.bp, url_prefix="/api")
+        ext["token_auth"].add(mod.bp.name)
+    app.register_blueprint(grading_api.bp)  # POST /grade: JSON only, needs no persona
+    ext["token_auth"].add(grading_api.bp.name)
+
+
+# ---------------------------------------------------------------- stable ids
+
+
+def stable_id(*parts: object) -> str:
+    """A stable element id from page structure and entity: ('msg', 12, 'edit') -> msg-12-edit."""
+    words = (_ID_JUNK.sub("-", str(p).lower()).strip("-") for p in parts)
+    return "-".join(w for w in words if w)
+
+
+def og_id(*parts: object) -> Markup:
+    """Both attributes browser agents address an element by: id and data-og-id."""
+    value = escape(stable_id(*parts))
+    return Markup(f'id="{value}" data-og-id="{value}"')
+
+
+def _when(value: Any) -> str:
+    """A message time as people read it: 'Mar 02 09:15'."""
+    return value.strftime("%b %d %H:%M") if value is not None else ""
+
+
+@contextmanager
+def flash_errors() -> Iterator[None]:
+    """In a form POST, turn a bad-input error (Invalid, Conflict) into a flashed message.
+
+    The request's changes are rolled back, and the route goes on to redirect
+    (Post/Redirect/Get). NotFound and Forbidden still propagate to the error page.
+    """
+    try:
+        yield
+    except (Invalid, Conflict) as exc:
+        g.db.rollback()
+        flash(exc.message, "error")
+
+
+# ---------------------------------------------------------------- sign-in
+
+
+def safe_next(target: str | None, default: str = "/") -> str:
+    """`target` if it is a path on this site (no open redirects), else `default`."""
+    if not target:
+        return default
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
+        return default
+    return target
+
+
+def _register_core_routes(app: Flask) -> None:
+    """Sign-in pages, the home redirect and the health check."""
+
+    @app.get("/")
+    def index() -> BaseResponse:
+        """Home is the chat, as in most offices."""
+        return redirect("/slack/" if "slack" in app.extensions["officegym"]["nav"] else "/login")
+
+    @app.get("/healthz")
+    def healthz() -> str:
+        return "ok"
+
+    @app.get("/login")
+    def login() -> str:
+        """Choose whom to act as."""
+        people = org.list_people(g.db, query=request.args.get("q") or None, limit=500)
+        target = safe_next(request.args.get("next"))
+        return render_template("login.html", people=people, next=target)
+
+    @app.get("/login/<handle>")
+    def login_as(handle: str) -> BaseResponse:
+        """Sign in as `handle` and go to `next` (the URL browser agents are given)."""
+        person = org.find_person(g.db, handle)
+        session.clear()
+        session["person_id"] = person.id
+        return redirect(safe_next(request.args.get("next")))
+
+    @app.route("/logout", methods=["GET", "POST"])
+    def logout() -> BaseResponse:
+        """Sign out (and do not fall back to the default persona afterwards)."""
+        session.clear()
+        session["signed_out"] = True
+        flash("Signed out.")
+        return redirect(url_for("login"))
+
+
+# ---------------------------------------------------------------- per request
+
+
+def _current_person(app: Flask) -> Person | None:
+    """The signed-in person, else the default persona unless the user signed out."""
+    person_id = session.get("person_id")
+    if person_id is not None:
+        try:
+            return org.get_person(g.db, int(person_id))
+        except (NotFound, ValueError):
+            session.pop("person_id", None)
+    default = app.config.get("OFFICEGYM_PERSONA")
+    if default and not session.get("signed_out"):
+        return org.find_person(g.db, default)
+    return None
+
+
+def _register_request_hooks(app: Flask) -> None:
+    """Open a session per request, require a persona, commit or roll back, close."""
+    world: World = app.extensions["officegym"]["world"]
+    token_auth: set[str] = app.extensions["officegym"]["token_auth"]
+
+    @app.before_request
+    def open_session() -> BaseResponse | None:
+        g.world = world
+        g.db = world.session()
+        g.actor = _current_person(app)
+        public = request.endpoint in PUBLIC_ENDPOINTS or request.blueprint in token_auth
+        if g.actor is None and not public:
+            return redirect(url_for("login", next=request.full_path.rstrip("?")))
+        return None
+
+    @app.after_request
+    def finish(response: Response) -> Response:
+        db = g.get("db")
+        if db is not None:
+            if response.status_code < 400:
+                db.commit()
+            else:
+                db.rollback()
+        return response
+
+    @app.teardown_request
+    def close_session(exc: BaseException | None) -> None:
+        db = g.pop("db", None)
+        if db is not None:
+            if exc is not None:
+                db.rollback()
+            db.close()
+
+    @app.context_processor
+    def layout_context() -> dict[str, Any]:
+        return {
+            "actor": g.get("actor"),
+            "nav_apps": app.extensions["officegym"]["nav"],
+            "current_app_name": request.blueprint,
+        }
+
+
+def _register_error_handlers(app: Flask) -> None:
+    """Translate domain errors (and HTTP errors) to an error page, once."""
+
+    @app.errorhandler(OfficeGymError)
+    def domain_error(exc: OfficeGymError) -> tuple[str, int]:
+        return render_template("error.html", message=exc.message, status=exc.http_status), (
+            exc.http_status
+        )
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> tuple[str, int] | HTTPException:
+        if exc.code is None or exc.code < 400:
+            return exc
+        message = exc.description or exc.name
+        return render_template("error.html", message=message, status=exc.code), exc.code

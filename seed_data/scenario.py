@@ -1,0 +1,90 @@
+"""Scenario files: the parameters of a seeded world, validated on load.
+
+A scenario is a TOML file in `seed_data/scenarios/` (or any path). A bad file is
+rejected with a `ConfigError` naming the file, the field and the reason.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import tomllib
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from officegym.errors import ConfigError
+
+__all__ = ["SCENARIO_DIR", "Scenario", "load_scenario", "scenario_names", "scenario_path"]
+
+SCENARIO_DIR = Path(__file__).parent / "scenarios"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class OrgParams(_Strict):
+    people: int = Field(60, ge=12, le=2000, description="head count, leadership included")
+    teams: list[str] = Field(min_length=2, max_length=20)
+
+
+class SlackParams(_Strict):
+    messages: int = Field(3500, ge=100, le=200_000)
+    history_days: int = Field(42, ge=3, le=365)
+    thread_ratio: float = Field(0.18, ge=0, le=0.9)
+    reaction_ratio: float = Field(0.3, ge=0, le=3)
+    dm_conversations: int = Field(40, ge=0, le=5000)
+
+
+class CrmParams(_Strict):
+    accounts: int = Field(200, ge=0, le=20_000, description="0 leaves the CRM empty")
+    contacts: int = Field(600, ge=0, le=100_000)
+    leads: int = Field(150, ge=0, le=50_000)
+    opportunities: int = Field(300, ge=0, le=50_000)
+    activities: int = Field(400, ge=0, le=200_000)
+    cases: int = Field(150, ge=0, le=50_000)
+    history_days: int = Field(540, ge=90, le=3650, description="age of the oldest records")
+    sales_team: str = "Sales"
+    support_team: str = "Customer Support"
+    admin_title: str = Field("Chief Operating Officer", description="title of the CRM admin")
+
+
+class Scenario(_Strict):
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    company: str
+    email_domain: str = Field(pattern=r"^[a-z0-9.-]+\.[a-z]+$")
+    date: dt.datetime
+    locale: str = "en_US"
+    org: OrgParams
+    slack: SlackParams = SlackParams()
+    crm: CrmParams = CrmParams()
+
+
+def scenario_names() -> list[str]:
+    return sorted(p.stem for p in SCENARIO_DIR.glob("*.toml"))
+
+
+def scenario_path(name_or_path: str | Path) -> Path:
+    """The file of a scenario given by name (``default``) or path."""
+    path = Path(name_or_path)
+    if path.suffix != ".toml":
+        path = SCENARIO_DIR / f"{name_or_path}.toml"
+    if not path.exists():
+        known = ", ".join(scenario_names())
+        raise ConfigError(str(path), "name", f"no scenario {name_or_path!r} (known: {known})")
+    return path
+
+
+def load_scenario(name_or_path: str | Path) -> Scenario:
+    """A scenario by name (``default``) or by path to a .toml file."""
+    path = scenario_path(name_or_path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(str(path), "<file>", str(exc)) from None
+    try:
+        return Scenario.model_validate(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = ".".join(str(x) for x in err["loc"]) or "<root>"
+        raise ConfigError(str(path), field, err["msg"]) from None

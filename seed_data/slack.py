@@ -1,0 +1,207 @@
+"""Seed the chat: channels with realistic membership, weeks of history with
+threads, reactions, pins, DMs and statuses, all written through the service."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from dataclasses import dataclass
+
+from faker import Faker
+from officegym.apps.org.models import Person
+from officegym.apps.slack import service as chat
+from officegym.apps.slack.models import Channel, Message
+from officegym.seed_data import slack_text as T
+from officegym.seed_data.context import SeedContext
+from officegym.seed_data.scenario import Scenario
+from sqlalchemy.orm import Session
+
+from officegym.clock import SimClock
+
+TEAM_TOPIC = {
+    "engineering": "engineering",
+    "sales": "sales",
+    "customer-support": "support",
+    "marketing": "marketing",
+    "finance": "finance",
+    "people-operations": "people",
+}
+PRIVATE = {
+    "leadership": "Leadership only",
+    "hiring-committee": "Open roles and candidates",
+    "deals-desk": "Discount approvals",
+    "security-ops": "Security reviews and incidents",
+    "offsite-planning": "Planning the spring offsite",
+}
+
+
+@dataclass
+class _Plan:
+    channel: Channel
+    topic: str
+    weight: float
+    members: list[Person]
+
+
+ORDER = 10
+
+
+def seed(s: Session, ctx: SeedContext) -> None:
+    """Channels, DMs, weeks of history, threads, reactions, pins and statuses."""
+    seed_slack(s, ctx.scenario, ctx.people, ctx.fake, ctx.rng)
+
+
+def seed_slack(
+    s: Session, sc: Scenario, people: list[Person], fake: Faker, rng: random.Random
+) -> None:
+    clock: SimClock = s.info["clock"]
+    start = sc.date - dt.timedelta(days=sc.slack.history_days)
+    clock.set(start - dt.timedelta(days=30))
+    plans = _channels(s, people, rng)
+    dms = _dms(s, people, rng, sc.slack.dm_conversations)
+    customers = [fake.company() for _ in range(24)]
+    posts = _timeline(sc, rng, plans + dms, start)
+    top_level: list[Message] = []
+    for when, plan in posts:
+        clock.set(when)
+        author = rng.choice(plan.members)
+        text = _fill(rng.choice(_templates(plan.topic)), fake, rng, people, customers)
+        msg = chat.post_message(s, author, plan.channel, text)
+        top_level.append(msg)
+        if rng.random() < sc.slack.thread_ratio:
+            _thread(s, clock, msg, plan, fake, rng, people, customers)
+        _react(s, msg, plan, rng, sc.slack.reaction_ratio)
+    clock.set(sc.date - dt.timedelta(hours=1))
+    _pins(s, top_level, rng)
+    for person in rng.sample(people, k=max(1, len(people) // 6)):
+        text, emoji = rng.choice(T.STATUSES)
+        chat.set_status(s, person, text, emoji)
+
+
+def _channels(s: Session, people: list[Person], rng: random.Random) -> list[_Plan]:
+    founder = people[0]
+    plans: list[_Plan] = []
+
+    def make(
+        name: str, topic: str, weight: float, members: list[Person], *, private=False, about=""
+    ):
+        creator = members[0] if members else founder
+        ch = chat.create_channel(s, creator, name, private=private, topic=about)
+        chat.invite(s, creator, ch, [p for p in members if p.id != creator.id])
+        plans.append(_Plan(ch, topic, weight, sorted(members, key=lambda p: p.id)))
+        return ch
+
+    make("general", "general", 3, people, about="Company-wide chatter")
+    make("announcements", "announcements", 1, people, about="Official news. Read-mostly.")
+    make(
+        "random", "general", 2, rng.sample(people, k=int(len(people) * 0.8)), about="Anything goes"
+    )
+    by_team: dict[int, list[Person]] = {}
+    for p in people:
+        by_team.setdefault(p.team_id, []).append(p)
+    heads = [p for p in people if p.title.startswith(("Head of", "Chief"))]
+    for team_people in by_team.values():
+        slug = team_people[0].team.slug
+        if slug == "leadership":
+            continue
+        make(
+            slug,
+            TEAM_TOPIC.get(slug, "general"),
+            3,
+            team_people,
+            about=f"{team_people[0].team.name} team",
+        )
+    for proj in T.PROJECTS:
+        members = rng.sample(people, k=rng.randint(6, 14))
+        make(f"proj-{proj}", "project", 1.5, members, about=f"Project {proj.title()}")
+    make("incidents", "incidents", 1, rng.sample(people, k=20), about="Production incidents")
+    make("help-it", "general", 0.7, rng.sample(people, k=30), about="Laptop, VPN and access help")
+    for name, about in PRIVATE.items():
+        members = (
+            (heads + rng.sample(people, k=3))
+            if name == "leadership"
+            else rng.sample(people, k=rng.randint(4, 9))
+        )
+        make(name, "private", 0.8, list(dict.fromkeys(members)), private=True, about=about)
+    return plans
+
+
+def _dms(s: Session, people: list[Person], rng: random.Random, n: int) -> list[_Plan]:
+    plans = []
+    seen: set[tuple[int, ...]] = set()
+    while len(plans) < n:
+        group = rng.sample(people, k=2 if rng.random() < 0.85 else 3)
+        key = tuple(sorted(p.id for p in group))
+        if key in seen:
+            continue
+        seen.add(key)
+        dm = chat.open_dm(s, group[0], group[1:])
+        plans.append(_Plan(dm, "dm", 0.25, sorted(group, key=lambda p: p.id)))
+    return plans
+
+
+def _timeline(
+    sc: Scenario, rng: random.Random, plans: list[_Plan], start: dt.datetime
+) -> list[tuple[dt.datetime, _Plan]]:
+    span = (sc.date - start).total_seconds() - 3600
+    picks = rng.choices(plans, weights=[p.weight for p in plans], k=sc.slack.messages)
+    times = sorted(start + dt.timedelta(seconds=int(rng.random() * span)) for _ in picks)
+    return list(zip(times, picks, strict=True))
+
+
+def _templates(topic: str) -> list[str]:
+    return T.BY_TOPIC.get(topic, []) + T.GENERIC
+
+
+def _fill(
+    template: str, fake: Faker, rng: random.Random, people: list[Person], customers: list[str]
+) -> str:
+    values = {
+        "first": rng.choice(people).name.split(" ")[0],
+        "project": rng.choice(T.PROJECTS).title(),
+        "feature": rng.choice(T.FEATURES),
+        "customer": rng.choice(customers),
+        "day": rng.choice(T.DAYS),
+        "time": rng.choice(T.TIMES),
+        "room": rng.choice(T.ROOMS),
+        "pct": rng.randint(40, 130),
+        "done": rng.randint(5, 95),
+        "amount": f"{rng.randint(5, 250) * 1000:,}",
+        "ticket": rng.randint(1000, 9999),
+        "small": rng.randint(2, 9),
+        "version": f"{rng.randint(1, 4)}.{rng.randint(0, 20)}.{rng.randint(0, 9)}",
+    }
+    out = template
+    while "{sentence}" in out:
+        out = out.replace("{sentence}", fake.sentence(nb_words=rng.randint(5, 14)), 1)
+    return out.format(**values)
+
+
+def _thread(s: Session, clock: SimClock, parent: Message, plan: _Plan, fake: Faker,
+            rng: random.Random, people: list[Person], customers: list[str]) -> None:  # fmt: skip
+    members = plan.members
+    base = clock.peek()
+    for i in range(rng.randint(1, 5)):
+        clock.set(base + dt.timedelta(minutes=3 * (i + 1)))
+        author = rng.choice(members)
+        text = _fill(rng.choice(T.REPLIES), fake, rng, people, customers)
+        chat.post_message(s, author, plan.channel, text, thread_parent=parent)
+
+
+def _react(s: Session, msg: Message, plan: _Plan, rng: random.Random, ratio: float) -> None:
+    n = int(ratio) + (1 if rng.random() < ratio - int(ratio) else 0)
+    if not n:
+        return
+    members = plan.members
+    for person in rng.sample(members, k=min(n, len(members))):
+        chat.add_reaction(s, person, msg, rng.choice(T.EMOJI))
+
+
+def _pins(s: Session, messages: list[Message], rng: random.Random) -> None:
+    by_channel: dict[int, list[Message]] = {}
+    for m in messages:
+        if m.channel.kind in ("public", "private"):
+            by_channel.setdefault(m.channel_id, []).append(m)
+    for msgs in by_channel.values():
+        for m in rng.sample(msgs, k=min(2, len(msgs))):
+            chat.pin_message(s, m.user, m)

@@ -1,0 +1,47 @@
+"""officegym.tasks: task templates over seeded worlds, their checks and graders.
+
+See README.md in this folder for how to write a template.
+"""
+
+from officegym.tasks.base import (
+    TEMPLATES,
+    Spec,
+    Task,
+    Template,
+    load_templates,
+    make_task,
+    template,
+)
+from officegym.tasks.checks import (
+    Allow,
+    AnswerMatches,
+    Check,
+    FieldEquals,
+    GradeContext,
+    Predicate,
+    RowAbsent,
+    RowExists,
+)
+from officegym.tasks.grading import Grade, grade
+from officegym.tasks.splits import SPLITS
+
+__all__ = [
+    "SPLITS",
+    "TEMPLATES",
+    "Allow",
+    "AnswerMatches",
+    "Check",
+    "FieldEquals",
+    "Grade",
+    "GradeContext",
+    "Predicate",
+    "RowAbsent",
+    "RowExists",
+    "Spec",
+    "Task",
+    "Template",
+    "grade",
+    "load_templates",
+    "make_task",
+    "template",
+]

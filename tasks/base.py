@@ -1,0 +1,172 @@
+"""Task templates and the tasks they yield.
+
+A template is a function ``build(w: Session, rng: random.Random) -> Spec``
+registered with ``@template("<app>.<slug>", difficulty=...)``. It reads the
+seeded world through `w` (a read-only session on the initial state) and returns
+the goal text, the acting persona, the rubric checks, the changes the task
+allows and a reference solution as tool calls. `make_task(id, seed)` turns one
+(template, seed) into a `Task`, the same on every machine.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import pkgutil
+import random
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from officegym.tasks.checks import Allow, Check
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session
+
+from officegym.errors import NotFound
+from officegym.tools import ToolCall
+from officegym.world import world_image
+
+__all__ = [
+    "TEMPLATES",
+    "Difficulty",
+    "Spec",
+    "Task",
+    "Template",
+    "load_templates",
+    "make_task",
+    "template",
+]
+
+Difficulty = Literal["easy", "medium", "hard"]
+ID_RE = re.compile(r"^[a-z0-9]+\.[a-z0-9]+(-[a-z0-9]+)*$")
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What a template returns for one seed."""
+
+    goal: str
+    persona: str
+    checks: Sequence[Check]
+    allowed: Sequence[Allow]
+    solution: Sequence[ToolCall]
+    answer: str | None = None
+
+
+@dataclass(frozen=True)
+class Task:
+    """One instance of a template: everything needed to run and grade an episode."""
+
+    id: str
+    seed: int
+    scenario: str
+    world_seed: int
+    difficulty: Difficulty
+    goal: str
+    persona: str
+    checks: tuple[Check, ...]
+    allowed: tuple[Allow, ...]
+    solution: tuple[ToolCall, ...]
+    answer: str | None = None
+    apps: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def app(self) -> str:
+        return self.id.split(".", 1)[0]
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "seed": self.seed,
+            "difficulty": self.difficulty,
+            "goal": self.goal,
+            "persona": self.persona,
+        }
+
+
+@dataclass(frozen=True)
+class Template:
+    id: str
+    difficulty: Difficulty
+    build: Callable[[Session, random.Random], Spec]
+    apps: tuple[str, ...]
+    summary: str
+
+    @property
+    def app(self) -> str:
+        return self.id.split(".", 1)[0]
+
+
+TEMPLATES: dict[str, Template] = {}
+
+
+def template(
+    id: str, *, difficulty: Difficulty, apps: Sequence[str] | None = None
+) -> Callable[[Callable[[Session, random.Random], Spec]], Callable[[Session, random.Random], Spec]]:
+    """Register a task template. `apps` lists the apps whose tools the task needs
+    (default: the id's prefix)."""
+    if not ID_RE.match(id):
+        raise ValueError(f"template id {id!r} must be <app>.<kebab-slug>")
+
+    def register(
+        fn: Callable[[Session, random.Random], Spec],
+    ) -> Callable[[Session, random.Random], Spec]:
+        if id in TEMPLATES and TEMPLATES[id].build is not fn:
+            raise ValueError(f"template {id} registered twice")
+        summary = (fn.__doc__ or "").strip().splitlines()[0] if fn.__doc__ else ""
+        if not summary:
+            raise ValueError(f"template {id} needs a docstring")
+        TEMPLATES[id] = Template(id, difficulty, fn, tuple(apps or (id.split(".")[0],)), summary)
+        return fn
+
+    return register
+
+
+def load_templates() -> dict[str, Template]:
+    """Import every module under officegym.tasks.<app> (registration happens on import)."""
+    import officegym.tasks as pkg
+
+    for info in pkgutil.walk_packages(pkg.__path__, prefix=f"{pkg.__name__}."):
+        if info.name.count(".") >= 3 or info.ispkg:  # officegym.tasks.<app>.<module>
+            importlib.import_module(info.name)
+    return TEMPLATES
+
+
+def get_template(template_id: str) -> Template:
+    load_templates()
+    try:
+        return TEMPLATES[template_id]
+    except KeyError:
+        raise NotFound(f"no task template {template_id!r}") from None
+
+
+@functools.lru_cache(maxsize=8)
+def _catalog(scenario: str, world_seed: int) -> Engine:
+    """A read-only engine on the initial world, for templates to read from."""
+    from officegym.world import World
+
+    return World(world_image(scenario, world_seed)).initial_engine
+
+
+@functools.lru_cache(maxsize=16384)
+def make_task(template_id: str, seed: int, scenario: str = "default", world_seed: int = 0) -> Task:
+    """The task of (template, seed) on world (scenario, world_seed); cached."""
+    tpl = get_template(template_id)
+    rng = random.Random(f"{template_id}:{seed}")
+    with Session(_catalog(scenario, world_seed)) as w:
+        spec = tpl.build(w, rng)
+    return Task(
+        id=tpl.id,
+        seed=seed,
+        scenario=scenario,
+        world_seed=world_seed,
+        difficulty=tpl.difficulty,
+        goal=spec.goal,
+        persona=spec.persona,
+        checks=tuple(spec.checks),
+        allowed=tuple(spec.allowed),
+        solution=tuple(spec.solution),
+        answer=spec.answer,
+        apps=tpl.apps,
+    )

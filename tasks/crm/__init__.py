@@ -1,0 +1,1 @@
+"""CRM task templates."""

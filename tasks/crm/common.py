@@ -1,0 +1,189 @@
+"""World look-ups, allowances and checks shared by the CRM and cross-app templates.
+
+The index is read once per world (a handful of queries) because environments
+build a task at every reset. Rows are plain SQLAlchemy rows (read-only snapshots).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from officegym.apps.crm.models import CLOSED_STAGES, Account, Case, Lead, Opportunity, UserRole
+from officegym.apps.org.models import Person
+from officegym.apps.slack.models import Channel, Message
+from officegym.tasks.checks import Allow, GradeContext, Predicate
+from sqlalchemy import Engine, Row, func, select
+from sqlalchemy.orm import Session
+
+__all__ = [
+    "CrmIndex",
+    "allow_history",
+    "allow_update",
+    "crm_index",
+    "mentions_any",
+    "money",
+    "thread_reply",
+]
+
+TABLE = {
+    "account": "crm_account",
+    "contact": "crm_contact",
+    "lead": "crm_lead",
+    "opportunity": "crm_opportunity",
+    "case": "crm_case",
+    "activity": "crm_activity",
+}
+
+
+@dataclass(frozen=True)
+class CrmIndex:
+    """Facts the templates look up often, read once per world."""
+
+    today: dt.date
+    people: dict[int, Row[Any]]  # id -> org_person row
+    roles: dict[int, str]  # person id -> CRM role
+    accounts: list[Row[Any]]
+    opps: list[Row[Any]]
+    leads: list[Row[Any]]
+    cases: list[Row[Any]]
+    messages: list[Row[Any]]  # today's CRM chat: id, channel_id, channel, user_id, text
+
+    def team(self, person_id: int) -> list[int]:
+        """Ids of CRM users in the same team as `person_id`."""
+        team = self.people[person_id].team_id
+        return [p for p in self.roles if self.people[p].team_id == team]
+
+    def with_role(self, role: str, team_slug: str | None = None) -> list[Row[Any]]:
+        out = [self.people[p] for p, r in sorted(self.roles.items()) if r == role]
+        return [p for p in out if team_slug is None or p.team_slug == team_slug]
+
+    def open_opps(self, owner_id: int | None = None) -> list[Row[Any]]:
+        return [
+            o
+            for o in self.opps
+            if o.stage not in CLOSED_STAGES and (owner_id is None or o.owner_id == owner_id)
+        ]
+
+    def account(self, account_id: int) -> Row[Any]:
+        return next(a for a in self.accounts if a.id == account_id)
+
+
+def crm_index(w: Session) -> CrmIndex:
+    return _index(w.get_bind())
+
+
+@functools.lru_cache(maxsize=8)
+def _index(engine: Engine) -> CrmIndex:
+    from officegym.apps.org.models import Team
+
+    with Session(engine) as w:
+        people_stmt = select(*Person.__table__.c, Team.slug.label("team_slug")).join(Team)
+        people = {p.id: p for p in w.execute(people_stmt)}
+        roles = dict(w.execute(select(UserRole.person_id, UserRole.role)).all())
+        rows = {
+            m: list(w.execute(select(m.__table__).order_by(m.id)))
+            for m in (Account, Opportunity, Lead, Case)
+        }
+        last = w.scalar(select(func.max(Message.created_at)))
+        today = (last + dt.timedelta(hours=1)).date() if last else dt.date.today()
+        chat_stmt = (
+            select(
+                Message.id,
+                Message.channel_id,
+                Channel.name.label("channel"),
+                Message.user_id,
+                Message.text,
+            )
+            .join(Channel, Channel.id == Message.channel_id)
+            .where(
+                Message.thread_parent_id.is_(None),
+                Message.created_at >= dt.datetime.combine(today, dt.time()),
+            )
+            .order_by(Message.id)
+        )
+        messages = list(w.execute(chat_stmt))
+    return CrmIndex(
+        today, people, roles, rows[Account], rows[Opportunity], rows[Lead], rows[Case], messages
+    )
+
+
+# ---------------------------------------------------------------- allowances
+
+
+def allow_update(record_type: str, row_id: int, fields: Iterable[str]) -> list[Allow]:
+    """One update of `fields` on one record, plus one history row per field."""
+    names = frozenset(fields)
+    return [
+        Allow(TABLE[record_type], kinds=("update",), where={"id": row_id}, fields=names, limit=1),
+        *allow_history(record_type, row_id, len(names)),
+    ]
+
+
+def allow_history(record_type: str, row_id: int, limit: int) -> list[Allow]:
+    where = {"record_type": record_type, "record_id": row_id}
+    return [Allow("crm_field_history", where=where, limit=limit)]
+
+
+# ---------------------------------------------------------------- checks
+
+
+def money(amount: int) -> list[str]:
+    """The ways people write an amount: 52000, 52,000, $52,000, $52000."""
+    return [str(amount), f"{amount:,}", f"${amount:,}", f"${amount}"]
+
+
+def _mentions(text: str, variants: Sequence[str]) -> bool:
+    low = text.lower()
+    return any(v.lower() in low for v in variants)
+
+
+def mentions_any(g: GradeContext, rows: Sequence[dict], variants: Sequence[str]) -> bool:
+    return any(_mentions(r["text"], variants) for r in rows)
+
+
+def thread_reply(
+    name: str, parent_id: int, user_id: int, variants: Sequence[str] = (), weight: float = 1.0
+) -> Predicate:
+    """Check: `user_id` replied in the thread of `parent_id` during the episode, and the
+    reply mentions one of `variants` (if any are given)."""
+
+    def check(g: GradeContext) -> tuple[bool, str]:
+        fresh = g.inserted_ids("slack_message")
+        rows = [
+            r
+            for r in g.rows("slack_message", {"thread_parent_id": parent_id, "user_id": user_id})
+            if r["id"] in fresh
+        ]
+        if not rows:
+            return False, "no new reply in the thread"
+        if variants and not mentions_any(g, rows, variants):
+            return False, f"the reply does not mention {variants[0]!r}"
+        return True, "replied in the thread"
+
+    return Predicate(name=name, fn=check, weight=weight)
+
+
+def new_message_in(
+    name: str, channel_id: int, user_id: int, needles: Sequence[Sequence[str]]
+) -> Predicate:
+    """Check: a new top-level message by `user_id` in a channel mentions, for every group of
+    `needles`, one of its variants."""
+
+    def check(g: GradeContext) -> tuple[bool, str]:
+        fresh = g.inserted_ids("slack_message")
+        where = {"channel_id": channel_id, "user_id": user_id, "thread_parent_id": None}
+        for row in g.rows("slack_message", where):
+            if row["id"] in fresh and all(_mentions(row["text"], n) for n in needles):
+                return True, "posted"
+        return False, f"no new message mentioning {[n[0] for n in needles]}"
+
+    return Predicate(name=name, fn=check)
+
+
+def sample_distinct(rng: random.Random, items: Sequence[Any], k: int) -> list[Any]:
+    return rng.sample(list(items), k=min(k, len(items)))

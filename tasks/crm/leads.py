@@ -1,0 +1,180 @@
+"""CRM templates about leads: convert one (new or existing account) and clean up a
+rep's lead list."""
+
+from __future__ import annotations
+
+import random
+
+from officegym.apps.crm.models import Account, Contact, Opportunity
+from officegym.tasks.base import Spec, template
+from officegym.tasks.checks import Allow, FieldEquals, Predicate, RowExists
+from officegym.tasks.crm.common import allow_update, crm_index
+from officegym.tasks.slack.common import call, next_id, pick
+from sqlalchemy.orm import Session
+
+CONVERTED = [
+    "status",
+    "converted_at",
+    "converted_account_id",
+    "converted_contact_id",
+    "converted_opportunity_id",
+]
+
+
+def _open_leads(idx, *, existing_account: bool) -> list:
+    names = {a.name.lower(): a for a in idx.accounts}
+    return [
+        x
+        for x in idx.leads
+        if x.status in ("New", "Working", "Nurturing")
+        and (x.company.lower() in names) == existing_account
+        and idx.roles.get(x.owner_id) == "rep"
+    ]
+
+
+def _no_new(table: str):
+    def check(g) -> tuple[bool, str]:
+        made = g.inserted_ids(table)
+        return not made, f"{len(made)} new {table} row(s)"
+
+    return check
+
+
+@template("crm.convert-lead", difficulty="medium")
+def convert_lead(w: Session, rng: random.Random) -> Spec:
+    """Convert a qualified lead into an account, a contact and an opportunity."""
+    idx = crm_index(w)
+    lead = pick(rng, _open_leads(idx, existing_account=False), "convertible leads")
+    me = idx.people[lead.owner_id]
+    amount = rng.randrange(10_000, 150_000, 1_000)
+    acc, con, opp = next_id(w, Account), next_id(w, Contact), next_id(w, Opportunity)
+    return Spec(
+        goal=f"{lead.first_name} {lead.last_name} from {lead.company} is qualified. Convert "
+        f"the lead into an account, a contact and an opportunity worth ${amount:,}.",
+        persona=me.handle,
+        checks=[
+            FieldEquals(
+                name="lead converted",
+                table="crm_lead",
+                row_id=lead.id,
+                field="status",
+                value="Converted",
+            ),
+            RowExists(
+                name="account created", table="crm_account", new=True, where={"name": lead.company}
+            ),
+            RowExists(
+                name="contact created",
+                table="crm_contact",
+                new=True,
+                where={"email": lead.email, "account_id": acc},
+            ),
+            RowExists(
+                name="opportunity with the amount",
+                table="crm_opportunity",
+                new=True,
+                where={"account_id": acc, "amount": amount},
+            ),
+        ],
+        allowed=[
+            *allow_update("lead", lead.id, CONVERTED),
+            Allow("crm_account", where={"id": acc}, limit=1),
+            Allow("crm_contact", where={"id": con}, limit=1),
+            Allow("crm_opportunity", where={"id": opp}, limit=1),
+        ],
+        solution=[
+            call("crm_search_leads", query=lead.last_name, open_only=True),
+            call("crm_convert_lead", lead=lead.id, amount=amount),
+        ],
+    )
+
+
+@template("crm.convert-lead-existing-account", difficulty="hard")
+def convert_lead_existing(w: Session, rng: random.Random) -> Spec:
+    """Convert a lead whose company is already an account, without creating a duplicate."""
+    idx = crm_index(w)
+    lead = pick(rng, _open_leads(idx, existing_account=True), "leads of existing accounts")
+    account = next(a for a in idx.accounts if a.name.lower() == lead.company.lower())
+    me = idx.people[lead.owner_id]
+    amount = rng.randrange(5_000, 90_000, 500)
+    con, opp = next_id(w, Contact), next_id(w, Opportunity)
+    return Spec(
+        goal=f"Convert the lead {lead.first_name} {lead.last_name} ({lead.company}) with an "
+        f"opportunity worth ${amount:,}. {lead.company} is already an account in the CRM: "
+        "attach the lead to it instead of creating a duplicate account.",
+        persona=me.handle,
+        checks=[
+            FieldEquals(
+                name="converted onto the existing account",
+                table="crm_lead",
+                row_id=lead.id,
+                field="converted_account_id",
+                value=account.id,
+            ),
+            RowExists(
+                name="contact at the existing account",
+                table="crm_contact",
+                new=True,
+                where={"email": lead.email, "account_id": account.id},
+            ),
+            RowExists(
+                name="opportunity at the existing account",
+                table="crm_opportunity",
+                new=True,
+                where={"account_id": account.id, "amount": amount},
+            ),
+            Predicate(name="no duplicate account", fn=_no_new("crm_account"), weight=0),
+        ],
+        allowed=[
+            *allow_update("lead", lead.id, CONVERTED),
+            Allow("crm_contact", where={"id": con}, limit=1),
+            Allow("crm_opportunity", where={"id": opp}, limit=1),
+        ],
+        solution=[
+            call("crm_get_lead", lead=lead.id),
+            call("crm_search_accounts", query=lead.company),
+            call("crm_convert_lead", lead=lead.id, account=account.id, amount=amount),
+        ],
+    )
+
+
+@template("crm.disqualify-cold-leads", difficulty="hard")
+def disqualify_cold_leads(w: Session, rng: random.Random) -> Spec:
+    """Move a rep's cold leads from one source to Unqualified or Nurturing (others stay)."""
+    idx = crm_index(w)
+    options = []
+    for rep in idx.with_role("rep", "sales"):
+        for source in sorted({x.source for x in idx.leads if x.source}):
+            hits = [
+                x
+                for x in idx.leads
+                if x.owner_id == rep.id
+                and x.source == source
+                and x.rating == "Cold"
+                and x.status in ("New", "Working")
+            ]
+            if 1 <= len(hits) <= 4:
+                options.append((rep, source, hits))
+    me, source, targets = pick(rng, options, "reps with cold leads")
+    status = rng.choice(["Unqualified", "Nurturing"])
+    return Spec(
+        goal=f"Clean up your leads: every lead of yours from the source {source} that is rated "
+        f"Cold and still New or Working should get the status {status}. Leave all other "
+        "leads as they are.",
+        persona=me.handle,
+        checks=[
+            FieldEquals(
+                name=f"{x.first_name} {x.last_name} is {status}",
+                table="crm_lead",
+                row_id=x.id,
+                field="status",
+                value=status,
+            )
+            for x in targets
+        ],
+        allowed=[a for x in targets for a in allow_update("lead", x.id, ["status"])],
+        solution=[
+            call("crm_search_leads", owner=me.handle, source=source, rating="Cold", limit=50),
+            *[call("crm_update_lead", lead=x.id, status=status) for x in targets],
+        ],
+    )

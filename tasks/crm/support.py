@@ -1,0 +1,98 @@
+"""CRM templates about support cases: escalate and close."""
+
+from __future__ import annotations
+
+import random
+
+from officegym.seed_data.crm_text import ESCALATION_REASONS, RESOLUTIONS
+from officegym.tasks.base import Spec, template
+from officegym.tasks.checks import Allow, FieldEquals, Predicate, RowExists
+from officegym.tasks.crm.common import allow_update, crm_index
+from officegym.tasks.slack.common import call, pick
+from sqlalchemy.orm import Session
+
+
+def open_case(w: Session, rng: random.Random, statuses: tuple[str, ...] = ("New", "Working")):
+    """A case in one of `statuses` owned by a support rep, and that rep."""
+    idx = crm_index(w)
+    cases = [c for c in idx.cases if c.status in statuses and idx.roles.get(c.owner_id) == "rep"]
+    case = pick(rng, cases, "open cases")
+    return idx, case, idx.people[case.owner_id]
+
+
+def escalated(case_id: int):
+    """Check: the case is Escalated with priority High or Critical."""
+
+    def check(g) -> tuple[bool, str]:
+        row = g.rows("crm_case", {"id": case_id})[0]
+        ok = row["status"] == "Escalated" and row["priority"] in ("High", "Critical")
+        return ok, f"status {row['status']}, priority {row['priority']}"
+
+    return check
+
+
+def allow_escalation(case_id: int, actor_id: int) -> list[Allow]:
+    return [
+        *allow_update("case", case_id, ["status", "priority", "owner_id"]),
+        Allow(
+            "crm_activity",
+            where={"record_type": "case", "record_id": case_id, "owner_id": actor_id},
+            limit=1,
+        ),
+    ]
+
+
+@template("crm.escalate-case", difficulty="medium")
+def escalate_case(w: Session, rng: random.Random) -> Spec:
+    """Escalate one of your cases with the reason given."""
+    _idx, case, me = open_case(w, rng)
+    reason = rng.choice(ESCALATION_REASONS)
+    return Spec(
+        goal=f"Case {case.number} ({case.subject}) must be escalated. Escalate it with the "
+        f'reason "{reason}".',
+        persona=me.handle,
+        checks=[
+            Predicate(name="escalated with high priority", fn=escalated(case.id)),
+            RowExists(
+                name="reason logged on the case",
+                table="crm_activity",
+                new=True,
+                where={"record_type": "case", "record_id": case.id},
+                contains={"subject": [reason]},
+            ),
+        ],
+        allowed=allow_escalation(case.id, me.id),
+        solution=[
+            call("crm_get_case", case=case.number),
+            call("crm_escalate_case", case=case.number, reason=reason),
+        ],
+    )
+
+
+@template("crm.close-case", difficulty="easy")
+def close_case(w: Session, rng: random.Random) -> Spec:
+    """Close one of your cases with its resolution."""
+    _idx, case, me = open_case(w, rng, ("New", "Working", "Escalated"))
+    resolution = rng.choice(RESOLUTIONS)
+    return Spec(
+        goal=f'Case {case.number} ("{case.subject}") is solved. Close it with the resolution '
+        f'"{resolution}"',
+        persona=me.handle,
+        checks=[
+            FieldEquals(
+                name="case closed", table="crm_case", row_id=case.id, field="status", value="Closed"
+            ),
+            FieldEquals(
+                name="resolution recorded",
+                table="crm_case",
+                row_id=case.id,
+                field="resolution",
+                contains=[resolution.rstrip(".")],
+            ),
+        ],
+        allowed=allow_update("case", case.id, ["status", "resolution", "closed_at"]),
+        solution=[
+            call("crm_search_cases", query=case.number),
+            call("crm_close_case", case=case.number, resolution=resolution),
+        ],
+    )

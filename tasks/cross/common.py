@@ -1,0 +1,89 @@
+"""The chat requests about CRM records that the seeded world contains (see
+`seed_data/crm_requests.py`), parsed once per world for the cross-app templates."""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from officegym.tasks.crm.common import CrmIndex, crm_index
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session
+
+__all__ = ["Request", "date_forms", "requests_of"]
+
+STAGES = "Prospecting|Qualification|Needs Analysis|Proposal|Negotiation|Closed Won"
+PATTERNS = {
+    "stage": re.compile(
+        rf"^@(?P<owner>[\w.-]+) please move (?P<opp>.+) to (?P<stage>{STAGES}) "
+        r"in the CRM: "
+    ),
+    "question": re.compile(
+        r"^@(?P<owner>[\w.-]+) quick question: what is the "
+        r"(?P<field>close date|amount|next step) of (?P<opp>.+)\?$"
+    ),
+    "lead": re.compile(
+        r"^Met (?P<first>\S+) (?P<last>.+?) \((?P<title>[^)]+)\) from "
+        r"(?P<company>.+) at the (?P<event>.+)\. Email: (?P<email>\S+)\. Could"
+    ),
+    "escalation": re.compile(
+        r"^@(?P<owner>[\w.-]+) case (?P<number>\d{8}) \((?P<account>.+)\) "
+        r"needs an escalation: (?P<reason>.+)\. Please escalate"
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Request:
+    """One request message: who asked, where, and what it names."""
+
+    message_id: int
+    channel_id: int
+    channel: str
+    asker_id: int
+    fields: dict[str, str]
+    owner: Any = None  # the person addressed (org_person row), if any
+    record: Any = None  # the opportunity or case named, if any
+
+
+def requests_of(w: Session, kind: str) -> list[Request]:
+    return _requests(w.get_bind())[kind]
+
+
+@functools.lru_cache(maxsize=8)
+def _requests(engine: Engine) -> dict[str, list[Request]]:
+    with Session(engine) as w:
+        idx = crm_index(w)
+    by_handle = {p.handle: p for p in idx.people.values()}
+    opps = {o.name: o for o in idx.opps}
+    cases = {c.number: c for c in idx.cases}
+    out: dict[str, list[Request]] = {k: [] for k in PATTERNS}
+    for m in idx.messages:
+        for kind, pattern in PATTERNS.items():
+            found = pattern.match(m.text)
+            if found:
+                out[kind].append(_request(idx, m, found.groupdict(), by_handle, opps, cases))
+    return out
+
+
+def _request(
+    idx: CrmIndex, m: Any, f: dict[str, str], by_handle: dict, opps: dict, cases: dict
+) -> Request:
+    owner = by_handle.get(f.get("owner", ""))
+    record = opps.get(f.get("opp", "")) or cases.get(f.get("number", ""))
+    return Request(m.id, m.channel_id, m.channel, m.user_id, f, owner, record)
+
+
+def date_forms(day: dt.date) -> list[str]:
+    """The ways people write a date: 2026-07-25, July 25, Jul 25, 25 July, 07/25/2026."""
+    return [
+        day.isoformat(),
+        f"{day:%B} {day.day}",
+        f"{day:%b} {day.day}",
+        f"{day.day} {day:%B}",
+        f"{day:%m/%d/%Y}",
+        f"{day.month}/{day.day}/{day.year}",
+    ]

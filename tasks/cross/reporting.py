@@ -1,0 +1,170 @@
+"""Cross-app templates that carry CRM facts to the right people: a deal's status to the
+team channel, an escalation to the owner's manager, a rep's pipeline to their manager."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+from officegym.apps.slack.models import Channel
+from officegym.seed_data.crm_text import ESCALATION_REASONS
+from officegym.tasks.base import Spec, template
+from officegym.tasks.checks import Allow, Predicate
+from officegym.tasks.crm.common import crm_index, money, new_message_in
+from officegym.tasks.crm.support import allow_escalation, escalated
+from officegym.tasks.slack.common import allow_post, call, new_dm_with, pick
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+APPS = ["crm", "slack"]
+
+
+def _channel_id(w: Session, name: str) -> int:
+    return w.scalars(select(Channel.id).where(Channel.name == name)).one()
+
+
+def _allow_dm(me_id: int, other_id: int) -> list[Allow]:
+    return [
+        Allow("slack_channel", where={"kind": "dm", "created_by_id": me_id}, limit=1),
+        Allow("slack_membership", where={"person_id": me_id}, limit=1),
+        Allow("slack_membership", where={"person_id": other_id}, limit=1),
+        *allow_post(None, me_id, limit=1),
+    ]
+
+
+def _dm_mentions(me_id: int, other_id: int, variants: list[str]):
+    def check(g) -> tuple[bool, str]:
+        for v in variants:
+            ok, detail = new_dm_with(g, me_id, other_id, v)
+            if ok:
+                return ok, detail
+        return False, f"no new DM to person {other_id} mentioning {variants[0]!r}"
+
+    return check
+
+
+@template("cross.deal-status-to-channel", difficulty="easy", apps=APPS)
+def deal_status_to_channel(w: Session, rng: random.Random) -> Spec:
+    """Look a deal up in the CRM and post its stage and amount in the sales channel."""
+    idx = crm_index(w)
+    opp = pick(rng, [o for o in idx.open_opps() if o.amount], "open deals")
+    me = rng.choice(idx.with_role("rep", "sales"))
+    channel_id = _channel_id(w, "sales")
+    return Spec(
+        goal=f'The sales team wants to know where "{opp.name}" stands. Post its current stage '
+        "and amount in the sales team's channel.",
+        persona=me.handle,
+        checks=[
+            new_message_in(
+                "stage and amount posted in #sales",
+                channel_id,
+                me.id,
+                [[opp.stage], money(opp.amount)],
+            )
+        ],
+        allowed=allow_post(channel_id, me.id),
+        solution=[
+            call("crm_get_opportunity", opportunity=opp.name),
+            call(
+                "slack_post_message",
+                channel="sales",
+                text=f"{opp.name}: stage {opp.stage}, amount ${opp.amount:,}.",
+            ),
+        ],
+    )
+
+
+@template("cross.escalate-and-tell-manager", difficulty="hard", apps=APPS)
+def escalate_and_tell_manager(w: Session, rng: random.Random) -> Spec:
+    """Escalate a case and DM the case owner's manager, found in the directory."""
+    idx = crm_index(w)
+    cases = [
+        c
+        for c in idx.cases
+        if c.status in ("New", "Working") and idx.roles.get(c.owner_id) == "rep" and c.account_id
+    ]
+    case = pick(rng, cases, "open cases")
+    owner = idx.people[case.owner_id]
+    boss = idx.people[owner.manager_id]
+    admin = idx.with_role("admin")[0]
+    me = owner if rng.random() < 0.5 else admin
+    reason = rng.choice(ESCALATION_REASONS)
+    account = idx.account(case.account_id).name
+    return Spec(
+        goal=f'Case {case.number} from {account} has to be escalated ("{reason}"). Escalate '
+        "it in the CRM, then send the case owner's manager a direct message with the case "
+        "number so they know.",
+        persona=me.handle,
+        checks=[
+            Predicate(name="case escalated", fn=escalated(case.id)),
+            Predicate(name=f"DM to {boss.name}", fn=_dm_mentions(me.id, boss.id, [case.number])),
+        ],
+        allowed=[*allow_escalation(case.id, me.id), *_allow_dm(me.id, boss.id)],
+        solution=[
+            call("crm_get_case", case=case.number),
+            call("crm_escalate_case", case=case.number, reason=reason),
+            call("slack_get_person", person=owner.handle),
+            call(
+                "slack_send_dm",
+                people=[boss.handle],
+                text=f"Heads up: case {case.number} ({account}) is escalated: {reason}.",
+            ),
+        ],
+    )
+
+
+def _quarter_ends(today: dt.date) -> list[dt.date]:
+    """The last day of this month, of this quarter and of the next three quarters."""
+
+    def last_day(year: int, month: int) -> dt.date:
+        nxt = dt.date(year + month // 12, month % 12 + 1, 1)
+        return nxt - dt.timedelta(days=1)
+
+    ends = [last_day(today.year, today.month)]
+    q_month = (today.month - 1) // 3 * 3 + 3
+    for i in range(4):
+        m = q_month + 3 * i
+        ends.append(last_day(today.year + (m - 1) // 12, (m - 1) % 12 + 1))
+    return sorted(set(ends))
+
+
+def _pipeline(idx, owner_id: int, by: dt.date) -> int:
+    return sum(o.amount or 0 for o in idx.open_opps(owner_id) if o.close_date <= by)
+
+
+@template("cross.pipeline-to-manager", difficulty="medium", apps=APPS)
+def pipeline_to_manager(w: Session, rng: random.Random) -> Spec:
+    """Report your open pipeline closing by a date to your manager by DM."""
+    idx = crm_index(w)
+    me = pick(rng, idx.with_role("rep", "sales"), "sales reps")
+    totals = {d: _pipeline(idx, me.id, d) for d in _quarter_ends(idx.today)}
+    by = pick(rng, [d for d, n in totals.items() if n], "closing windows with deals")
+    total = totals[by]
+    boss = idx.people[me.manager_id]
+    return Spec(
+        goal="Send your manager a direct message with the total amount of your open "
+        f"opportunities that close on or before {by:%B %-d, %Y}.",
+        persona=me.handle,
+        checks=[
+            Predicate(
+                name=f"DM to {boss.name} with the total",
+                fn=_dm_mentions(me.id, boss.id, money(total)),
+            )
+        ],
+        allowed=_allow_dm(me.id, boss.id),
+        solution=[
+            call(
+                "crm_search_opportunities",
+                owner=me.handle,
+                open_only=True,
+                close_before=by.isoformat(),
+                limit=100,
+            ),
+            call("slack_get_person", person=me.handle),
+            call(
+                "slack_send_dm",
+                people=[boss.handle],
+                text=f"My open pipeline closing by {by:%B %-d}: ${total:,}.",
+            ),
+        ],
+    )

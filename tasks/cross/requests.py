@@ -1,0 +1,199 @@
+"""Cross-app templates built on requests posted in the chat this morning: each must be
+found in the chat, carried out (or answered) from the CRM, and confirmed in its thread."""
+
+from __future__ import annotations
+
+import random
+
+from officegym.apps.crm.models import STAGES
+from officegym.tasks.base import Spec, template
+from officegym.tasks.checks import Allow, FieldEquals, Predicate, RowExists
+from officegym.tasks.crm.common import allow_update, crm_index, money, thread_reply
+from officegym.tasks.crm.pipeline import CLOSE_FIELDS
+from officegym.tasks.crm.support import allow_escalation, escalated
+from officegym.tasks.cross.common import date_forms, requests_of
+from officegym.tasks.slack.common import allow_post, call, pick
+from sqlalchemy.orm import Session
+
+APPS = ["crm", "slack"]
+
+
+def _reply(req, me_id: int) -> list[Allow]:
+    return allow_post(req.channel_id, me_id, thread_parent_id=req.message_id)
+
+
+@template("cross.stage-request", difficulty="medium", apps=APPS)
+def stage_request(w: Session, rng: random.Random) -> Spec:
+    """Carry out a stage change a colleague asked for in #sales and confirm in the thread."""
+    idx = crm_index(w)
+    reqs = [
+        r
+        for r in requests_of(w, "stage")
+        if r.owner and r.record and STAGES.index(r.record.stage) < STAGES.index(r.fields["stage"])
+    ]
+    req = pick(rng, reqs, "stage requests")
+    opp, me, stage = req.record, req.owner, req.fields["stage"]
+    asker = idx.people[req.asker_id]
+    return Spec(
+        goal=f"{asker.name} asked you in #{req.channel} this morning to update the "
+        f'"{opp.name}" deal. Do what they asked in the CRM, then reply in their thread to '
+        "confirm, naming the new stage.",
+        persona=me.handle,
+        checks=[
+            FieldEquals(
+                name=f"stage is {stage}",
+                table="crm_opportunity",
+                row_id=opp.id,
+                field="stage",
+                value=stage,
+            ),
+            thread_reply("confirmed in the thread", req.message_id, me.id, [stage]),
+        ],
+        allowed=[*allow_update("opportunity", opp.id, CLOSE_FIELDS), *_reply(req, me.id)],
+        solution=[
+            call("slack_search_messages", query=f"please move {opp.name}", channel=req.channel),
+            call("crm_get_opportunity", opportunity=opp.name),
+            call("crm_change_opportunity_stage", opportunity=opp.id, stage=stage),
+            call(
+                "slack_reply_in_thread",
+                message_id=req.message_id,
+                text=f"Done: {opp.name} is now at {stage} in the CRM.",
+            ),
+        ],
+    )
+
+
+def _answer(opp, field: str) -> tuple[list[str], str]:
+    """The accepted ways of stating a deal's field, and the reference wording."""
+    if field == "close date":
+        return date_forms(opp.close_date), opp.close_date.isoformat()
+    if field == "amount":
+        return money(opp.amount), f"${opp.amount:,}"
+    return [opp.next_step], opp.next_step
+
+
+@template("cross.answer-deal-question", difficulty="medium", apps=APPS)
+def answer_deal_question(w: Session, rng: random.Random) -> Spec:
+    """Answer a question about a deal (yours or an absent colleague's) in its thread."""
+    idx = crm_index(w)
+    reqs = [
+        r
+        for r in requests_of(w, "question")
+        if r.owner
+        and r.record
+        and getattr(r.record, r.fields["field"].replace(" ", "_")) not in (None, "")
+    ]
+    req = pick(rng, reqs, "deal questions")
+    opp, owner, field = req.record, req.owner, req.fields["field"]
+    me = rng.choice([p for p in idx.with_role("rep", "sales") if p.id != req.asker_id])
+    variants, said = _answer(opp, field)
+    asker = idx.people[req.asker_id].name
+    if me.id == owner.id:
+        ask = f'{asker} asked you a question in #{req.channel} about "{opp.name}".'
+    else:
+        ask = (
+            f'{asker} asked {owner.name} a question in #{req.channel} about "{opp.name}"; '
+            f"{owner.name.split()[0]} is out today, so answer it for them."
+        )
+    return Spec(
+        goal=f"{ask} Look the answer up in the CRM and reply in the question's thread.",
+        persona=me.handle,
+        checks=[thread_reply(f"replied with the {field}", req.message_id, me.id, variants)],
+        allowed=_reply(req, me.id),
+        solution=[
+            call("slack_search_messages", query="quick question", channel=req.channel),
+            call("crm_get_opportunity", opportunity=opp.name),
+            call(
+                "slack_reply_in_thread",
+                message_id=req.message_id,
+                text=f"The {field} of {opp.name} is {said}.",
+            ),
+        ],
+    )
+
+
+@template("cross.lead-from-chat", difficulty="medium", apps=APPS)
+def lead_from_chat(w: Session, rng: random.Random) -> Spec:
+    """Turn a lead tip posted in #sales into a CRM lead and say so in the thread."""
+    idx = crm_index(w)
+    req = pick(rng, requests_of(w, "lead"), "lead tips")
+    f = req.fields
+    me = rng.choice(idx.with_role("rep", "sales"))
+    who = idx.people[req.asker_id].name
+    where = {
+        "email": f["email"].lower(),
+        "company": f["company"],
+        "first_name": f["first"],
+        "last_name": f["last"],
+        "title": f["title"],
+        "source": "Trade Show",
+        "owner_id": me.id,
+    }
+    return Spec(
+        goal=f"{who} posted a lead tip in #{req.channel} about someone from {f['company']}. "
+        "Add that person to the CRM as a lead (with their title and email, lead source Trade "
+        "Show), then reply in the tip's thread that the lead is in the CRM.",
+        persona=me.handle,
+        checks=[
+            RowExists(name="lead created from the tip", table="crm_lead", where=where, new=True),
+            thread_reply("replied in the thread", req.message_id, me.id),
+        ],
+        allowed=[Allow("crm_lead", where={"owner_id": me.id}, limit=1), *_reply(req, me.id)],
+        solution=[
+            call("slack_search_messages", query=f["company"], channel=req.channel),
+            call(
+                "crm_create_lead",
+                last_name=f["last"],
+                first_name=f["first"],
+                company=f["company"],
+                title=f["title"],
+                email=f["email"],
+                source="Trade Show",
+            ),
+            call(
+                "slack_reply_in_thread",
+                message_id=req.message_id,
+                text=f"Added {f['first']} {f['last']} as a lead in the CRM.",
+            ),
+        ],
+    )
+
+
+@template("cross.escalation-request", difficulty="medium", apps=APPS)
+def escalation_request(w: Session, rng: random.Random) -> Spec:
+    """Escalate the case a support lead asked you about in chat, then confirm there."""
+    idx = crm_index(w)
+    reqs = [
+        r
+        for r in requests_of(w, "escalation")
+        if r.owner and r.record and r.record.status in ("New", "Working")
+    ]
+    req = pick(rng, reqs, "escalation requests")
+    case, me, reason = req.record, req.owner, req.fields["reason"]
+    return Spec(
+        goal=f"{idx.people[req.asker_id].name} asked you in #{req.channel} to escalate case "
+        f"{case.number}. Escalate it in the CRM with the reason they gave in their message, "
+        "then confirm in their thread.",
+        persona=me.handle,
+        checks=[
+            Predicate(name="case escalated", fn=escalated(case.id)),
+            RowExists(
+                name="reason logged",
+                table="crm_activity",
+                new=True,
+                where={"record_type": "case", "record_id": case.id},
+                contains={"subject": [reason]},
+            ),
+            thread_reply("confirmed in the thread", req.message_id, me.id, [case.number]),
+        ],
+        allowed=[*allow_escalation(case.id, me.id), *_reply(req, me.id)],
+        solution=[
+            call("slack_search_messages", query="needs an escalation", channel=req.channel),
+            call("crm_escalate_case", case=case.number, reason=reason),
+            call(
+                "slack_reply_in_thread",
+                message_id=req.message_id,
+                text=f"Case {case.number} is escalated.",
+            ),
+        ],
+    )

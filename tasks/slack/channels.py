@@ -1,0 +1,186 @@
+"""Slack templates about channels and profile: create, join, invite, status."""
+
+from __future__ import annotations
+
+import random
+
+from officegym.apps.org.models import Person, Team
+from officegym.apps.slack.models import Channel, Status
+from officegym.seed_data.slack_text import DAYS, FEATURES, PROJECTS, STATUSES
+from officegym.tasks.base import Spec, template
+from officegym.tasks.checks import Allow, RowExists
+from officegym.tasks.slack.common import (
+    allow_post,
+    call,
+    channels_of,
+    member_ids,
+    next_id,
+    people,
+    pick,
+)
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+
+@template("slack.create-channel", difficulty="easy")
+def create_channel(w: Session, rng: random.Random) -> Spec:
+    """Create a public or private channel with a given name and topic."""
+    me = pick(rng, people(w), "people")
+    feature = rng.choice(FEATURES)
+    name = f"{rng.choice(PROJECTS)}-{feature.split()[0].lower()}-{rng.randint(10, 99)}"
+    private = rng.random() < 0.5
+    topic = f"Working group for the {feature}"
+    kind = "private" if private else "public"
+    cid = next_id(w, Channel)
+    return Spec(
+        goal=f'Create a {kind} channel named #{name} with the topic "{topic}".',
+        persona=me.handle,
+        checks=[
+            RowExists(name=f"#{name} exists", table="slack_channel", where={"name": name}),
+            RowExists(
+                name=f"#{name} is {kind}", table="slack_channel", where={"name": name, "kind": kind}
+            ),
+            RowExists(
+                name="topic set",
+                table="slack_channel",
+                where={"name": name},
+                contains={"topic": [topic]},
+            ),
+        ],
+        allowed=[
+            Allow("slack_channel", where={"name": name}, limit=1),
+            Allow("slack_membership", where={"person_id": me.id, "channel_id": cid}, limit=1),
+        ],
+        solution=[
+            call("slack_list_channels", query=name),
+            call("slack_create_channel", name=name, private=private, topic=topic),
+        ],
+    )
+
+
+@template("slack.set-status", difficulty="easy")
+def set_status(w: Session, rng: random.Random) -> Spec:
+    """Set your chat status text and emoji."""
+    me = pick(rng, people(w), "people")
+    current = w.scalar(select(Status).where(Status.person_id == me.id))
+    choices = [s for s in STATUSES if current is None or s[0] != current.text]
+    text, emoji = rng.choice(choices)
+    until = rng.choice(DAYS)
+    text = f"{text} until {until}"
+    return Spec(
+        goal=f'Set your status to "{text}" with the :{emoji}: emoji.',
+        persona=me.handle,
+        checks=[
+            RowExists(
+                name="status text and emoji",
+                table="slack_status",
+                where={"person_id": me.id, "emoji": emoji},
+                contains={"text": [text]},
+            )
+        ],
+        allowed=[
+            Allow("slack_status", kinds=("insert", "update"), where={"person_id": me.id}, limit=1)
+        ],
+        solution=[call("slack_set_status", text=text, emoji=emoji)],
+    )
+
+
+@template("slack.join-and-post", difficulty="medium")
+def join_and_post(w: Session, rng: random.Random) -> Spec:
+    """Join a public channel you are not in yet and post a question there."""
+    everyone = people(w)
+    for _ in range(50):
+        me = rng.choice(everyone)
+        mine = {c.id for c in channels_of(w, me)}
+        public = w.scalars(
+            select(Channel).where(Channel.kind == "public", Channel.is_archived.is_(False))
+        ).all()
+        outside = [c for c in public if c.id not in mine]
+        if outside:
+            break
+    ch = rng.choice(outside)
+    feature = rng.choice(FEATURES)
+    text = f"Hi all, who is the right person to ask about the {feature}?"
+    return Spec(
+        goal=f"Ask in #{ch.name} who the right person is to ask about the {feature}. "
+        "You are not a member of that channel yet.",
+        persona=me.handle,
+        checks=[
+            RowExists(
+                name=f"member of #{ch.name}",
+                table="slack_membership",
+                where={"channel_id": ch.id, "person_id": me.id},
+            ),
+            RowExists(
+                name=f"question posted in #{ch.name}",
+                table="slack_message",
+                where={"channel_id": ch.id, "user_id": me.id, "thread_parent_id": None},
+                contains={"text": [feature]},
+                new=True,
+            ),
+        ],
+        allowed=[
+            Allow("slack_membership", where={"channel_id": ch.id, "person_id": me.id}, limit=1),
+            *allow_post(ch.id, me.id),
+        ],
+        solution=[
+            call("slack_get_channel_info", channel=ch.name),
+            call("slack_join_channel", channel=ch.name),
+            call("slack_post_message", channel=ch.name, text=text),
+        ],
+    )
+
+
+@template("slack.invite-team", difficulty="hard")
+def invite_team(w: Session, rng: random.Random) -> Spec:
+    """Invite every member of a team who is missing from a channel, then welcome them."""
+    for _ in range(100):
+        me = rng.choice(people(w))
+        ch = rng.choice(channels_of(w, me, kinds=("public",)))
+        team = rng.choice(w.scalars(select(Team).order_by(Team.id)).all())
+        inside = member_ids(w, ch.id)
+        team_people = w.scalars(
+            select(Person).where(Person.team_id == team.id).order_by(Person.id)
+        ).all()
+        missing = [p for p in team_people if p.id not in inside]
+        if 2 <= len(missing) < len(team_people):
+            break
+    else:
+        raise LookupError("no channel with a partly present team")
+    text = f"Welcome to #{ch.name}, {team.name} folks! " + " ".join(f"@{p.handle}" for p in missing)
+    checks = [
+        RowExists(
+            name=f"{p.name} is in #{ch.name}",
+            table="slack_membership",
+            where={"channel_id": ch.id, "person_id": p.id},
+        )
+        for p in missing
+    ]
+    checks.append(
+        RowExists(
+            name="welcome message posted",
+            table="slack_message",
+            where={"channel_id": ch.id, "user_id": me.id, "thread_parent_id": None},
+            contains={"text": ["welcome"]},
+            new=True,
+        )
+    )
+    return Spec(
+        goal=f"Make sure everyone in the {team.name} team is a member of #{ch.name}: invite "
+        "those who are missing (only them), then post a welcome message there.",
+        persona=me.handle,
+        checks=checks,
+        allowed=[
+            *(
+                Allow("slack_membership", where={"channel_id": ch.id, "person_id": p.id})
+                for p in missing
+            ),
+            *allow_post(ch.id, me.id),
+        ],
+        solution=[
+            call("slack_list_people", team=team.slug, limit=100),
+            call("slack_get_channel_info", channel=ch.name),
+            *(call("slack_invite_to_channel", channel=ch.name, people=[p.handle]) for p in missing),
+            call("slack_post_message", channel=ch.name, text=text),
+        ],
+    )

@@ -1,0 +1,124 @@
+"""Slack templates that need an answer: look facts up and report them."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from officegym.apps.org.models import Person
+from officegym.apps.slack.models import Channel, Message
+from officegym.tasks.base import Spec, template
+from officegym.tasks.checks import AnswerMatches
+from officegym.tasks.slack.common import call, channels_of, member_ids, people, pick
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+
+@template("slack.lookup-manager", difficulty="easy")
+def lookup_manager(w: Session, rng: random.Random) -> Spec:
+    """Answer who a colleague's manager is."""
+    everyone = people(w)
+    me = pick(rng, everyone, "people")
+    subject = rng.choice([p for p in everyone if p.manager_id and p.id != me.id])
+    boss = w.get(Person, subject.manager_id)
+    assert boss is not None
+    others = [p.name for p in everyone if p.id != boss.id]
+    return Spec(
+        goal=f"Who is {subject.name}'s manager? Answer with the manager's full name.",
+        persona=me.handle,
+        checks=[
+            AnswerMatches(
+                name="names the manager", expected=[boss.name, boss.handle], forbidden=others
+            )
+        ],
+        allowed=[],
+        solution=[call("slack_get_person", person=subject.name)],
+        answer=boss.name,
+    )
+
+
+@template("slack.count-members", difficulty="easy")
+def count_members(w: Session, rng: random.Random) -> Spec:
+    """Answer how many members a channel you can see has."""
+    me = pick(rng, people(w), "people")
+    ch = rng.choice(channels_of(w, me))
+    n = len(member_ids(w, ch.id))
+    return Spec(
+        goal=f"How many members does #{ch.name} have? Answer with just the number.",
+        persona=me.handle,
+        checks=[
+            AnswerMatches(
+                name="member count",
+                expected=[str(n)],
+                forbidden=[str(i) for i in range(0, 200) if i != n],
+                max_chars=40,
+            )
+        ],
+        allowed=[],
+        solution=[call("slack_get_channel_info", channel=ch.name)],
+        answer=str(n),
+    )
+
+
+FACTS = [
+    (
+        re.compile(r"Deploy of (\w+) v([\d.]+) is done"),
+        "Which version of {subject} was deployed most recently, according to #{channel}? "
+        "Answer with the version number only.",
+    ),
+    (
+        re.compile(r"Status for (\w+): .* is (\d+)% done"),
+        "In #{channel}, what completion percentage did the most recent status update for "
+        "{subject} give? Answer with the number only.",
+    ),
+    (
+        re.compile(r"The (all-hands) is on (\w+) at"),
+        "The {subject} has been announced several times in #{channel}; only the most recent "
+        "announcement counts. On which weekday is it? Answer with the weekday only.",
+    ),
+]
+
+
+def _fact_series(w: Session) -> list[tuple[Channel, str, str, list[str]]]:
+    """(channel, subject, question, values oldest->newest) for facts restated 2+ times
+    with a changed value, in public channels."""
+    series: dict[tuple[int, str, int], list[str]] = {}
+    msgs = w.scalars(
+        select(Message)
+        .join(Channel, Channel.id == Message.channel_id)
+        .where(Channel.kind == "public", Message.is_deleted.is_(False))
+        .order_by(Message.id)
+    )
+    for m in msgs:
+        for i, (pattern, _) in enumerate(FACTS):
+            found = pattern.search(m.text)
+            if found:
+                series.setdefault((m.channel_id, found.group(1), i), []).append(found.group(2))
+    out = []
+    for (cid, subject, i), values in sorted(series.items()):
+        if len(values) >= 2 and any(v != values[-1] for v in values):
+            out.append((w.get_one(Channel, cid), subject, FACTS[i][1], values))
+    return out
+
+
+@template("slack.latest-update", difficulty="medium")
+def latest_update(w: Session, rng: random.Random) -> Spec:
+    """Report the latest value of a fact restated several times (older values are distractors)."""
+    ch, subject, question, values = pick(rng, _fact_series(w), "restated facts")
+    me = pick(rng, people(w), "people")
+    latest = values[-1]
+    return Spec(
+        goal=question.format(subject=subject, channel=ch.name),
+        persona=me.handle,
+        checks=[
+            AnswerMatches(
+                name=f"latest value for {subject} in #{ch.name}",
+                expected=[latest],
+                forbidden=sorted({v for v in values if v != latest}),
+                max_chars=80,
+            )
+        ],
+        allowed=[],
+        solution=[call("slack_search_messages", query=subject, channel=ch.name, limit=50)],
+        answer=latest,
+    )

@@ -1,0 +1,295 @@
+"""Slack templates about single messages: post, reply, DM, react, pin, edit, delete."""
+
+from __future__ import annotations
+
+import random
+
+from officegym.apps.org.models import Person
+from officegym.apps.slack.models import Message
+from officegym.seed_data.slack_text import DAYS, EMOJI, FEATURES, ROOMS, TIMES
+from officegym.tasks.base import Spec, template
+from officegym.tasks.checks import Allow, FieldEquals, Predicate, RowExists
+from officegym.tasks.slack.common import (
+    allow_post,
+    call,
+    channels_of,
+    index,
+    new_dm_with,
+    people,
+    pick,
+    pinned_ids,
+    quote,
+    reacted,
+)
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+EVENTS = ["design review", "sprint demo", "team lunch", "budget sync", "customer call", "retro"]
+
+
+@template("slack.post-channel", difficulty="easy")
+def post_channel(w: Session, rng: random.Random) -> Spec:
+    """Post an announcement with a given day, time and room in one of your channels."""
+    me = pick(rng, people(w), "people")
+    ch = pick(rng, channels_of(w, me), "channels")
+    event, day, time, room = (
+        rng.choice(EVENTS),
+        rng.choice(DAYS),
+        rng.choice(TIMES),
+        rng.choice(ROOMS),
+    )
+    text = f"The {event} is moved to {day} at {time} in the {room} room."
+    return Spec(
+        goal=f"Let everyone in #{ch.name} know that the {event} is moved to {day} at {time} "
+        f"in the {room} room.",
+        persona=me.handle,
+        checks=[
+            RowExists(
+                name=f"announcement posted in #{ch.name}",
+                table="slack_message",
+                where={"channel_id": ch.id, "user_id": me.id, "thread_parent_id": None},
+                contains={"text": [day, time, room]},
+                new=True,
+            )
+        ],
+        allowed=allow_post(ch.id, me.id),
+        solution=[call("slack_post_message", channel=ch.name, text=text)],
+    )
+
+
+def _quotable(w: Session, rng: random.Random, me: Person, *, exclude_own: bool) -> Message:
+    """A distinctive recent top-level message in one of `me`'s channels."""
+    idx = index(w)
+    mine = [c.id for c in channels_of(w, me)]
+    for cid in rng.sample(mine, k=len(mine)):
+        good = [
+            p for p in idx.quotable.get(cid, [])[-60:] if not (exclude_own and p.user_id == me.id)
+        ]
+        if good:
+            return w.get_one(Message, rng.choice(good).id)
+    raise LookupError("no quotable message")
+
+
+@template("slack.reply-thread", difficulty="medium")
+def reply_thread(w: Session, rng: random.Random) -> Spec:
+    """Find a quoted message and reply in its thread, mentioning its author."""
+    me = pick(rng, people(w), "people")
+    msg = _quotable(w, rng, me, exclude_own=True)
+    ch, author = msg.channel, msg.user
+    text = f"@{author.handle} I'll take this one and report back by {rng.choice(DAYS)}."
+    return Spec(
+        goal=f'In #{ch.name}, {author.name} wrote: "{quote(msg.text)}". Reply in that '
+        f"message's thread, mention @{author.handle}, and say you'll take it.",
+        persona=me.handle,
+        checks=[
+            RowExists(
+                name="reply in the right thread mentions the author",
+                table="slack_message",
+                where={"channel_id": ch.id, "user_id": me.id, "thread_parent_id": msg.id},
+                contains={"text": [f"@{author.handle}"]},
+                new=True,
+            )
+        ],
+        allowed=allow_post(ch.id, me.id, thread_parent_id=msg.id),
+        solution=[
+            call("slack_search_messages", query=quote(msg.text, 30).rstrip("."), channel=ch.name),
+            call("slack_reply_in_thread", message_id=msg.id, text=text),
+        ],
+    )
+
+
+@template("slack.react-message", difficulty="medium")
+def react_message(w: Session, rng: random.Random) -> Spec:
+    """Add a given emoji reaction to a quoted message."""
+    me = pick(rng, people(w), "people")
+    for _ in range(20):
+        msg = _quotable(w, rng, me, exclude_own=False)
+        emoji = rng.choice(EMOJI)
+        if not reacted(w, msg, me, emoji):
+            break
+    ch = msg.channel
+    return Spec(
+        goal=f"React with :{emoji}: to the message in #{ch.name} by {msg.user.name} that "
+        f'says "{quote(msg.text)}".',
+        persona=me.handle,
+        checks=[
+            RowExists(
+                name=f":{emoji}: reaction on the quoted message",
+                table="slack_reaction",
+                where={"message_id": msg.id, "person_id": me.id, "emoji": emoji},
+            )
+        ],
+        allowed=[Allow("slack_reaction", where={"person_id": me.id, "message_id": msg.id})],
+        solution=[
+            call("slack_read_channel", channel=ch.name, limit=50),
+            call("slack_search_messages", query=quote(msg.text, 30).rstrip("."), channel=ch.name),
+            call("slack_add_reaction", message_id=msg.id, emoji=emoji),
+        ],
+    )
+
+
+@template("slack.pin-message", difficulty="medium")
+def pin_message(w: Session, rng: random.Random) -> Spec:
+    """Pin a quoted message in a channel you belong to."""
+    me = pick(rng, people(w), "people")
+    pinned = pinned_ids(w)
+    for _ in range(20):
+        msg = _quotable(w, rng, me, exclude_own=False)
+        if msg.id not in pinned:
+            break
+    ch = msg.channel
+    return Spec(
+        goal=f'Pin {msg.user.name}\'s message "{quote(msg.text)}" in #{ch.name}.',
+        persona=me.handle,
+        checks=[
+            RowExists(
+                name="quoted message is pinned",
+                table="slack_pin",
+                where={"message_id": msg.id, "channel_id": ch.id},
+            )
+        ],
+        allowed=[Allow("slack_pin", where={"message_id": msg.id}, limit=1)],
+        solution=[
+            call("slack_search_messages", query=quote(msg.text, 30).rstrip("."), channel=ch.name),
+            call("slack_pin_message", message_id=msg.id),
+        ],
+    )
+
+
+def _own_with_word(w: Session, rng: random.Random, words: list[str]) -> tuple[Message, str]:
+    """A top-level message of someone's that contains one of `words` (for edits)."""
+    stmt = (
+        select(Message)
+        .where(Message.thread_parent_id.is_(None), Message.is_deleted.is_(False))
+        .order_by(Message.id)
+    )
+    candidates = [
+        (m, word)
+        for m in w.scalars(stmt)
+        if m.channel.kind in ("public", "private") and not m.channel.is_archived
+        for word in words
+        if f" {word}" in m.text and m.text.count(word) == 1
+    ]
+    return pick(rng, candidates, "editable messages")
+
+
+@template("slack.edit-own-message", difficulty="medium")
+def edit_own_message(w: Session, rng: random.Random) -> Spec:
+    """Correct a day name in one of your own earlier messages."""
+    msg, old = _own_with_word(w, rng, DAYS)
+    me, ch = msg.user, msg.channel
+    new = rng.choice([d for d in DAYS if d != old])
+    fixed = msg.text.replace(old, new)
+
+    def corrected(g):
+        rows = g.rows("slack_message", {"id": msg.id})
+        text = rows[0]["text"] if rows else ""
+        return new in text and old not in text, f"text is {text[:80]!r}"
+
+    return Spec(
+        goal=f'In #{ch.name} you wrote "{quote(msg.text, 80)}", but you meant {new}, not '
+        f"{old}. Edit that message to say {new} instead.",
+        persona=me.handle,
+        checks=[
+            Predicate(name=f"message now says {new}, not {old}", fn=corrected),
+            FieldEquals(
+                name="message still live (guard)",
+                weight=0,
+                table="slack_message",
+                row_id=msg.id,
+                field="is_deleted",
+                value=False,
+            ),
+        ],
+        allowed=[
+            Allow(
+                "slack_message",
+                kinds=("update",),
+                where={"id": msg.id},
+                fields=frozenset({"text", "edited_at"}),
+            ),
+            Allow("slack_mention", kinds=("insert", "delete"), where={"message_id": msg.id}),
+        ],
+        solution=[
+            call("slack_search_messages", query=old, channel=ch.name, author=me.handle),
+            call("slack_edit_message", message_id=msg.id, text=fixed),
+        ],
+    )
+
+
+@template("slack.delete-own-message", difficulty="medium")
+def delete_own_message(w: Session, rng: random.Random) -> Spec:
+    """Delete one of your own messages, leaving your similar messages elsewhere alone."""
+    me = pick(rng, [p for p in people(w) if _own_quotables(w, p)], "authors")
+    msg = rng.choice(_own_quotables(w, me))
+    ch = msg.channel
+    return Spec(
+        goal=f'Delete the message you posted in #{ch.name} that says "{quote(msg.text)}". '
+        "Leave your other messages alone.",
+        persona=me.handle,
+        checks=[
+            FieldEquals(
+                name="message deleted",
+                table="slack_message",
+                row_id=msg.id,
+                field="is_deleted",
+                value=True,
+            )
+        ],
+        allowed=[
+            Allow(
+                "slack_message",
+                kinds=("update",),
+                where={"id": msg.id},
+                fields=frozenset({"is_deleted"}),
+            )
+        ],
+        solution=[
+            call("slack_search_messages", query=quote(msg.text, 30).rstrip("."), author=me.handle),
+            call("slack_delete_message", message_id=msg.id),
+        ],
+    )
+
+
+def _own_quotables(w: Session, me: Person) -> list[Message]:
+    """`me`'s recent distinctive messages in channels `me` still belongs to."""
+    idx = index(w)
+    posts = [
+        p
+        for c in channels_of(w, me)
+        for p in [q for q in idx.quotable.get(c.id, []) if q.user_id == me.id][-10:]
+    ]
+    return [w.get_one(Message, p.id) for p in posts]
+
+
+@template("slack.dm-by-name", difficulty="easy")
+def dm_by_name(w: Session, rng: random.Random) -> Spec:
+    """Send a direct message to a person named by full name (others may share a first name)."""
+    everyone = people(w)
+    me = pick(rng, everyone, "people")
+    firsts = [p.name.split()[0] for p in everyone]
+    shared = [p for p in everyone if p.id != me.id and firsts.count(p.name.split()[0]) > 1]
+    target = rng.choice(shared or [p for p in everyone if p.id != me.id])
+    feature = rng.choice(FEATURES)
+    text = f"Hi {target.name.split()[0]}, could you send me the latest notes on the {feature}?"
+
+    return Spec(
+        goal=f"Send {target.name} a direct message asking for the latest notes on the {feature}.",
+        persona=me.handle,
+        checks=[
+            Predicate(
+                name=f"DM sent to {target.name}",
+                fn=lambda g: new_dm_with(g, me.id, target.id, feature),
+            )
+        ],
+        allowed=[
+            *allow_post(None, me.id),
+            Allow("slack_channel", where={"kind": "dm", "created_by_id": me.id}, limit=1),
+            Allow("slack_membership", where={"person_id": me.id}, limit=1),
+            Allow("slack_membership", where={"person_id": target.id}, limit=1),
+        ],
+        solution=[
+            call("slack_list_people", query=target.name.split()[-1]),
+            call("slack_send_dm", people=[target.handle], text=text),
+        ],
+    )

@@ -1,0 +1,178 @@
+"""Multi-step Slack templates (8+ calls) with distractors."""
+
+from __future__ import annotations
+
+import random
+
+from officegym.apps.org.models import Person
+from officegym.apps.slack.models import Channel, Message
+from officegym.tasks.base import Spec, template
+from officegym.tasks.checks import Allow, Predicate, RowExists
+from officegym.tasks.slack.common import (
+    allow_post,
+    call,
+    channels_of,
+    index,
+    new_dm_with,
+    next_id,
+    people,
+    pick,
+    reacted,
+)
+from sqlalchemy.orm import Session
+
+
+@template("slack.onboard-new-hire", difficulty="hard")
+def onboard_new_hire(w: Session, rng: random.Random) -> Spec:
+    """Set up an onboarding channel for a colleague: create, invite, welcome, pin, notify."""
+    everyone = people(w)
+    me = pick(rng, [p for p in everyone if p.title.startswith("Head of")], "team heads")
+    hire = rng.choice(
+        [p for p in everyone if p.manager_id and p.id != me.id and p.manager_id != me.id]
+    )
+    boss = w.get_one(Person, hire.manager_id)
+    first = hire.name.split()[0]
+    name = f"onboarding-{hire.handle}"
+    cid, mid = next_id(w, Channel), next_id(w, Message)
+    welcome = f"Welcome @{hire.handle}! This channel has everything for your first weeks."
+    note = f"Hi {boss.name.split()[0]}, #{name} is ready for {first}'s onboarding."
+
+    in_channel = {"channel_id": cid}
+    return Spec(
+        goal=f"{hire.name} is starting an onboarding programme. Create a private channel "
+        f'#{name} with the topic "Onboarding for {first}", add {hire.name} and their manager '
+        f"to it, post a welcome message there that mentions @{hire.handle}, pin that welcome "
+        f"message, and send the manager a direct message saying #{name} is ready.",
+        persona=me.handle,
+        checks=[
+            RowExists(
+                name="private channel with topic",
+                table="slack_channel",
+                where={"name": name, "kind": "private"},
+                contains={"topic": [f"Onboarding for {first}"]},
+            ),
+            RowExists(
+                name=f"{hire.name} added",
+                table="slack_membership",
+                where={"channel_id": cid, "person_id": hire.id},
+            ),
+            RowExists(
+                name=f"manager {boss.name} added",
+                table="slack_membership",
+                where={"channel_id": cid, "person_id": boss.id},
+            ),
+            RowExists(
+                name="welcome mentions the new hire",
+                table="slack_message",
+                where={**in_channel, "user_id": me.id},
+                contains={"text": [f"@{hire.handle}"]},
+                new=True,
+            ),
+            Predicate(
+                name="welcome message pinned",
+                fn=lambda g: _pinned_welcome(g, cid, me.id, hire.handle),
+            ),
+            Predicate(name=f"DM to {boss.name}", fn=lambda g: new_dm_with(g, me.id, boss.id, name)),
+        ],
+        allowed=[
+            Allow("slack_channel", where={"name": name}, limit=1),
+            Allow("slack_channel", where={"kind": "dm", "created_by_id": me.id}, limit=1),
+            Allow("slack_membership", where=in_channel, limit=3),
+            Allow("slack_membership", where={"person_id": me.id}, limit=1),
+            Allow("slack_membership", where={"person_id": boss.id}, limit=1),
+            *allow_post(cid, me.id, limit=2),
+            *allow_post(None, me.id, limit=1),
+            Allow("slack_pin", where=in_channel, limit=1),
+        ],
+        solution=[
+            call("slack_get_person", person=hire.name),
+            call("slack_get_person", person=boss.handle),
+            call("slack_list_channels", query="onboarding"),
+            call("slack_create_channel", name=name, private=True, topic=f"Onboarding for {first}"),
+            call("slack_invite_to_channel", channel=name, people=[hire.handle, boss.handle]),
+            call("slack_post_message", channel=name, text=welcome),
+            call("slack_pin_message", message_id=mid),
+            call("slack_list_pins", channel=name),
+            call("slack_send_dm", people=[boss.handle], text=note),
+        ],
+    )
+
+
+def _pinned_welcome(g, channel_id: int, author_id: int, handle: str) -> tuple[bool, str]:
+    for pin in g.rows("slack_pin", {"channel_id": channel_id}):
+        msg = g.rows("slack_message", {"id": pin["message_id"]})
+        if msg and msg[0]["user_id"] == author_id and f"@{handle}" in msg[0]["text"]:
+            return True, "welcome pinned"
+    return False, "no pinned welcome message"
+
+
+@template("slack.triage-help-requests", difficulty="hard")
+def triage_help_requests(w: Session, rng: random.Random) -> Spec:
+    """Acknowledge the latest unanswered questions in a channel (answered ones are distractors)."""
+    everyone = people(w)
+    window, want = rng.choice([10, 12, 15, 20]), rng.choice([2, 3])
+    idx = index(w)
+    for _ in range(100):
+        me = rng.choice(everyone)
+        ch = rng.choice(channels_of(w, me, kinds=("public",)))
+        recent = [p for p in idx.posts.get(ch.id, [])[-window:] if p.text.rstrip().endswith("?")]
+        open_qs = [p for p in recent if p.id not in idx.replied and p.user_id != me.id]
+        answered = [p for p in recent if p.id in idx.replied]
+        targets = [w.get_one(Message, p.id) for p in open_qs[-want:]]
+        if (
+            len(targets) == want
+            and answered
+            and not any(reacted(w, m, me, "eyes") for m in targets)
+        ):
+            break
+    else:
+        raise LookupError("no channel with enough open questions")
+    reply = rng.choice(REPLIES)
+    checks, allowed, solution = (
+        [],
+        [Allow("slack_mention")],
+        [call("slack_read_channel", channel=ch.name, limit=window)],
+    )
+    for m in targets:
+        checks.append(
+            RowExists(
+                name=f"reply to message {m.id}",
+                table="slack_message",
+                where={"thread_parent_id": m.id, "user_id": me.id},
+                new=True,
+            )
+        )
+        checks.append(
+            RowExists(
+                name=f":eyes: on message {m.id}",
+                table="slack_reaction",
+                where={"message_id": m.id, "person_id": me.id, "emoji": "eyes"},
+            )
+        )
+        allowed += [
+            Allow("slack_message", where={"thread_parent_id": m.id, "user_id": me.id}, limit=1),
+            Allow("slack_reaction", where={"message_id": m.id, "person_id": me.id}, limit=1),
+        ]
+        solution += [
+            call("slack_read_thread", message_id=m.id),
+            call("slack_reply_in_thread", message_id=m.id, text=reply),
+            call("slack_add_reaction", message_id=m.id, emoji="eyes"),
+        ]
+    return Spec(
+        goal=f"Triage #{ch.name}: among its {window} most recent top-level messages, find the "
+        f"{want} most recent questions (messages ending with '?') that nobody has replied to "
+        f'in a thread yet. For each, reply in its thread with "{reply}" and react with :eyes:. '
+        "Leave questions that already have replies alone.",
+        persona=me.handle,
+        checks=checks,
+        allowed=allowed,
+        solution=solution,
+    )
+
+
+REPLIES = [
+    "Looking into this now.",
+    "On it, will update here.",
+    "Taking a look.",
+    "Checking this today.",
+]

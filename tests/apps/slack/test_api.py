@@ -1,0 +1,297 @@
+"""The Slack Web API subset through the real `slack_sdk.WebClient`, against a real
+server on 127.0.0.1: every listed method round-trips, errors carry Slack's codes,
+and cursors page through lists without gaps or repeats.
+
+Kristen Turner (@kturner) calls unless a test says otherwise: she is in #general and
+#engineering, in the private #hiring-committee, not in #sales nor #leadership.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.request
+from collections.abc import Callable, Iterator
+
+import pytest
+from officegym.apps.org.models import Person
+from officegym.apps.slack.models import Pin
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
+from sqlalchemy import func, select
+from werkzeug.serving import WSGIRequestHandler, make_server
+
+from officegym.web import create_app
+from officegym.world import World, world_image
+
+ME, OTHER = "kturner", "mchang"
+
+
+class _Quiet(WSGIRequestHandler):
+    def log_request(self, *args: object, **kwargs: object) -> None:
+        """No access log in test output."""
+
+
+@pytest.fixture(scope="module")
+def world() -> Iterator[World]:
+    """One world for the module; tests only add to it, in places of their own."""
+    w = World(world_image("default", 0))
+    yield w
+    w.close()
+
+
+@pytest.fixture(scope="module")
+def base_url(world: World) -> Iterator[str]:
+    """The web app on 127.0.0.1, an ephemeral port, in a thread; its API base URL."""
+    server = make_server("127.0.0.1", 0, create_app(world), request_handler=_Quiet)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}/api/"
+    server.shutdown()
+    thread.join(5)
+
+
+@pytest.fixture(scope="module")
+def as_(base_url: str) -> Callable[[str], WebClient]:
+    """A WebClient with the token of a person of the world."""
+    return lambda handle: WebClient(token=f"xoxp-{handle}", base_url=base_url)
+
+
+@pytest.fixture(scope="module")
+def me(as_: Callable[[str], WebClient]) -> WebClient:
+    return as_(ME)
+
+
+def person(world: World, handle: str) -> Person:
+    with world.session() as s:
+        return s.scalars(select(Person).where(Person.handle == handle)).one()
+
+
+def uid(world: World, handle: str) -> str:
+    return f"U{person(world, handle).id:07d}"
+
+
+def channel_id(me: WebClient, name: str) -> str:
+    return me.conversations_info(channel=name)["channel"]["id"]
+
+
+def slack_error(call: Callable[[], object]) -> str:
+    with pytest.raises(SlackApiError) as info:
+        call()
+    return info.value.response["error"]
+
+
+# ---------------------------------------------------------------- auth
+
+
+def test_auth_test_names_the_token_owner(world: World, me: WebClient, base_url: str) -> None:
+    answer = me.auth_test()
+    assert (answer["user"], answer["user_id"]) == (ME, uid(world, ME))
+    by_field = WebClient(base_url=base_url).api_call("auth.test", params={"token": f"xoxp-{ME}"})
+    assert by_field["user"] == ME
+
+
+def test_no_token_is_not_authed_and_a_wrong_one_invalid_auth(base_url: str) -> None:
+    assert slack_error(WebClient(base_url=base_url).auth_test) == "not_authed"
+    for token in ("xoxp-nobody-here", "xoxb-kturner", "Kristen Turner"):
+        assert slack_error(WebClient(token=token, base_url=base_url).auth_test) == "invalid_auth"
+
+
+def test_a_web_sign_in_never_stands_in_for_a_token(world: World) -> None:
+    browser = create_app(world, persona=OTHER).test_client()
+    assert browser.get(f"/login/{OTHER}").status_code == 302
+    answer = browser.post("/api/auth.test").get_json()
+    assert answer == {"ok": False, "error": "not_authed", "detail": "no token given"}
+
+
+def test_unknown_methods_and_forged_cursors_are_refused(me: WebClient) -> None:
+    assert slack_error(lambda: me.api_call("files.upload.v9")) == "unknown_method"
+    bad = lambda: me.conversations_list(cursor="not-a-cursor")  # noqa: E731
+    assert slack_error(bad) == "invalid_cursor"
+
+
+# ---------------------------------------------------------------- conversations
+
+
+def test_conversations_list_pages_by_cursor_without_gaps(me: WebClient) -> None:
+    types = "public_channel,private_channel"
+    whole = [c["name"] for c in me.conversations_list(types=types, limit=1000)["channels"]]
+    pages = [p["channels"] for p in me.conversations_list(types=types, limit=4)]
+    assert [c["name"] for page in pages for c in page] == whole
+    assert len(pages) == -(-len(whole) // 4) and all(len(p) == 4 for p in pages[:-1])
+    assert "hiring-committee" in whole and "leadership" not in whole
+    public = {c["name"] for c in me.conversations_list(limit=1000)["channels"]}
+    assert "hiring-committee" not in public and {"general", "sales"} <= public
+
+
+def test_conversations_info_and_members_agree(me: WebClient, world: World) -> None:
+    info = me.conversations_info(channel="engineering", include_num_members=True)["channel"]
+    assert info["name"] == "engineering" and info["is_member"] and info["id"].startswith("C")
+    pages = me.conversations_members(channel=info["id"], limit=7)
+    members = [m for page in pages for m in page["members"]]
+    assert len(members) == len(set(members)) == info["num_members"]
+    assert uid(world, ME) in members
+    assert me.conversations_info(channel="hiring-committee")["channel"]["is_private"]
+
+
+def test_private_channels_of_others_are_channel_not_found(me: WebClient) -> None:
+    assert slack_error(lambda: me.conversations_info(channel="leadership")) == "channel_not_found"
+    assert slack_error(lambda: me.conversations_history(channel="G9999999")) == (
+        "channel_not_found"
+    )
+
+
+def test_history_pages_back_through_a_channel(me: WebClient) -> None:
+    cid = channel_id(me, "engineering")
+    first15 = [m["ts"] for m in me.conversations_history(channel=cid, limit=15)["messages"]]
+    paged: list[str] = []
+    for page in me.conversations_history(channel=cid, limit=5):
+        paged += [m["ts"] for m in page["messages"]]
+        assert page["has_more"] == bool(page["response_metadata"]["next_cursor"])
+        if len(paged) >= 15:
+            break
+    assert paged[:15] == first15
+    assert first15 == sorted(first15, key=lambda ts: int(ts.split(".")[1]), reverse=True)
+    window = me.conversations_history(channel=cid, latest=first15[2], oldest=first15[6])
+    assert [m["ts"] for m in window["messages"]] == first15[3:6] and not window["has_more"]
+
+
+def test_post_reply_read_update_delete_round_trip(me: WebClient) -> None:
+    cid = channel_id(me, "engineering")
+    parent = me.chat_postMessage(channel=cid, text="Round trip via slack_sdk")
+    assert parent["channel"] == cid and parent["message"]["text"] == "Round trip via slack_sdk"
+    reply = me.chat_postMessage(channel=cid, text="a reply", thread_ts=parent["ts"])
+    assert reply["message"]["thread_ts"] == parent["ts"]
+    thread = me.conversations_replies(channel=cid, ts=parent["ts"])["messages"]
+    assert [m["text"] for m in thread] == ["Round trip via slack_sdk", "a reply"]
+    assert thread[0]["reply_count"] == 1
+    newest = me.conversations_history(channel=cid, limit=1)["messages"][0]
+    assert newest["ts"] == parent["ts"]  # replies stay out of the channel history
+    edited = me.chat_update(channel=cid, ts=parent["ts"], text="Round trip, edited")
+    assert edited["text"] == "Round trip, edited" and "edited" in edited["message"]
+    assert me.chat_delete(channel=cid, ts=reply["ts"])["ts"] == reply["ts"]
+    thread = me.conversations_replies(channel=cid, ts=parent["ts"])["messages"]
+    assert [m["text"] for m in thread] == ["Round trip, edited"]
+    gone = lambda: me.chat_update(channel=cid, ts=reply["ts"], text="x")  # noqa: E731
+    assert slack_error(gone) == "message_not_found"
+
+
+@pytest.mark.filterwarnings("ignore:The top-level `text` argument is missing")
+def test_posting_where_you_are_not_a_member_is_not_in_channel(me: WebClient) -> None:
+    sales = channel_id(me, "sales")
+    assert slack_error(lambda: me.chat_postMessage(channel=sales, text="hi")) == "not_in_channel"
+    assert slack_error(lambda: me.chat_postMessage(channel="C7777777", text="hi")) == (
+        "channel_not_found"
+    )
+    general = channel_id(me, "general")
+    assert slack_error(lambda: me.chat_postMessage(channel=general, text="  ")) == "no_text"
+
+
+def test_only_the_author_may_update_or_delete(me: WebClient, as_) -> None:
+    cid = channel_id(me, "general")
+    theirs = as_(OTHER).chat_postMessage(channel=cid, text="Mine, not Kristen's")["ts"]
+    assert slack_error(lambda: me.chat_update(channel=cid, ts=theirs, text="x")) == (
+        "cant_update_message"
+    )
+    assert slack_error(lambda: me.chat_delete(channel=cid, ts=theirs)) == "cant_delete_message"
+
+
+def test_reactions_and_pins(me: WebClient, world: World) -> None:
+    cid = channel_id(me, "engineering")
+    ts = me.chat_postMessage(channel=cid, text="React to me")["ts"]
+    assert me.reactions_add(channel=cid, timestamp=ts, name="rocket")["ok"]
+    again = lambda: me.reactions_add(channel=cid, timestamp=ts, name="rocket")  # noqa: E731
+    assert slack_error(again) == "already_reacted"
+    shown = me.conversations_replies(channel=cid, ts=ts)["messages"][0]["reactions"]
+    assert shown == [{"name": "rocket", "users": [uid(world, ME)], "count": 1}]
+    assert me.reactions_remove(channel=cid, timestamp=ts, name="rocket")["ok"]
+    assert "reactions" not in me.conversations_replies(channel=cid, ts=ts)["messages"][0]
+    undo = lambda: me.reactions_remove(channel=cid, timestamp=ts, name="rocket")  # noqa: E731
+    assert slack_error(undo) == "no_reaction"
+    assert me.pins_add(channel=cid, timestamp=ts)["ok"]
+    assert slack_error(lambda: me.pins_add(channel=cid, timestamp=ts)) == "already_pinned"
+    with world.session() as s:
+        pinned = select(Pin.channel_id).where(Pin.message_id == int(ts.split(".")[1]))
+        assert s.scalar(pinned) == int(cid[1:])
+
+
+def test_create_invite_archive_a_channel(me: WebClient, world: World) -> None:
+    created = me.conversations_create(name="api-launch", is_private=True)["channel"]
+    assert created["name"] == "api-launch" and created["is_private"] and created["is_member"]
+    invitees = [uid(world, OTHER), uid(world, "rgreen")]
+    assert me.conversations_invite(channel=created["id"], users=",".join(invitees))["ok"]
+    members = me.conversations_members(channel=created["id"])["members"]
+    assert set(members) == {uid(world, ME), *invitees}
+    twice = lambda: me.conversations_invite(channel=created["id"], users=invitees[0])  # noqa: E731
+    assert slack_error(twice) == "already_in_channel"
+    assert slack_error(lambda: me.conversations_create(name="api-launch")) == "name_taken"
+    assert slack_error(lambda: me.conversations_create(name="Bad Name!")) == "invalid_name"
+    assert me.conversations_archive(channel=created["id"])["ok"]
+    assert slack_error(lambda: me.conversations_archive(channel=created["id"])) == (
+        "already_archived"
+    )
+    post = lambda: me.chat_postMessage(channel=created["id"], text="late")  # noqa: E731
+    assert slack_error(post) == "is_archived"
+    assert slack_error(lambda: me.conversations_archive(channel="general")) == (
+        "cant_archive_general"
+    )
+
+
+def test_posting_to_a_user_id_opens_a_direct_message(me: WebClient, world: World) -> None:
+    posted = me.chat_postMessage(channel=uid(world, "rgreen"), text="A direct hello")
+    assert posted["channel"].startswith("D")
+    ims = me.conversations_list(types="im", limit=1000)["channels"]
+    assert {"id": posted["channel"], "user": uid(world, "rgreen")}.items() <= next(
+        c for c in ims if c["id"] == posted["channel"]
+    ).items()
+
+
+# ---------------------------------------------------------------- users, search
+
+
+def test_users_list_pages_through_everyone_once(me: WebClient, world: World) -> None:
+    ids = [u["id"] for page in me.users_list(limit=7) for u in page["members"]]
+    with world.session() as s:
+        assert len(ids) == len(set(ids)) == s.scalar(select(func.count()).select_from(Person))
+    user = me.users_info(user=uid(world, OTHER))["user"]
+    assert (user["name"], user["profile"]["email"]) == (OTHER, person(world, OTHER).email)
+    assert slack_error(lambda: me.users_info(user="U9999999")) == "user_not_found"
+    assert slack_error(lambda: me.users_info(user="mchang")) == "user_not_found"
+
+
+def test_search_finds_words_narrows_by_channel_and_author_and_pages(me: WebClient) -> None:
+    for channel in ("general", "engineering", "engineering"):
+        me.chat_postMessage(channel=channel_id(me, channel), text=f"zebracorn drill in {channel}")
+    found = me.search_messages(query="zebracorn drill")["messages"]
+    assert found["total"] == 3 and found["matches"][0]["username"] == ME
+    narrowed = me.search_messages(query="zebracorn in:#engineering")["messages"]
+    assert {m["channel"]["name"] for m in narrowed["matches"]} == {"engineering"}
+    assert narrowed["total"] == 2
+    assert me.search_messages(query=f"zebracorn from:@{OTHER}")["messages"]["total"] == 0
+    second = me.search_messages(query="zebracorn", count=2, page=2)["messages"]
+    assert len(second["matches"]) == 1 and second["paging"]["pages"] == 2
+    assert found["matches"][0]["permalink"].startswith("http://127.0.0.1:")
+    assert slack_error(lambda: me.search_messages(query="in:#general")) == "no_query"
+
+
+# ---------------------------------------------------------------- wire formats
+
+
+def test_form_and_json_bodies_and_the_token_field_all_work(base_url: str, me: WebClient) -> None:
+    general = channel_id(me, "general")
+    form = f"token=xoxp-{ME}&channel=general&text=form+encoded+post".encode()
+    as_json = json.dumps({"channel": general, "text": "json body post"}).encode()
+    requests = [
+        urllib.request.Request(base_url + "chat.postMessage", data=form),
+        urllib.request.Request(
+            base_url + "chat.postMessage",
+            data=as_json,
+            headers={"Content-Type": "application/json", "Authorization": f"Bearer xoxp-{ME}"},
+        ),
+    ]
+    for request in requests:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            answer = json.load(response)
+        assert response.status == 200 and answer["ok"] and answer["channel"] == general
+    newest = me.conversations_history(channel=general, limit=2)["messages"]
+    assert [m["text"] for m in newest] == ["json body post", "form encoded post"]

@@ -1,0 +1,50 @@
+"""Fixtures for browser-mode tests: real Chromium, one per test process (the shared
+manager launches it once), and one Slack browser env for the whole session."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+
+import pytest
+from officegym.gym.browser.manager import BrowserManager, BrowserUnavailable, shared_manager
+from officegym.gym.browser_env import BrowserEnv
+
+
+@pytest.fixture(scope="session")
+def chromium() -> BrowserManager:
+    """The process's browser manager, its Chromium launched (skipped without one, except
+    in CI, where a missing Chromium is a failure)."""
+    manager = shared_manager()
+    try:
+        manager.call(manager.browser)
+    except BrowserUnavailable as exc:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip(f"no Chromium: {exc}")
+    return manager
+
+
+@pytest.fixture(scope="session")
+def browser_env(chromium: BrowserManager) -> Iterator[BrowserEnv]:
+    """One Slack browser env for the session; each test resets it."""
+    env = BrowserEnv(app="slack", max_steps=80)
+    yield env
+    env.close()
+
+
+@pytest.fixture(scope="session")
+def env_for(browser_env: BrowserEnv) -> Iterator[Callable[[str], BrowserEnv]]:
+    """A browser env per app (``slack``, ``crm``, ``cross``), made on first use and kept
+    for the session; Slack's is `browser_env`."""
+    envs: dict[str, BrowserEnv] = {"slack": browser_env}
+
+    def get(app: str) -> BrowserEnv:
+        if app not in envs:
+            envs[app] = BrowserEnv(app=app, max_steps=80)
+        return envs[app]
+
+    yield get
+    for app, env in envs.items():
+        if app != "slack":
+            env.close()

@@ -1,0 +1,87 @@
+"""Fixtures of the MCP tests: worlds, people in and out of channels, a served app."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+import uvicorn
+from officegym.apps.org.models import Person
+from officegym.apps.slack.models import Channel, Membership
+from sqlalchemy import select
+from starlette.applications import Starlette
+
+from officegym.world import World, world_image
+
+
+@pytest.fixture
+def world() -> Iterator[World]:
+    """A fresh in-memory default world (seed 0)."""
+    w = World(world_image("default", 0))
+    yield w
+    w.close()
+
+
+@pytest.fixture
+def file_world(tmp_path: Path) -> Iterator[World]:
+    """The default world in a SQLite file of its own, as `officegym serve` keeps it."""
+    w = World(world_image("default", 0), url=f"sqlite:///{tmp_path / 'world.sqlite'}")
+    yield w
+    w.close()
+
+
+def member_of(world: World, channel: str) -> str:
+    """The handle of the first member (by id) of `channel`."""
+    with world.session() as s:
+        stmt = (
+            select(Person.handle)
+            .join(Membership, Membership.person_id == Person.id)
+            .join(Channel, Channel.id == Membership.channel_id)
+            .where(Channel.name == channel)
+            .order_by(Person.id)
+        )
+        return s.scalars(stmt).first()
+
+
+def channel_outside(world: World, handle: str, kind: str) -> str:
+    """A channel of `kind` ('public' or 'private') that `handle` is not a member of."""
+    with world.session() as s:
+        me = s.scalars(select(Person).where(Person.handle == handle)).one()
+        mine = select(Membership.channel_id).where(Membership.person_id == me.id)
+        stmt = select(Channel.name).where(
+            Channel.kind == kind, Channel.is_archived.is_(False), Channel.id.not_in(mine)
+        )
+        return s.scalars(stmt.order_by(Channel.name)).first()
+
+
+@contextmanager
+def served(app: Starlette) -> Iterator[str]:
+    """Run an ASGI app with uvicorn on 127.0.0.1 (ephemeral port) in a thread; yield its URL."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("uvicorn did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        sock.close()
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    """Async tests run on asyncio (the backend uvicorn and the SDK's clients use here)."""
+    return "asyncio"

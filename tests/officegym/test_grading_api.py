@@ -1,0 +1,62 @@
+"""``POST /grade`` grades the served world against a task, with no sign-in, JSON only."""
+
+from __future__ import annotations
+
+from flask.testing import FlaskClient
+from officegym.tasks import make_task
+
+from officegym.grading_api import grade_report
+from officegym.runner import ToolRunner
+from officegym.world import World
+
+TASK = make_task("slack.post-channel", 5)
+BODY = {"task": TASK.id, "seed": TASK.seed}
+
+
+def solve(world: World) -> None:
+    runner = ToolRunner(world, TASK.persona)
+    assert all(runner.call(c.name, c.arguments).ok for c in TASK.solution)
+    runner.close()
+
+
+def test_an_untouched_world_grades_zero(client: FlaskClient) -> None:
+    response = client.post("/grade", json=BODY)
+    assert response.status_code == 200
+    report = response.get_json()
+    assert (report["task"], report["seed"]) == (TASK.id, TASK.seed)
+    assert (report["reward"], report["passed"]) == (0.0, False)
+    assert [c["name"] for c in report["checks"]] == [c.name for c in TASK.checks]
+
+
+def test_a_solved_world_grades_one_and_matches_the_direct_grade(
+    client: FlaskClient, world: World
+) -> None:
+    solve(world)
+    report = client.post("/grade", json=BODY).get_json()
+    assert (report["reward"], report["passed"], report["collateral"]) == (1.0, True, [])
+    assert report == grade_report(world, TASK.id, TASK.seed)
+
+
+def test_damage_outside_the_task_is_reported(client: FlaskClient, world: World) -> None:
+    solve(world)
+    runner = ToolRunner(world, TASK.persona)
+    assert runner.call("slack_set_status", {"text": "Out to lunch"}).ok
+    runner.close()
+    report = client.post("/grade", json=BODY).get_json()
+    assert report["passed"] is False and report["reward"] < 1.0
+    assert any(d.startswith("insert slack_status") for d in report["collateral"])
+
+
+def test_only_json_posts_are_graded(client: FlaskClient) -> None:
+    followed = client.get("/grade")  # no such page: the sign-in redirect, no grade
+    assert followed.status_code in (302, 405) and b"reward" not in followed.data
+    assert client.post("/grade", data=BODY).status_code == 415
+
+
+def test_bad_requests_name_the_problem(client: FlaskClient) -> None:
+    unknown = client.post("/grade", json={"task": "slack.nope", "seed": 1})
+    no_task = client.post("/grade", json={"seed": 1})
+    bad_seed = client.post("/grade", json={"task": TASK.id, "seed": "one"})
+    assert unknown.status_code == 404 and "slack.nope" in unknown.get_json()["error"]
+    assert no_task.status_code == 422 and "'task'" in no_task.get_json()["error"]
+    assert bad_seed.status_code == 422 and "'seed'" in bad_seed.get_json()["error"]

@@ -1,0 +1,57 @@
+"""A plain wheel install imports every sub-package and installs no top-level
+`gym`, `apps` or `tasks` package."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FOLDERS = {"officegym": "officegym", "apps": "officegym.apps", "gym": "officegym.gym",
+           "seed_data": "officegym.seed_data", "tasks": "officegym.tasks",
+           "mcp_wrappers": "officegym.mcp_wrappers"}  # fmt: skip
+
+
+def source_packages() -> set[str]:
+    """Every import package the source tree defines (folders with __init__.py)."""
+    out = set()
+    for folder, dotted in FOLDERS.items():
+        for init in (ROOT / folder).rglob("__init__.py"):
+            rel = init.parent.relative_to(ROOT / folder).parts
+            out.add(".".join((dotted, *rel)))
+    return out
+
+
+def test_wheel_installs_and_imports_every_subpackage(tmp_path: Path) -> None:
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(ROOT)],
+        check=True,
+    )
+    wheel = next(tmp_path.glob("officegym-*.whl"))
+    tops = {name.split("/")[0] for name in zipfile.ZipFile(wheel).namelist()}
+    assert {t for t in tops if not t.endswith(".dist-info")} == {"officegym"}
+    assert any(
+        n.endswith("apps/slack/templates/slack/channel.html")
+        for n in zipfile.ZipFile(wheel).namelist()
+    )
+
+    env = tmp_path / "venv"
+    venv.create(env, system_site_packages=True, with_pip=True)
+    py = env / "bin" / "python"
+    subprocess.run([py, "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True)
+    packages = sorted(source_packages())
+    code = (
+        "import importlib, officegym, sys\n"
+        f"names = {packages!r}\n"
+        "mods = [importlib.import_module(n) for n in names]\n"
+        "print('\\n'.join(m.__file__ for m in mods))\n"
+    )
+    out = subprocess.run([py, "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    files = out.stdout.split()
+    assert len(files) == len(packages)
+    outside = [f for f in files if not f.startswith(str(env))]
+    assert not outside, outside  # every module must come from the wheel, not the source tree

@@ -23,9 +23,10 @@ import time
 from collections.abc import Callable
 from functools import partial
 
+from playwright.sync_api import Page
+
 from officegym.gym.browser.observe import read_page
 from officegym.gym.browser_env import BrowserEnv
-from playwright.sync_api import Page
 
 TASK = {"task": "slack.post-channel", "task_seed": 0}
 BLOCK = 3  # counted calls per block of env steps or raw calls

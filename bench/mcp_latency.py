@@ -26,9 +26,9 @@ import uvicorn
 from mcp import Client, ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
+
 from officegym.mcp_wrappers import build_server
 from officegym.mcp_wrappers.asgi import build_asgi_app
-
 from officegym.runner import ToolRunner
 from officegym.web import create_app
 from officegym.world import World, world_image

@@ -21,12 +21,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from officegym.gym import OfficeEnv, OracleAgent, run_episode
-from officegym.tasks import Task, grade, load_templates, make_task
 from rich.console import Console
 from rich.table import Table
 
+from officegym.gym import OfficeEnv, OracleAgent, run_episode
 from officegym.runner import ToolRunner
+from officegym.tasks import Task, grade, load_templates, make_task
 from officegym.world import World, world_image
 
 TASK_SEEDS = range(5)

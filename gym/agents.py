@@ -10,8 +10,8 @@ from collections.abc import Iterator
 from typing import Any, Protocol
 
 import gymnasium
-from officegym.gym.spaces import SUBMIT
 
+from officegym.gym.spaces import SUBMIT
 from officegym.tools import ToolCall
 
 __all__ = ["AGENTS", "Agent", "OracleAgent", "RandomAgent"]

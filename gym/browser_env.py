@@ -35,6 +35,9 @@ from typing import Any, ClassVar
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from playwright.sync_api import BrowserContext, CDPSession, Page
+from playwright.sync_api import Error as PlaywrightError
+
 from officegym.gym.browser.actions import ACTION_HELP, ActionError, parse_action
 from officegym.gym.browser.manager import shared_manager
 from officegym.gym.browser.observe import PageView, read_page, screenshot
@@ -54,9 +57,6 @@ from officegym.gym.episodes import (
 )
 from officegym.gym.spaces import UnicodeText
 from officegym.tasks import Grade, Task, make_task
-from playwright.sync_api import BrowserContext, CDPSession, Page
-from playwright.sync_api import Error as PlaywrightError
-
 from officegym.world import World, world_image
 
 __all__ = ["ACTION_HELP", "BrowserEnv"]

@@ -13,12 +13,12 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-from officegym.apps.org.models import Person
-from officegym.tasks import Grade, Task, grade, load_templates
-from officegym.tasks.splits import SPLITS
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from officegym.apps.org.models import Person
+from officegym.tasks import Grade, Task, grade, load_templates
+from officegym.tasks.splits import SPLITS
 from officegym.world import World
 
 __all__ = [

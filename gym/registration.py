@@ -14,6 +14,7 @@ from typing import Any
 
 import gymnasium
 from gymnasium.envs.registration import register, registry
+
 from officegym.tasks import load_templates
 
 __all__ = [

@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import gymnasium
+
+from officegym.errors import NotFound
 from officegym.gym.agents import Agent
 from officegym.gym.recording import RecordEpisodes
 from officegym.gym.registration import NAMESPACE, register_envs
-
-from officegym.errors import NotFound
 
 __all__ = ["EpisodeResult", "Summary", "app_env_ids", "make_env", "run_episode", "summarize"]
 

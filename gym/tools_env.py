@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 import gymnasium
 from gymnasium import spaces
+
 from officegym.gym.actions import ActionError, parse_action, submitted_answer
 from officegym.gym.episodes import (
     ERROR_CHARS,
@@ -32,9 +33,8 @@ from officegym.gym.episodes import (
     select_templates,
 )
 from officegym.gym.spaces import SUBMIT, ToolCallSpace, UnicodeText
-from officegym.tasks import Grade, Task, load_templates, make_task
-
 from officegym.runner import ToolRunner
+from officegym.tasks import Grade, Task, load_templates, make_task
 from officegym.tools import tools_for
 from officegym.world import World, world_image
 

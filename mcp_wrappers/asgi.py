@@ -20,11 +20,11 @@ from a2wsgi import WSGIMiddleware
 from flask import Flask
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
-from officegym.mcp_wrappers.server import build_server, engine_lock
 from sqlalchemy.pool import StaticPool
 from starlette.applications import Starlette
 from starlette.routing import BaseRoute, Mount, Route
 
+from officegym.mcp_wrappers.server import build_server, engine_lock
 from officegym.tools import tools_for
 from officegym.world import World
 

@@ -26,11 +26,11 @@ from typing import Annotated, Any
 import anyio.to_thread
 from mcp import types
 from mcp.server import Server, ServerRequestContext
-from officegym.apps.org.service import find_person
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import Engine
 
 import officegym
+from officegym.apps.org.service import find_person
 from officegym.errors import OfficeGymError
 from officegym.runner import CallOutcome, ToolRunner
 from officegym.tools import Tool, tools_for

@@ -8,8 +8,8 @@ from typing import Any
 import anyio
 from mcp.server import Server
 from mcp.server.stdio import stdio_server
-from officegym.mcp_wrappers.server import build_server
 
+from officegym.mcp_wrappers.server import build_server
 from officegym.world import World
 
 __all__ = ["run_stdio"]

@@ -31,12 +31,11 @@ def generators() -> list:  # list[ModuleType], ordered by their ORDER
 def build_image(scenario: str = "default", seed: int = 0) -> WorldImage:
     """Build (scenario, seed) from scratch; `officegym.world.world_image` caches this."""
     from officegym.apps import iter_app_modules
-    from officegym.seed_data.context import SeedContext
-    from officegym.seed_data.scenario import load_scenario
-
     from officegym.changes import install_change_log
     from officegym.clock import SimClock
     from officegym.db import create_schema, engine_for, serialize
+    from officegym.seed_data.context import SeedContext
+    from officegym.seed_data.scenario import load_scenario
 
     sc = load_scenario(scenario)
     list(iter_app_modules("models"))

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from faker import Faker
+
 from officegym.apps.org.models import Person
 from officegym.seed_data.scenario import Scenario
 

@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, get_args
 
+from sqlalchemy.orm import Session
+
 from officegym.apps.crm import service as crm
 from officegym.apps.crm.models import (
     STAGES,
@@ -23,13 +25,11 @@ from officegym.apps.crm.models import (
     Opportunity,
 )
 from officegym.apps.org.models import Person
+from officegym.clock import SimClock
+from officegym.errors import ConfigError
 from officegym.seed_data import crm_chat
 from officegym.seed_data import crm_text as T
 from officegym.seed_data.context import SeedContext
-from sqlalchemy.orm import Session
-
-from officegym.clock import SimClock
-from officegym.errors import ConfigError
 
 ORDER = 20
 DAY = dt.timedelta(days=1)

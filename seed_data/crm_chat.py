@@ -8,16 +8,16 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING
 
+from sqlalchemy.orm import Session
+
 from officegym.apps.crm.models import Case, Opportunity
 from officegym.apps.org.models import Person
 from officegym.apps.slack import service as chat
 from officegym.apps.slack.models import Channel, Message
+from officegym.clock import SimClock
 from officegym.seed_data import crm_text as T
 from officegym.seed_data.context import SeedContext
 from officegym.seed_data.crm_requests import post_requests
-from sqlalchemy.orm import Session
-
-from officegym.clock import SimClock
 
 if TYPE_CHECKING:
     from officegym.seed_data.crm import Crew, Made

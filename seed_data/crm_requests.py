@@ -9,11 +9,12 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from faker import Faker
+from sqlalchemy.orm import Session
+
 from officegym.apps.crm.models import STAGES
 from officegym.apps.org.models import Person
 from officegym.apps.slack.models import Channel
 from officegym.seed_data import crm_text as T
-from sqlalchemy.orm import Session
 
 if TYPE_CHECKING:
     from officegym.seed_data.crm import Crew, Made

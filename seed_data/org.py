@@ -6,11 +6,12 @@ import random
 import unicodedata
 
 from faker import Faker
+from sqlalchemy.orm import Session
+
 from officegym.apps.org import service as org
 from officegym.apps.org.models import Person
 from officegym.seed_data.context import SeedContext
 from officegym.seed_data.scenario import Scenario
-from sqlalchemy.orm import Session
 
 TIMEZONES = ["America/New_York", "America/Chicago", "America/Los_Angeles", "Europe/London"]
 TITLES = {

@@ -8,15 +8,15 @@ import random
 from dataclasses import dataclass
 
 from faker import Faker
+from sqlalchemy.orm import Session
+
 from officegym.apps.org.models import Person
 from officegym.apps.slack import service as chat
 from officegym.apps.slack.models import Channel, Message
+from officegym.clock import SimClock
 from officegym.seed_data import slack_text as T
 from officegym.seed_data.context import SeedContext
 from officegym.seed_data.scenario import Scenario
-from sqlalchemy.orm import Session
-
-from officegym.clock import SimClock
 
 TEAM_TOPIC = {
     "engineering": "engineering",

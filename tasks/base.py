@@ -19,11 +19,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from officegym.tasks.checks import Allow, Check
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from officegym.errors import NotFound
+from officegym.tasks.checks import Allow, Check
 from officegym.tools import ToolCall
 from officegym.world import world_image
 

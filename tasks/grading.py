@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from officegym.tasks.base import Task
-from officegym.tasks.checks import GradeContext
 from sqlalchemy import Connection
 
 from officegym.changes import RowChange, diff
+from officegym.tasks.base import Task
+from officegym.tasks.checks import GradeContext
 
 __all__ = ["COLLATERAL_PENALTY", "CheckResult", "Grade", "grade"]
 

@@ -7,10 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from officegym.runner import ToolRunner
 from officegym.tasks.base import Task, make_task
 from officegym.tasks.grading import Grade, grade
-
-from officegym.runner import ToolRunner
 from officegym.tools import load_tools
 from officegym.world import World, world_image
 

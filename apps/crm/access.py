@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from officegym.apps.crm.models import ROLES, Role, UserRole
-from officegym.apps.org.models import Person
 from sqlalchemy import bindparam, event, select
 from sqlalchemy.orm import Session
 
+from officegym.apps.crm.models import ROLES, Role, UserRole
+from officegym.apps.org.models import Person
 from officegym.errors import Forbidden, Invalid, NotFound
 
 __all__ = [

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import datetime as dt
 
+from sqlalchemy import bindparam, select
+from sqlalchemy.orm import Session
+
 from officegym.apps.crm import fields
 from officegym.apps.crm.access import require_edit
 from officegym.apps.crm.models import Activity, FieldHistory
 from officegym.apps.crm.records import get_record
 from officegym.apps.org.models import Person
-from sqlalchemy import bindparam, select
-from sqlalchemy.orm import Session
-
 from officegym.clock import now
 from officegym.errors import Conflict, NotFound
 

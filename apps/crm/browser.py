@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from officegym.apps.browser_steps import act, goto
-from officegym.apps.crm.fields import SPECS
-from officegym.apps.crm.models import Account, Activity, Case, Opportunity
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from officegym.apps.browser_steps import act, goto
+from officegym.apps.crm.fields import SPECS
+from officegym.apps.crm.models import Account, Activity, Case, Opportunity
 from officegym.tools import ToolCall
 from officegym.web import stable_id
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
 from officegym.apps.crm import fields, records
 from officegym.apps.crm.access import require_assignable, require_edit
 from officegym.apps.crm.activities import log_activity
@@ -11,9 +14,6 @@ from officegym.apps.crm.fields import FieldError
 from officegym.apps.crm.models import Case
 from officegym.apps.crm.records import describe
 from officegym.apps.org.models import Person
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
-
 from officegym.clock import now
 from officegym.errors import Conflict
 

@@ -18,13 +18,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy.orm import Session
+
 from officegym.apps.crm import fields
 from officegym.apps.crm import service as crm
 from officegym.apps.crm.fields import SPECS, FieldError, text_value
 from officegym.apps.org import service as org
 from officegym.apps.org.models import Person
-from sqlalchemy.orm import Session
-
 from officegym.errors import Invalid, OfficeGymError
 
 __all__ = ["COLUMNS", "CSV_TYPES", "ImportResult", "RowError", "export_csv", "import_csv"]

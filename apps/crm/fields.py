@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from officegym.apps.crm import models as m
-from officegym.apps.org.models import Person
 from sqlalchemy.orm import Session
 
+from officegym.apps.crm import models as m
+from officegym.apps.org.models import Person
 from officegym.clock import now
 from officegym.errors import Invalid
 

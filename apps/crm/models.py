@@ -11,10 +11,10 @@ from __future__ import annotations
 import datetime as dt
 from typing import Literal, get_args
 
-from officegym.apps.org.models import Person
 from sqlalchemy import BigInteger, Date, DateTime, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from officegym.apps.org.models import Person
 from officegym.db import Base, intpk
 
 Role = Literal["rep", "manager", "admin"]

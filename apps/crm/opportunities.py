@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy.orm import Session
+
 from officegym.apps.crm import fields, records
 from officegym.apps.crm.access import require_edit, role_of
 from officegym.apps.crm.fields import FieldError
 from officegym.apps.crm.models import CLOSED_STAGES, STAGE_PROBABILITY, STAGES, Contact, Opportunity
 from officegym.apps.crm.records import describe
 from officegym.apps.org.models import Person
-from sqlalchemy.orm import Session
-
 from officegym.clock import now
 from officegym.errors import Conflict
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import abort, g, render_template, url_for
+
 from officegym.apps.crm import service as crm
 from officegym.apps.crm.fields import SPECS, Spec, text_value
 from officegym.apps.crm.records import FILTERS, SORTS

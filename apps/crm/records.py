@@ -9,6 +9,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import Select, bindparam, func, or_, select
+from sqlalchemy.orm import Session
+
 from officegym.apps.crm import fields
 from officegym.apps.crm.access import require_assignable, require_edit, require_role
 from officegym.apps.crm.models import (
@@ -22,9 +25,6 @@ from officegym.apps.crm.models import (
     Opportunity,
 )
 from officegym.apps.org.models import Person
-from sqlalchemy import Select, bindparam, func, or_, select
-from sqlalchemy.orm import Session
-
 from officegym.clock import now
 from officegym.errors import Conflict, Invalid, NotFound
 

@@ -9,6 +9,9 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy import Select, func, select
+from sqlalchemy.orm import Session
+
 from officegym.apps.crm.access import require_role
 from officegym.apps.crm.models import (
     CASE_PRIORITIES,
@@ -19,8 +22,6 @@ from officegym.apps.crm.models import (
     Opportunity,
 )
 from officegym.apps.org.models import Person
-from sqlalchemy import Select, func, select
-from sqlalchemy.orm import Session
 
 __all__ = ["CaseRow", "PipelineRow", "cases_by_status", "pipeline_by_owner", "pipeline_by_stage"]
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, flash, g, redirect, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
+
 from officegym.apps.crm import csv_io, pages
 from officegym.apps.crm import service as crm
 from officegym.apps.crm.models import OPEN_STAGES, STAGES
 from officegym.apps.crm.pages import PAGE_SIZE, record_type, record_url, render
 from officegym.apps.org import service as org
-from werkzeug.wrappers import Response as BaseResponse
-
 from officegym.errors import Conflict, Forbidden, Invalid
 from officegym.web import flash_errors
 

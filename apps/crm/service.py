@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy.orm import Session
+
 from officegym.apps.crm import fields, records
 from officegym.apps.crm.access import (
     can_edit,
@@ -50,8 +52,6 @@ from officegym.apps.crm.opportunities import (
 from officegym.apps.crm.records import Page, describe, find, get_record, record_name, search
 from officegym.apps.crm.reports import cases_by_status, pipeline_by_owner, pipeline_by_stage
 from officegym.apps.org.models import Person
-from sqlalchemy.orm import Session
-
 from officegym.clock import now
 from officegym.errors import Conflict, Invalid
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any
 
+from pydantic import Field
+
 from officegym.apps.crm import service as crm
 from officegym.apps.crm.views import activity_view, record_view
 from officegym.apps.org import service as org
 from officegym.apps.org.models import Person
-from pydantic import Field
-
 from officegym.errors import Invalid
 from officegym.tools import ToolContext
 

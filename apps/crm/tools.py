@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
+from pydantic import Field
+
 from officegym.apps.crm import service as crm
 from officegym.apps.crm import tool_args as A
 from officegym.apps.crm import tools_deals, tools_process
 from officegym.apps.crm.models import AccountType, Industry, LeadSource, LeadStatus, Rating
-from pydantic import Field
-
 from officegym.tools import ToolContext, tool
 
 __all__ = ["tools_deals", "tools_process"]  # registered on import

@@ -6,6 +6,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any
 
+from pydantic import Field
+
 from officegym.apps.crm import service as crm
 from officegym.apps.crm import tool_args as A
 from officegym.apps.crm.models import (
@@ -16,8 +18,6 @@ from officegym.apps.crm.models import (
     OpportunityType,
     Stage,
 )
-from pydantic import Field
-
 from officegym.tools import ToolContext, tool
 
 OppSort = Annotated[

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from officegym.apps.org.models import Person, Team
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from officegym.apps.org.models import Person, Team
 from officegym.errors import NotFound
 
 __all__ = ["add_person", "add_team", "find_person", "get_person", "list_people", "list_teams"]

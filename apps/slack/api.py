@@ -30,6 +30,8 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, current_app, g, jsonify, request, url_for
+from werkzeug.wrappers import Response
+
 from officegym.apps.org import service as org
 from officegym.apps.org.models import Person
 from officegym.apps.slack import service as chat
@@ -53,8 +55,6 @@ from officegym.apps.slack.api_objects import (
     user_obj,
 )
 from officegym.apps.slack.models import Channel, Message
-from werkzeug.wrappers import Response
-
 from officegym.errors import Forbidden, Invalid, NotFound, OfficeGymError
 
 __all__ = ["METHODS", "bp", "token_for", "user_id"]

@@ -15,11 +15,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import g
+
 from officegym.apps.org import service as org
 from officegym.apps.org.models import Person
 from officegym.apps.slack import service as chat
 from officegym.apps.slack.models import Channel, Message
-
 from officegym.errors import Invalid, NotFound
 
 __all__ = [

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from officegym.apps.browser_steps import act, goto, path_part
 from sqlalchemy.orm import Session
 
+from officegym.apps.browser_steps import act, goto, path_part
 from officegym.tools import ToolCall
 from officegym.web import stable_id
 

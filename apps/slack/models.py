@@ -7,10 +7,10 @@ from __future__ import annotations
 import datetime as dt
 from typing import Literal
 
-from officegym.apps.org.models import Person
 from sqlalchemy import Boolean, DateTime, ForeignKey, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from officegym.apps.org.models import Person
 from officegym.db import Base, intpk
 
 ChannelKind = Literal["public", "private", "dm", "mpdm"]

@@ -9,6 +9,8 @@ flashed on the redirected page, while NotFound/Forbidden render the error page.
 from __future__ import annotations
 
 from flask import Blueprint, flash, g, redirect, request, url_for
+from werkzeug.wrappers import Response
+
 from officegym.apps.org import service as org
 from officegym.apps.slack import service as chat
 from officegym.apps.slack.models import Channel, Message
@@ -21,8 +23,6 @@ from officegym.apps.slack.views import (
     message_views,
     render,
 )
-from werkzeug.wrappers import Response
-
 from officegym.errors import Conflict, Forbidden, Invalid
 from officegym.web import flash_errors, safe_next
 

@@ -15,12 +15,12 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from officegym.apps.org.models import Person
-from officegym.apps.org.service import find_person
-from officegym.apps.slack.models import Channel, Membership, Mention, Message, Pin, Reaction, Status
 from sqlalchemy import and_, bindparam, func, or_, select
 from sqlalchemy.orm import Session, joinedload
 
+from officegym.apps.org.models import Person
+from officegym.apps.org.service import find_person
+from officegym.apps.slack.models import Channel, Membership, Mention, Message, Pin, Reaction, Status
 from officegym.clock import now
 from officegym.errors import Conflict, Forbidden, Invalid, NotFound
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
+from pydantic import Field
+
 from officegym.apps.org import service as org
 from officegym.apps.org.models import Person
 from officegym.apps.slack import service as chat
 from officegym.apps.slack.models import Channel, Message
-from pydantic import Field
-
 from officegym.tools import ToolContext, tool
 
 ChannelRef = Annotated[str, Field(description="Channel name such as 'general' or '#general'.")]

@@ -11,10 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import g, render_template, url_for
+from sqlalchemy.orm import Session
+
 from officegym.apps.org.models import Person
 from officegym.apps.slack import service as chat
 from officegym.apps.slack.models import Channel, Message
-from sqlalchemy.orm import Session
 
 PAGE_SIZE = 20
 

@@ -13,9 +13,10 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-from officegym.gym.browser.actions import ENDING_ACTIONS, Action
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page
+
+from officegym.gym.browser.actions import ENDING_ACTIONS, Action
 
 __all__ = ["element", "perform", "resolve_url"]
 

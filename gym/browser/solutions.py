@@ -18,12 +18,12 @@ from types import ModuleType
 from typing import Any
 
 import gymnasium
-from officegym.gym.browser.actions import format_action
-from officegym.tasks import Task
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from officegym.db import engine_for, restore
+from officegym.gym.browser.actions import format_action
+from officegym.tasks import Task
 from officegym.tools import ToolCall
 from officegym.world import world_image
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium.spaces import Space
+
 from officegym.gym.browser.actions import MAX_ACTION_CHARS, SIGNATURES, format_action
 from officegym.gym.spaces import random_text
 

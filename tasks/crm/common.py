@@ -13,12 +13,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import Engine, Row, func, select
+from sqlalchemy.orm import Session
+
 from officegym.apps.crm.models import CLOSED_STAGES, Account, Case, Lead, Opportunity, UserRole
 from officegym.apps.org.models import Person
 from officegym.apps.slack.models import Channel, Message
 from officegym.tasks.checks import Allow, GradeContext, Predicate
-from sqlalchemy import Engine, Row, func, select
-from sqlalchemy.orm import Session
 
 __all__ = [
     "CrmIndex",

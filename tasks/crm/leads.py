@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import random
 
+from sqlalchemy.orm import Session
+
 from officegym.apps.crm.models import Account, Contact, Opportunity
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, Predicate, RowExists
 from officegym.tasks.crm.common import allow_update, crm_index
 from officegym.tasks.slack.common import call, next_id, pick
-from sqlalchemy.orm import Session
 
 CONVERTED = [
     "status",

@@ -6,12 +6,13 @@ from __future__ import annotations
 import datetime as dt
 import random
 
+from sqlalchemy.orm import Session
+
 from officegym.apps.crm.models import OPEN_STAGES, STAGE_PROBABILITY, STAGES
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, Predicate, RowExists
 from officegym.tasks.crm.common import allow_update, crm_index
 from officegym.tasks.slack.common import call, pick
-from sqlalchemy.orm import Session
 
 CLOSE_FIELDS = ["stage", "probability", "close_date", "closed_at", "loss_reason"]
 LOSSES = {

@@ -5,12 +5,13 @@ from __future__ import annotations
 import datetime as dt
 import random
 
+from sqlalchemy.orm import Session
+
 from officegym.seed_data.crm_text import CONTACT_TITLES, NEXT_STEPS
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, RowExists
 from officegym.tasks.crm.common import allow_update, crm_index
 from officegym.tasks.slack.common import call, pick
-from sqlalchemy.orm import Session
 
 FIRST = ["Avery", "Jordan", "Morgan", "Riley", "Quinn", "Harper", "Rowan", "Emerson", "Sage"]
 LAST = ["Okafor", "Lindqvist", "Moreau", "Tanaka", "Silva", "Novak", "Haddad", "Kowalski"]

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import random
 
+from sqlalchemy.orm import Session
+
 from officegym.apps.crm.models import OPEN_STAGES
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import AnswerMatches
 from officegym.tasks.crm.common import crm_index, money
 from officegym.tasks.slack.common import call, pick
-from sqlalchemy.orm import Session
 
 
 @template("crm.pipeline-amount", difficulty="medium")

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import random
 
+from sqlalchemy.orm import Session
+
 from officegym.seed_data.crm_text import ESCALATION_REASONS, RESOLUTIONS
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, Predicate, RowExists
 from officegym.tasks.crm.common import allow_update, crm_index
 from officegym.tasks.slack.common import call, pick
-from sqlalchemy.orm import Session
 
 
 def open_case(w: Session, rng: random.Random, statuses: tuple[str, ...] = ("New", "Working")):

@@ -9,9 +9,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from officegym.tasks.crm.common import CrmIndex, crm_index
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
+
+from officegym.tasks.crm.common import CrmIndex, crm_index
 
 __all__ = ["Request", "date_forms", "requests_of"]
 

@@ -6,6 +6,9 @@ from __future__ import annotations
 import datetime as dt
 import random
 
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
 from officegym.apps.slack.models import Channel
 from officegym.seed_data.crm_text import ESCALATION_REASONS
 from officegym.tasks.base import Spec, template
@@ -13,8 +16,6 @@ from officegym.tasks.checks import Allow, Predicate
 from officegym.tasks.crm.common import crm_index, money, new_message_in
 from officegym.tasks.crm.support import allow_escalation, escalated
 from officegym.tasks.slack.common import allow_post, call, new_dm_with, pick
-from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 APPS = ["crm", "slack"]
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+from sqlalchemy.orm import Session
+
 from officegym.apps.crm.models import STAGES
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, Predicate, RowExists
@@ -13,7 +15,6 @@ from officegym.tasks.crm.pipeline import CLOSE_FIELDS
 from officegym.tasks.crm.support import allow_escalation, escalated
 from officegym.tasks.cross.common import date_forms, requests_of
 from officegym.tasks.slack.common import allow_post, call, pick
-from sqlalchemy.orm import Session
 
 APPS = ["crm", "slack"]
 

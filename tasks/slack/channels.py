@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import random
 
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
 from officegym.apps.org.models import Person, Team
 from officegym.apps.slack.models import Channel, Status
 from officegym.seed_data.slack_text import DAYS, FEATURES, PROJECTS, STATUSES
@@ -18,8 +21,6 @@ from officegym.tasks.slack.common import (
     people,
     pick,
 )
-from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 
 @template("slack.create-channel", difficulty="easy")

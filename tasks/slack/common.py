@@ -8,12 +8,12 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from officegym.apps.org.models import Person
-from officegym.apps.slack.models import Channel, Membership, Message, Pin, Reaction
-from officegym.tasks.checks import Allow, GradeContext
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
+from officegym.apps.org.models import Person
+from officegym.apps.slack.models import Channel, Membership, Message, Pin, Reaction
+from officegym.tasks.checks import Allow, GradeContext
 from officegym.tools import ToolCall
 
 __all__ = [

@@ -5,13 +5,14 @@ from __future__ import annotations
 import random
 import re
 
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
 from officegym.apps.org.models import Person
 from officegym.apps.slack.models import Channel, Message
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import AnswerMatches
 from officegym.tasks.slack.common import call, channels_of, member_ids, people, pick
-from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 
 @template("slack.lookup-manager", difficulty="easy")

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import random
 
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
 from officegym.apps.org.models import Person
 from officegym.apps.slack.models import Message
 from officegym.seed_data.slack_text import DAYS, EMOJI, FEATURES, ROOMS, TIMES
@@ -21,8 +24,6 @@ from officegym.tasks.slack.common import (
     quote,
     reacted,
 )
-from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 EVENTS = ["design review", "sprint demo", "team lunch", "budget sync", "customer call", "retro"]
 

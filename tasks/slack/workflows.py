@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from sqlalchemy.orm import Session
+
 from officegym.apps.org.models import Person
 from officegym.apps.slack.models import Channel, Message
 from officegym.tasks.base import Spec, template
@@ -19,7 +21,6 @@ from officegym.tasks.slack.common import (
     pick,
     reacted,
 )
-from sqlalchemy.orm import Session
 
 
 @template("slack.onboard-new-hire", difficulty="hard")

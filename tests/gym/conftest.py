@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+
 from officegym.gym import OfficeEnv
 from officegym.tasks import load_templates
 

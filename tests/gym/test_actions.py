@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from officegym.gym.actions import MAX_ACTION_CHARS, ActionError, parse_action, submitted_answer
 
 TOOLS = frozenset({"slack_post_message", "submit"})

@@ -8,10 +8,10 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from officegym.gym import OfficeEnv
-from officegym.gym.spaces import SUBMIT
 
 from officegym.db import serialize
+from officegym.gym import OfficeEnv
+from officegym.gym.spaces import SUBMIT
 from officegym.tools import tools_for
 
 TOOLS = [t for t in tools_for(["slack"])]

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import gymnasium
-from officegym.gym import OracleAgent, RecordEpisodes, run_episode
-from officegym.gym.spaces import SUBMIT
 
 import officegym  # noqa: F401  (registers the ids)
+from officegym.gym import OracleAgent, RecordEpisodes, run_episode
+from officegym.gym.spaces import SUBMIT
 
 
 def test_each_finished_episode_is_one_complete_line(tmp_path: Path) -> None:

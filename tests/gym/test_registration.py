@@ -10,10 +10,10 @@ import warnings
 import gymnasium
 import pytest
 from gymnasium.utils.env_checker import check_env
-from officegym.gym.registration import env_id, env_specs, register_envs
-from officegym.tasks import load_templates
 
 import officegym
+from officegym.gym.registration import env_id, env_specs, register_envs
+from officegym.tasks import load_templates
 
 ALL_IDS = sorted(env_specs())
 

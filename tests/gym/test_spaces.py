@@ -6,6 +6,7 @@ import json
 
 import pytest
 from gymnasium import spaces
+
 from officegym.gym.spaces import SUBMIT, ToolCallSpace, UnicodeText
 
 SPECS = [

@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 
 import pytest
+
+from officegym.db import serialize
 from officegym.gym import OfficeEnv, OracleAgent, run_episode
 from officegym.gym.spaces import SUBMIT
 from officegym.tasks import SPLITS, load_templates, make_task
-
-from officegym.db import serialize
 from officegym.tools import tools_for
 from tests.gym.conftest import template_ids
 

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 import uvicorn
-from officegym.apps.org.models import Person
-from officegym.apps.slack.models import Channel, Membership
 from sqlalchemy import select
 from starlette.applications import Starlette
 
+from officegym.apps.org.models import Person
+from officegym.apps.slack.models import Channel, Membership
 from officegym.world import World, world_image
 
 

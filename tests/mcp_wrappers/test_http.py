@@ -21,9 +21,9 @@ import anyio
 import pytest
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
+
 from officegym.mcp_wrappers.asgi import build_asgi_app, mcp_paths
 from officegym.tasks import make_task
-
 from officegym.tools import tools_for
 from officegym.web import create_app
 from officegym.world import World, world_image

@@ -8,12 +8,12 @@ import types
 import anyio
 import pytest
 from mcp import Client
-from officegym.apps.slack.models import Message
-from officegym.mcp_wrappers import GRADE_TOOL, build_server
-from officegym.tasks import load_templates, make_task
 from sqlalchemy import func, select
 
+from officegym.apps.slack.models import Message
+from officegym.mcp_wrappers import GRADE_TOOL, build_server
 from officegym.runner import ToolRunner
+from officegym.tasks import load_templates, make_task
 from officegym.tools import tools_for
 from officegym.world import World
 from tests.mcp_wrappers.conftest import channel_outside, member_of

@@ -16,9 +16,9 @@ import pytest
 from click.testing import CliRunner
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
-from officegym.tasks import make_task
 
 from officegym.cli import main
+from officegym.tasks import make_task
 from officegym.tools import tools_for
 from officegym.web import create_app
 from officegym.world import World, world_image

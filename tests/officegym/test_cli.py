@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from officegym.gym import env_id
-from officegym.tasks import load_templates
 
 from officegym import cli
+from officegym.gym import env_id
+from officegym.tasks import load_templates
 from officegym.world import world_image
 
 WIDE = {"COLUMNS": "250"}
@@ -65,9 +65,8 @@ def test_run_rejects_an_unknown_env() -> None:
 @pytest.fixture
 def served(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     """Capture the server start (and the Flask app it serves) instead of serving forever."""
-    from officegym.mcp_wrappers import asgi
-
     import officegym.web
+    from officegym.mcp_wrappers import asgi
 
     calls: list[dict[str, Any]] = []
     flask_apps: list[Any] = []

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from flask.testing import FlaskClient
-from officegym.tasks import make_task
 
 from officegym.grading_api import grade_report
 from officegym.runner import ToolRunner
+from officegym.tasks import make_task
 from officegym.world import World
 
 TASK = make_task("slack.post-channel", 5)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import importlib.metadata
 import types
 
-import officegym.gym
 import pytest
 
 import officegym
+import officegym.gym
 
 
 def public_names(module: types.ModuleType) -> set[str]:

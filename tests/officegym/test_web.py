@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import officegym.apps
 import pytest
 from flask import Flask, g, redirect
 from flask.testing import FlaskClient
-from officegym.apps.org.models import Person
-from officegym.apps.slack import service as chat
 from sqlalchemy import select
 from werkzeug.wrappers import Response as BaseResponse
 
+import officegym.apps
+from officegym.apps.org.models import Person
+from officegym.apps.slack import service as chat
 from officegym.errors import Forbidden, Invalid
 from officegym.web import create_app, flash_errors, og_id, safe_next, stable_id
 from officegym.world import World

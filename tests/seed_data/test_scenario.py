@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from officegym.seed_data.scenario import load_scenario, scenario_names
 
 from officegym.errors import ConfigError
+from officegym.seed_data.scenario import load_scenario, scenario_names
 
 GOOD = (Path(__file__).parents[2] / "seed_data" / "scenarios" / "default.toml").read_text()
 

@@ -5,6 +5,7 @@ and seeds give distinct instances."""
 from __future__ import annotations
 
 import pytest
+
 from officegym.tasks import TEMPLATES, load_templates, make_task
 from officegym.tasks.validate import validate_template
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
+from sqlalchemy.orm import Session
+
 from officegym.tasks import TEMPLATES, RowExists, Spec, template
 from officegym.tasks.checks import Allow
 from officegym.tasks.validate import validate_template
-from sqlalchemy.orm import Session
-
 from officegym.tools import ToolCall
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from officegym.apps.crm import service as crm
-from officegym.apps.crm.models import Opportunity
-from officegym.apps.org.models import Person
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from officegym.apps.crm import service as crm
+from officegym.apps.crm.models import Opportunity
+from officegym.apps.org.models import Person
 from officegym.tools import ToolContext, call_tool, load_tools
 
 

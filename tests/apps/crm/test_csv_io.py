@@ -10,19 +10,19 @@ from collections.abc import Iterator
 
 import pytest
 from faker import Faker
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
 from officegym.apps.crm import service as crm
 from officegym.apps.crm.csv_io import CSV_TYPES, export_csv, import_csv
 from officegym.apps.crm.models import Account, Lead
 from officegym.apps.org.models import Person
+from officegym.clock import SimClock
+from officegym.db import create_schema, engine_for, serialize
 from officegym.seed_data import crm as crm_seed
 from officegym.seed_data import org as org_seed
 from officegym.seed_data.context import SeedContext
 from officegym.seed_data.scenario import load_scenario
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
-
-from officegym.clock import SimClock
-from officegym.db import create_schema, engine_for, serialize
 from officegym.world import World, WorldImage
 
 from .helpers import cast

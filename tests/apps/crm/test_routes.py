@@ -10,12 +10,12 @@ from html.parser import HTMLParser
 
 import pytest
 from flask.testing import FlaskClient
-from officegym.apps.crm import service as crm
-from officegym.apps.crm.models import Account, Case, Lead, Opportunity
-from officegym.apps.org.models import Person
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from officegym.apps.crm import service as crm
+from officegym.apps.crm.models import Account, Case, Lead, Opportunity
+from officegym.apps.org.models import Person
 from officegym.world import World
 
 from .helpers import Cast, cast, open_opportunity_of

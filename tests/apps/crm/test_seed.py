@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from sqlalchemy import func, select
+
 from officegym.apps.crm.models import (
     CLOSED_STAGES,
     STAGE_PROBABILITY,
@@ -19,8 +21,6 @@ from officegym.apps.crm.models import (
 )
 from officegym.apps.org.models import Person
 from officegym.apps.slack.models import Channel, Message
-from sqlalchemy import func, select
-
 from officegym.world import World
 
 

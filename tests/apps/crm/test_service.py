@@ -6,6 +6,9 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
 from officegym.apps.crm import service as crm
 from officegym.apps.crm.models import (
     STAGE_PROBABILITY,
@@ -17,9 +20,6 @@ from officegym.apps.crm.models import (
     Opportunity,
 )
 from officegym.apps.crm.records import account_named
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
-
 from officegym.errors import Conflict, Forbidden, Invalid
 from officegym.world import World
 

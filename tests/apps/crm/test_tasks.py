@@ -5,13 +5,13 @@ here: collateral damage is caught and near misses fail)."""
 from __future__ import annotations
 
 import pytest
+from sqlalchemy import select
+
 from officegym.apps.crm.models import Account, Lead, Opportunity
+from officegym.runner import ToolRunner
 from officegym.tasks import TEMPLATES, load_templates, make_task
 from officegym.tasks.grading import grade
 from officegym.tasks.validate import play
-from sqlalchemy import select
-
-from officegym.runner import ToolRunner
 from officegym.world import World
 
 load_templates()

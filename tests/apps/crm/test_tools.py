@@ -5,10 +5,10 @@ people without a role nothing. A refused call changes nothing."""
 from __future__ import annotations
 
 import pytest
-from officegym.apps.crm import service as crm
-from officegym.apps.crm.models import Case, FieldHistory, Opportunity
 from sqlalchemy import func, select
 
+from officegym.apps.crm import service as crm
+from officegym.apps.crm.models import Case, FieldHistory, Opportunity
 from officegym.errors import Forbidden, Invalid, NotFound
 from officegym.tools import tools_for
 from officegym.world import World

@@ -14,13 +14,13 @@ import urllib.request
 from collections.abc import Callable, Iterator
 
 import pytest
-from officegym.apps.org.models import Person
-from officegym.apps.slack.models import Pin
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 from sqlalchemy import func, select
 from werkzeug.serving import WSGIRequestHandler, make_server
 
+from officegym.apps.org.models import Person
+from officegym.apps.slack.models import Pin
 from officegym.web import create_app
 from officegym.world import World, world_image
 

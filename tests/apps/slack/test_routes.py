@@ -11,13 +11,13 @@ from html.parser import HTMLParser
 
 import pytest
 from flask.testing import FlaskClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
 from officegym.apps.org import service as org
 from officegym.apps.org.models import Person
 from officegym.apps.slack import service as chat
 from officegym.apps.slack.models import Channel, Membership, Message, Pin, Reaction
-from sqlalchemy import select
-from sqlalchemy.orm import Session
-
 from officegym.world import World
 
 ACTOR = "kturner"

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from officegym.apps.org.models import Person
-from officegym.apps.slack.models import Channel, Membership, Message
 from sqlalchemy import select
 
+from officegym.apps.org.models import Person
+from officegym.apps.slack.models import Channel, Membership, Message
 from officegym.runner import CallOutcome, ToolRunner
 from officegym.world import World
 

@@ -7,6 +7,7 @@ import os
 from collections.abc import Callable, Iterator
 
 import pytest
+
 from officegym.gym.browser.manager import BrowserManager, BrowserUnavailable, shared_manager
 from officegym.gym.browser_env import BrowserEnv
 

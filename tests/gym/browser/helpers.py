@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from officegym.gym.browser_env import BrowserEnv
-
 from officegym.changes import RowChange, diff
+from officegym.gym.browser_env import BrowserEnv
 
 
 def changes(env: BrowserEnv) -> list[RowChange]:

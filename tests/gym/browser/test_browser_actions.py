@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from officegym.gym.browser.actions import (
     ACTION_NAMES,
     MAX_ACTION_CHARS,

@@ -15,11 +15,11 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from officegym.gym.browser.manager import BrowserManager
 from officegym.gym.browser_env import BrowserEnv
 from officegym.gym.registration import env_specs
 from officegym.gym.tools_env import OfficeEnv
-
 from tests.gym.browser.helpers import changes
 
 pytestmark = pytest.mark.browser

@@ -10,8 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from officegym.gym.browser_env import BrowserEnv
 from playwright.sync_api import sync_playwright
+
+from officegym.gym.browser_env import BrowserEnv
 
 pytestmark = pytest.mark.browser
 

@@ -9,10 +9,10 @@ import urllib.request
 from collections.abc import Iterator
 
 import pytest
-from officegym.apps.org.models import Person
-from officegym.gym.browser.server import AppServer
 from sqlalchemy import select
 
+from officegym.apps.org.models import Person
+from officegym.gym.browser.server import AppServer
 from officegym.world import World, world_image
 
 

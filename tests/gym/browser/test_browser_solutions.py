@@ -9,6 +9,8 @@ import importlib
 from collections.abc import Callable
 
 import pytest
+from sqlalchemy.orm import Session
+
 from officegym.gym.browser.actions import parse_action
 from officegym.gym.browser.solutions import (
     BrowserOracleAgent,
@@ -19,8 +21,6 @@ from officegym.gym.browser.solutions import (
 from officegym.gym.browser_env import BrowserEnv
 from officegym.gym.rollout import run_episode
 from officegym.tasks import load_templates, make_task
-from sqlalchemy.orm import Session
-
 from officegym.tools import tools_for
 
 TEMPLATES = sorted(load_templates())

@@ -55,11 +55,18 @@ class RowChange:
 
 
 def _tracked_tables() -> list[Table]:
+    return _tables_of(len(Base.metadata.tables))
+
+
+@functools.cache
+def _tables_of(_count: int) -> list[Table]:
+    """Sorting the metadata is costly; redo it only when models were added since."""
     return [t for t in Base.metadata.sorted_tables if t.name != CHANGE_TABLE]
 
 
-def _ephemeral(table: Table) -> set[str]:
-    return {c.name for c in table.columns if c.info.get("ephemeral")}
+@functools.cache
+def _ephemeral(table: Table) -> frozenset[str]:
+    return frozenset(c.name for c in table.columns if c.info.get("ephemeral"))
 
 
 def install_change_log(engine: Engine) -> None:

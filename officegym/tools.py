@@ -10,6 +10,7 @@ argument that has no description, fails at import time.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import re
@@ -162,8 +163,9 @@ def _explain(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
+@functools.cache
 def load_tools() -> dict[str, Tool]:
-    """Import every app's tools module (registration happens on import)."""
+    """Import every app's tools module (registration happens on import); once per process."""
     from officegym.apps import iter_app_modules
 
     for _ in iter_app_modules("tools"):

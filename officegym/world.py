@@ -108,6 +108,7 @@ class World:
         self.image = image
         self.url = url
         self.clock = SimClock(image.start)
+        self._directory: dict[str, object] = {}  # org look-ups, filled on first use
         if url.startswith("sqlite:///") and url not in ("sqlite:///:memory:",):
             _write_file_if_missing(url.removeprefix("sqlite:///"), image.data, fresh)
         self.engine: Engine = engine_for(url)
@@ -124,7 +125,11 @@ class World:
 
     def session(self) -> Session:
         """A new session on this world; it carries the world's clock."""
-        return Session(self.engine, info={"clock": self.clock}, expire_on_commit=False)
+        return Session(
+            self.engine,
+            info={"clock": self.clock, "directory": self._directory},
+            expire_on_commit=False,
+        )
 
     @cached_property
     def initial_engine(self) -> Engine:

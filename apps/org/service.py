@@ -21,14 +21,30 @@ def get_person(s: Session, person_id: int) -> Person:
 def find_person(s: Session, ref: str) -> Person:
     """A person by handle (with or without '@'), email, or exact full name."""
     key = ref.strip().lstrip("@")
-    person = s.scalars(
-        select(Person).where(
-            or_(Person.handle == key, Person.email == key.lower(), Person.name == key)
-        )
-    ).first()
-    if person is None:
+    handles, emails, names = _directory(s)
+    person_id = handles.get(key) or emails.get(key.lower()) or names.get(key)
+    if person_id is None:
         raise NotFound(f"no person with handle, email or name {ref!r}", code="user_not_found")
-    return person
+    return s.get_one(Person, person_id)
+
+
+_DIRECTORY = select(Person.id, Person.handle, Person.email, Person.name).order_by(Person.id)
+
+
+def _directory(s: Session) -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
+    """Handle, email and name -> person id, read once per world and shared by its sessions
+    through `session.info` (people are created only by seeding, which clears it)."""
+    cache = s.info.setdefault("directory", {})
+    if not cache:
+        handles: dict[str, int] = {}
+        emails: dict[str, int] = {}
+        names: dict[str, int] = {}
+        for pid, handle, email, name in s.execute(_DIRECTORY):
+            handles.setdefault(handle, pid)
+            emails.setdefault(email.lower(), pid)
+            names.setdefault(name, pid)
+        cache["maps"] = (handles, emails, names)
+    return cache["maps"]
 
 
 def list_people(
@@ -88,4 +104,5 @@ def add_person(
     )
     s.add(person)
     s.flush()
+    s.info.get("directory", {}).clear()
     return person

@@ -1,7 +1,9 @@
-"""officegym.gym: Gymnasium environments over the office clones (tools mode),
-their registration, spaces, reference agents and episode recording.
+"""officegym.gym: Gymnasium environments over the office clones (tools mode here,
+browser mode in `browser_env`), their registration, spaces, reference agents and
+episode recording.
 
-The only part of officegym that imports Gymnasium (and, later, Playwright).
+The only part of officegym that imports Gymnasium; Playwright is imported only when
+a browser-mode env is made.
 """
 
 from officegym.gym.agents import AGENTS, OracleAgent, RandomAgent

@@ -265,7 +265,9 @@ def _check_settings(
 ) -> None:
     """Fail at construction, with the allowed values, on settings the env cannot honour."""
     if mode != "tools":
-        raise ValueError(f"mode {mode!r} is not available yet; use mode='tools'")
+        raise ValueError(
+            f"OfficeEnv is the tools mode; for mode={mode!r} use gymnasium.make(..., mode={mode!r})"
+        )
     if render_mode not in (None, *OfficeEnv.metadata["render_modes"]):
         raise ValueError(f"render_mode {render_mode!r} is not supported; use None or 'ansi'")
     check_episode_settings(split, max_steps)

@@ -48,13 +48,25 @@ def main() -> None:
 @click.option("--port", default=8000, show_default=True, help="Port to listen on.")
 @click.option("--persona", default=None, help="Handle of the person to act as by default.")
 @click.option(
+    "--allow-switch",
+    is_flag=True,
+    help="With --persona, still let visitors sign in as anyone (by default they cannot).",
+)
+@click.option(
     "--fresh/--keep",
     default=True,
     show_default=True,
     help="Rewrite the file from the seeded world, or keep an existing file's state.",
 )
 def serve(
-    scenario: str, seed: int, db: Path, host: str, port: int, persona: str | None, fresh: bool
+    scenario: str,
+    seed: int,
+    db: Path,
+    host: str,
+    port: int,
+    persona: str | None,
+    allow_switch: bool,
+    fresh: bool,
 ) -> None:
     """Serve the web clones, the Slack API and MCP over a seeded world in a SQLite file."""
     from officegym.mcp_wrappers.asgi import build_asgi_app, mcp_paths
@@ -63,14 +75,18 @@ def serve(
 
     world = _file_world(scenario, seed, db, fresh)
     handles = _sign_in_handles(world, persona)
-    app = create_app(world, persona=persona)
+    locked = persona is not None and not allow_switch
+    app = create_app(world, persona=persona, lock_persona=locked)
     base = f"http://{host}:{port}"
     console = _console()
     console.print(f"officegym: world [bold]{scenario}[/] seed {seed} in {db.resolve()}")
     console.print(f"Open [bold]{base}/[/]" + (f" (signed in as @{persona})" if persona else ""))
-    console.print(f"Choose a person: {base}/login   or sign in directly:")
-    for handle in handles:
-        console.print(f"  {base}/login/{handle}?next=/", soft_wrap=True, highlight=False)
+    if locked:
+        console.print("Signing in as anyone else is refused (--allow-switch to permit it).")
+    else:
+        console.print(f"Choose a person: {base}/login   or sign in directly:")
+        for handle in handles:
+            console.print(f"  {base}/login/{handle}?next=/", soft_wrap=True, highlight=False)
     console.print(f"Slack Web API: {base}/api/  (token: xoxp-<handle>)", soft_wrap=True)
     if persona is None:
         console.print("MCP: not served; pass --persona to serve MCP as that person")

@@ -40,7 +40,7 @@ import officegym.apps
 from officegym import grading_api
 from officegym.apps.org import service as org
 from officegym.apps.org.models import Person
-from officegym.errors import Conflict, Invalid, NotFound, OfficeGymError
+from officegym.errors import Conflict, Forbidden, Invalid, NotFound, OfficeGymError
 from officegym.world import World
 
 __all__ = ["create_app", "flash_errors", "og_id", "safe_next", "stable_id"]
@@ -50,12 +50,20 @@ _ID_JUNK = re.compile(r"[^a-z0-9_-]+")
 
 
 def create_app(
-    world: World, *, persona: str | None = None, config: Mapping[str, Any] | None = None
+    world: World,
+    *,
+    persona: str | None = None,
+    lock_persona: bool = False,
+    config: Mapping[str, Any] | None = None,
 ) -> Flask:
-    """A Flask app serving every clone over `world`; `persona` signs in by default."""
+    """A Flask app serving every clone over `world`; `persona` signs in by default and,
+    with `lock_persona`, is the only person anyone may sign in as (agents under test)."""
+    if lock_persona and persona is None:
+        raise ValueError("lock_persona needs a persona")
     app = Flask(__name__)
     app.config["SECRET_KEY"] = secrets.token_hex(32)
     app.config["OFFICEGYM_PERSONA"] = persona
+    app.config["OFFICEGYM_LOCK_PERSONA"] = lock_persona
     if config:
         app.config.update(config)
     app.extensions["officegym"] = {"world": world, "token_auth": set(), "nav": []}
@@ -152,6 +160,10 @@ def _register_core_routes(app: Flask) -> None:
     def login_as(handle: str) -> BaseResponse:
         """Sign in as `handle` and go to `next` (the URL browser agents are given)."""
         person = org.find_person(g.db, handle)
+        locked = app.config["OFFICEGYM_LOCK_PERSONA"]
+        locked_to = app.config["OFFICEGYM_PERSONA"] if locked else None
+        if locked_to and person.id != org.find_person(g.db, locked_to).id:
+            raise Forbidden(f"this server acts only as @{locked_to}", code="persona_locked")
         session.clear()
         session["person_id"] = person.id
         return redirect(safe_next(request.args.get("next")))
@@ -192,7 +204,9 @@ def _register_request_hooks(app: Flask) -> None:
         g.world = world
         g.db = world.session()
         g.actor = _current_person(app)
-        public = request.endpoint in PUBLIC_ENDPOINTS or request.blueprint in token_auth
+        # A URL or method that matches no route gets its 404/405, signed in or not.
+        unrouted = request.routing_exception is not None
+        public = unrouted or request.endpoint in PUBLIC_ENDPOINTS or request.blueprint in token_auth
         if g.actor is None and not public:
             return redirect(url_for("login", next=request.full_path.rstrip("?")))
         return None

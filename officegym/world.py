@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from sqlalchemy import Connection, Engine, insert, select
+from sqlalchemy import Connection, DateTime, Engine, func, insert, select
 from sqlalchemy.orm import Session
 
 from officegym.clock import SimClock
@@ -114,6 +114,8 @@ class World:
         self.engine: Engine = engine_for(url)
         if not url.startswith("sqlite:///") or url == "sqlite:///:memory:":
             self.reset()
+        else:  # a kept file may hold later changes: new ones must come after them
+            self.clock.reset(max(image.start, latest_time(self.engine) or image.start))
 
     def reset(self) -> None:
         """Restore the seeded state and rewind the simulated clock."""
@@ -147,6 +149,19 @@ class World:
         self.engine.dispose()
         if "initial_engine" in self.__dict__:
             self.initial_engine.dispose()
+
+
+def latest_time(engine: Engine) -> dt.datetime | None:
+    """The latest timestamp stored in any table of the world, if any."""
+    latest = None
+    with engine.connect() as conn:
+        for table in Base.metadata.sorted_tables:
+            for column in table.columns:
+                if isinstance(column.type, DateTime):
+                    value = conn.execute(select(func.max(column))).scalar()
+                    if value is not None and (latest is None or value > latest):
+                        latest = value
+    return latest
 
 
 def _write_file_if_missing(path: str, data: bytes, fresh: bool) -> None:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import site
 import subprocess
 import sys
 import venv
@@ -39,8 +40,17 @@ def test_wheel_installs_and_imports_every_subpackage(tmp_path: Path) -> None:
     )
 
     env = tmp_path / "venv"
-    venv.create(env, system_site_packages=True, with_pip=True)
+    venv.create(env, with_pip=True)
     py = env / "bin" / "python"
+    # The dependencies come from the interpreter running the tests (its own venv on
+    # CI), appended after the new venv's site-packages so the wheel's copy wins.
+    target = subprocess.run(
+        [py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    Path(target, "test_deps.pth").write_text("\n".join(site.getsitepackages()) + "\n")
     subprocess.run([py, "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True)
     packages = sorted(source_packages())
     code = (

@@ -121,6 +121,20 @@ def test_signing_in_overrides_default_persona(world: World) -> None:
     assert "@kturner" in client.get("/slack/people").get_data(as_text=True)
 
 
+def test_locked_persona_refuses_signing_in_as_anyone_else(world: World) -> None:
+    client = create_app(world, persona="mchang", lock_persona=True).test_client()
+    refused = client.get("/login/kturner")
+    assert refused.status_code == 403
+    assert "@mchang" in refused.get_data(as_text=True)
+    assert "Megan Chang" in client.get("/slack/people").get_data(as_text=True)
+    assert client.get("/login/@mchang").status_code == 302
+
+
+def test_lock_persona_needs_a_persona(world: World) -> None:
+    with pytest.raises(ValueError, match="needs a persona"):
+        create_app(world, lock_persona=True)
+
+
 def test_secret_key_is_random_per_app_unless_configured(world: World) -> None:
     assert create_app(world).secret_key != create_app(world).secret_key
     assert create_app(world, config={"SECRET_KEY": "fixed"}).secret_key == "fixed"
@@ -171,6 +185,12 @@ def test_unknown_url_renders_error_page(client: FlaskClient) -> None:
     response = client.get("/no/such/page")
     assert response.status_code == 404
     assert 'id="error-title"' in response.get_data(as_text=True)
+
+
+def test_wrong_method_is_405_even_when_signed_out(world: World) -> None:
+    client = create_app(world).test_client()
+    assert client.get("/grade").status_code == 405
+    assert client.get("/no/such/page").status_code == 404
 
 
 def test_stable_id_is_derived_from_parts() -> None:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from officegym.db import serialize, sha256_digest
 from officegym.runner import CallOutcome, ToolRunner
-from officegym.world import World, world_image
+from officegym.world import World, latest_time, world_image
 
 BUILD = "from officegym.seed_data import build_image; print(build_image('default', {seed}).digest)"
 
@@ -63,3 +65,20 @@ def test_initial_state_is_read_only(world: World) -> None:
             assert "readonly" in str(exc).replace(" ", "").lower() or "query_only" in str(exc)
         else:
             raise AssertionError("the initial state accepted a write")
+
+
+def test_a_kept_file_world_continues_after_its_latest_change(tmp_path: Path) -> None:
+    image = world_image("default", 0)
+    url = f"sqlite:///{tmp_path / 'w.sqlite'}"
+    first = World(image, url)
+    for _ in range(3):  # move the clock on, and store the times
+        assert act(
+            ToolRunner(first, "kturner"), "slack_post_message", channel="general", text="hi"
+        ).ok
+    stored = latest_time(first.engine)
+    assert stored is not None and stored > image.start
+    first.close()
+    kept = World(image, url, fresh=False)
+    assert kept.clock.now() > stored
+    rewritten = World(image, url, fresh=True)
+    assert rewritten.clock.now() == image.start + dt.timedelta(seconds=1)

@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
+from officegym import memo
 from officegym.apps.org.service import find_person
 from officegym.errors import OfficeGymError
 from officegym.tools import ToolContext, call_tool, load_tools
@@ -33,12 +34,18 @@ class CallOutcome:
 
 
 class ToolRunner:
-    """Executes tool calls for `persona` on `world`, one session per runner."""
+    """Executes tool calls for `persona` on `world`, one session per runner.
+
+    The runner owns the world while it lives: its session keeps what it loaded (and
+    memoizes look-ups) across calls, so nobody else may write the world meanwhile.
+    Servers shared with other writers make a runner per call (see mcp_wrappers).
+    """
 
     def __init__(self, world: World, persona: str) -> None:
         load_tools()
         self.world = world
         self.session: Session = world.session()
+        memo.enable(self.session)
         # The identity map holds objects weakly; keeping what a runner loaded alive
         # lets later calls reuse it (relationships, the actor) instead of re-selecting.
         self._loaded: list[object] = []

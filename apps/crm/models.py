@@ -73,7 +73,7 @@ class UserRole(Base):
     person_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"), unique=True)
     role: Mapped[str] = mapped_column(String(10))
 
-    person: Mapped[Person] = relationship()
+    person: Mapped[Person] = relationship(viewonly=True)
 
 
 class Account(Base):
@@ -93,7 +93,7 @@ class Account(Base):
     owner_id: Mapped[int] = _owner()
     created_at: Mapped[dt.datetime] = mapped_column(DateTime())
 
-    owner: Mapped[Person] = relationship()
+    owner: Mapped[Person] = relationship(viewonly=True)
 
 
 class Contact(Base):
@@ -109,8 +109,8 @@ class Contact(Base):
     owner_id: Mapped[int] = _owner()
     created_at: Mapped[dt.datetime] = mapped_column(DateTime())
 
-    account: Mapped[Account | None] = relationship()
-    owner: Mapped[Person] = relationship()
+    account: Mapped[Account | None] = relationship(viewonly=True)
+    owner: Mapped[Person] = relationship(viewonly=True)
 
     @property
     def name(self) -> str:
@@ -138,7 +138,7 @@ class Lead(Base):
     converted_contact_id: Mapped[int | None] = mapped_column(ForeignKey("crm_contact.id"))
     converted_opportunity_id: Mapped[int | None] = mapped_column(ForeignKey("crm_opportunity.id"))
 
-    owner: Mapped[Person] = relationship()
+    owner: Mapped[Person] = relationship(viewonly=True)
 
     @property
     def name(self) -> str:
@@ -169,9 +169,9 @@ class Opportunity(Base):
     created_at: Mapped[dt.datetime] = mapped_column(DateTime())
     closed_at: Mapped[dt.datetime | None] = mapped_column(DateTime())
 
-    account: Mapped[Account] = relationship()
-    contact: Mapped[Contact | None] = relationship()
-    owner: Mapped[Person] = relationship()
+    account: Mapped[Account] = relationship(viewonly=True)
+    contact: Mapped[Contact | None] = relationship(viewonly=True)
+    owner: Mapped[Person] = relationship(viewonly=True)
 
     @property
     def is_closed(self) -> bool:
@@ -195,7 +195,7 @@ class Activity(Base):
     owner_id: Mapped[int] = _owner()
     created_at: Mapped[dt.datetime] = mapped_column(DateTime())
 
-    owner: Mapped[Person] = relationship()
+    owner: Mapped[Person] = relationship(viewonly=True)
 
 
 class Case(Base):
@@ -217,9 +217,9 @@ class Case(Base):
     created_at: Mapped[dt.datetime] = mapped_column(DateTime())
     closed_at: Mapped[dt.datetime | None] = mapped_column(DateTime())
 
-    account: Mapped[Account | None] = relationship()
-    contact: Mapped[Contact | None] = relationship()
-    owner: Mapped[Person] = relationship()
+    account: Mapped[Account | None] = relationship(viewonly=True)
+    contact: Mapped[Contact | None] = relationship(viewonly=True)
+    owner: Mapped[Person] = relationship(viewonly=True)
 
 
 class FieldHistory(Base):
@@ -237,7 +237,7 @@ class FieldHistory(Base):
     changed_by_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"))
     changed_at: Mapped[dt.datetime] = mapped_column(DateTime())
 
-    changed_by: Mapped[Person] = relationship()
+    changed_by: Mapped[Person] = relationship(viewonly=True)
 
 
 MODELS: dict[RecordType, type[Account | Contact | Lead | Opportunity | Case]] = {

@@ -16,7 +16,7 @@ class Team(Base):
     slug: Mapped[str] = mapped_column(String(40), unique=True)
 
     members: Mapped[list[Person]] = relationship(
-        back_populates="team", foreign_keys="Person.team_id"
+        viewonly=True, back_populates="team", foreign_keys="Person.team_id"
     )
 
 
@@ -32,5 +32,7 @@ class Person(Base):
     manager_id: Mapped[int | None] = mapped_column(ForeignKey("org_person.id"))
     timezone: Mapped[str] = mapped_column(String(40))
 
-    team: Mapped[Team] = relationship(back_populates="members", foreign_keys=[team_id])
-    manager: Mapped[Person | None] = relationship(remote_side="Person.id")
+    team: Mapped[Team] = relationship(
+        viewonly=True, back_populates="members", foreign_keys=[team_id]
+    )
+    manager: Mapped[Person | None] = relationship(viewonly=True, remote_side="Person.id")

@@ -28,7 +28,7 @@ class Channel(Base):
     created_by_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"))
     created_at: Mapped[dt.datetime] = mapped_column(DateTime())
 
-    memberships: Mapped[list[Membership]] = relationship(back_populates="channel")
+    memberships: Mapped[list[Membership]] = relationship(viewonly=True, back_populates="channel")
 
     @property
     def slack_id(self) -> str:
@@ -51,8 +51,8 @@ class Membership(Base):
     # Id of the newest message this member has seen; moving it is not a change a grader counts.
     last_read_id: Mapped[int] = mapped_column(default=0, info={"ephemeral": True})
 
-    channel: Mapped[Channel] = relationship(back_populates="memberships")
-    person: Mapped[Person] = relationship()
+    channel: Mapped[Channel] = relationship(viewonly=True, back_populates="memberships")
+    person: Mapped[Person] = relationship(viewonly=True)
 
 
 class Message(Base):
@@ -67,9 +67,9 @@ class Message(Base):
     edited_at: Mapped[dt.datetime | None] = mapped_column(DateTime())
     is_deleted: Mapped[bool] = mapped_column(Boolean, default=False)
 
-    channel: Mapped[Channel] = relationship()
-    user: Mapped[Person] = relationship()
-    reactions: Mapped[list[Reaction]] = relationship(back_populates="message")
+    channel: Mapped[Channel] = relationship(viewonly=True)
+    user: Mapped[Person] = relationship(viewonly=True)
+    reactions: Mapped[list[Reaction]] = relationship(viewonly=True, back_populates="message")
 
     @property
     def ts(self) -> str:
@@ -86,8 +86,8 @@ class Reaction(Base):
     person_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"))
     emoji: Mapped[str] = mapped_column(String(60))
 
-    message: Mapped[Message] = relationship(back_populates="reactions")
-    person: Mapped[Person] = relationship()
+    message: Mapped[Message] = relationship(viewonly=True, back_populates="reactions")
+    person: Mapped[Person] = relationship(viewonly=True)
 
 
 class Pin(Base):

@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import and_, bindparam, func, or_, select
+from sqlalchemy import ScalarResult, and_, bindparam, func, or_, select
 from sqlalchemy.orm import Session, joinedload
 
 from officegym.apps.org.models import Person
@@ -23,6 +23,7 @@ from officegym.apps.org.service import find_person
 from officegym.apps.slack.models import Channel, Membership, Mention, Message, Pin, Reaction, Status
 from officegym.clock import now
 from officegym.errors import Conflict, Forbidden, Invalid, NotFound
+from officegym.memo import recall, watch
 
 MAX_TEXT = 4000
 CHANNEL_NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,79}$")
@@ -50,7 +51,21 @@ def _find_channel(s: Session, ref: str | int) -> Channel | None:
     match = SLACK_ID_RE.match(key)
     if match:
         return s.get(Channel, int(match.group(1)))
-    return s.scalars(_BY_NAME, {"name": key.lstrip("#").lower()}).first()
+    name = key.lstrip("#").lower()
+    channel_id = recall(s, "slack.channel", name, lambda: _id(s.scalars(_BY_NAME, {"name": name})))
+    return s.get(Channel, channel_id) if channel_id is not None else None
+
+
+def _id(rows: ScalarResult[Any]) -> int | None:
+    """The id of the first row, for memos (the row itself stays in the identity map)."""
+    row = rows.first()
+    return row.id if row is not None else None
+
+
+# Look-ups by name and by (channel, person) are memoized per session; see officegym.memo.
+watch("slack.channel", Channel)
+watch("slack.membership", Membership)
+watch("slack.dm", Channel, Membership)
 
 
 # Hot-path statements are built once; calls only bind values.
@@ -93,7 +108,11 @@ _MEMBERS = (
 
 
 def membership(s: Session, person: Person, channel: Channel) -> Membership | None:
-    return s.scalars(_MEMBERSHIP, {"c": channel.id, "p": person.id}).first()
+    key = (channel.id, person.id)
+    found = recall(
+        s, "slack.membership", key, lambda: _id(s.scalars(_MEMBERSHIP, {"c": key[0], "p": key[1]}))
+    )
+    return s.get(Membership, found) if found is not None else None
 
 
 def is_member(s: Session, person: Person, channel: Channel) -> bool:
@@ -470,6 +489,11 @@ def archive_channel(s: Session, actor: Person, channel: Channel) -> Channel:
 def find_dm(s: Session, actor: Person, others: Sequence[Person]) -> Channel | None:
     """The existing DM or group DM with exactly these people, if any (creates nothing)."""
     ids = _dm_ids(actor, others)
+    found = recall(s, "slack.dm", tuple(ids), lambda: _find_dm_id(s, ids))
+    return s.get(Channel, found) if found is not None else None
+
+
+def _find_dm_id(s: Session, ids: list[int]) -> int | None:
     kind = "dm" if len(ids) == 2 else "mpdm"
     shared = (
         select(Membership.channel_id)
@@ -481,7 +505,7 @@ def find_dm(s: Session, actor: Person, others: Sequence[Person]) -> Channel | No
     for cid in s.scalars(shared).all():
         size = s.scalar(select(func.count()).where(Membership.channel_id == cid))
         if size == len(ids):
-            return s.get_one(Channel, cid)
+            return cid
     return None
 
 

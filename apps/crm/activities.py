@@ -14,6 +14,7 @@ from officegym.apps.crm.models import Activity, FieldHistory
 from officegym.apps.crm.records import get_record
 from officegym.apps.org.models import Person
 from officegym.clock import now
+from officegym.db import get
 from officegym.errors import Conflict, NotFound
 
 __all__ = ["complete_activity", "field_history", "get_activity", "list_activities", "log_activity"]
@@ -46,7 +47,7 @@ def log_activity(
 
 def get_activity(s: Session, actor: Person, activity_id: int) -> Activity:
     """An activity by id (every CRM user may read it)."""
-    activity = s.get(Activity, activity_id)
+    activity = get(s, Activity, activity_id)
     if activity is None:
         raise NotFound(f"no activity with id {activity_id}", code="activity_not_found")
     get_record(s, actor, activity.record_type, activity.record_id)

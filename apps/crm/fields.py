@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from officegym.apps.crm import models as m
 from officegym.apps.org.models import Person
 from officegym.clock import now
+from officegym.db import get
 from officegym.errors import Invalid
 
 __all__ = ["SPECS", "FieldError", "Spec", "clean", "clean_all", "record_changes", "text_value"]
@@ -214,7 +215,7 @@ def _ref(s: Session, spec: Spec, value: Any) -> int:
     except (TypeError, ValueError):
         raise ValueError(f"must be the numeric id of a {spec.target}, not {value!r}") from None
     assert spec.target is not None
-    if s.get(m.MODELS[spec.target], ref) is None:
+    if get(s, m.MODELS[spec.target], ref) is None:
         raise ValueError(f"no {spec.target} with id {ref}")
     return ref
 

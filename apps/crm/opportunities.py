@@ -14,6 +14,7 @@ from officegym.apps.crm.models import CLOSED_STAGES, STAGE_PROBABILITY, STAGES, 
 from officegym.apps.crm.records import describe
 from officegym.apps.org.models import Person
 from officegym.clock import now
+from officegym.db import get
 from officegym.errors import Conflict
 
 __all__ = ["change_stage", "prepare_opportunity", "require_unlocked", "update_opportunity"]
@@ -39,7 +40,7 @@ def _check_loss_reason(stage: str, reason: Any) -> None:
 def _check_contact(s: Session, account_id: Any, contact_id: Any) -> None:
     if contact_id in (None, "") or account_id in (None, ""):
         return
-    contact = s.get(Contact, int(contact_id))
+    contact = get(s, Contact, int(contact_id))
     if contact is not None and contact.account_id != int(account_id):
         raise FieldError(
             "opportunity", "contact_id", f"contact {contact.id} is not a contact of the account"

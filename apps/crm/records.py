@@ -26,6 +26,7 @@ from officegym.apps.crm.models import (
 )
 from officegym.apps.org.models import Person
 from officegym.clock import now
+from officegym.db import get
 from officegym.errors import Conflict, Invalid, NotFound
 
 __all__ = [
@@ -96,7 +97,7 @@ def _model(record_type: str) -> Any:
 def get_record(s: Session, actor: Person, record_type: str, record_id: int) -> Any:
     """A record by type and id; any CRM user may read it."""
     require_role(s, actor)
-    record = s.get(_model(record_type), record_id)
+    record = get(s, _model(record_type), record_id)
     if record is None:
         raise NotFound(f"no {record_type} with id {record_id}", code=f"{record_type}_not_found")
     return record

@@ -2,17 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person, Team
+from officegym.db import get
 from officegym.errors import NotFound
 
-__all__ = ["add_person", "add_team", "find_person", "get_person", "list_people", "list_teams"]
+__all__ = [
+    "add_person",
+    "add_team",
+    "find_person",
+    "get_person",
+    "list_people",
+    "list_teams",
+    "person_ids",
+]
 
 
 def get_person(s: Session, person_id: int) -> Person:
-    person = s.get(Person, person_id)
+    person = get(s, Person, person_id)
     if person is None:
         raise NotFound(f"no person with id {person_id}", code="user_not_found")
     return person
@@ -25,7 +36,16 @@ def find_person(s: Session, ref: str) -> Person:
     person_id = handles.get(key) or emails.get(key.lower()) or names.get(key)
     if person_id is None:
         raise NotFound(f"no person with handle, email or name {ref!r}", code="user_not_found")
-    return s.get_one(Person, person_id)
+    person = get(s, Person, person_id)
+    if person is None:  # the directory lists only existing people
+        raise NotFound(f"no person with id {person_id}", code="user_not_found")
+    return person
+
+
+def person_ids(s: Session, handles: Iterable[str]) -> list[int]:
+    """Ids of the people with these handles (unknown handles are skipped)."""
+    by_handle = _directory(s)[0]
+    return [by_handle[h] for h in handles if h in by_handle]
 
 
 _DIRECTORY = select(Person.id, Person.handle, Person.email, Person.name).order_by(Person.id)

@@ -11,17 +11,19 @@ archived channels are read-only; only the author edits or deletes a message.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import ScalarResult, and_, bindparam, func, or_, select
+from sqlalchemy import ScalarResult, Select, and_, bindparam, func, or_, select
 from sqlalchemy.orm import Session, joinedload
 
 from officegym.apps.org.models import Person
-from officegym.apps.org.service import find_person
+from officegym.apps.org.service import find_person, person_ids
 from officegym.apps.slack.models import Channel, Membership, Mention, Message, Pin, Reaction, Status
 from officegym.clock import now
+from officegym.db import get
 from officegym.errors import Conflict, Forbidden, Invalid, NotFound
 from officegym.memo import recall, watch
 
@@ -46,14 +48,14 @@ def get_channel(s: Session, actor: Person, ref: str | int) -> Channel:
 
 def _find_channel(s: Session, ref: str | int) -> Channel | None:
     if isinstance(ref, int):
-        return s.get(Channel, ref)
+        return get(s, Channel, ref)
     key = str(ref).strip()
     match = SLACK_ID_RE.match(key)
     if match:
-        return s.get(Channel, int(match.group(1)))
+        return get(s, Channel, int(match.group(1)))
     name = key.lstrip("#").lower()
     channel_id = recall(s, "slack.channel", name, lambda: _id(s.scalars(_BY_NAME, {"name": name})))
-    return s.get(Channel, channel_id) if channel_id is not None else None
+    return get(s, Channel, channel_id) if channel_id is not None else None
 
 
 def _id(rows: ScalarResult[Any]) -> int | None:
@@ -105,6 +107,32 @@ _MEMBERS = (
     .where(Membership.channel_id == bindparam("c"))
     .order_by(Person.name)
 )
+_PINNED = (
+    select(Message)
+    .join(Pin, Pin.message_id == Message.id)
+    .where(Pin.channel_id == bindparam("c"), Message.is_deleted.is_(False))
+    .order_by(Pin.id)
+)
+_REPLIES = (
+    select(Message)
+    .where(Message.thread_parent_id == bindparam("m"), Message.is_deleted.is_(False))
+    .options(joinedload(Message.user))
+    .order_by(Message.id)
+)
+_PIN_OF = select(Pin).where(Pin.message_id == bindparam("m"))
+_STATUS_OF = select(Status).where(Status.person_id == bindparam("p"))
+_NEWEST = select(func.max(Message.id)).where(Message.channel_id == bindparam("c"))
+_MEMBER_COUNT = select(func.count()).where(Membership.channel_id == bindparam("c"))
+_DM_CANDIDATES = (  # conversations of this kind holding all of these people
+    select(Membership.channel_id)
+    .join(Channel, Channel.id == Membership.channel_id)
+    .where(
+        Channel.kind == bindparam("kind"),
+        Membership.person_id.in_(bindparam("ids", expanding=True)),
+    )
+    .group_by(Membership.channel_id)
+    .having(func.count() == bindparam("n"))
+)
 
 
 def membership(s: Session, person: Person, channel: Channel) -> Membership | None:
@@ -112,7 +140,7 @@ def membership(s: Session, person: Person, channel: Channel) -> Membership | Non
     found = recall(
         s, "slack.membership", key, lambda: _id(s.scalars(_MEMBERSHIP, {"c": key[0], "p": key[1]}))
     )
-    return s.get(Membership, found) if found is not None else None
+    return get(s, Membership, found) if found is not None else None
 
 
 def is_member(s: Session, person: Person, channel: Channel) -> bool:
@@ -125,7 +153,7 @@ def can_read(s: Session, actor: Person, channel: Channel) -> bool:
 
 def get_message(s: Session, actor: Person, message_id: int) -> Message:
     """A live message the actor can read."""
-    msg = s.get(Message, message_id)
+    msg = get(s, Message, message_id)
     if msg is None or msg.is_deleted or not can_read(s, actor, msg.channel):
         raise NotFound(f"no message {message_id} that you can see", code="message_not_found")
     return msg
@@ -140,7 +168,15 @@ def list_channels(
     include_archived: bool = False,
 ) -> list[Channel]:
     """Public channels plus the private ones the actor belongs to (no DMs), by name."""
-    mine = select(Membership.channel_id).where(Membership.person_id == actor.id)
+    stmt = _channel_list(member_only, include_archived, bool(query))
+    like = f"%{(query or '').strip().lstrip('#').lower()}%"
+    return list(s.scalars(stmt, {"p": actor.id, "like": like}))
+
+
+@functools.cache
+def _channel_list(member_only: bool, include_archived: bool, query: bool) -> Select[Any]:
+    """The statement of one `list_channels` variant, built once."""
+    mine = select(Membership.channel_id).where(Membership.person_id == bindparam("p"))
     stmt = select(Channel).where(Channel.kind.in_(("public", "private")))
     if member_only:
         stmt = stmt.where(Channel.id.in_(mine))
@@ -149,11 +185,11 @@ def list_channels(
     if not include_archived:
         stmt = stmt.where(Channel.is_archived.is_(False))
     if query:
-        like = f"%{query.strip().lstrip('#').lower()}%"
+        like = bindparam("like")
         stmt = stmt.where(
             or_(Channel.name.ilike(like), Channel.topic.ilike(like), Channel.purpose.ilike(like))
         )
-    return list(s.scalars(stmt.order_by(Channel.name)))
+    return stmt.order_by(Channel.name)
 
 
 def list_conversations_of(s: Session, actor: Person) -> list[Channel]:
@@ -196,10 +232,7 @@ def replies(s: Session, actor: Person, parent: Message) -> list[Message]:
     """Live replies in a message's thread, oldest first."""
     if not can_read(s, actor, parent.channel):
         raise NotFound("no such message", code="message_not_found")
-    stmt = select(Message).where(
-        Message.thread_parent_id == parent.id, Message.is_deleted.is_(False)
-    )
-    return list(s.scalars(stmt.order_by(Message.id)))
+    return list(s.scalars(_REPLIES, {"m": parent.id}))
 
 
 def reply_counts(s: Session, parent_ids: Sequence[int]) -> dict[int, int]:
@@ -241,33 +274,52 @@ def search_messages(
     words = [w for w in query.split() if w]
     if not words:
         raise Invalid("search query is empty")
-    stmt = select(Message).where(*(_icontains(s, Message.text, w) for w in words))
-    stmt = stmt.where(Message.is_deleted.is_(False))
-    if channel is not None:
-        if not can_read(s, actor, channel):
-            raise NotFound("no such channel", code="channel_not_found")
-        stmt = stmt.where(Message.channel_id == channel.id)
+    if channel is not None and not can_read(s, actor, channel):
+        raise NotFound("no such channel", code="channel_not_found")
+    sqlite = s.get_bind().dialect.name == "sqlite"
+    stmt = _search(len(words), channel is not None, author is not None, sqlite)
+    params: dict[str, Any] = {f"w{i}": _like_pattern(w) for i, w in enumerate(words)}
+    params |= {"p": actor.id, "n": _clamp(limit)}
+    params |= {"c": channel.id if channel else None, "a": author.id if author else None}
+    return list(s.scalars(stmt, params))
+
+
+@functools.cache
+def _search(words: int, in_channel: bool, by_author: bool, sqlite: bool) -> Select[Any]:
+    """The statement of one `search_messages` variant, built once."""
+    text = Message.text
+    # SQLite's LIKE already ignores ASCII case; `ilike` would wrap every row in lower().
+    tests = [
+        text.like(bindparam(f"w{i}"), escape="\\")
+        if sqlite
+        else text.ilike(bindparam(f"w{i}"), escape="\\")
+        for i in range(words)
+    ]
+    stmt = select(Message).where(*tests, Message.is_deleted.is_(False))
+    if in_channel:
+        stmt = stmt.where(Message.channel_id == bindparam("c"))
     else:
-        mine = select(Membership.channel_id).where(Membership.person_id == actor.id)
+        mine = select(Membership.channel_id).where(Membership.person_id == bindparam("p"))
         readable = select(Channel.id).where(or_(Channel.kind == "public", Channel.id.in_(mine)))
         # `+ 0` keeps SQLite from collecting every readable message through the channel
         # index and sorting them; scanning newest-first stops at `limit` (2.5x faster).
         stmt = stmt.where((Message.channel_id + 0).in_(readable))
-    if author is not None:
-        stmt = stmt.where(Message.user_id == author.id)
-    return list(s.scalars(stmt.order_by(Message.id.desc()).limit(_clamp(limit))))
+    if by_author:
+        stmt = stmt.where(Message.user_id == bindparam("a"))
+    # Results show their author and channel: load them with the rows, not one by one.
+    stmt = stmt.options(joinedload(Message.user), joinedload(Message.channel))
+    return stmt.order_by(Message.id.desc()).limit(bindparam("n"))
+
+
+def _like_pattern(word: str) -> str:
+    """A LIKE pattern matching `word` anywhere, with LIKE's wildcards escaped."""
+    return "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
 def pins(s: Session, actor: Person, channel: Channel) -> list[Message]:
     if not can_read(s, actor, channel):
         raise NotFound("no such channel", code="channel_not_found")
-    stmt = (
-        select(Message)
-        .join(Pin, Pin.message_id == Message.id)
-        .where(Pin.channel_id == channel.id, Message.is_deleted.is_(False))
-        .order_by(Pin.id)
-    )
-    return list(s.scalars(stmt))
+    return list(s.scalars(_PINNED, {"c": channel.id}))
 
 
 def reactions_for(s: Session, message_ids: Sequence[int]) -> dict[int, dict[str, list[str]]]:
@@ -281,7 +333,7 @@ def reactions_for(s: Session, message_ids: Sequence[int]) -> dict[int, dict[str,
 
 
 def get_status(s: Session, person: Person) -> Status | None:
-    return s.scalars(select(Status).where(Status.person_id == person.id)).first()
+    return s.scalars(_STATUS_OF, {"p": person.id}).first()
 
 
 # ---------------------------------------------------------------- changes
@@ -298,7 +350,7 @@ def post_message(
         if thread_parent.channel_id != channel.id or thread_parent.is_deleted:
             raise Invalid("thread parent is not a live message of this channel")
         if thread_parent.thread_parent_id is not None:
-            thread_parent = s.get(Message, thread_parent.thread_parent_id)
+            thread_parent = get(s, Message, thread_parent.thread_parent_id)
     msg = Message(
         channel_id=channel.id,
         user_id=actor.id,
@@ -370,7 +422,7 @@ def pin_message(s: Session, actor: Person, message: Message) -> Pin:
     _require_active(message.channel)
     if message.thread_parent_id is not None:
         raise Invalid("only top-level messages can be pinned")
-    if s.scalars(select(Pin).where(Pin.message_id == message.id)).first() is not None:
+    if s.scalars(_PIN_OF, {"m": message.id}).first() is not None:
         raise Conflict("message is already pinned", code="already_pinned")
     pin = Pin(
         channel_id=message.channel_id,
@@ -386,7 +438,7 @@ def pin_message(s: Session, actor: Person, message: Message) -> Pin:
 def unpin_message(s: Session, actor: Person, message: Message) -> None:
     _require_member(s, actor, message.channel)
     _require_active(message.channel)
-    pin = s.scalars(select(Pin).where(Pin.message_id == message.id)).first()
+    pin = s.scalars(_PIN_OF, {"m": message.id}).first()
     if pin is None:
         raise NotFound("message is not pinned", code="no_pin")
     s.delete(pin)
@@ -403,7 +455,7 @@ def create_channel(
             f"invalid channel name {name!r}: use 1-80 lowercase letters, digits, '-' or '_'",
             code="invalid_name",
         )
-    if s.scalars(select(Channel.id).where(Channel.name == name)).first() is not None:
+    if s.scalars(_BY_NAME, {"name": name}).first() is not None:
         raise Conflict(f"a channel named #{name} already exists", code="name_taken")
     ts = now(s)
     channel = Channel(
@@ -490,21 +542,13 @@ def find_dm(s: Session, actor: Person, others: Sequence[Person]) -> Channel | No
     """The existing DM or group DM with exactly these people, if any (creates nothing)."""
     ids = _dm_ids(actor, others)
     found = recall(s, "slack.dm", tuple(ids), lambda: _find_dm_id(s, ids))
-    return s.get(Channel, found) if found is not None else None
+    return get(s, Channel, found) if found is not None else None
 
 
 def _find_dm_id(s: Session, ids: list[int]) -> int | None:
     kind = "dm" if len(ids) == 2 else "mpdm"
-    shared = (
-        select(Membership.channel_id)
-        .join(Channel, Channel.id == Membership.channel_id)
-        .where(Channel.kind == kind, Membership.person_id.in_(ids))
-        .group_by(Membership.channel_id)
-        .having(func.count() == len(ids))
-    )
-    for cid in s.scalars(shared).all():
-        size = s.scalar(select(func.count()).where(Membership.channel_id == cid))
-        if size == len(ids):
+    for cid in s.scalars(_DM_CANDIDATES, {"kind": kind, "ids": ids, "n": len(ids)}).all():
+        if s.scalar(_MEMBER_COUNT, {"c": cid}) == len(ids):
             return cid
     return None
 
@@ -557,21 +601,12 @@ def set_status(s: Session, actor: Person, text: str, emoji: str = "") -> Status:
 
 
 def mark_read(s: Session, actor: Person, channel: Channel) -> None:
-    newest = s.scalar(select(func.max(Message.id)).where(Message.channel_id == channel.id))
+    newest = s.scalar(_NEWEST, {"c": channel.id})
     if newest:
         _mark_read(s, actor, channel, newest)
 
 
 # ---------------------------------------------------------------- helpers
-
-
-def _icontains(s: Session, column: Any, word: str) -> Any:
-    """Case-insensitive substring test. SQLite's LIKE already ignores ASCII case, and
-    `ilike` would wrap every row in lower() (several times slower on a scan)."""
-    pattern = "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-    if s.get_bind().dialect.name == "sqlite":
-        return column.like(pattern, escape="\\")
-    return column.ilike(pattern, escape="\\")
 
 
 def _clamp(limit: int, most: int = 200) -> int:
@@ -624,7 +659,7 @@ def _record_mentions(s: Session, msg: Message) -> None:
     handles = set(MENTION_RE.findall(msg.text))
     if not handles:
         return
-    ids = s.scalars(select(Person.id).where(Person.handle.in_(handles))).all()
+    ids = person_ids(s, handles)
     s.add_all(Mention(message_id=msg.id, person_id=pid) for pid in sorted(ids))
     s.flush()
 

@@ -15,6 +15,7 @@ from officegym.apps.org import service as org
 from officegym.apps.org.models import Person
 from officegym.apps.slack import service as chat
 from officegym.apps.slack.models import Channel, Message
+from officegym.db import get
 from officegym.tools import ToolContext, tool
 
 ChannelRef = Annotated[str, Field(description="Channel name such as 'general' or '#general'.")]
@@ -128,7 +129,7 @@ def slack_read_thread(ctx: ToolContext, *, message_id: MessageId) -> dict[str, A
     """Read a thread: the parent message and all its replies, oldest first."""
     s, me = ctx.session, ctx.actor
     msg = chat.get_message(s, me, message_id)
-    parent = s.get(Message, msg.thread_parent_id) if msg.thread_parent_id else msg
+    parent = get(s, Message, msg.thread_parent_id) if msg.thread_parent_id else msg
     assert parent is not None
     return {
         "where": _where(parent),

@@ -133,9 +133,10 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         template_id, split, task_seed = self._choose(dict(options or {}))
         task = make_task(template_id, task_seed, self.scenario, self.world_seed)
         self.world.reset()
-        if self._runner is not None:
-            self._runner.close()
-        self._runner = ToolRunner(self.world, task.persona)
+        if self._runner is None:
+            self._runner = ToolRunner(self.world, task.persona)
+        else:
+            self._runner.restart(task.persona)
         self.task, self.last_grade = task, None
         self._names = _tool_names(tuple(sorted(task.apps)))
         self._goal = clip(task.goal, GOAL_CHARS)

@@ -51,6 +51,17 @@ class ToolRunner:
         self._loaded: list[object] = []
         event.listen(self.session, "loaded_as_persistent", self._keep)
         event.listen(self.session, "pending_to_persistent", self._keep)
+        self._act_as(persona)
+
+    def restart(self, persona: str) -> None:
+        """Begin again on the world just reset, as `persona`: forget everything loaded
+        (it may describe the previous episode) but keep the session (cheaper than anew)."""
+        self.session.close()
+        self._loaded.clear()
+        memo.forget(self.session)
+        self._act_as(persona)
+
+    def _act_as(self, persona: str) -> None:
         self.actor = find_person(self.session, persona)
         self.actor_id = self.actor.id
         self.session.commit()

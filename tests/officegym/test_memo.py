@@ -66,3 +66,18 @@ def test_sessions_that_did_not_opt_in_always_load(world: World) -> None:
     values = iter([1, 2])
     assert memo.recall(s, "k", "key", lambda: next(values)) == 1
     assert memo.recall(s, "k", "key", lambda: next(values)) == 2
+
+
+def test_a_restarted_runner_sees_the_reset_world_not_the_last_episode(world: World) -> None:
+    runner = ToolRunner(world, "kturner")
+    topic = runner.call("slack_get_channel_info", {"channel": "general"}).result["topic"]
+    assert runner.call("slack_set_channel_topic", {"channel": "general", "topic": "new"}).ok
+    assert runner.call("slack_create_channel", {"name": "restart-test"}).ok
+    assert runner.call("slack_leave_channel", {"channel": "restart-test"}).ok
+    world.reset()
+    runner.restart("kturner")
+    assert runner.call("slack_get_channel_info", {"channel": "general"}).result["topic"] == topic
+    again = runner.call("slack_post_message", {"channel": "restart-test", "text": "x"})
+    assert again.code == "channel_not_found"
+    assert runner.call("slack_create_channel", {"name": "restart-test"}).ok
+    assert runner.call("slack_post_message", {"channel": "restart-test", "text": "x"}).ok

@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.orm import Session, UOWTransaction
 
-__all__ = ["enable", "forget", "recall", "watch"]
+__all__ = ["changed", "enable", "forget", "recall", "watch"]
 
 _INFO_KEY = "memo"
 _WATCHED: dict[type, set[str]] = {}  # model class -> memo kinds that depend on it
@@ -57,13 +57,19 @@ def forget(s: Session, kind: str | None = None) -> None:
             memos.pop(kind, None)
 
 
+def changed(s: Session, model: type) -> None:
+    """Rows of `model` were written: drop the kinds of memo that depend on them."""
+    if s.info.get(_INFO_KEY):
+        for kind in _WATCHED.get(model, ()):
+            forget(s, kind)
+
+
 @event.listens_for(Session, "after_flush")
 def _after_flush(s: Session, _flush: UOWTransaction) -> None:
     if not s.info.get(_INFO_KEY):
         return
     for instance in (*s.new, *s.dirty, *s.deleted):
-        for kind in _WATCHED.get(type(instance), ()):
-            forget(s, kind)
+        changed(s, type(instance))
 
 
 @event.listens_for(Session, "after_soft_rollback")

@@ -51,6 +51,7 @@ class ToolRunner:
         self._loaded: list[object] = []
         event.listen(self.session, "loaded_as_persistent", self._keep)
         event.listen(self.session, "pending_to_persistent", self._keep)
+        event.listen(self.session, "detached_to_persistent", self._keep)  # writes.insert_row
         self._act_as(persona)
 
     def restart(self, persona: str) -> None:

@@ -26,6 +26,7 @@ from officegym.clock import now
 from officegym.db import get
 from officegym.errors import Conflict, Forbidden, Invalid, NotFound
 from officegym.memo import recall, watch
+from officegym.writes import delete_row, insert_row, update_row
 
 MAX_TEXT = 4000
 CHANNEL_NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,79}$")
@@ -351,15 +352,15 @@ def post_message(
             raise Invalid("thread parent is not a live message of this channel")
         if thread_parent.thread_parent_id is not None:
             thread_parent = get(s, Message, thread_parent.thread_parent_id)
-    msg = Message(
+    msg = insert_row(
+        s,
+        Message,
         channel_id=channel.id,
         user_id=actor.id,
         text=text,
         created_at=now(s),
         thread_parent_id=thread_parent.id if thread_parent else None,
     )
-    s.add(msg)
-    s.flush()
     _record_mentions(s, msg)
     return msg
 
@@ -368,8 +369,7 @@ def edit_message(s: Session, actor: Person, message: Message, text: str) -> Mess
     if message.user_id != actor.id:
         raise Forbidden("you can only edit your own messages", code="cant_update_message")
     _require_active(message.channel)
-    message.text = _clean_text(text)
-    message.edited_at = now(s)
+    update_row(s, message, text=_clean_text(text), edited_at=now(s))
     s.execute(Mention.__table__.delete().where(Mention.message_id == message.id))
     _record_mentions(s, message)
     return message
@@ -380,7 +380,7 @@ def delete_message(s: Session, actor: Person, message: Message) -> None:
     if message.user_id != actor.id:
         raise Forbidden("you can only delete your own messages", code="cant_delete_message")
     _require_active(message.channel)
-    message.is_deleted = True
+    update_row(s, message, is_deleted=True)
 
 
 def add_reaction(s: Session, actor: Person, message: Message, emoji: str) -> Reaction:
@@ -390,10 +390,7 @@ def add_reaction(s: Session, actor: Person, message: Message, emoji: str) -> Rea
     exists = _own_reaction(s, actor, message, emoji)
     if exists is not None:
         raise Conflict(f"you already reacted with :{emoji}:", code="already_reacted")
-    reaction = Reaction(message_id=message.id, person_id=actor.id, emoji=emoji)
-    s.add(reaction)
-    s.flush()
-    return reaction
+    return insert_row(s, Reaction, message_id=message.id, person_id=actor.id, emoji=emoji)
 
 
 _REACTION = select(Reaction).where(
@@ -413,8 +410,7 @@ def remove_reaction(s: Session, actor: Person, message: Message, emoji: str) -> 
     reaction = _own_reaction(s, actor, message, emoji)
     if reaction is None:
         raise NotFound(f"you have no :{emoji}: reaction on this message", code="no_reaction")
-    s.delete(reaction)
-    s.flush()
+    delete_row(s, reaction)
 
 
 def pin_message(s: Session, actor: Person, message: Message) -> Pin:
@@ -424,15 +420,14 @@ def pin_message(s: Session, actor: Person, message: Message) -> Pin:
         raise Invalid("only top-level messages can be pinned")
     if s.scalars(_PIN_OF, {"m": message.id}).first() is not None:
         raise Conflict("message is already pinned", code="already_pinned")
-    pin = Pin(
+    return insert_row(
+        s,
+        Pin,
         channel_id=message.channel_id,
         message_id=message.id,
         pinned_by_id=actor.id,
         pinned_at=now(s),
     )
-    s.add(pin)
-    s.flush()
-    return pin
 
 
 def unpin_message(s: Session, actor: Person, message: Message) -> None:
@@ -441,8 +436,7 @@ def unpin_message(s: Session, actor: Person, message: Message) -> None:
     pin = s.scalars(_PIN_OF, {"m": message.id}).first()
     if pin is None:
         raise NotFound("message is not pinned", code="no_pin")
-    s.delete(pin)
-    s.flush()
+    delete_row(s, pin)
 
 
 def create_channel(
@@ -458,7 +452,9 @@ def create_channel(
     if s.scalars(_BY_NAME, {"name": name}).first() is not None:
         raise Conflict(f"a channel named #{name} already exists", code="name_taken")
     ts = now(s)
-    channel = Channel(
+    channel = insert_row(
+        s,
+        Channel,
         name=name,
         kind="private" if private else "public",
         topic=_limit(topic, 250, "topic"),
@@ -467,10 +463,7 @@ def create_channel(
         created_by_id=actor.id,
         created_at=ts,
     )
-    s.add(channel)
-    s.flush()
-    s.add(Membership(channel_id=channel.id, person_id=actor.id, joined_at=ts, last_read_id=0))
-    s.flush()
+    insert_row(s, Membership, channel_id=channel.id, person_id=actor.id, joined_at=ts)
     return channel
 
 
@@ -487,11 +480,10 @@ def invite(s: Session, actor: Person, channel: Channel, people: Sequence[Person]
     for person in people:
         if is_member(s, person, channel):
             continue
-        s.add(Membership(channel_id=channel.id, person_id=person.id, joined_at=now(s)))
+        insert_row(s, Membership, channel_id=channel.id, person_id=person.id, joined_at=now(s))
         added.append(person)
     if not added and people:
         raise Conflict("everyone named is already a member", code="already_in_channel")
-    s.flush()
     return added
 
 
@@ -502,10 +494,7 @@ def join_channel(s: Session, actor: Person, channel: Channel) -> Membership:
     existing = membership(s, actor, channel)
     if existing is not None:
         return existing
-    m = Membership(channel_id=channel.id, person_id=actor.id, joined_at=now(s))
-    s.add(m)
-    s.flush()
-    return m
+    return insert_row(s, Membership, channel_id=channel.id, person_id=actor.id, joined_at=now(s))
 
 
 def leave_channel(s: Session, actor: Person, channel: Channel) -> None:
@@ -514,14 +503,13 @@ def leave_channel(s: Session, actor: Person, channel: Channel) -> None:
     m = membership(s, actor, channel)
     if m is None:
         raise Conflict("you are not a member of this channel", code="not_in_channel")
-    s.delete(m)
-    s.flush()
+    delete_row(s, m)
 
 
 def set_topic(s: Session, actor: Person, channel: Channel, topic: str) -> Channel:
     _require_member(s, actor, channel)
     _require_active(channel)
-    channel.topic = _limit(topic, 250, "topic")
+    update_row(s, channel, topic=_limit(topic, 250, "topic"))
     return channel
 
 
@@ -534,7 +522,7 @@ def archive_channel(s: Session, actor: Person, channel: Channel) -> Channel:
         )
     _require_member(s, actor, channel)
     _require_active(channel)
-    channel.is_archived = True
+    update_row(s, channel, is_archived=True)
     return channel
 
 
@@ -571,7 +559,9 @@ def open_dm(s: Session, actor: Person, others: Sequence[Person]) -> Channel:
     ids = _dm_ids(actor, others)
     kind = "dm" if len(ids) == 2 else "mpdm"
     ts = now(s)
-    channel = Channel(
+    channel = insert_row(
+        s,
+        Channel,
         name=None,
         kind=kind,
         created_by_id=actor.id,
@@ -580,10 +570,8 @@ def open_dm(s: Session, actor: Person, others: Sequence[Person]) -> Channel:
         purpose="",
         is_archived=False,
     )
-    s.add(channel)
-    s.flush()
-    s.add_all(Membership(channel_id=channel.id, person_id=i, joined_at=ts) for i in ids)
-    s.flush()
+    for person_id in ids:
+        insert_row(s, Membership, channel_id=channel.id, person_id=person_id, joined_at=ts)
     return channel
 
 
@@ -592,11 +580,8 @@ def set_status(s: Session, actor: Person, text: str, emoji: str = "") -> Status:
     emoji = _clean_emoji(emoji) if emoji else ""
     status = get_status(s, actor)
     if status is None:
-        status = Status(person_id=actor.id, text=text, emoji=emoji)
-        s.add(status)
-    else:
-        status.text, status.emoji = text, emoji
-    s.flush()
+        return insert_row(s, Status, person_id=actor.id, text=text, emoji=emoji)
+    update_row(s, status, text=text, emoji=emoji)
     return status
 
 
@@ -652,16 +637,15 @@ def _limit(value: str, n: int, what: str, *, code: str = "invalid_arguments") ->
 def _mark_read(s: Session, actor: Person, channel: Channel, message_id: int) -> None:
     m = membership(s, actor, channel)
     if m is not None and m.last_read_id < message_id:
-        m.last_read_id = message_id
+        update_row(s, m, last_read_id=message_id)
 
 
 def _record_mentions(s: Session, msg: Message) -> None:
     handles = set(MENTION_RE.findall(msg.text))
     if not handles:
         return
-    ids = person_ids(s, handles)
-    s.add_all(Mention(message_id=msg.id, person_id=pid) for pid in sorted(ids))
-    s.flush()
+    for person_id in sorted(person_ids(s, handles)):
+        insert_row(s, Mention, message_id=msg.id, person_id=person_id)
 
 
 def resolve_people(s: Session, refs: Sequence[str]) -> list[Person]:

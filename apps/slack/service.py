@@ -16,14 +16,14 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import ScalarResult, Select, and_, bindparam, func, or_, select
+from sqlalchemy import Select, and_, bindparam, func, or_, select
 from sqlalchemy.orm import Session, joinedload
 
 from officegym.apps.org.models import Person
-from officegym.apps.org.service import find_person, person_ids
+from officegym.apps.org.service import Profile, find_person_id, person_ids, profile
 from officegym.apps.slack.models import Channel, Membership, Mention, Message, Pin, Reaction, Status
 from officegym.clock import now
-from officegym.db import get
+from officegym.db import get, read
 from officegym.errors import Conflict, Forbidden, Invalid, NotFound
 from officegym.memo import recall, watch
 from officegym.writes import delete_row, insert_row, update_row
@@ -34,6 +34,7 @@ EMOJI_RE = re.compile(r"^[a-z0-9_+-]{1,60}$")
 MENTION_RE = re.compile(r"(?<![\w@])@([a-z0-9._-]+)")
 SLACK_ID_RE = re.compile(r"^[CGD](\d{7})$")
 DEFAULT_CHANNEL = "general"
+Someone = Person | Profile  # a person as an ORM row or as a directory card: both have .id
 
 
 # ---------------------------------------------------------------- look-ups
@@ -55,14 +56,10 @@ def _find_channel(s: Session, ref: str | int) -> Channel | None:
     if match:
         return get(s, Channel, int(match.group(1)))
     name = key.lstrip("#").lower()
-    channel_id = recall(s, "slack.channel", name, lambda: _id(s.scalars(_BY_NAME, {"name": name})))
+    channel_id = recall(
+        s, "slack.channel", name, lambda: read(s, _ID_BY_NAME, {"name": name}).scalar()
+    )
     return get(s, Channel, channel_id) if channel_id is not None else None
-
-
-def _id(rows: ScalarResult[Any]) -> int | None:
-    """The id of the first row, for memos (the row itself stays in the identity map)."""
-    row = rows.first()
-    return row.id if row is not None else None
 
 
 # Look-ups by name and by (channel, person) are memoized per session; see officegym.memo.
@@ -72,10 +69,10 @@ watch("slack.dm", Channel, Membership)
 
 
 # Hot-path statements are built once; calls only bind values.
-_MEMBERSHIP = select(Membership).where(
+_MEMBERSHIP = select(Membership.id).where(
     Membership.channel_id == bindparam("c"), Membership.person_id == bindparam("p")
 )
-_BY_NAME = select(Channel).where(Channel.name == bindparam("name"))
+_ID_BY_NAME = select(Channel.id).where(Channel.name == bindparam("name"))
 _HISTORY = (
     select(Message)
     .where(
@@ -108,6 +105,7 @@ _MEMBERS = (
     .where(Membership.channel_id == bindparam("c"))
     .order_by(Person.name)
 )
+_MEMBER_IDS = _MEMBERS.with_only_columns(Person.id)
 _PINNED = (
     select(Message)
     .join(Pin, Pin.message_id == Message.id)
@@ -117,10 +115,10 @@ _PINNED = (
 _REPLIES = (
     select(Message)
     .where(Message.thread_parent_id == bindparam("m"), Message.is_deleted.is_(False))
-    .options(joinedload(Message.user))
     .order_by(Message.id)
 )
 _PIN_OF = select(Pin).where(Pin.message_id == bindparam("m"))
+_PIN_ID = _PIN_OF.with_only_columns(Pin.id)
 _STATUS_OF = select(Status).where(Status.person_id == bindparam("p"))
 _NEWEST = select(func.max(Message.id)).where(Message.channel_id == bindparam("c"))
 _MEMBER_COUNT = select(func.count()).where(Membership.channel_id == bindparam("c"))
@@ -136,16 +134,19 @@ _DM_CANDIDATES = (  # conversations of this kind holding all of these people
 )
 
 
-def membership(s: Session, person: Person, channel: Channel) -> Membership | None:
-    key = (channel.id, person.id)
-    found = recall(
-        s, "slack.membership", key, lambda: _id(s.scalars(_MEMBERSHIP, {"c": key[0], "p": key[1]}))
-    )
+def membership(s: Session, person: Someone, channel: Channel) -> Membership | None:
+    found = _membership_id(s, person, channel)
     return get(s, Membership, found) if found is not None else None
 
 
-def is_member(s: Session, person: Person, channel: Channel) -> bool:
-    return membership(s, person, channel) is not None
+def _membership_id(s: Session, person: Someone, channel: Channel) -> int | None:
+    key = (channel.id, person.id)
+    params = {"c": channel.id, "p": person.id}
+    return recall(s, "slack.membership", key, lambda: read(s, _MEMBERSHIP, params).scalar())
+
+
+def is_member(s: Session, person: Someone, channel: Channel) -> bool:
+    return _membership_id(s, person, channel) is not None
 
 
 def can_read(s: Session, actor: Person, channel: Channel) -> bool:
@@ -204,6 +205,13 @@ def list_conversations_of(s: Session, actor: Person) -> list[Channel]:
     return list(s.scalars(stmt))
 
 
+def member_ids(s: Session, actor: Person, channel: Channel) -> list[int]:
+    """The ids of `members` (no objects; see `org.profile`)."""
+    if not can_read(s, actor, channel):
+        raise NotFound("no such channel", code="channel_not_found")
+    return list(read(s, _MEMBER_IDS, {"c": channel.id}).scalars())
+
+
 def members(s: Session, actor: Person, channel: Channel) -> list[Person]:
     if not can_read(s, actor, channel):
         raise NotFound("no such channel", code="channel_not_found")
@@ -239,7 +247,7 @@ def replies(s: Session, actor: Person, parent: Message) -> list[Message]:
 def reply_counts(s: Session, parent_ids: Sequence[int]) -> dict[int, int]:
     if not parent_ids:
         return {}
-    return {pid: n for pid, n in s.execute(_REPLY_COUNTS, {"ids": list(parent_ids)})}
+    return {pid: n for pid, n in read(s, _REPLY_COUNTS, {"ids": list(parent_ids)})}
 
 
 def unread_counts(s: Session, actor: Person) -> dict[int, int]:
@@ -307,8 +315,8 @@ def _search(words: int, in_channel: bool, by_author: bool, sqlite: bool) -> Sele
         stmt = stmt.where((Message.channel_id + 0).in_(readable))
     if by_author:
         stmt = stmt.where(Message.user_id == bindparam("a"))
-    # Results show their author and channel: load them with the rows, not one by one.
-    stmt = stmt.options(joinedload(Message.user), joinedload(Message.channel))
+    # Results name their channel: load it with the rows, not one by one.
+    stmt = stmt.options(joinedload(Message.channel))
     return stmt.order_by(Message.id.desc()).limit(bindparam("n"))
 
 
@@ -328,12 +336,12 @@ def reactions_for(s: Session, message_ids: Sequence[int]) -> dict[int, dict[str,
     out: dict[int, dict[str, list[str]]] = {}
     if not message_ids:
         return out
-    for mid, emoji, handle in s.execute(_REACTIONS_OF, {"ids": list(message_ids)}):
+    for mid, emoji, handle in read(s, _REACTIONS_OF, {"ids": list(message_ids)}):
         out.setdefault(mid, {}).setdefault(emoji, []).append(handle)
     return out
 
 
-def get_status(s: Session, person: Person) -> Status | None:
+def get_status(s: Session, person: Someone) -> Status | None:
     return s.scalars(_STATUS_OF, {"p": person.id}).first()
 
 
@@ -387,7 +395,7 @@ def add_reaction(s: Session, actor: Person, message: Message, emoji: str) -> Rea
     emoji = _clean_emoji(emoji)
     _require_member(s, actor, message.channel)
     _require_active(message.channel)
-    exists = _own_reaction(s, actor, message, emoji)
+    exists = read(s, _REACTION_ID, {"m": message.id, "p": actor.id, "e": emoji}).first()
     if exists is not None:
         raise Conflict(f"you already reacted with :{emoji}:", code="already_reacted")
     return insert_row(s, Reaction, message_id=message.id, person_id=actor.id, emoji=emoji)
@@ -398,6 +406,7 @@ _REACTION = select(Reaction).where(
     Reaction.person_id == bindparam("p"),
     Reaction.emoji == bindparam("e"),
 )
+_REACTION_ID = _REACTION.with_only_columns(Reaction.id)
 
 
 def _own_reaction(s: Session, actor: Person, message: Message, emoji: str) -> Reaction | None:
@@ -418,7 +427,7 @@ def pin_message(s: Session, actor: Person, message: Message) -> Pin:
     _require_active(message.channel)
     if message.thread_parent_id is not None:
         raise Invalid("only top-level messages can be pinned")
-    if s.scalars(_PIN_OF, {"m": message.id}).first() is not None:
+    if read(s, _PIN_ID, {"m": message.id}).first() is not None:
         raise Conflict("message is already pinned", code="already_pinned")
     return insert_row(
         s,
@@ -449,7 +458,7 @@ def create_channel(
             f"invalid channel name {name!r}: use 1-80 lowercase letters, digits, '-' or '_'",
             code="invalid_name",
         )
-    if s.scalars(_BY_NAME, {"name": name}).first() is not None:
+    if read(s, _ID_BY_NAME, {"name": name}).first() is not None:
         raise Conflict(f"a channel named #{name} already exists", code="name_taken")
     ts = now(s)
     channel = insert_row(
@@ -467,7 +476,7 @@ def create_channel(
     return channel
 
 
-def invite(s: Session, actor: Person, channel: Channel, people: Sequence[Person]) -> list[Person]:
+def invite(s: Session, actor: Person, channel: Channel, people: Sequence[Someone]) -> list[Someone]:
     """Add people to a channel the actor belongs to; returns those newly added."""
     if channel.kind not in ("public", "private"):
         raise Invalid(
@@ -526,7 +535,7 @@ def archive_channel(s: Session, actor: Person, channel: Channel) -> Channel:
     return channel
 
 
-def find_dm(s: Session, actor: Person, others: Sequence[Person]) -> Channel | None:
+def find_dm(s: Session, actor: Person, others: Sequence[Someone]) -> Channel | None:
     """The existing DM or group DM with exactly these people, if any (creates nothing)."""
     ids = _dm_ids(actor, others)
     found = recall(s, "slack.dm", tuple(ids), lambda: _find_dm_id(s, ids))
@@ -535,13 +544,13 @@ def find_dm(s: Session, actor: Person, others: Sequence[Person]) -> Channel | No
 
 def _find_dm_id(s: Session, ids: list[int]) -> int | None:
     kind = "dm" if len(ids) == 2 else "mpdm"
-    for cid in s.scalars(_DM_CANDIDATES, {"kind": kind, "ids": ids, "n": len(ids)}).all():
-        if s.scalar(_MEMBER_COUNT, {"c": cid}) == len(ids):
+    for cid in read(s, _DM_CANDIDATES, {"kind": kind, "ids": ids, "n": len(ids)}).scalars().all():
+        if read(s, _MEMBER_COUNT, {"c": cid}).scalar() == len(ids):
             return cid
     return None
 
 
-def _dm_ids(actor: Person, others: Sequence[Person]) -> list[int]:
+def _dm_ids(actor: Person, others: Sequence[Someone]) -> list[int]:
     ids = sorted({p.id for p in others} | {actor.id})
     if len(ids) < 2:
         raise Invalid("name at least one other person", code="invalid_users")
@@ -550,7 +559,7 @@ def _dm_ids(actor: Person, others: Sequence[Person]) -> list[int]:
     return ids
 
 
-def open_dm(s: Session, actor: Person, others: Sequence[Person]) -> Channel:
+def open_dm(s: Session, actor: Person, others: Sequence[Someone]) -> Channel:
     """The DM (one other person) or group DM (2-8 others) with exactly these people,
     created if it does not exist yet."""
     found = find_dm(s, actor, others)
@@ -586,7 +595,7 @@ def set_status(s: Session, actor: Person, text: str, emoji: str = "") -> Status:
 
 
 def mark_read(s: Session, actor: Person, channel: Channel) -> None:
-    newest = s.scalar(_NEWEST, {"c": channel.id})
+    newest = read(s, _NEWEST, {"c": channel.id}).scalar()
     if newest:
         _mark_read(s, actor, channel, newest)
 
@@ -598,10 +607,9 @@ def _clamp(limit: int, most: int = 200) -> int:
     return max(1, min(int(limit), most))
 
 
-def _require_member(s: Session, actor: Person, channel: Channel) -> Membership:
-    found = membership(s, actor, channel)
-    if found is not None:
-        return found
+def _require_member(s: Session, actor: Person, channel: Channel) -> None:
+    if is_member(s, actor, channel):
+        return
     if not can_read(s, actor, channel):
         raise NotFound("no such channel", code="channel_not_found")
     raise Forbidden(
@@ -648,6 +656,6 @@ def _record_mentions(s: Session, msg: Message) -> None:
         insert_row(s, Mention, message_id=msg.id, person_id=person_id)
 
 
-def resolve_people(s: Session, refs: Sequence[str]) -> list[Person]:
+def resolve_people(s: Session, refs: Sequence[str]) -> list[Profile]:
     """People by handle, email or name; NotFound names the first unknown one."""
-    return [find_person(s, r) for r in refs]
+    return [profile(s, find_person_id(s, r)) for r in refs]

@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from pydantic import Field
+from sqlalchemy.orm import Session
 
 from officegym.apps.org import service as org
-from officegym.apps.org.models import Person
 from officegym.apps.slack import service as chat
 from officegym.apps.slack.models import Channel, Message
 from officegym.db import get
@@ -44,10 +44,11 @@ def _messages_view(ctx: ToolContext, msgs: list[Message]) -> list[dict[str, Any]
     reactions = chat.reactions_for(ctx.session, ids)
     out = []
     for m in msgs:
+        author = org.profile(ctx.session, m.user_id)
         view: dict[str, Any] = {
             "message_id": m.id,
-            "author": m.user.handle,
-            "author_name": m.user.name,
+            "author": author.handle,
+            "author_name": author.name,
             "time": m.created_at.isoformat(sep=" "),
             "text": m.text,
         }
@@ -68,8 +69,9 @@ def _where(m: Message) -> str:
     return "direct message"
 
 
-def _person_view(p: Person) -> dict[str, Any]:
-    return {"handle": p.handle, "name": p.name, "title": p.title, "team": p.team.name}
+def _person_view(s: Session, person_id: int) -> dict[str, Any]:
+    p = org.profile(s, person_id)
+    return {"handle": p.handle, "name": p.name, "title": p.title, "team": p.team}
 
 
 # ---------------------------------------------------------------- reading
@@ -102,7 +104,7 @@ def slack_get_channel_info(ctx: ToolContext, *, channel: ChannelRef) -> dict[str
     s, me = ctx.session, ctx.actor
     c = chat.get_channel(s, me, channel)
     view = _channel_view(c)
-    view["members"] = [p.handle for p in chat.members(s, me, c)]
+    view["members"] = [org.profile(s, pid).handle for pid in chat.member_ids(s, me, c)]
     view["you_are_member"] = me.handle in view["members"]
     return view
 
@@ -180,21 +182,21 @@ def slack_list_people(
     limit: Limit = 50,
 ) -> list[dict[str, Any]]:
     """Look people up in the company directory."""
-    people = org.list_people(ctx.session, query=query, team=team, limit=limit)
-    return [_person_view(p) for p in people]
+    s = ctx.session
+    return [_person_view(s, pid) for pid in org.people_ids(s, query=query, team=team, limit=limit)]
 
 
 @tool("read")
 def slack_get_person(ctx: ToolContext, *, person: PersonRef) -> dict[str, Any]:
     """Show a person's profile: title, team, manager, email, timezone and chat status."""
     s = ctx.session
-    p = org.find_person(s, person)
+    p = org.profile(s, org.find_person_id(s, person))
     status = chat.get_status(s, p)
-    view = _person_view(p)
+    view = _person_view(s, p.id)
     view.update(
         email=p.email,
         timezone=p.timezone,
-        manager=p.manager.handle if p.manager else None,
+        manager=p.manager,
         status={"text": status.text, "emoji": status.emoji} if status and status.text else None,
     )
     return view

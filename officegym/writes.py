@@ -23,7 +23,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from officegym import memo
 from officegym.db import Base
 
-__all__ = ["delete_row", "insert_row", "update_row"]
+__all__ = ["delete_row", "insert_row", "update_by_id", "update_row"]
 
 M = TypeVar("M", bound=Base)
 _INSERTED = "og_inserted"  # session.info key: objects inserted in the open transaction
@@ -45,12 +45,19 @@ def insert_row(s: Session, model: type[M], **values: Any) -> M:
 
 def update_row(s: Session, obj: Base, **values: Any) -> None:
     """UPDATE columns of one persistent object, in the database and on the object."""
+    update_by_id(s, type(obj), obj.id, **values)
+
+
+def update_by_id(s: Session, model: type[Base], row_id: int, **values: Any) -> None:
+    """UPDATE columns of the row `row_id`, and of its object if the session holds it."""
     s.flush()
-    stmt = _update(_table(type(obj)), tuple(sorted(values)))
-    s.connection().execute(stmt, {"_id": obj.id, **{f"v_{k}": v for k, v in values.items()}})
-    for key, value in values.items():
-        set_committed_value(obj, key, value)
-    memo.changed(s, type(obj))
+    stmt = _update(_table(model), tuple(sorted(values)))
+    s.connection().execute(stmt, {"_id": row_id, **{f"v_{k}": v for k, v in values.items()}})
+    obj = s.identity_map.get((model, (row_id,), None))
+    if obj is not None:
+        for key, value in values.items():
+            set_committed_value(obj, key, value)
+    memo.changed(s, model)
 
 
 def delete_row(s: Session, obj: Base) -> None:

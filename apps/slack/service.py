@@ -26,7 +26,7 @@ from officegym.clock import now
 from officegym.db import get, read
 from officegym.errors import Conflict, Forbidden, Invalid, NotFound
 from officegym.memo import recall, watch
-from officegym.writes import delete_row, insert_row, update_row
+from officegym.writes import delete_row, insert_row, update_by_id, update_row
 
 MAX_TEXT = 4000
 CHANNEL_NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,79}$")
@@ -72,6 +72,9 @@ watch("slack.dm", Channel, Membership)
 _MEMBERSHIP = select(Membership.id).where(
     Membership.channel_id == bindparam("c"), Membership.person_id == bindparam("p")
 )
+_READ_MARK = select(Membership.id, Membership.last_read_id).where(
+    Membership.channel_id == bindparam("c"), Membership.person_id == bindparam("p")
+)
 _ID_BY_NAME = select(Channel.id).where(Channel.name == bindparam("name"))
 _HISTORY = (
     select(Message)
@@ -81,10 +84,11 @@ _HISTORY = (
         Message.is_deleted.is_(False),
         Message.id < bindparam("before"),
     )
-    .options(joinedload(Message.user))
     .order_by(Message.id.desc())
     .limit(bindparam("n"))
 )
+# Pages show each author's name: load the authors with the messages.
+_HISTORY_WITH_AUTHORS = _HISTORY.options(joinedload(Message.user))
 _REPLY_COUNTS = (
     select(Message.thread_parent_id, func.count())
     .where(
@@ -226,12 +230,14 @@ def history(
     limit: int = 20,
     before_id: int | None = None,
     mark_read: bool = True,
+    authors: bool = True,
 ) -> list[Message]:
-    """Top-level live messages of a channel, newest first; moves the read marker."""
+    """Top-level live messages of a channel, newest first; moves the read marker.
+    `authors` loads `Message.user` with them (callers that use `org.profile` skip it)."""
     if not can_read(s, actor, channel):
         raise NotFound("no such channel", code="channel_not_found")
     params = {"c": channel.id, "before": before_id or 2**62, "n": _clamp(limit)}
-    msgs = list(s.scalars(_HISTORY, params))
+    msgs = list(s.scalars(_HISTORY_WITH_AUTHORS if authors else _HISTORY, params))
     if mark_read and msgs and before_id is None:
         _mark_read(s, actor, channel, msgs[0].id)
     return msgs
@@ -276,7 +282,7 @@ def search_messages(
     *,
     query: str,
     channel: Channel | None = None,
-    author: Person | None = None,
+    author: Someone | None = None,
     limit: int = 20,
 ) -> list[Message]:
     """Live messages containing every word of `query`, in conversations the actor can read."""
@@ -643,9 +649,9 @@ def _limit(value: str, n: int, what: str, *, code: str = "invalid_arguments") ->
 
 
 def _mark_read(s: Session, actor: Person, channel: Channel, message_id: int) -> None:
-    m = membership(s, actor, channel)
-    if m is not None and m.last_read_id < message_id:
-        update_row(s, m, last_read_id=message_id)
+    row = read(s, _READ_MARK, {"c": channel.id, "p": actor.id}).first()
+    if row is not None and row.last_read_id < message_id:
+        update_by_id(s, Membership, row.id, last_read_id=message_id)
 
 
 def _record_mentions(s: Session, msg: Message) -> None:

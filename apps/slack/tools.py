@@ -122,7 +122,7 @@ def slack_read_channel(
     """Read a channel's latest top-level messages, newest first, with reply counts and reactions."""
     s, me = ctx.session, ctx.actor
     c = chat.get_channel(s, me, channel)
-    msgs = chat.history(s, me, c, limit=limit, before_id=before_message_id)
+    msgs = chat.history(s, me, c, limit=limit, before_id=before_message_id, authors=False)
     return {"channel": c.name, "messages": _messages_view(ctx, msgs)}
 
 
@@ -152,7 +152,7 @@ def slack_search_messages(
     """Search messages you can read (public channels and your conversations), newest first."""
     s, me = ctx.session, ctx.actor
     where = chat.get_channel(s, me, channel) if channel else None
-    who = org.find_person(s, author) if author else None
+    who = org.profile(s, org.find_person_id(s, author)) if author else None
     msgs = chat.search_messages(s, me, query=query, channel=where, author=who, limit=limit)
     views = _messages_view(ctx, msgs)
     for view, m in zip(views, msgs, strict=True):
@@ -226,7 +226,7 @@ def slack_read_dm(
     """Read your direct (or group) conversation with these people, newest first."""
     s, me = ctx.session, ctx.actor
     c = chat.find_dm(s, me, chat.resolve_people(s, people))
-    msgs = chat.history(s, me, c, limit=limit) if c is not None else []
+    msgs = chat.history(s, me, c, limit=limit, authors=False) if c is not None else []
     return {"with": people, "messages": _messages_view(ctx, msgs)}
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from sqlalchemy import Connection, Engine, Select, Table, bindparam, select, text
+from sqlalchemy.exc import OperationalError
 
 from officegym.db import Base
 
@@ -90,22 +91,19 @@ def install_change_log(engine: Engine) -> None:
                 )
 
 
-def has_change_log(conn: Connection) -> bool:
-    """True on SQLite worlds built with `install_change_log`."""
-    if conn.dialect.name != "sqlite":
-        return False
-    found = conn.exec_driver_sql(
-        f"SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '{CHANGE_TABLE}'"
-    )
-    return found.first() is not None
+_TOUCHED = text(f"SELECT tbl, row_id FROM {CHANGE_TABLE}")
 
 
 def diff(initial: Connection, final: Connection) -> list[RowChange]:
     """Rows that differ between two states of one world, ordered by table then id."""
-    if not has_change_log(final):
+    if final.dialect.name != "sqlite":
+        return full_diff(initial, final)
+    try:
+        logged = final.execute(_TOUCHED).all()
+    except OperationalError:  # a world built without `install_change_log`
         return full_diff(initial, final)
     touched: dict[str, list[int]] = defaultdict(list)
-    for tbl, row_id in final.execute(text(f"SELECT tbl, row_id FROM {CHANGE_TABLE}")):
+    for tbl, row_id in logged:
         touched[tbl].append(row_id)
     tables = {t.name: t for t in _tracked_tables()}
     changes: list[RowChange] = []

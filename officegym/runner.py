@@ -15,6 +15,7 @@ from sqlalchemy import event
 from sqlalchemy.orm import Session
 
 from officegym import memo
+from officegym.apps.org.models import Person
 from officegym.apps.org.service import find_person
 from officegym.errors import OfficeGymError
 from officegym.tools import ToolContext, call_tool, load_tools
@@ -52,19 +53,25 @@ class ToolRunner:
         event.listen(self.session, "loaded_as_persistent", self._keep)
         event.listen(self.session, "pending_to_persistent", self._keep)
         event.listen(self.session, "detached_to_persistent", self._keep)  # writes.insert_row
+        self._actors: dict[str, Person] = {}
         self._act_as(persona)
 
     def restart(self, persona: str) -> None:
         """Begin again on the world just reset, as `persona`: forget everything loaded
-        (it may describe the previous episode) but keep the session (cheaper than anew)."""
+        (it may describe the previous episode) but keep the session (cheaper than anew)
+        and the people acted as (the directory never changes)."""
         self.session.close()
         self._loaded.clear()
         memo.forget(self.session)
         self._act_as(persona)
 
     def _act_as(self, persona: str) -> None:
-        self.actor = find_person(self.session, persona)
-        self.actor_id = self.actor.id
+        actor = self._actors.get(persona)
+        if actor is None:
+            actor = self._actors[persona] = find_person(self.session, persona)
+        else:
+            self.session.add(actor)  # detached by close(), attributes still loaded
+        self.actor, self.actor_id = actor, actor.id
         self.session.commit()
 
     def _keep(self, _session: Session, instance: object) -> None:

@@ -42,6 +42,18 @@ class GradeContext:
     def inserted_ids(self, table: str) -> set[int]:
         return {c.row_id for c in self.changes if c.table == table and c.kind == "insert"}
 
+    def new_rows(self, table: str, where: Mapping[str, Any]) -> list[dict]:
+        """Rows of `table` inserted during the episode whose columns equal `where`
+        (read from the changes, which hold their final values: no query)."""
+        return [
+            c.after
+            for c in self.changes
+            if c.table == table
+            and c.kind == "insert"
+            and c.after is not None
+            and all(c.after[k] == v for k, v in where.items())
+        ]
+
     def rows(self, table: str, where: Mapping[str, Any], *, initial: bool = False) -> list[dict]:
         """Rows of `table` in the final (or initial) state whose columns equal `where`."""
         keys = tuple(sorted((k, where[k] is None) for k in where))
@@ -101,10 +113,7 @@ class RowExists(Check):
     count: int | None = None
 
     def evaluate(self, g: GradeContext) -> tuple[bool, str]:
-        rows = g.rows(self.table, self.where)
-        if self.new:
-            fresh = g.inserted_ids(self.table)
-            rows = [r for r in rows if r["id"] in fresh]
+        rows = g.new_rows(self.table, self.where) if self.new else g.rows(self.table, self.where)
         hits = [r for r in rows if all(_contains_all(r[k], v) for k, v in self.contains.items())]
         ok = len(hits) == self.count if self.count is not None else bool(hits)
         want = f"exactly {self.count}" if self.count is not None else "at least 1"

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from sqlalchemy import bindparam, event, select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from officegym.apps.crm.models import ROLES, Role, UserRole
 from officegym.apps.org.models import Person
-from officegym.db import get
+from officegym.apps.org.service import profile, profiles
+from officegym.db import read
 from officegym.errors import Forbidden, Invalid, NotFound
+from officegym.memo import recall, watch
 
 __all__ = [
     "can_edit",
@@ -29,8 +31,9 @@ __all__ = [
 ]
 
 _ROLE = select(UserRole).where(UserRole.person_id == bindparam("p"))
+_ROLE_NAME = _ROLE.with_only_columns(UserRole.role)
 _ANY_ADMIN = select(UserRole.id).where(UserRole.role == "admin").limit(1)
-_CACHE = "crm_roles"
+watch("crm.role", UserRole)  # every check asks; runners memoize the answer
 
 
 def _row(s: Session, person: Person) -> UserRole | None:
@@ -38,23 +41,9 @@ def _row(s: Session, person: Person) -> UserRole | None:
 
 
 def role_of(s: Session, person: Person) -> Role | None:
-    """The person's CRM role, or None if they have no CRM access.
-
-    Roles are read once per transaction and kept in ``s.info`` (every check asks);
-    the cache is dropped when a transaction begins or rolls back and by `set_role`."""
-    cache: dict[int, Role | None] = s.info.setdefault(_CACHE, {})
-    if person.id not in cache:
-        row = _row(s, person)
-        cache[person.id] = cast(Role, row.role) if row is not None else None
-    return cache[person.id]
-
-
-def _forget_roles(session: Session, *_args: Any) -> None:
-    session.info.pop(_CACHE, None)
-
-
-event.listen(Session, "after_begin", _forget_roles)
-event.listen(Session, "after_soft_rollback", _forget_roles)
+    """The person's CRM role, or None if they have no CRM access."""
+    params = {"p": person.id}
+    return recall(s, "crm.role", person.id, lambda: read(s, _ROLE_NAME, params).scalar())
 
 
 def require_role(s: Session, actor: Person) -> Role:
@@ -74,8 +63,7 @@ def can_edit(s: Session, actor: Person, owner_id: int) -> bool:
     if role == "admin":
         return True
     if role == "manager":
-        owner = get(s, Person, owner_id)
-        return owner is not None and owner.team_id == actor.team_id
+        return owner_id in profiles(s) and profile(s, owner_id).team == profile(s, actor.id).team
     return role == "rep" and owner_id == actor.id
 
 
@@ -116,7 +104,6 @@ def set_role(s: Session, actor: Person, *, person: Person, role: Role | None) ->
         raise Forbidden("only a CRM admin can change roles", code="not_admin")
     if role is not None and role not in ROLES:
         raise Invalid(f"role must be one of {', '.join(ROLES)}, not {role!r}")
-    _forget_roles(s)
     row = _row(s, person)
     if role is None:
         if row is None:

@@ -109,17 +109,19 @@ def _full(model: Any) -> Any:
 
 # Hot-path look-ups by name are built once; calls only bind values.
 _BY_NAME: dict[str, tuple[Select[Any], ...]] = {
-    "account": (select(Account).where(func.lower(Account.name) == bindparam("k")),),
+    "account": (select(Account).where(func.lower(Account.name) == bindparam("k")).limit(6),),
     "contact": (
-        select(Contact).where(Contact.email == bindparam("k")),
-        select(Contact).where(_full(Contact) == bindparam("k")),
+        select(Contact).where(Contact.email == bindparam("k")).limit(6),
+        select(Contact).where(_full(Contact) == bindparam("k")).limit(6),
     ),
     "lead": (
-        select(Lead).where(Lead.email == bindparam("k")),
-        select(Lead).where(_full(Lead) == bindparam("k")),
+        select(Lead).where(Lead.email == bindparam("k")).limit(6),
+        select(Lead).where(_full(Lead) == bindparam("k")).limit(6),
     ),
-    "opportunity": (select(Opportunity).where(func.lower(Opportunity.name) == bindparam("k")),),
-    "case": (select(Case).where(Case.number == bindparam("k")),),
+    "opportunity": (
+        select(Opportunity).where(func.lower(Opportunity.name) == bindparam("k")).limit(6),
+    ),
+    "case": (select(Case).where(Case.number == bindparam("k")).limit(6),),
 }
 
 
@@ -136,7 +138,7 @@ def find(s: Session, actor: Person, record_type: str, ref: int | str) -> Any:
     require_role(s, actor)
     _model(record_type)
     for stmt in _BY_NAME[record_type]:
-        found = list(s.scalars(stmt.limit(6), {"k": key if record_type == "case" else key.lower()}))
+        found = list(s.scalars(stmt, {"k": key if record_type == "case" else key.lower()}))
         if len(found) == 1:
             return found[0]
         if found:

@@ -6,8 +6,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from sqlalchemy.orm import object_session
+
 from officegym.apps.crm.models import Activity, FieldHistory
 from officegym.apps.org.models import Person
+from officegym.apps.org.service import Profile, profile
 
 __all__ = ["activity_view", "history_view", "person_view", "plain", "record_view"]
 
@@ -42,15 +45,22 @@ def plain(value: Any) -> Any:
 
 
 def person_view(p: Person) -> dict[str, Any]:
-    return {"handle": p.handle, "name": p.name, "title": p.title, "team": p.team.name}
+    card = _card(p, p.id)
+    return {"handle": card.handle, "name": card.name, "title": card.title, "team": card.team}
+
+
+def _card(obj: Any, person_id: int) -> Profile:
+    """The directory card of a person a loaded row points to (no query: see org.profile)."""
+    return profile(object_session(obj), person_id)  # type: ignore[arg-type]
 
 
 def record_view(record_type: str, record: Any, *, detail: bool = False) -> dict[str, Any]:
     """The fields of a record, its owner, and the names of the records it points to."""
     names = COLUMNS[record_type] + (DETAIL[record_type] if detail else ())
     out = {k: plain(getattr(record, k)) for k in names}
-    out["owner"] = record.owner.handle
-    out["owner_name"] = record.owner.name
+    owner = _card(record, record.owner_id)
+    out["owner"] = owner.handle
+    out["owner_name"] = owner.name
     if getattr(record, "account_id", None) is not None and record_type != "account":
         out["account"] = record.account.name
     if getattr(record, "contact_id", None) is not None:
@@ -68,7 +78,7 @@ def activity_view(a: Activity) -> dict[str, Any]:
         "due_date": plain(a.due_date),
         "record_type": a.record_type,
         "record_id": a.record_id,
-        "owner": a.owner.handle,
+        "owner": _card(a, a.owner_id).handle,
         "created_at": plain(a.created_at),
     }
 
@@ -78,6 +88,6 @@ def history_view(h: FieldHistory) -> dict[str, Any]:
         "field": h.field,
         "old": h.old_value,
         "new": h.new_value,
-        "changed_by": h.changed_by.handle,
+        "changed_by": _card(h, h.changed_by_id).handle,
         "changed_at": plain(h.changed_at),
     }

@@ -110,7 +110,7 @@ def _directory(s: Session) -> tuple[dict[str, int], dict[str, int], dict[str, in
     """Handle, email and name -> person id, read once per world and shared by its sessions
     through `session.info` (people are created only by seeding, which clears it)."""
     cache = s.info.setdefault("directory", {})
-    if not cache:
+    if "maps" not in cache:
         handles: dict[str, int] = {}
         emails: dict[str, int] = {}
         names: dict[str, int] = {}

@@ -7,8 +7,9 @@ that, and a tool call mostly writes a row or two. Services use them for rows the
 write and need at once; the ORM (`session.add`, attribute changes) still works
 beside them, since pending ORM changes are flushed first.
 
-On rollback the database forgets the writes, and so does the session: objects these
-functions inserted are expunged, and rollback expires everything else as usual.
+On rollback (a savepoint's too) the database forgets the writes, and so does the
+session: objects these functions inserted are expunged and, after updates, every
+object is expired (a savepoint's rollback alone would not expire them).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ __all__ = ["delete_row", "insert_row", "update_by_id", "update_row"]
 
 M = TypeVar("M", bound=Base)
 _INSERTED = "og_inserted"  # session.info key: objects inserted in the open transaction
+_UPDATED = "og_updated"  # session.info key: set once an update wrote committed values
 
 
 def insert_row(s: Session, model: type[M], **values: Any) -> M:
@@ -57,6 +59,7 @@ def update_by_id(s: Session, model: type[Base], row_id: int, **values: Any) -> N
     if obj is not None:
         for key, value in values.items():
             set_committed_value(obj, key, value)
+        s.info[_UPDATED] = True
     memo.changed(s, model)
 
 
@@ -109,8 +112,11 @@ def _forget_inserted(s: Session, _previous: Any) -> None:
     for obj in s.info.pop(_INSERTED, ()):
         if obj in s:
             s.expunge(obj)
+    if s.info.pop(_UPDATED, False):
+        s.expire_all()
 
 
 @event.listens_for(Session, "after_commit")
 def _keep_inserted(s: Session) -> None:
     s.info.pop(_INSERTED, None)
+    s.info.pop(_UPDATED, None)

@@ -18,6 +18,7 @@ from officegym.apps.org.models import Person
 from officegym.clock import now
 from officegym.db import get
 from officegym.errors import Invalid
+from officegym.writes import insert_row, update_row
 
 __all__ = ["SPECS", "FieldError", "Spec", "clean", "clean_all", "record_changes", "text_value"]
 
@@ -252,16 +253,16 @@ def record_changes(
         return []
     when = now(s)
     for field in changed:
-        s.add(
-            m.FieldHistory(
-                record_type=record_type,
-                record_id=record.id,
-                field=field,
-                old_value=text_value(getattr(record, field)),
-                new_value=text_value(values[field]),
-                changed_by_id=actor.id,
-                changed_at=when,
-            )
+        insert_row(
+            s,
+            m.FieldHistory,
+            record_type=record_type,
+            record_id=record.id,
+            field=field,
+            old_value=text_value(getattr(record, field)),
+            new_value=text_value(values[field]),
+            changed_by_id=actor.id,
+            changed_at=when,
         )
-        setattr(record, field, values[field])
+    update_row(s, record, **{field: values[field] for field in changed})
     return changed

@@ -5,6 +5,7 @@ with filters, sort and pages, and the create/update steps every object shares.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -26,7 +27,7 @@ from officegym.apps.crm.models import (
 )
 from officegym.apps.org.models import Person
 from officegym.clock import now
-from officegym.db import get
+from officegym.db import get, read
 from officegym.errors import Conflict, Invalid, NotFound
 
 __all__ = [
@@ -167,27 +168,63 @@ def search(
     """Records whose text fields contain every word of `query` and that match every
     filter; `is_open` and the close-date bounds apply to the types that have them."""
     require_role(s, actor)
+    _model(record_type)  # an unknown type is refused before anything else
+    words = (query or "").split()
+    given = {k: v for k, v in (filters or {}).items() if v is not None and v != ""}
+    params: dict[str, Any] = {f"w{i}": f"%{w}%" for i, w in enumerate(words)}
+    params |= {f"f_{k}": _filter_value(s, record_type, k, v) for k, v in given.items()}
+    if (close_after is not None or close_before is not None) and record_type != "opportunity":
+        raise Invalid("close-date bounds apply only to opportunities")
+    params |= {"after": close_after, "before": close_before}
+    shape = (
+        record_type,
+        len(words),
+        tuple(sorted(given)),
+        is_open,
+        close_after is not None,
+        close_before is not None,
+    )
+    total = read(s, _count(shape), params).scalar() or 0
+    order = _sort_key(record_type, sort)
+    params |= {"limit": max(1, min(int(limit), MAX_PAGE)), "offset": max(0, int(offset))}
+    rows = list(s.scalars(_page(shape, order, descending), params))
+    return Page(rows, total, params["offset"], params["limit"])
+
+
+SearchShape = tuple[str, int, tuple[str, ...], bool | None, bool, bool]
+
+
+@functools.cache
+def _matching(shape: SearchShape) -> Select[Any]:
+    """The records a search of this shape selects, its values left as parameters
+    (built once per shape: building costs as much as running)."""
+    record_type, words, keys, is_open, after, before = shape
     model = _model(record_type)
     stmt = select(model)
-    for word in (query or "").split():
-        stmt = stmt.where(or_(*(c.ilike(f"%{word}%") for c in TEXT_COLUMNS[record_type])))
-    for key, value in (filters or {}).items():
-        if value is not None and value != "":
-            stmt = stmt.where(getattr(model, key) == _filter_value(s, record_type, key, value))
+    for i in range(words):
+        word = bindparam(f"w{i}")
+        stmt = stmt.where(or_(*(c.ilike(word) for c in TEXT_COLUMNS[record_type])))
+    for key in keys:
+        stmt = stmt.where(getattr(model, key) == bindparam(f"f_{key}"))
     stmt = _open_filter(stmt, record_type, is_open)
-    if close_after is not None or close_before is not None:
-        if record_type != "opportunity":
-            raise Invalid("close-date bounds apply only to opportunities")
-        if close_after is not None:
-            stmt = stmt.where(Opportunity.close_date >= close_after)
-        if close_before is not None:
-            stmt = stmt.where(Opportunity.close_date <= close_before)
-    total = s.scalar(select(func.count()).select_from(stmt.subquery())) or 0
-    order = getattr(model, _sort_key(record_type, sort))
-    stmt = stmt.order_by(order.desc() if descending else order, model.id)
-    limit = max(1, min(int(limit), MAX_PAGE))
-    offset = max(0, int(offset))
-    return Page(list(s.scalars(stmt.limit(limit).offset(offset))), total, offset, limit)
+    if after:
+        stmt = stmt.where(Opportunity.close_date >= bindparam("after"))
+    if before:
+        stmt = stmt.where(Opportunity.close_date <= bindparam("before"))
+    return stmt
+
+
+@functools.cache
+def _count(shape: SearchShape) -> Select[Any]:
+    return select(func.count()).select_from(_matching(shape).subquery())
+
+
+@functools.cache
+def _page(shape: SearchShape, sort: str, descending: bool) -> Select[Any]:
+    model = _model(shape[0])
+    order = getattr(model, sort)
+    stmt = _matching(shape).order_by(order.desc() if descending else order, model.id)
+    return stmt.limit(bindparam("limit")).offset(bindparam("offset"))
 
 
 def _filter_value(s: Session, record_type: str, key: str, value: Any) -> Any:

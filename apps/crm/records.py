@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Select, bindparam, func, or_, select
-from sqlalchemy.orm import Session
+from sqlalchemy import Select, bindparam, func, inspect, or_, select
+from sqlalchemy.orm import Session, joinedload
 
 from officegym.apps.crm import fields
 from officegym.apps.crm.access import require_assignable, require_edit, require_role
@@ -224,6 +224,9 @@ def _page(shape: SearchShape, sort: str, descending: bool) -> Select[Any]:
     model = _model(shape[0])
     order = getattr(model, sort)
     stmt = _matching(shape).order_by(order.desc() if descending else order, model.id)
+    # Result views name each record's account and contact: load them with the page.
+    named = [r for r in ("account", "contact") if r in inspect(model).relationships]
+    stmt = stmt.options(*(joinedload(getattr(model, r)) for r in named))
     return stmt.limit(bindparam("limit")).offset(bindparam("offset"))
 
 

@@ -154,12 +154,7 @@ def thread_reply(
     reply mentions one of `variants` (if any are given)."""
 
     def check(g: GradeContext) -> tuple[bool, str]:
-        fresh = g.inserted_ids("slack_message")
-        rows = [
-            r
-            for r in g.rows("slack_message", {"thread_parent_id": parent_id, "user_id": user_id})
-            if r["id"] in fresh
-        ]
+        rows = g.new_rows("slack_message", {"thread_parent_id": parent_id, "user_id": user_id})
         if not rows:
             return False, "no new reply in the thread"
         if variants and not mentions_any(g, rows, variants):
@@ -176,10 +171,9 @@ def new_message_in(
     `needles`, one of its variants."""
 
     def check(g: GradeContext) -> tuple[bool, str]:
-        fresh = g.inserted_ids("slack_message")
         where = {"channel_id": channel_id, "user_id": user_id, "thread_parent_id": None}
-        for row in g.rows("slack_message", where):
-            if row["id"] in fresh and all(_mentions(row["text"], n) for n in needles):
+        for row in g.new_rows("slack_message", where):
+            if all(_mentions(row["text"], n) for n in needles):
                 return True, "posted"
         return False, f"no new message mentioning {[n[0] for n in needles]}"
 

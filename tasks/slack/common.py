@@ -34,9 +34,8 @@ def call(tool: str, /, **arguments: object) -> ToolCall:
 
 def new_dm_with(g: GradeContext, sender: int, recipient: int, needle: str) -> tuple[bool, str]:
     """Check: `sender` sent a new DM to exactly `recipient` whose text contains `needle`."""
-    fresh = g.inserted_ids("slack_message")
-    for row in g.rows("slack_message", {"user_id": sender, "thread_parent_id": None}):
-        if row["id"] not in fresh or needle.lower() not in row["text"].lower():
+    for row in g.new_rows("slack_message", {"user_id": sender, "thread_parent_id": None}):
+        if needle.lower() not in row["text"].lower():
             continue
         chan = g.rows("slack_channel", {"id": row["channel_id"]})[0]
         members = {r["person_id"] for r in g.rows("slack_membership", {"channel_id": chan["id"]})}

@@ -91,7 +91,9 @@ def _index(engine: Engine) -> CrmIndex:
             for m in (Account, Opportunity, Lead, Case)
         }
         last = w.scalar(select(func.max(Message.created_at)))
-        today = (last + dt.timedelta(hours=1)).date() if last else dt.date.today()
+        if last is None:  # never the wall clock: the same world must give the same tasks
+            raise ValueError("CRM tasks need a world with chat history to date them")
+        today = (last + dt.timedelta(hours=1)).date()
         chat_stmt = (
             select(
                 Message.id,

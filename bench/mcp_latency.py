@@ -81,7 +81,7 @@ async def stdio(n: int) -> list[float]:
 
 
 async def http(world: World, n: int) -> list[float]:
-    app = build_asgi_app(world, create_app(world), persona=PERSONA)
+    app = build_asgi_app(world, create_app(world, persona=PERSONA, lock_persona=True))
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))

@@ -3,8 +3,11 @@
 ``/mcp`` serves every app's tools and ``/mcp/<app>`` one app's; everything else
 is the Flask application (pages, the Slack API, ``POST /grade``) run as WSGI in
 a thread pool. Both read and write the same world database, so a message posted
-through MCP is on the page at the next request. The MCP endpoints keep the
-SDK's DNS-rebinding protection when bound to a loopback address.
+through MCP is on the page at the next request. MCP calls act as the Flask
+app's persona policy lets them (`officegym.personas`): the person of the
+request's bearer token, else the default persona; a locked server refuses
+everyone else. The MCP endpoints keep the SDK's DNS-rebinding protection when
+bound to a loopback address.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from starlette.routing import BaseRoute, Mount, Route
 
 from officegym.mcp_wrappers.server import build_server, engine_lock
 from officegym.tools import tools_for
+from officegym.web import persona_policy
 from officegym.world import World
 
 __all__ = ["MCP_PATH", "build_asgi_app", "mcp_paths", "serve"]
@@ -73,19 +77,18 @@ def build_asgi_app(
     world: World,
     flask_app: Flask,
     *,
-    persona: str | None,
     host: str = "127.0.0.1",
     expose_grading: bool = False,
 ) -> Starlette:
-    """The web UI at ``/`` and, when a `persona` is given, MCP servers acting as that persona."""
+    """The web UI at ``/`` and MCP servers at `mcp_paths`, under `flask_app`'s persona policy."""
     routes: list[BaseRoute] = []
     managers: list[StreamableHTTPSessionManager] = []
-    if persona is not None:
-        for path, apps in mcp_paths().items():
-            server = build_server(world, persona, apps, expose_grading=expose_grading)
-            manager = StreamableHTTPSessionManager(app=server, security_settings=_security(host))
-            managers.append(manager)
-            routes.append(Route(path, endpoint=StreamableHTTPASGIApp(manager)))
+    policy = persona_policy(flask_app)
+    for path, apps in mcp_paths().items():
+        server = build_server(world, policy, apps, expose_grading=expose_grading)
+        manager = StreamableHTTPSessionManager(app=server, security_settings=_security(host))
+        managers.append(manager)
+        routes.append(Route(path, endpoint=StreamableHTTPASGIApp(manager)))
     wsgi: WSGIApp = flask_app
     if isinstance(world.engine.pool, StaticPool):
         wsgi = _serialized(wsgi, engine_lock(world.engine))

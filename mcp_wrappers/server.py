@@ -6,6 +6,11 @@ input schema (`Tool.parameters`) are read from `officegym.tools`, never written
 here. The high-level `MCPServer` derives a schema from a function signature of
 its own, so the low-level API is used to hand the registry's schema over as is.
 
+Who a call acts as is the `PersonaPolicy`'s answer to the request: over HTTP
+the person of an ``Authorization: Bearer xoxp-<handle>`` header, else the
+default persona (over stdio always the persona the server was started for); a
+server locked to its persona refuses every other token (``persona_locked``).
+
 Every call goes through `ToolRunner` (validation, commit on success, rollback on
 failure) on a fresh session, in a worker thread, serialized per engine: an
 in-memory world is one shared connection (StaticPool), and a fresh session per
@@ -31,7 +36,8 @@ from sqlalchemy import Engine
 
 import officegym
 from officegym.apps.org.service import find_person
-from officegym.errors import OfficeGymError
+from officegym.errors import Forbidden, NotFound, OfficeGymError
+from officegym.personas import PersonaPolicy, bearer_token, handle_of_token
 from officegym.runner import CallOutcome, ToolRunner
 from officegym.tools import Tool, tools_for
 from officegym.world import World
@@ -119,15 +125,17 @@ def _from_outcome(outcome: CallOutcome) -> types.CallToolResult:
 
 
 class _Calls:
-    """Runs calls for one persona on one world: a fresh runner per call, under the engine lock."""
+    """Runs calls on one world for whoever the policy lets act: a fresh runner per call,
+    under the engine lock."""
 
-    def __init__(self, world: World, persona: str) -> None:
+    def __init__(self, world: World, policy: PersonaPolicy) -> None:
         self.world = world
-        self.persona = persona
+        self.policy = policy
         self.lock = engine_lock(world.engine)
+        self._people: set[str] = set()  # handles known to be in the (fixed) directory
 
-    def tool(self, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
-        return self._guarded(lambda: _from_outcome(self._run(name, arguments)))
+    def tool(self, token: str | None, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
+        return self._guarded(lambda: _from_outcome(self._run(self._acting(token), name, arguments)))
 
     def grade(self, arguments: dict[str, Any]) -> types.CallToolResult:
         from officegym.grading_api import grade_report
@@ -145,8 +153,19 @@ class _Calls:
 
         return self._guarded(run)
 
-    def _run(self, name: str, arguments: dict[str, Any]) -> CallOutcome:
-        runner = ToolRunner(self.world, self.persona)
+    def _acting(self, token: str | None) -> str:
+        """The handle a call acts as: the token's person if the policy admits them."""
+        if token is None:
+            return self.policy.acting(None)
+        handle = handle_of_token(token)
+        if handle not in self._people:
+            if handle is None or _canonical(self.world, handle) != handle:
+                raise Forbidden("the token matches nobody in this world", code="invalid_auth")
+            self._people.add(handle)
+        return self.policy.acting(handle)
+
+    def _run(self, handle: str, name: str, arguments: dict[str, Any]) -> CallOutcome:
+        runner = ToolRunner(self.world, handle)
         try:
             return runner.call(name, arguments)
         finally:
@@ -162,20 +181,42 @@ class _Calls:
                 return _error(f"internal error: {type(exc).__name__}", "internal_error")
 
 
-def _check_persona(world: World, persona: str) -> str:
-    """The persona's handle; fails at start-up (not at the first call) if there is none."""
+def _canonical(world: World, ref: str) -> str | None:
+    """The directory's handle of the person `ref` names, or None."""
     with world.session() as s:
-        return find_person(s, persona).handle
+        try:
+            return find_person(s, ref).handle
+        except NotFound:
+            return None
+
+
+def _policy(world: World, persona: str | PersonaPolicy) -> PersonaPolicy:
+    """The policy for `persona` (a handle: that person only), with its default checked at
+    start-up rather than at the first call."""
+    policy = persona if isinstance(persona, PersonaPolicy) else PersonaPolicy(persona, locked=True)
+    if policy.default is None:
+        return policy
+    handle = _canonical(world, policy.default)
+    if handle is None:
+        raise NotFound(f"no person {policy.default!r} in this world", code="user_not_found")
+    return PersonaPolicy(handle, locked=policy.locked)
+
+
+def _request_token(ctx: ServerRequestContext[Any]) -> str | None:
+    """The bearer token of the HTTP request behind a call (None over stdio or in memory)."""
+    headers = getattr(ctx.request, "headers", None)
+    return bearer_token(headers.get("authorization")) if headers is not None else None
 
 
 def build_server(
     world: World,
-    persona: str,
+    persona: str | PersonaPolicy,
     apps: Sequence[str] | None = None,
     *,
     expose_grading: bool = False,
 ) -> Server[Any]:
-    """An MCP server over `world` acting as `persona`, with the tools of `apps` (None: all).
+    """An MCP server over `world` with the tools of `apps` (None: all), acting as `persona`
+    (a handle), or as a `PersonaPolicy` lets each request's bearer token choose.
 
     `expose_grading` adds the `officegym_grade` tool; leave it off for agents, so
     an agent cannot read its own grade during an episode.
@@ -183,8 +224,8 @@ def build_server(
     registry = {t.name: t for t in tools_for(apps)}
     if apps is not None and not registry:
         raise ValueError(f"no tools registered for apps {list(apps)}")
-    handle = _check_persona(world, persona)
-    calls = _Calls(world, handle)
+    policy = _policy(world, persona)
+    calls = _Calls(world, policy)
     listed = [_registry_tool(t) for t in registry.values()]
     if expose_grading:
         listed.append(_grade_tool())
@@ -204,16 +245,26 @@ def build_server(
             return _error(
                 f"unknown tool {name!r}; list the tools to see their names", "unknown_tool"
             )
-        return await anyio.to_thread.run_sync(calls.tool, name, arguments)
+        token = _request_token(ctx)
+        return await anyio.to_thread.run_sync(calls.tool, token, name, arguments)
 
-    scope = "every app" if apps is None else ", ".join(sorted(apps))
     return Server(
         server_name(apps),
         version=officegym.__version__,
-        instructions=(
-            f"Office tools ({scope}) of the officegym world {world.image.scenario}/"
-            f"{world.image.seed}. You act as @{handle}."
-        ),
+        instructions=_instructions(world, apps, policy),
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
     )
+
+
+def _instructions(world: World, apps: Sequence[str] | None, policy: PersonaPolicy) -> str:
+    """What the server tells a client it is: which tools, which world, acting as whom."""
+    scope = "every app" if apps is None else ", ".join(sorted(apps))
+    if policy.locked:
+        who = f"You act as @{policy.default}."
+    elif policy.default:
+        who = f"You act as @{policy.default} unless a bearer token xoxp-<handle> names another."
+    else:
+        who = "You act as the person your bearer token xoxp-<handle> names."
+    where = f"{world.image.scenario}/{world.image.seed}"
+    return f"Office tools ({scope}) of the officegym world {where}. {who}"

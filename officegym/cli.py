@@ -88,12 +88,12 @@ def serve(
         for handle in handles:
             console.print(f"  {base}/login/{handle}?next=/", soft_wrap=True, highlight=False)
     console.print(f"Slack Web API: {base}/api/  (token: xoxp-<handle>)", soft_wrap=True)
-    if persona is None:
-        console.print("MCP: not served; pass --persona to serve MCP as that person")
-    else:
-        paths = ", ".join(f"{base}{path}" for path in mcp_paths())
-        console.print(f"MCP (streamable HTTP, as @{persona}): {paths}", soft_wrap=True)
-    serve_asgi(build_asgi_app(world, app, persona=persona, host=host), host, port)
+    paths = ", ".join(f"{base}{path}" for path in mcp_paths())
+    acting = f"as @{persona}" if locked else "as the bearer token xoxp-<handle> names"
+    if persona and not locked:
+        acting += f", else @{persona}"
+    console.print(f"MCP (streamable HTTP, {acting}): {paths}", soft_wrap=True)
+    serve_asgi(build_asgi_app(world, app, host=host), host, port)
 
 
 def _file_world(scenario: str, seed: int, db: Path, fresh: bool) -> World:

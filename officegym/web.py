@@ -9,7 +9,9 @@ status in exactly one handler here (an api blueprint may register its own
 ``bp.errorhandler`` to answer in JSON instead).
 
 Sign-in is by persona, without passwords (a local sandbox):
-``GET /login/<handle>?next=/slack/`` signs in and redirects.
+``GET /login/<handle>?next=/slack/`` signs in and redirects. Who may sign in is
+the app's `PersonaPolicy` (`persona_policy`), which the Slack API and MCP over
+HTTP obey too; a server locked to a persona refuses everyone else.
 """
 
 from __future__ import annotations
@@ -40,10 +42,19 @@ import officegym.apps
 from officegym import grading_api
 from officegym.apps.org import service as org
 from officegym.apps.org.models import Person
-from officegym.errors import Conflict, Forbidden, Invalid, NotFound, OfficeGymError
+from officegym.errors import Conflict, Invalid, NotFound, OfficeGymError
+from officegym.personas import PersonaPolicy
 from officegym.world import World
 
-__all__ = ["create_app", "flash_errors", "og_id", "safe_next", "stable_id"]
+__all__ = [
+    "create_app",
+    "flash_errors",
+    "og_id",
+    "persona_policy",
+    "safe_next",
+    "set_persona_policy",
+    "stable_id",
+]
 
 PUBLIC_ENDPOINTS = frozenset({"index", "login", "login_as", "logout", "healthz", "static"})
 _ID_JUNK = re.compile(r"[^a-z0-9_-]+")
@@ -57,16 +68,18 @@ def create_app(
     config: Mapping[str, Any] | None = None,
 ) -> Flask:
     """A Flask app serving every clone over `world`; `persona` signs in by default and,
-    with `lock_persona`, is the only person anyone may sign in as (agents under test)."""
+    with `lock_persona`, is the only person anyone may act as (agents under test)."""
     if lock_persona and persona is None:
         raise ValueError("lock_persona needs a persona")
+    if persona is not None:
+        with world.session() as s:
+            persona = org.find_person(s, persona).handle
     app = Flask(__name__)
     app.config["SECRET_KEY"] = secrets.token_hex(32)
-    app.config["OFFICEGYM_PERSONA"] = persona
-    app.config["OFFICEGYM_LOCK_PERSONA"] = lock_persona
     if config:
         app.config.update(config)
     app.extensions["officegym"] = {"world": world, "token_auth": set(), "nav": []}
+    set_persona_policy(app, PersonaPolicy(default=persona, locked=lock_persona))
     _register_blueprints(app)
     _register_core_routes(app)
     _register_request_hooks(app)
@@ -75,6 +88,17 @@ def create_app(
     app.add_template_global(stable_id)
     app.add_template_filter(_when, "when")
     return app
+
+
+def persona_policy(app: Flask) -> PersonaPolicy:
+    """Who may act through `app`'s pages, Slack API and MCP endpoints."""
+    policy: PersonaPolicy = app.extensions["officegym"]["personas"]
+    return policy
+
+
+def set_persona_policy(app: Flask, policy: PersonaPolicy) -> None:
+    """Replace who may act through `app` (a browser env does so at every episode)."""
+    app.extensions["officegym"]["personas"] = policy
 
 
 def _register_blueprints(app: Flask) -> None:
@@ -160,10 +184,7 @@ def _register_core_routes(app: Flask) -> None:
     def login_as(handle: str) -> BaseResponse:
         """Sign in as `handle` and go to `next` (the URL browser agents are given)."""
         person = org.find_person(g.db, handle)
-        locked = app.config["OFFICEGYM_LOCK_PERSONA"]
-        locked_to = app.config["OFFICEGYM_PERSONA"] if locked else None
-        if locked_to and person.id != org.find_person(g.db, locked_to).id:
-            raise Forbidden(f"this server acts only as @{locked_to}", code="persona_locked")
+        persona_policy(app).admit(person.handle)
         session.clear()
         session["person_id"] = person.id
         return redirect(safe_next(request.args.get("next")))
@@ -181,16 +202,22 @@ def _register_core_routes(app: Flask) -> None:
 
 
 def _current_person(app: Flask) -> Person | None:
-    """The signed-in person, else the default persona unless the user signed out."""
+    """The signed-in person, else the default persona unless the user signed out.
+
+    A sign-in the policy no longer admits (the persona changed since) is dropped.
+    """
+    policy = persona_policy(app)
     person_id = session.get("person_id")
     if person_id is not None:
         try:
-            return org.get_person(g.db, int(person_id))
+            person = org.get_person(g.db, int(person_id))
         except (NotFound, ValueError):
-            session.pop("person_id", None)
-    default = app.config.get("OFFICEGYM_PERSONA")
-    if default and not session.get("signed_out"):
-        return org.find_person(g.db, default)
+            person = None
+        if person is not None and policy.admits(person.handle):
+            return person
+        session.pop("person_id", None)
+    if policy.default and not session.get("signed_out"):
+        return org.find_person(g.db, policy.default)
     return None
 
 

@@ -10,10 +10,11 @@ Slack's does). Ids are Slack's: channels ``C``/``G``/``D`` + 7 digits
 `Message.ts` (the row id is its fractional part).
 
 Authentication: every person of the world has the token ``xoxp-<handle>``
-(`token_for`), sent as ``Authorization: Bearer xoxp-<handle>`` or as the
-``token`` parameter; a missing token is ``not_authed``, an unknown one
-``invalid_auth``. Every call goes through the chat and directory services and
-their access rules; their error codes (``not_in_channel``,
+(`officegym.personas.token_for`), sent as ``Authorization: Bearer xoxp-<handle>``
+or as the ``token`` parameter; a missing token is ``not_authed``, an unknown one
+``invalid_auth``, and a person the server's persona policy refuses (a server
+locked to an agent's persona) ``persona_locked``. Every call goes through the
+chat and directory services and their access rules; their error codes (``not_in_channel``,
 ``channel_not_found``, ``is_archived``, ``cant_update_message`` ...) are the
 Slack error codes returned.
 
@@ -38,7 +39,6 @@ from officegym.apps.slack import service as chat
 from officegym.apps.slack.api_objects import (
     TEAM_ID,
     TEAM_NAME,
-    TOKEN_PREFIX,
     Params,
     channel_obj,
     cursor_position,
@@ -49,15 +49,16 @@ from officegym.apps.slack.api_objects import (
     messages,
     next_cursor,
     page,
-    token_for,
     ts_key,
     user_id,
     user_obj,
 )
 from officegym.apps.slack.models import Channel, Message
 from officegym.errors import Forbidden, Invalid, NotFound, OfficeGymError
+from officegym.personas import bearer_token, handle_of_token
+from officegym.web import persona_policy
 
-__all__ = ["METHODS", "bp", "token_for", "user_id"]
+__all__ = ["METHODS", "bp", "user_id"]
 
 bp = Blueprint("slack_api", __name__)
 
@@ -120,18 +121,19 @@ def _parameters() -> dict[str, Any]:
 
 
 def _authenticate(params: Params) -> Person:
-    """The person whose token the request carries (header first, then `token`)."""
-    header = request.headers.get("Authorization", "")
-    token = header[7:].strip() if header.lower().startswith("bearer ") else params.text("token")
+    """The person whose token the request carries (header first, then `token`), if the
+    server's persona policy lets them act."""
+    token = bearer_token(request.headers.get("Authorization")) or params.text("token")
     if not token:
         raise Forbidden("no token given", code="not_authed")
-    handle = token.removeprefix(TOKEN_PREFIX) if token.startswith(TOKEN_PREFIX) else ""
+    handle = handle_of_token(token)
     try:
         person = org.find_person(g.db, handle) if handle else None
     except NotFound:
         person = None
     if person is None or person.handle != handle:
         raise Forbidden("the token matches nobody in this world", code="invalid_auth")
+    persona_policy(current_app).admit(person.handle)
     return person
 
 

@@ -25,7 +25,6 @@ from officegym.errors import Invalid, NotFound
 __all__ = [
     "TEAM_ID",
     "TEAM_NAME",
-    "TOKEN_PREFIX",
     "Params",
     "channel_obj",
     "cursor_position",
@@ -37,7 +36,6 @@ __all__ = [
     "next_cursor",
     "page",
     "seconds",
-    "token_for",
     "ts_key",
     "user_id",
     "user_obj",
@@ -45,14 +43,8 @@ __all__ = [
 
 TEAM_ID = "T0000001"
 TEAM_NAME = "officegym"
-TOKEN_PREFIX = "xoxp-"
 USER_ID_RE = re.compile(r"^U(\d{1,12})$")
 TS_RE = re.compile(r"^(\d+)(?:\.(\d+))?$")
-
-
-def token_for(person: Person) -> str:
-    """The API token of a person of the world: ``xoxp-<handle>``."""
-    return f"{TOKEN_PREFIX}{person.handle}"
 
 
 def user_id(person_id: int) -> str:

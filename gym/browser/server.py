@@ -5,8 +5,9 @@ The world is an in-memory SQLite database with a single shared connection, so
 requests are serialized by a lock, and the env takes the same lock to reset or
 grade the world (`exclusive`): no request is ever in flight while it does. A
 request that was waiting while the env started a new episode is refused (503)
-rather than served against the new episode's database. While a persona is set,
-signing in as anyone else is refused (403), so an agent acts only as its persona.
+rather than served against the new episode's database. Each episode locks the
+app's persona policy to the task's persona, so the agent acts only as its
+persona at every door (sign-in, the Slack API's tokens).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from typing import Any
 
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
-from officegym.web import create_app
+from officegym.personas import PersonaPolicy
+from officegym.web import create_app, persona_policy, set_persona_policy
 from officegym.world import World
 
 __all__ = ["AppServer"]
@@ -34,14 +36,13 @@ class _QuietHandler(WSGIRequestHandler):
 
 
 class _Gate:
-    """WSGI wrapper: serializes requests and turns away stale or impersonating ones."""
+    """WSGI wrapper: serializes requests and turns away stale ones."""
 
     def __init__(self, app: Callable[..., Iterable[bytes]]) -> None:
         self.app = app
         self.lock = threading.RLock()  # the env may start an episode while holding it
         self.epoch = 0
         self.waiting = 0
-        self.persona: str | None = None
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> list[bytes]:
         arrived = self.epoch
@@ -50,8 +51,6 @@ class _Gate:
             self.waiting -= 1
             if self.epoch != arrived:
                 return _plain(start_response, "503 Service Unavailable", "a new episode started")
-            if not self._allowed(environ.get("PATH_INFO", "")):
-                return _plain(start_response, "403 Forbidden", "you can only sign in as yourself")
             body = self.app(environ, start_response)
             try:
                 return [b"".join(body)]
@@ -59,12 +58,6 @@ class _Gate:
                 close = getattr(body, "close", None)
                 if close is not None:
                     close()
-
-    def _allowed(self, path: str) -> bool:
-        """Sign-in links are allowed only for the current persona, when one is set."""
-        if self.persona is None or not path.startswith("/login/"):
-            return True
-        return path.removeprefix("/login/").strip("/").lower() == self.persona.lower()
 
 
 def _plain(start_response: StartResponse, status: str, text: str) -> list[bytes]:
@@ -80,7 +73,8 @@ class AppServer:
 
     def __init__(self, world: World, *, host: str = "127.0.0.1") -> None:
         self.world = world
-        self._gate = _Gate(create_app(world))
+        self._app = create_app(world)
+        self._gate = _Gate(self._app)
         self._server: BaseWSGIServer = make_server(
             host, 0, self._gate, threaded=True, request_handler=_QuietHandler
         )
@@ -100,15 +94,17 @@ class AppServer:
             yield
 
     def new_episode(self, persona: str | None) -> None:
-        """Restore the world and lock sign-in to `persona`; waiting requests get a 503."""
+        """Restore the world and lock who may act to `persona` (a handle of the directory);
+        waiting requests get a 503."""
         with self._gate.lock:
             self._gate.epoch += 1
-            self._gate.persona = persona
+            policy = PersonaPolicy(default=persona, locked=persona is not None)
+            set_persona_policy(self._app, policy)
             self.world.reset()
 
     @property
     def persona(self) -> str | None:
-        return self._gate.persona
+        return persona_policy(self._app).default
 
     @property
     def waiting(self) -> int:

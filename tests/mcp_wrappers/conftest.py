@@ -35,8 +35,8 @@ def file_world(tmp_path: Path) -> Iterator[World]:
     w.close()
 
 
-def member_of(world: World, channel: str) -> str:
-    """The handle of the first member (by id) of `channel`."""
+def members_of(world: World, channel: str) -> list[str]:
+    """The handles of the members of `channel`, by person id."""
     with world.session() as s:
         stmt = (
             select(Person.handle)
@@ -45,7 +45,12 @@ def member_of(world: World, channel: str) -> str:
             .where(Channel.name == channel)
             .order_by(Person.id)
         )
-        return s.scalars(stmt).first()
+        return list(s.scalars(stmt))
+
+
+def member_of(world: World, channel: str) -> str:
+    """The handle of the first member (by id) of `channel`."""
+    return members_of(world, channel)[0]
 
 
 def channel_outside(world: World, handle: str, kind: str) -> str:

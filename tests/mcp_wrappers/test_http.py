@@ -18,16 +18,20 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import httpx2
 import pytest
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
+from sqlalchemy import select
 
+from officegym.apps.org.models import Person
+from officegym.apps.slack.models import Message
 from officegym.mcp_wrappers.asgi import build_asgi_app, mcp_paths
 from officegym.tasks import make_task
 from officegym.tools import tools_for
 from officegym.web import create_app
 from officegym.world import World, world_image
-from tests.mcp_wrappers.conftest import channel_outside, member_of, served
+from tests.mcp_wrappers.conftest import channel_outside, member_of, members_of, served
 
 pytestmark = pytest.mark.anyio
 
@@ -41,16 +45,21 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, World,
     db = Path(tmp_path_factory.mktemp("served")) / "world.sqlite"
     world = World(world_image("default", 0), url=f"sqlite:///{db}")
     persona = TASK.persona  # so that the task can be solved over this server
-    app = build_asgi_app(world, create_app(world, persona=persona), persona=persona)
+    app = build_asgi_app(world, create_app(world, persona=persona))
     with served(app) as url:
         yield url, world, persona
     world.close()
 
 
 @asynccontextmanager
-async def session(url: str) -> AsyncIterator[ClientSession]:
-    """An initialized MCP client session over streamable HTTP."""
-    async with streamable_http_client(url) as (read, write), ClientSession(read, write) as s:
+async def session(url: str, token: str | None = None) -> AsyncIterator[ClientSession]:
+    """An initialized MCP client session over streamable HTTP (with a bearer `token`)."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    async with (
+        httpx2.AsyncClient(headers=headers) as http,
+        streamable_http_client(url, http_client=http) as (read, write),
+        ClientSession(read, write) as s,
+    ):
         await s.initialize()
         yield s
 
@@ -176,7 +185,7 @@ async def test_officegym_serve_mounts_mcp_beside_the_web_ui(serve_process) -> No
 async def test_an_in_memory_world_serves_pages_and_mcp_calls_side_by_side(world: World) -> None:
     """One shared connection (StaticPool): page requests and tool calls take turns, all land."""
     persona = member_of(world, "general")
-    app = build_asgi_app(world, create_app(world, persona=persona), persona=persona)
+    app = build_asgi_app(world, create_app(world, persona=persona))
     statuses: list[int] = []
     errors: list[bool] = []
     with served(app) as url:
@@ -197,3 +206,39 @@ async def test_an_in_memory_world_serves_pages_and_mcp_calls_side_by_side(world:
         _, last = fetch(url + "/slack/c/general")
     assert errors == [False] * 12 and statuses == [200] * 12
     assert all(f"side by side {i}".encode() in last for i in range(12))
+
+
+# ---------------------------------------------------------------- who a call acts as
+
+
+async def post_as(url: str, token: str | None, world: World) -> str:
+    """Post in #general over MCP with `token`: the author's handle, or the tool error's code."""
+    text = f"posted with {token}"
+    async with session(url + "/mcp/slack", token) as s:
+        result = await s.call_tool("slack_post_message", {"channel": "general", "text": text})
+    if result.is_error:
+        return f"error:{result.structured_content['error']}"
+    with world.session() as db:
+        stmt = select(Person.handle).join(Message, Message.user_id == Person.id)
+        return db.scalars(stmt.where(Message.text == text)).one()
+
+
+@pytest.mark.parametrize(
+    ("persona", "locked", "expected"),
+    [
+        # (default persona, locked?) -> author with no token, own token, a colleague's, junk
+        ("me", True, ["me", "me", "error:persona_locked", "error:invalid_auth"]),
+        ("me", False, ["me", "me", "other", "error:invalid_auth"]),
+        (None, False, ["error:not_authed", "me", "other", "error:invalid_auth"]),
+    ],
+)
+async def test_mcp_calls_act_as_the_token_the_persona_policy_admits(
+    world: World, persona: str | None, locked: bool, expected: list[str]
+) -> None:
+    me, other = members_of(world, "general")[:2]
+    names = {"me": me, "other": other}
+    app = create_app(world, persona=me if persona else None, lock_persona=locked)
+    tokens = (None, f"xoxp-{me}", f"xoxp-{other}", "xoxp-no-such-person")
+    with served(build_asgi_app(world, app)) as url:
+        got = [await post_as(url, token, world) for token in tokens]
+    assert got == [names.get(x, x) for x in expected]

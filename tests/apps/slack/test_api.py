@@ -12,15 +12,18 @@ import json
 import threading
 import urllib.request
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import partial
 
 import pytest
+from flask import Flask
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 from sqlalchemy import func, select
 from werkzeug.serving import WSGIRequestHandler, make_server
 
 from officegym.apps.org.models import Person
-from officegym.apps.slack.models import Pin
+from officegym.apps.slack.models import Message, Pin
 from officegym.web import create_app
 from officegym.world import World, world_image
 
@@ -40,15 +43,22 @@ def world() -> Iterator[World]:
     w.close()
 
 
-@pytest.fixture(scope="module")
-def base_url(world: World) -> Iterator[str]:
-    """The web app on 127.0.0.1, an ephemeral port, in a thread; its API base URL."""
-    server = make_server("127.0.0.1", 0, create_app(world), request_handler=_Quiet)
+@contextmanager
+def serving(app: Flask) -> Iterator[str]:
+    """`app` on 127.0.0.1, an ephemeral port, in a thread; its API base URL."""
+    server = make_server("127.0.0.1", 0, app, request_handler=_Quiet)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}/api/"
     server.shutdown()
     thread.join(5)
+
+
+@pytest.fixture(scope="module")
+def base_url(world: World) -> Iterator[str]:
+    """The web app, open to every person's token, served for the module."""
+    with serving(create_app(world)) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -95,6 +105,19 @@ def test_no_token_is_not_authed_and_a_wrong_one_invalid_auth(base_url: str) -> N
     assert slack_error(WebClient(base_url=base_url).auth_test) == "not_authed"
     for token in ("xoxp-nobody-here", "xoxb-kturner", "Kristen Turner"):
         assert slack_error(WebClient(token=token, base_url=base_url).auth_test) == "invalid_auth"
+
+
+def test_a_server_locked_to_a_persona_refuses_everyone_elses_token(world: World) -> None:
+    """An agent under test cannot read or write as a colleague through the API."""
+    with serving(create_app(world, persona=ME, lock_persona=True)) as url:
+        assert WebClient(token=f"xoxp-{ME}", base_url=url).auth_test()["user"] == ME
+        other = WebClient(token=f"xoxp-{OTHER}", base_url=url)
+        assert slack_error(other.auth_test) == "persona_locked"
+        post = partial(other.chat_postMessage, channel="general", text="as someone else")
+        assert slack_error(post) == "persona_locked"
+    with world.session() as s:
+        posted = select(func.count()).select_from(Message).where(Message.text == "as someone else")
+        assert s.scalar(posted) == 0
 
 
 def test_a_web_sign_in_never_stands_in_for_a_token(world: World) -> None:

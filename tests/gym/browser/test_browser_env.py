@@ -15,7 +15,9 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import select
 
+from officegym.apps.org.models import Person
 from officegym.gym.browser.manager import BrowserManager
 from officegym.gym.browser_env import BrowserEnv
 from officegym.gym.registration import env_specs
@@ -130,10 +132,13 @@ def test_bad_or_failing_actions_are_errors_that_change_nothing(
 def test_the_agent_cannot_sign_in_as_someone_else(browser_env: BrowserEnv) -> None:
     browser_env.reset(options=POST)
     persona = browser_env.task.persona  # type: ignore[union-attr]
-    other = "admin" if persona != "admin" else "root"
+    with browser_env.world.session() as s:
+        other = s.scalars(select(Person.handle).where(Person.handle != persona)).first()
     obs = step(browser_env, f"goto('/login/{other}?next=/slack/')")
-    assert "you can only sign in as yourself" in obs["axtree"]
+    assert f"this server acts only as @{persona}" in obs["axtree"]
     assert f"(@{persona})" in step(browser_env, "goto('/slack/')")["axtree"]
+    api = step(browser_env, f"goto('/api/auth.test?token=xoxp-{other}')")["axtree"]
+    assert "persona_locked" in api
 
 
 def test_send_msg_to_user_ends_the_episode_and_grades_the_answer(

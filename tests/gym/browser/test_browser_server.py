@@ -75,7 +75,7 @@ def test_a_request_waiting_across_a_new_episode_is_refused(server: AppServer) ->
     with server.exclusive():
         thread = start_fetch(server.url + "/healthz", out)
         wait_until_waiting(server)
-        server.new_episode("someone")
+        server.new_episode(None)
     thread.join(timeout=30)
     assert out == [503]
     fetch(server.url + "/healthz", out)

@@ -14,7 +14,7 @@ from officegym.tasks.base import (
 )
 from officegym.tasks.checks import (
     Allow,
-    AnswerMatches,
+    AnswerSays,
     Check,
     FieldEquals,
     GradeContext,
@@ -24,12 +24,13 @@ from officegym.tasks.checks import (
 )
 from officegym.tasks.grading import Grade, grade
 from officegym.tasks.splits import SPLITS
+from officegym.tasks.statements import Says
 
 __all__ = [
     "SPLITS",
     "TEMPLATES",
     "Allow",
-    "AnswerMatches",
+    "AnswerSays",
     "Check",
     "FieldEquals",
     "Grade",
@@ -37,6 +38,7 @@ __all__ = [
     "Predicate",
     "RowAbsent",
     "RowExists",
+    "Says",
     "Spec",
     "Task",
     "Template",

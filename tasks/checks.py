@@ -2,13 +2,14 @@
 
 A check reads the final state (and the episode's changes, and the agent's
 answer) and says pass/fail with a detail line. An `Allow` names changes a task
-may make; every change no allowance matches is collateral damage.
+may make; every change no allowance matches is collateral damage. Text is
+matched as whole tokens (`officegym.tasks.statements`); what an answer must
+say, and must not, is a `Says`.
 """
 
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,10 +18,11 @@ from sqlalchemy import Connection, Select, Table, bindparam, select
 
 from officegym.changes import RowChange
 from officegym.db import Base
+from officegym.tasks.statements import Says, mentions
 
 __all__ = [
     "Allow",
-    "AnswerMatches",
+    "AnswerSays",
     "Check",
     "FieldEquals",
     "GradeContext",
@@ -77,13 +79,9 @@ def _table(name: str) -> Table:
         raise ValueError(f"no table {name!r}") from None
 
 
-def _norm(text: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"[^\w@#:.$%/-]+", " ", text.lower())).strip()
-
-
-def _contains_all(value: Any, needles: Sequence[str]) -> bool:
-    hay = _norm(str(value or ""))
-    return all(_norm(n) in hay for n in needles)
+def _contains_all(value: Any, phrases: Sequence[str]) -> bool:
+    text = str(value or "")
+    return all(mentions(text, p) for p in phrases)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -100,7 +98,7 @@ class Check:
 
 @dataclass(frozen=True, kw_only=True)
 class RowExists(Check):
-    """A row matching `where` exists whose text columns contain the given words.
+    """A row matching `where` exists whose text columns contain the given phrases.
 
     `new=True` counts only rows inserted during the episode; `count` demands
     exactly that many matches instead of at least one.
@@ -152,26 +150,15 @@ class FieldEquals(Check):
 
 
 @dataclass(frozen=True, kw_only=True)
-class AnswerMatches(Check):
-    """The final answer names one of `expected` and none of `forbidden` (the distractors),
+class AnswerSays(Check):
+    """The final answer says what `says` asks: the expected value, none of the distractors,
     so answering with every candidate at once does not pass."""
 
-    expected: Sequence[str]
-    forbidden: Sequence[str] = ()
-    max_chars: int = 400
+    says: Says
 
     def evaluate(self, g: GradeContext) -> tuple[bool, str]:
-        answer = g.answer or ""
-        if not answer.strip():
-            return False, "no answer given"
-        if len(answer) > self.max_chars:
-            return False, f"answer longer than {self.max_chars} characters"
-        text = f" {_norm(answer)} "
-        hit = any(f" {_norm(e)} " in text for e in self.expected)
-        wrong = [f for f in self.forbidden if f" {_norm(f)} " in text]
-        if wrong:
-            return False, f"answer also names {wrong[0]!r}"
-        return hit, "answer names the expected value" if hit else "expected value not found"
+        ok, detail = self.says.judge(g.answer)
+        return ok, f"answer {detail}"
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from officegym.runner import ToolRunner
 from officegym.tasks.base import Task, make_task
 from officegym.tasks.grading import Grade, grade
-from officegym.tools import load_tools
+from officegym.tools import ToolCall, load_tools
 from officegym.world import World, world_image
 
-__all__ = ["Problem", "play", "validate_template"]
+__all__ = ["Problem", "play", "replay", "validate_template"]
 
 
 @dataclass(frozen=True)
@@ -28,16 +28,24 @@ class Problem:
 def play(world: World, task: Task, *, skip: int | None = None) -> tuple[Grade, list[str]]:
     """Replay the reference solution (without call `skip`; index len(solution) drops the
     answer) on a fresh copy of the world; returns the grade and the calls' errors."""
+    calls = [c for i, c in enumerate(task.solution) if i != skip]
+    answer = task.answer if skip != len(task.solution) else None
+    return replay(world, task, calls, answer)
+
+
+def replay(
+    world: World, task: Task, calls: Iterable[ToolCall], answer: str | None
+) -> tuple[Grade, list[str]]:
+    """Run `calls` as the task's persona on a fresh copy of the world, then grade them with
+    `answer`; returns the grade and the calls' errors."""
     world.reset()
     runner = ToolRunner(world, task.persona)
     errors = []
-    for i, c in enumerate(task.solution):
-        if i != skip:
-            out = runner.call(c.name, c.arguments)
-            if not out.ok:
-                errors.append(f"call {i} {c.name}: {out.error}")
+    for i, c in enumerate(calls):
+        out = runner.call(c.name, c.arguments)
+        if not out.ok:
+            errors.append(f"call {i} {c.name}: {out.error}")
     runner.close()
-    answer = task.answer if skip != len(task.solution) else None
     with world.initial_connection() as before, world.engine.connect() as after:
         return grade(task, before, after, answer), errors
 

@@ -1,4 +1,4 @@
-"""World look-ups, allowances and checks shared by the CRM and cross-app templates.
+"""World look-ups and allowances shared by the CRM and cross-app templates.
 
 The index is read once per world (a handful of queries) because environments
 build a task at every reset. Rows are plain SQLAlchemy rows (read-only snapshots).
@@ -19,16 +19,14 @@ from sqlalchemy.orm import Session
 from officegym.apps.crm.models import CLOSED_STAGES, Account, Case, Lead, Opportunity, UserRole
 from officegym.apps.org.models import Person
 from officegym.apps.slack.models import Channel, Message
-from officegym.tasks.checks import Allow, GradeContext, Predicate
+from officegym.tasks.checks import Allow
 
 __all__ = [
     "CrmIndex",
     "allow_history",
     "allow_update",
     "crm_index",
-    "mentions_any",
-    "money",
-    "thread_reply",
+    "sample_distinct",
 ]
 
 TABLE = {
@@ -132,54 +130,7 @@ def allow_history(record_type: str, row_id: int, limit: int) -> list[Allow]:
     return [Allow("crm_field_history", where=where, limit=limit)]
 
 
-# ---------------------------------------------------------------- checks
-
-
-def money(amount: int) -> list[str]:
-    """The ways people write an amount: 52000, 52,000, $52,000, $52000."""
-    return [str(amount), f"{amount:,}", f"${amount:,}", f"${amount}"]
-
-
-def _mentions(text: str, variants: Sequence[str]) -> bool:
-    low = text.lower()
-    return any(v.lower() in low for v in variants)
-
-
-def mentions_any(g: GradeContext, rows: Sequence[dict], variants: Sequence[str]) -> bool:
-    return any(_mentions(r["text"], variants) for r in rows)
-
-
-def thread_reply(
-    name: str, parent_id: int, user_id: int, variants: Sequence[str] = (), weight: float = 1.0
-) -> Predicate:
-    """Check: `user_id` replied in the thread of `parent_id` during the episode, and the
-    reply mentions one of `variants` (if any are given)."""
-
-    def check(g: GradeContext) -> tuple[bool, str]:
-        rows = g.new_rows("slack_message", {"thread_parent_id": parent_id, "user_id": user_id})
-        if not rows:
-            return False, "no new reply in the thread"
-        if variants and not mentions_any(g, rows, variants):
-            return False, f"the reply does not mention {variants[0]!r}"
-        return True, "replied in the thread"
-
-    return Predicate(name=name, fn=check, weight=weight)
-
-
-def new_message_in(
-    name: str, channel_id: int, user_id: int, needles: Sequence[Sequence[str]]
-) -> Predicate:
-    """Check: a new top-level message by `user_id` in a channel mentions, for every group of
-    `needles`, one of its variants."""
-
-    def check(g: GradeContext) -> tuple[bool, str]:
-        where = {"channel_id": channel_id, "user_id": user_id, "thread_parent_id": None}
-        for row in g.new_rows("slack_message", where):
-            if all(_mentions(row["text"], n) for n in needles):
-                return True, "posted"
-        return False, f"no new message mentioning {[n[0] for n in needles]}"
-
-    return Predicate(name=name, fn=check)
+# ---------------------------------------------------------------- choices
 
 
 def sample_distinct(rng: random.Random, items: Sequence[Any], k: int) -> list[Any]:

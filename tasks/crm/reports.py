@@ -8,9 +8,10 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.crm.models import OPEN_STAGES
 from officegym.tasks.base import Spec, template
-from officegym.tasks.checks import AnswerMatches
-from officegym.tasks.crm.common import crm_index, money
+from officegym.tasks.checks import AnswerSays
+from officegym.tasks.crm.common import crm_index
 from officegym.tasks.slack.common import call, pick
+from officegym.tasks.statements import Says
 
 
 @template("crm.pipeline-amount", difficulty="medium")
@@ -25,20 +26,12 @@ def pipeline_amount(w: Session, rng: random.Random) -> Spec:
     }
     stage = pick(rng, [st for st, n in totals.items() if n], "stages with deals")
     answer = totals[stage]
-    others = sorted({n for st, n in totals.items() if n != answer})
     who = "your" if owner.id == me.id else f"{owner.name}'s"
     return Spec(
         goal=f"What is the total amount of {who} open opportunities in the {stage} stage? "
         "Answer with the amount in dollars.",
         persona=me.handle,
-        checks=[
-            AnswerMatches(
-                name=f"total of {stage}",
-                expected=money(answer),
-                forbidden=[f for n in others for f in money(n)],
-                max_chars=120,
-            )
-        ],
+        checks=[AnswerSays(name=f"total of {stage}", says=Says(amount=answer, max_chars=120))],
         allowed=[],
         solution=[call("crm_pipeline_report", group_by="stage", owner=owner.handle)],
         answer=f"${answer:,}",
@@ -61,11 +54,13 @@ def count_open_cases(w: Session, rng: random.Random) -> Spec:
         "the number only.",
         persona=me.handle,
         checks=[
-            AnswerMatches(
+            AnswerSays(
                 name="open case count",
-                expected=[str(n)],
-                forbidden=[str(i) for i in range(0, 100) if i != n],
-                max_chars=40,
+                says=Says(
+                    all_of=[[str(n)]],
+                    none_of=[str(i) for i in range(0, 100) if i != n],
+                    max_chars=40,
+                ),
             )
         ],
         allowed=[],

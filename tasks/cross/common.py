@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import functools
 import re
 from dataclasses import dataclass
@@ -14,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from officegym.tasks.crm.common import CrmIndex, crm_index
 
-__all__ = ["Request", "date_forms", "requests_of"]
+__all__ = ["Request", "case_number", "requests_of"]
 
 STAGES = "Prospecting|Qualification|Needs Analysis|Proposal|Negotiation|Closed Won"
 PATTERNS = {
@@ -78,13 +77,6 @@ def _request(
     return Request(m.id, m.channel_id, m.channel, m.user_id, f, owner, record)
 
 
-def date_forms(day: dt.date) -> list[str]:
-    """The ways people write a date: 2026-07-25, July 25, Jul 25, 25 July, 07/25/2026."""
-    return [
-        day.isoformat(),
-        f"{day:%B} {day.day}",
-        f"{day:%b} {day.day}",
-        f"{day.day} {day:%B}",
-        f"{day:%m/%d/%Y}",
-        f"{day.month}/{day.day}/{day.year}",
-    ]
+def case_number(number: str) -> list[str]:
+    """The ways people write a case number: 00001234 and 1234."""
+    return sorted({number, number.lstrip("0") or "0"})

@@ -9,13 +9,17 @@ import random
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from officegym.apps.crm.models import STAGES
 from officegym.apps.slack.models import Channel
 from officegym.seed_data.crm_text import ESCALATION_REASONS
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, Predicate
-from officegym.tasks.crm.common import crm_index, money, new_message_in
+from officegym.tasks.crm.common import crm_index
 from officegym.tasks.crm.support import allow_escalation, escalated
-from officegym.tasks.slack.common import allow_post, call, new_dm_with, pick
+from officegym.tasks.cross.common import case_number
+from officegym.tasks.slack.common import allow_post, call, pick
+from officegym.tasks.slack.said import Said
+from officegym.tasks.statements import Says
 
 APPS = ["crm", "slack"]
 
@@ -33,17 +37,6 @@ def _allow_dm(me_id: int, other_id: int) -> list[Allow]:
     ]
 
 
-def _dm_mentions(me_id: int, other_id: int, variants: list[str]):
-    def check(g) -> tuple[bool, str]:
-        for v in variants:
-            ok, detail = new_dm_with(g, me_id, other_id, v)
-            if ok:
-                return ok, detail
-        return False, f"no new DM to person {other_id} mentioning {variants[0]!r}"
-
-    return check
-
-
 @template("cross.deal-status-to-channel", difficulty="easy", apps=APPS)
 def deal_status_to_channel(w: Session, rng: random.Random) -> Spec:
     """Look a deal up in the CRM and post its stage and amount in the sales channel."""
@@ -56,11 +49,16 @@ def deal_status_to_channel(w: Session, rng: random.Random) -> Spec:
         "and amount in the sales team's channel.",
         persona=me.handle,
         checks=[
-            new_message_in(
-                "stage and amount posted in #sales",
-                channel_id,
-                me.id,
-                [[opp.stage], money(opp.amount)],
+            Said(
+                name="stage and amount posted in #sales",
+                author_id=me.id,
+                channel_id=channel_id,
+                says=Says(
+                    all_of=[[opp.stage]],
+                    none_of=[st for st in STAGES if st != opp.stage],
+                    amount=opp.amount,
+                    ignoring=[opp.name],
+                ),
             )
         ],
         allowed=allow_post(channel_id, me.id),
@@ -98,7 +96,12 @@ def escalate_and_tell_manager(w: Session, rng: random.Random) -> Spec:
         persona=me.handle,
         checks=[
             Predicate(name="case escalated", fn=escalated(case.id)),
-            Predicate(name=f"DM to {boss.name}", fn=_dm_mentions(me.id, boss.id, [case.number])),
+            Said(
+                name=f"DM to {boss.name} with the case number",
+                author_id=me.id,
+                dm_to=boss.id,
+                says=Says(all_of=[case_number(case.number)]),
+            ),
         ],
         allowed=[*allow_escalation(case.id, me.id), *_allow_dm(me.id, boss.id)],
         solution=[
@@ -147,9 +150,11 @@ def pipeline_to_manager(w: Session, rng: random.Random) -> Spec:
         f"opportunities that close on or before {by:%B %-d, %Y}.",
         persona=me.handle,
         checks=[
-            Predicate(
+            Said(
                 name=f"DM to {boss.name} with the total",
-                fn=_dm_mentions(me.id, boss.id, money(total)),
+                author_id=me.id,
+                dm_to=boss.id,
+                says=Says(amount=total),
             )
         ],
         allowed=_allow_dm(me.id, boss.id),

@@ -8,13 +8,16 @@ import random
 from sqlalchemy.orm import Session
 
 from officegym.apps.crm.models import STAGES
+from officegym.seed_data.crm_text import NEXT_STEPS
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, Predicate, RowExists
-from officegym.tasks.crm.common import allow_update, crm_index, money, thread_reply
+from officegym.tasks.crm.common import allow_update, crm_index
 from officegym.tasks.crm.pipeline import CLOSE_FIELDS
 from officegym.tasks.crm.support import allow_escalation, escalated
-from officegym.tasks.cross.common import date_forms, requests_of
+from officegym.tasks.cross.common import case_number, requests_of
 from officegym.tasks.slack.common import allow_post, call, pick
+from officegym.tasks.slack.said import Said
+from officegym.tasks.statements import Says
 
 APPS = ["crm", "slack"]
 
@@ -48,7 +51,12 @@ def stage_request(w: Session, rng: random.Random) -> Spec:
                 field="stage",
                 value=stage,
             ),
-            thread_reply("confirmed in the thread", req.message_id, me.id, [stage]),
+            Said(
+                name="confirmed in the thread, naming the stage",
+                author_id=me.id,
+                thread_of=req.message_id,
+                says=Says(all_of=[[stage]], ignoring=[opp.name]),
+            ),
         ],
         allowed=[*allow_update("opportunity", opp.id, CLOSE_FIELDS), *_reply(req, me.id)],
         solution=[
@@ -64,13 +72,15 @@ def stage_request(w: Session, rng: random.Random) -> Spec:
     )
 
 
-def _answer(opp, field: str) -> tuple[list[str], str]:
-    """The accepted ways of stating a deal's field, and the reference wording."""
+def _answer(opp, field: str) -> tuple[Says, str]:
+    """What a reply must say to answer a deal's field (that value and no rival one), and
+    the reference wording."""
     if field == "close date":
-        return date_forms(opp.close_date), opp.close_date.isoformat()
+        return Says(date=opp.close_date, ignoring=[opp.name]), opp.close_date.isoformat()
     if field == "amount":
-        return money(opp.amount), f"${opp.amount:,}"
-    return [opp.next_step], opp.next_step
+        return Says(amount=opp.amount, ignoring=[opp.name]), f"${opp.amount:,}"
+    others = [s for s in NEXT_STEPS if s != opp.next_step]
+    return Says(all_of=[[opp.next_step]], none_of=others, ignoring=[opp.name]), opp.next_step
 
 
 @template("cross.answer-deal-question", difficulty="medium", apps=APPS)
@@ -87,7 +97,7 @@ def answer_deal_question(w: Session, rng: random.Random) -> Spec:
     req = pick(rng, reqs, "deal questions")
     opp, owner, field = req.record, req.owner, req.fields["field"]
     me = rng.choice([p for p in idx.with_role("rep", "sales") if p.id != req.asker_id])
-    variants, said = _answer(opp, field)
+    says, said = _answer(opp, field)
     asker = idx.people[req.asker_id].name
     if me.id == owner.id:
         ask = f'{asker} asked you a question in #{req.channel} about "{opp.name}".'
@@ -99,7 +109,14 @@ def answer_deal_question(w: Session, rng: random.Random) -> Spec:
     return Spec(
         goal=f"{ask} Look the answer up in the CRM and reply in the question's thread.",
         persona=me.handle,
-        checks=[thread_reply(f"replied with the {field}", req.message_id, me.id, variants)],
+        checks=[
+            Said(
+                name=f"replied with the {field}",
+                author_id=me.id,
+                thread_of=req.message_id,
+                says=says,
+            )
+        ],
         allowed=_reply(req, me.id),
         solution=[
             call("slack_search_messages", query="quick question", channel=req.channel),
@@ -137,7 +154,12 @@ def lead_from_chat(w: Session, rng: random.Random) -> Spec:
         persona=me.handle,
         checks=[
             RowExists(name="lead created from the tip", table="crm_lead", where=where, new=True),
-            thread_reply("replied in the thread", req.message_id, me.id),
+            Said(
+                name="said in the thread that the lead is in",
+                author_id=me.id,
+                thread_of=req.message_id,
+                says=Says(all_of=[["lead", "CRM", "added", "created"]]),
+            ),
         ],
         allowed=[Allow("crm_lead", where={"owner_id": me.id}, limit=1), *_reply(req, me.id)],
         solution=[
@@ -185,7 +207,12 @@ def escalation_request(w: Session, rng: random.Random) -> Spec:
                 where={"record_type": "case", "record_id": case.id},
                 contains={"subject": [reason]},
             ),
-            thread_reply("confirmed in the thread", req.message_id, me.id, [case.number]),
+            Said(
+                name="confirmed in the thread, naming the case",
+                author_id=me.id,
+                thread_of=req.message_id,
+                says=Says(all_of=[case_number(case.number)]),
+            ),
         ],
         allowed=[*allow_escalation(case.id, me.id), *_reply(req, me.id)],
         solution=[

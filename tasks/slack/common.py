@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
 from officegym.apps.slack.models import Channel, Membership, Message, Pin, Reaction
-from officegym.tasks.checks import Allow, GradeContext
+from officegym.tasks.checks import Allow
 from officegym.tools import ToolCall
 
 __all__ = [
@@ -21,7 +21,6 @@ __all__ = [
     "call",
     "channels_of",
     "member_ids",
-    "new_dm_with",
     "next_id",
     "people",
     "quote",
@@ -30,18 +29,6 @@ __all__ = [
 
 def call(tool: str, /, **arguments: object) -> ToolCall:
     return ToolCall(tool, dict(arguments))
-
-
-def new_dm_with(g: GradeContext, sender: int, recipient: int, needle: str) -> tuple[bool, str]:
-    """Check: `sender` sent a new DM to exactly `recipient` whose text contains `needle`."""
-    for row in g.new_rows("slack_message", {"user_id": sender, "thread_parent_id": None}):
-        if needle.lower() not in row["text"].lower():
-            continue
-        chan = g.rows("slack_channel", {"id": row["channel_id"]})[0]
-        members = {r["person_id"] for r in g.rows("slack_membership", {"channel_id": chan["id"]})}
-        if chan["kind"] == "dm" and members == {sender, recipient}:
-            return True, "new DM to the right person"
-    return False, f"no new DM to person {recipient} containing {needle!r}"
 
 
 def people(w: Session) -> list[Person]:

@@ -11,8 +11,9 @@ from sqlalchemy.orm import Session
 from officegym.apps.org.models import Person
 from officegym.apps.slack.models import Channel, Message
 from officegym.tasks.base import Spec, template
-from officegym.tasks.checks import AnswerMatches
+from officegym.tasks.checks import AnswerSays
 from officegym.tasks.slack.common import call, channels_of, member_ids, people, pick
+from officegym.tasks.statements import Says
 
 
 @template("slack.lookup-manager", difficulty="easy")
@@ -28,8 +29,9 @@ def lookup_manager(w: Session, rng: random.Random) -> Spec:
         goal=f"Who is {subject.name}'s manager? Answer with the manager's full name.",
         persona=me.handle,
         checks=[
-            AnswerMatches(
-                name="names the manager", expected=[boss.name, boss.handle], forbidden=others
+            AnswerSays(
+                name="names the manager",
+                says=Says(all_of=[[boss.name, boss.handle]], none_of=others),
             )
         ],
         allowed=[],
@@ -48,11 +50,13 @@ def count_members(w: Session, rng: random.Random) -> Spec:
         goal=f"How many members does #{ch.name} have? Answer with just the number.",
         persona=me.handle,
         checks=[
-            AnswerMatches(
+            AnswerSays(
                 name="member count",
-                expected=[str(n)],
-                forbidden=[str(i) for i in range(0, 200) if i != n],
-                max_chars=40,
+                says=Says(
+                    all_of=[[str(n)]],
+                    none_of=[str(i) for i in range(0, 200) if i != n],
+                    max_chars=40,
+                ),
             )
         ],
         allowed=[],
@@ -112,11 +116,13 @@ def latest_update(w: Session, rng: random.Random) -> Spec:
         goal=question.format(subject=subject, channel=ch.name),
         persona=me.handle,
         checks=[
-            AnswerMatches(
+            AnswerSays(
                 name=f"latest value for {subject} in #{ch.name}",
-                expected=[latest],
-                forbidden=sorted({v for v in values if v != latest}),
-                max_chars=80,
+                says=Says(
+                    all_of=[[latest]],
+                    none_of=sorted({v for v in values if v != latest}),
+                    max_chars=80,
+                ),
             )
         ],
         allowed=[],

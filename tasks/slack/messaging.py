@@ -17,13 +17,14 @@ from officegym.tasks.slack.common import (
     call,
     channels_of,
     index,
-    new_dm_with,
     people,
     pick,
     pinned_ids,
     quote,
     reacted,
 )
+from officegym.tasks.slack.said import Said
+from officegym.tasks.statements import Says
 
 EVENTS = ["design review", "sprint demo", "team lunch", "budget sync", "customer call", "retro"]
 
@@ -278,9 +279,11 @@ def dm_by_name(w: Session, rng: random.Random) -> Spec:
         goal=f"Send {target.name} a direct message asking for the latest notes on the {feature}.",
         persona=me.handle,
         checks=[
-            Predicate(
+            Said(
                 name=f"DM sent to {target.name}",
-                fn=lambda g: new_dm_with(g, me.id, target.id, feature),
+                author_id=me.id,
+                dm_to=target.id,
+                says=Says(all_of=[[feature]]),
             )
         ],
         allowed=[

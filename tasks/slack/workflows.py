@@ -15,12 +15,13 @@ from officegym.tasks.slack.common import (
     call,
     channels_of,
     index,
-    new_dm_with,
     next_id,
     people,
     pick,
     reacted,
 )
+from officegym.tasks.slack.said import Said
+from officegym.tasks.statements import Says
 
 
 @template("slack.onboard-new-hire", difficulty="hard")
@@ -73,7 +74,12 @@ def onboard_new_hire(w: Session, rng: random.Random) -> Spec:
                 name="welcome message pinned",
                 fn=lambda g: _pinned_welcome(g, cid, me.id, hire.handle),
             ),
-            Predicate(name=f"DM to {boss.name}", fn=lambda g: new_dm_with(g, me.id, boss.id, name)),
+            Said(
+                name=f"DM to {boss.name} naming #{name}",
+                author_id=me.id,
+                dm_to=boss.id,
+                says=Says(all_of=[[name, f"#{name}"]]),
+            ),
         ],
         allowed=[
             Allow("slack_channel", where={"name": name}, limit=1),

@@ -1,0 +1,68 @@
+"""What a person said in the chat during an episode: the one check on new messages.
+
+Every template that asks the persona to post, reply in a thread or send a direct
+message grades it here, with a `Says` (`officegym.tasks.statements`) for the
+content. All of the persona's new messages in that place are read together, so
+spreading candidate answers over several messages hedges no better than
+listing them in one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from officegym.tasks.checks import Check, GradeContext
+from officegym.tasks.statements import Says
+
+__all__ = ["Said"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Said(Check):
+    """`author_id` said what `says` asks in new, live messages: at the top level of
+    `channel_id`, in the thread of message `thread_of`, or in a direct message with
+    exactly `dm_to` (give one of the three)."""
+
+    author_id: int
+    says: Says = field(default_factory=Says)
+    channel_id: int | None = None
+    thread_of: int | None = None
+    dm_to: int | None = None
+
+    def __post_init__(self) -> None:
+        places = [self.channel_id, self.thread_of, self.dm_to]
+        if sum(p is not None for p in places) != 1:
+            raise ValueError("Said needs exactly one of channel_id, thread_of, dm_to")
+
+    def evaluate(self, g: GradeContext) -> tuple[bool, str]:
+        texts = [r["text"] for r in self._messages(g) if not r["is_deleted"]]
+        if not texts:
+            return False, f"no new message {self._place()}"
+        ok, detail = self.says.judge("\n".join(texts))
+        return ok, f"{len(texts)} new message(s) {self._place()}: {detail}"
+
+    def _messages(self, g: GradeContext) -> list[dict]:
+        if self.thread_of is not None:
+            return g.new_rows(
+                "slack_message", {"user_id": self.author_id, "thread_parent_id": self.thread_of}
+            )
+        top = g.new_rows("slack_message", {"user_id": self.author_id, "thread_parent_id": None})
+        if self.channel_id is not None:
+            return [r for r in top if r["channel_id"] == self.channel_id]
+        places = {r["channel_id"] for r in top}
+        dms = {c for c in places if self._is_dm_with_recipient(g, c)}
+        return [r for r in top if r["channel_id"] in dms]
+
+    def _is_dm_with_recipient(self, g: GradeContext, channel_id: int) -> bool:
+        channel = g.rows("slack_channel", {"id": channel_id})
+        if not channel or channel[0]["kind"] != "dm":
+            return False
+        members = {r["person_id"] for r in g.rows("slack_membership", {"channel_id": channel_id})}
+        return members == {self.author_id, self.dm_to}
+
+    def _place(self) -> str:
+        if self.thread_of is not None:
+            return f"in the thread of message {self.thread_of}"
+        if self.channel_id is not None:
+            return f"in channel {self.channel_id}"
+        return f"in a DM with person {self.dm_to}"

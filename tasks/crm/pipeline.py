@@ -15,6 +15,7 @@ from officegym.tasks.crm.common import allow_update, crm_index
 from officegym.tasks.slack.common import call, pick
 
 CLOSE_FIELDS = ["stage", "probability", "close_date", "closed_at", "loss_reason"]
+MOVE_FIELDS = ["stage", "probability"]  # what a move between open stages changes
 LOSSES = {
     "Competitor": "they signed with a competitor",
     "No Budget": "their budget was cut for the year",
@@ -100,7 +101,11 @@ def close_won(w: Session, rng: random.Random) -> Spec:
         ],
         allowed=[
             *allow_update("opportunity", opp.id, CLOSE_FIELDS),
-            Allow("crm_activity", where={"record_id": opp.id, "owner_id": me.id}, limit=1),
+            Allow(
+                "crm_activity",
+                where={"record_type": "opportunity", "record_id": opp.id, "owner_id": me.id},
+                limit=1,
+            ),
         ],
         solution=[
             call("crm_get_opportunity", opportunity=opp.name),

@@ -119,7 +119,13 @@ def follow_up_task(w: Session, rng: random.Random) -> Spec:
                 contains={"subject": [subject]},
             ),
         ],
-        allowed=[Allow("crm_activity", where={"record_id": opp.id, "owner_id": me.id}, limit=1)],
+        allowed=[
+            Allow(
+                "crm_activity",
+                where={"record_type": "opportunity", "record_id": opp.id, "owner_id": me.id},
+                limit=1,
+            )
+        ],
         solution=[
             call("crm_get_opportunity", opportunity=opp.name),
             call(

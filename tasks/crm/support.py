@@ -34,7 +34,7 @@ def escalated(case_id: int):
 
 def allow_escalation(case_id: int, actor_id: int) -> list[Allow]:
     return [
-        *allow_update("case", case_id, ["status", "priority", "owner_id"]),
+        *allow_update("case", case_id, ["status", "priority"]),
         Allow(
             "crm_activity",
             where={"record_type": "case", "record_id": case_id, "owner_id": actor_id},

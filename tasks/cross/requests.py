@@ -7,12 +7,12 @@ import random
 
 from sqlalchemy.orm import Session
 
-from officegym.apps.crm.models import STAGES
+from officegym.apps.crm.models import CLOSED_STAGES, STAGES
 from officegym.seed_data.crm_text import NEXT_STEPS
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, Predicate, RowExists
 from officegym.tasks.crm.common import allow_update, crm_index
-from officegym.tasks.crm.pipeline import CLOSE_FIELDS
+from officegym.tasks.crm.pipeline import CLOSE_FIELDS, MOVE_FIELDS
 from officegym.tasks.crm.support import allow_escalation, escalated
 from officegym.tasks.cross.common import case_number, requests_of
 from officegym.tasks.slack.common import allow_post, call, pick
@@ -58,7 +58,12 @@ def stage_request(w: Session, rng: random.Random) -> Spec:
                 says=Says(all_of=[[stage]], ignoring=[opp.name]),
             ),
         ],
-        allowed=[*allow_update("opportunity", opp.id, CLOSE_FIELDS), *_reply(req, me.id)],
+        allowed=[
+            *allow_update(
+                "opportunity", opp.id, CLOSE_FIELDS if stage in CLOSED_STAGES else MOVE_FIELDS
+            ),
+            *_reply(req, me.id),
+        ],
         solution=[
             call("slack_search_messages", query=f"please move {opp.name}", channel=req.channel),
             call("crm_get_opportunity", opportunity=opp.name),

@@ -11,7 +11,7 @@ from officegym.apps.org.models import Person, Team
 from officegym.apps.slack.models import Channel, Status
 from officegym.seed_data.slack_text import DAYS, FEATURES, PROJECTS, STATUSES
 from officegym.tasks.base import Spec, template
-from officegym.tasks.checks import Allow, RowExists
+from officegym.tasks.checks import Allow, Check, RowExists
 from officegym.tasks.slack.common import (
     allow_post,
     call,
@@ -89,17 +89,7 @@ def set_status(w: Session, rng: random.Random) -> Spec:
 @template("slack.join-and-post", difficulty="medium")
 def join_and_post(w: Session, rng: random.Random) -> Spec:
     """Join a public channel you are not in yet and post a question there."""
-    everyone = people(w)
-    for _ in range(50):
-        me = rng.choice(everyone)
-        mine = {c.id for c in channels_of(w, me)}
-        public = w.scalars(
-            select(Channel).where(Channel.kind == "public", Channel.is_archived.is_(False))
-        ).all()
-        outside = [c for c in public if c.id not in mine]
-        if outside:
-            break
-    ch = rng.choice(outside)
+    me, ch = _outside_channel(w, rng)
     feature = rng.choice(FEATURES)
     text = f"Hi all, who is the right person to ask about the {feature}?"
     return Spec(
@@ -132,24 +122,29 @@ def join_and_post(w: Session, rng: random.Random) -> Spec:
     )
 
 
+def _outside_channel(w: Session, rng: random.Random) -> tuple[Person, Channel]:
+    """A person and an active public channel they are not a member of."""
+    everyone = people(w)
+    public = w.scalars(
+        select(Channel)
+        .where(Channel.kind == "public", Channel.is_archived.is_(False))
+        .order_by(Channel.id)
+    ).all()
+    for _ in range(50):
+        me = rng.choice(everyone)
+        mine = {c.id for c in channels_of(w, me)}
+        outside = [c for c in public if c.id not in mine]
+        if outside:
+            return me, rng.choice(outside)
+    raise LookupError("nobody is outside a public channel")
+
+
 @template("slack.invite-team", difficulty="hard")
 def invite_team(w: Session, rng: random.Random) -> Spec:
     """Invite every member of a team who is missing from a channel, then welcome them."""
-    for _ in range(100):
-        me = rng.choice(people(w))
-        ch = rng.choice(channels_of(w, me, kinds=("public",)))
-        team = rng.choice(w.scalars(select(Team).order_by(Team.id)).all())
-        inside = member_ids(w, ch.id)
-        team_people = w.scalars(
-            select(Person).where(Person.team_id == team.id).order_by(Person.id)
-        ).all()
-        missing = [p for p in team_people if p.id not in inside]
-        if 2 <= len(missing) < len(team_people):
-            break
-    else:
-        raise LookupError("no channel with a partly present team")
+    me, ch, team, missing = _partly_present_team(w, rng)
     text = f"Welcome to #{ch.name}, {team.name} folks! " + " ".join(f"@{p.handle}" for p in missing)
-    checks = [
+    checks: list[Check] = [
         RowExists(
             name=f"{p.name} is in #{ch.name}",
             table="slack_membership",
@@ -185,3 +180,23 @@ def invite_team(w: Session, rng: random.Random) -> Spec:
             call("slack_post_message", channel=ch.name, text=text),
         ],
     )
+
+
+def _partly_present_team(
+    w: Session, rng: random.Random
+) -> tuple[Person, Channel, Team, list[Person]]:
+    """A person, a public channel of theirs, a team with some (2+) but not all of its
+    members missing from it, and those missing members."""
+    teams = w.scalars(select(Team).order_by(Team.id)).all()
+    for _ in range(100):
+        me = rng.choice(people(w))
+        ch = rng.choice(channels_of(w, me, kinds=("public",)))
+        team = rng.choice(teams)
+        inside = member_ids(w, ch.id)
+        team_people = w.scalars(
+            select(Person).where(Person.team_id == team.id).order_by(Person.id)
+        ).all()
+        missing = [p for p in team_people if p.id not in inside]
+        if 2 <= len(missing) < len(team_people):
+            return me, ch, team, missing
+    raise LookupError("no channel with a partly present team")

@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 from officegym.apps.org.models import Person
 from officegym.apps.slack.models import Channel, Message
 from officegym.tasks.base import Spec, template
-from officegym.tasks.checks import Allow, Predicate, RowExists
+from officegym.tasks.checks import Allow, Check, GradeContext, Predicate, RowExists
 from officegym.tasks.slack.common import (
     allow_post,
     call,
@@ -21,7 +21,7 @@ from officegym.tasks.slack.common import (
     reacted,
 )
 from officegym.tasks.slack.said import Said
-from officegym.tasks.statements import Says
+from officegym.tasks.statements import Says, mentions
 
 
 @template("slack.onboard-new-hire", difficulty="hard")
@@ -38,58 +38,22 @@ def onboard_new_hire(w: Session, rng: random.Random) -> Spec:
     cid, mid = next_id(w, Channel), next_id(w, Message)
     welcome = f"Welcome @{hire.handle}! This channel has everything for your first weeks."
     note = f"Hi {boss.name.split()[0]}, #{name} is ready for {first}'s onboarding."
-
-    in_channel = {"channel_id": cid}
     return Spec(
         goal=f"{hire.name} is starting an onboarding programme. Create a private channel "
         f'#{name} with the topic "Onboarding for {first}", add {hire.name} and their manager '
         f"to it, post a welcome message there that mentions @{hire.handle}, pin that welcome "
         f"message, and send the manager a direct message saying #{name} is ready.",
         persona=me.handle,
-        checks=[
-            RowExists(
-                name="private channel with topic",
-                table="slack_channel",
-                where={"name": name, "kind": "private"},
-                contains={"topic": [f"Onboarding for {first}"]},
-            ),
-            RowExists(
-                name=f"{hire.name} added",
-                table="slack_membership",
-                where={"channel_id": cid, "person_id": hire.id},
-            ),
-            RowExists(
-                name=f"manager {boss.name} added",
-                table="slack_membership",
-                where={"channel_id": cid, "person_id": boss.id},
-            ),
-            RowExists(
-                name="welcome mentions the new hire",
-                table="slack_message",
-                where={**in_channel, "user_id": me.id},
-                contains={"text": [f"@{hire.handle}"]},
-                new=True,
-            ),
-            Predicate(
-                name="welcome message pinned",
-                fn=lambda g: _pinned_welcome(g, cid, me.id, hire.handle),
-            ),
-            Said(
-                name=f"DM to {boss.name} naming #{name}",
-                author_id=me.id,
-                dm_to=boss.id,
-                says=Says(all_of=[[name, f"#{name}"]]),
-            ),
-        ],
+        checks=_onboarding_checks(me, hire, boss, cid, name),
         allowed=[
             Allow("slack_channel", where={"name": name}, limit=1),
             Allow("slack_channel", where={"kind": "dm", "created_by_id": me.id}, limit=1),
-            Allow("slack_membership", where=in_channel, limit=3),
+            Allow("slack_membership", where={"channel_id": cid}, limit=3),
             Allow("slack_membership", where={"person_id": me.id}, limit=1),
             Allow("slack_membership", where={"person_id": boss.id}, limit=1),
             *allow_post(cid, me.id, limit=2),
             *allow_post(None, me.id, limit=1),
-            Allow("slack_pin", where=in_channel, limit=1),
+            Allow("slack_pin", where={"channel_id": cid}, limit=1),
         ],
         solution=[
             call("slack_get_person", person=hire.name),
@@ -105,10 +69,51 @@ def onboard_new_hire(w: Session, rng: random.Random) -> Spec:
     )
 
 
-def _pinned_welcome(g, channel_id: int, author_id: int, handle: str) -> tuple[bool, str]:
+def _onboarding_checks(me: Person, hire: Person, boss: Person, cid: int, name: str) -> list[Check]:
+    """The channel (private, with its topic), both members, the pinned welcome, the DM."""
+    first = hire.name.split()[0]
+    return [
+        RowExists(
+            name="private channel with topic",
+            table="slack_channel",
+            where={"name": name, "kind": "private"},
+            contains={"topic": [f"Onboarding for {first}"]},
+        ),
+        *(
+            RowExists(
+                name=f"{who} added",
+                table="slack_membership",
+                where={"channel_id": cid, "person_id": p.id},
+            )
+            for who, p in ((hire.name, hire), (f"manager {boss.name}", boss))
+        ),
+        RowExists(
+            name="welcome mentions the new hire",
+            table="slack_message",
+            where={"channel_id": cid, "user_id": me.id},
+            contains={"text": [f"@{hire.handle}"]},
+            new=True,
+        ),
+        Predicate(
+            name="welcome message pinned",
+            fn=lambda g: _pinned_welcome(g, cid, me.id, hire.handle),
+        ),
+        Said(
+            name=f"DM to {boss.name} naming #{name}",
+            author_id=me.id,
+            dm_to=boss.id,
+            says=Says(all_of=[[name, f"#{name}"]]),
+        ),
+    ]
+
+
+def _pinned_welcome(
+    g: GradeContext, channel_id: int, author_id: int, handle: str
+) -> tuple[bool, str]:
+    """Check: a message by `author_id` mentioning @`handle` is pinned in the channel."""
     for pin in g.rows("slack_pin", {"channel_id": channel_id}):
         msg = g.rows("slack_message", {"id": pin["message_id"]})
-        if msg and msg[0]["user_id"] == author_id and f"@{handle}" in msg[0]["text"]:
+        if msg and msg[0]["user_id"] == author_id and mentions(msg[0]["text"], f"@{handle}"):
             return True, "welcome pinned"
     return False, "no pinned welcome message"
 
@@ -116,24 +121,8 @@ def _pinned_welcome(g, channel_id: int, author_id: int, handle: str) -> tuple[bo
 @template("slack.triage-help-requests", difficulty="hard")
 def triage_help_requests(w: Session, rng: random.Random) -> Spec:
     """Acknowledge the latest unanswered questions in a channel (answered ones are distractors)."""
-    everyone = people(w)
     window, want = rng.choice([10, 12, 15, 20]), rng.choice([2, 3])
-    idx = index(w)
-    for _ in range(100):
-        me = rng.choice(everyone)
-        ch = rng.choice(channels_of(w, me, kinds=("public",)))
-        recent = [p for p in idx.posts.get(ch.id, [])[-window:] if p.text.rstrip().endswith("?")]
-        open_qs = [p for p in recent if p.id not in idx.replied and p.user_id != me.id]
-        answered = [p for p in recent if p.id in idx.replied]
-        targets = [w.get_one(Message, p.id) for p in open_qs[-want:]]
-        if (
-            len(targets) == want
-            and answered
-            and not any(reacted(w, m, me, "eyes") for m in targets)
-        ):
-            break
-    else:
-        raise LookupError("no channel with enough open questions")
+    me, ch, targets = _open_questions(w, rng, window, want)
     reply = rng.choice(REPLIES)
     checks, allowed, solution = (
         [],
@@ -175,6 +164,25 @@ def triage_help_requests(w: Session, rng: random.Random) -> Spec:
         allowed=allowed,
         solution=solution,
     )
+
+
+def _open_questions(
+    w: Session, rng: random.Random, window: int, want: int
+) -> tuple[Person, Channel, list[Message]]:
+    """A person, a public channel of theirs, and its `want` latest unanswered questions by
+    others among the last `window` posts, beside at least one answered one."""
+    everyone, idx = people(w), index(w)
+    for _ in range(100):
+        me = rng.choice(everyone)
+        ch = rng.choice(channels_of(w, me, kinds=("public",)))
+        recent = [p for p in idx.posts.get(ch.id, [])[-window:] if p.text.rstrip().endswith("?")]
+        open_qs = [p for p in recent if p.id not in idx.replied and p.user_id != me.id]
+        answered = [p for p in recent if p.id in idx.replied]
+        targets = [w.get_one(Message, p.id) for p in open_qs[-want:]]
+        fresh = not any(reacted(w, m, me, "eyes") for m in targets)
+        if len(targets) == want and answered and fresh:
+            return me, ch, targets
+    raise LookupError("no channel with enough open questions")
 
 
 REPLIES = [

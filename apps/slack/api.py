@@ -7,7 +7,13 @@ It answers as Slack does: form, query or JSON parameters; ``{"ok": true, ...}`` 
 ``response_metadata.next_cursor`` (``search.messages`` pages by number, as
 Slack's does). Ids are Slack's: channels ``C``/``G``/``D`` + 7 digits
 (`Channel.slack_id`), people ``U`` + the zero-padded person id, messages by
-`Message.ts` (the row id is its fractional part).
+`Message.ts` (the row id is its fractional part); ``latest`` / ``oldest`` of
+conversations.history are Unix times (`officegym.apps.slack.api_conversations`).
+
+No other site may drive it through a browser: methods that change state
+(`WRITE_METHODS`) are accepted only by POST (``invalid_request``, HTTP 405,
+otherwise), and a request whose ``Origin`` is not this server's or that carries
+``Sec-Fetch-Site: cross-site`` is ``access_denied`` (HTTP 403), whatever the method.
 
 Authentication: every person of the world has the token ``xoxp-<handle>``
 (`officegym.personas.token_for`), sent as ``Authorization: Bearer xoxp-<handle>``
@@ -27,7 +33,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, current_app, g, jsonify, request, url_for
@@ -35,21 +40,22 @@ from werkzeug.wrappers import Response
 
 from officegym.apps.org import service as org
 from officegym.apps.org.models import Person
+from officegym.apps.slack import api_conversations  # noqa: F401  (registers conversations.*)
 from officegym.apps.slack import service as chat
 from officegym.apps.slack.api_objects import (
+    METHODS,
     TEAM_ID,
     TEAM_NAME,
+    WRITE_METHODS,
     Params,
-    channel_obj,
     cursor_position,
     find_channel,
     find_message,
     find_person,
     is_user_id,
     messages,
+    method,
     next_cursor,
-    page,
-    ts_key,
     user_id,
     user_obj,
 )
@@ -58,31 +64,17 @@ from officegym.errors import Forbidden, Invalid, NotFound, OfficeGymError
 from officegym.personas import bearer_token, handle_of_token
 from officegym.web import persona_policy
 
-__all__ = ["METHODS", "bp", "user_id"]
+__all__ = ["METHODS", "WRITE_METHODS", "bp", "user_id"]
 
 bp = Blueprint("slack_api", __name__)
-
-Handler = Callable[[Params], dict[str, Any]]
-METHODS: dict[str, Handler] = {}
 
 # Service codes that Slack spells differently for one method.
 RENAMED: dict[tuple[str, str], str] = {
     ("conversations.archive", "is_archived"): "already_archived",
     ("chat.postMessage", "message_not_found"): "thread_not_found",
+    ("pins.add", "invalid_arguments"): "not_pinnable",  # the service pins top-level messages only
 }
-CONVERSATION_TYPES = {"public": "public_channel", "private": "private_channel"}
-CONVERSATION_TYPES |= {"dm": "im", "mpdm": "mpim"}
 SEARCH_FILTER_RE = re.compile(r"^(in|from):(\S+)$")
-
-
-def method(name: str) -> Callable[[Handler], Handler]:
-    """Register the handler of the Slack method `name` (e.g. ``chat.postMessage``)."""
-
-    def register(fn: Handler) -> Handler:
-        METHODS[name] = fn
-        return fn
-
-    return register
 
 
 # ---------------------------------------------------------------- dispatch
@@ -90,7 +82,11 @@ def method(name: str) -> Callable[[Handler], Handler]:
 
 @bp.route("/<name>", methods=["GET", "POST"])
 def dispatch(name: str) -> tuple[Response, int]:
-    """Authenticate by token, run one method, answer in Slack's envelope."""
+    """Refuse cross-site callers, authenticate by token, run one method, answer in Slack's
+    envelope."""
+    refused = _refuse_cross_site() or _refuse_method(name)
+    if refused is not None:
+        return refused
     handler = METHODS.get(name)
     if handler is None:
         return _fail("unknown_method", f"no API method {name!r}")
@@ -109,6 +105,28 @@ def dispatch(name: str) -> tuple[Response, int]:
 
 def _fail(code: str, detail: str, *, status: int = 200) -> tuple[Response, int]:
     return jsonify({"ok": False, "error": code, "detail": detail}), status
+
+
+def _refuse_cross_site() -> tuple[Response, int] | None:
+    """Another site's page (an <img>, a form, a fetch) may not call the API: a browser
+    marks such a request with an `Origin` other than ours or `Sec-Fetch-Site: cross-site`.
+    Clients outside a browser (slack_sdk, curl) send neither."""
+    origin = request.headers.get("Origin")
+    own = request.host_url.rstrip("/").lower()
+    if origin is not None and origin.rstrip("/").lower() != own:
+        return _fail("access_denied", f"requests from {origin} are refused", status=403)
+    if request.headers.get("Sec-Fetch-Site", "").lower() == "cross-site":
+        return _fail("access_denied", "cross-site requests are refused", status=403)
+    return None
+
+
+def _refuse_method(name: str) -> tuple[Response, int] | None:
+    """Methods that change state are accepted only by POST (slack_sdk posts every call)."""
+    if name not in WRITE_METHODS or request.method == "POST":
+        return None
+    answer, status = _fail("invalid_request", f"{name} changes state: send it by POST", status=405)
+    answer.headers["Allow"] = "POST"
+    return answer, status
 
 
 def _parameters() -> dict[str, Any]:
@@ -170,101 +188,6 @@ def users_info(p: Params) -> dict[str, Any]:
     return {"user": user_obj(find_person(p.text("user", missing="user_not_found")))}
 
 
-# ---------------------------------------------------------------- conversations
-
-
-@method("conversations.list")
-def conversations_list(p: Params) -> dict[str, Any]:
-    wanted = {t.strip() for t in (p.text("types") or "public_channel").split(",") if t.strip()}
-    if not wanted <= set(CONVERSATION_TYPES.values()):
-        raise Invalid(f"unknown conversation types {sorted(wanted)}", code="invalid_types")
-    s, me = g.db, g.actor
-    found = chat.list_channels(s, me, include_archived=not p.flag("exclude_archived"))
-    found += chat.list_conversations_of(s, me)
-    found = [c for c in found if CONVERSATION_TYPES[c.kind] in wanted]
-    chunk, meta = page(found, p, 100, 1000)
-    mine = {c.id for c in chat.list_channels(s, me, member_only=True, include_archived=True)}
-    mine |= {c.id for c in chat.list_conversations_of(s, me)}
-    return {"channels": [channel_obj(c, mine) for c in chunk], "response_metadata": meta}
-
-
-@method("conversations.info")
-def conversations_info(p: Params) -> dict[str, Any]:
-    c = find_channel(p)
-    obj = channel_obj(c)
-    if p.flag("include_num_members"):
-        obj["num_members"] = len(chat.members(g.db, g.actor, c))
-    return {"channel": obj}
-
-
-@method("conversations.members")
-def conversations_members(p: Params) -> dict[str, Any]:
-    people = chat.members(g.db, g.actor, find_channel(p))
-    chunk, meta = page([user_id(x.id) for x in people], p, 100, 1000)
-    return {"members": chunk, "response_metadata": meta}
-
-
-@method("conversations.history")
-def conversations_history(p: Params) -> dict[str, Any]:
-    """Top-level messages, newest first, between `oldest` and `latest`, paged by cursor."""
-    c = find_channel(p)
-    size, inclusive = p.number("limit", 100, 1, 199), p.flag("inclusive")
-    latest, oldest = ts_key(p.text("latest") or "0"), ts_key(p.text("oldest") or "0")
-    before = cursor_position(p) or (latest[1] + int(inclusive) if latest[1] else None)
-    found = chat.history(g.db, g.actor, c, limit=size + 1, before_id=before, mark_read=False)
-    more = len(found) > size
-    kept = []
-    for m in found[:size]:
-        key = ts_key(m.ts)
-        if latest != (0, 0) and (key > latest or (key == latest and not inclusive)):
-            continue
-        if key < oldest or (key == oldest and not inclusive):
-            more = False
-            break
-        kept.append(m)
-    return {
-        "messages": messages(kept),
-        "has_more": more,
-        "response_metadata": next_cursor(found[size - 1].id if more else None),
-    }
-
-
-@method("conversations.replies")
-def conversations_replies(p: Params) -> dict[str, Any]:
-    """A thread: its parent first, then the replies oldest first (from a reply's ts too)."""
-    c = find_channel(p)
-    msg = find_message(p, c)
-    parent = chat.get_message(g.db, g.actor, msg.thread_parent_id) if msg.thread_parent_id else msg
-    thread = [parent, *chat.replies(g.db, g.actor, parent)]
-    chunk, meta = page(thread, p, 100, 1000)
-    return {
-        "messages": messages(chunk),
-        "has_more": bool(meta["next_cursor"]),
-        "response_metadata": meta,
-    }
-
-
-@method("conversations.create")
-def conversations_create(p: Params) -> dict[str, Any]:
-    name = p.text("name", missing="invalid_name_required")
-    c = chat.create_channel(g.db, g.actor, name, private=p.flag("is_private"))
-    return {"channel": channel_obj(c)}
-
-
-@method("conversations.invite")
-def conversations_invite(p: Params) -> dict[str, Any]:
-    c = find_channel(p)
-    refs = [u for u in p.text("users", missing="no_user").split(",") if u.strip()]
-    chat.invite(g.db, g.actor, c, [find_person(u) for u in refs])
-    return {"channel": channel_obj(c)}
-
-
-@method("conversations.archive")
-def conversations_archive(p: Params) -> dict[str, Any]:
-    chat.archive_channel(g.db, g.actor, find_channel(p))
-    return {}
-
-
 # ---------------------------------------------------------------- chat, reactions, pins
 
 
@@ -276,7 +199,7 @@ def _post_target(p: Params) -> Channel:
     return chat.get_channel(g.db, g.actor, ref)
 
 
-@method("chat.postMessage")
+@method("chat.postMessage", write=True)
 def chat_post_message(p: Params) -> dict[str, Any]:
     c = _post_target(p)
     parent = find_message(p, c, "thread_ts") if p.text("thread_ts") else None
@@ -284,14 +207,14 @@ def chat_post_message(p: Params) -> dict[str, Any]:
     return {"channel": c.slack_id, "ts": msg.ts, "message": messages([msg])[0]}
 
 
-@method("chat.update")
+@method("chat.update", write=True)
 def chat_update(p: Params) -> dict[str, Any]:
     c = find_channel(p)
     msg = chat.edit_message(g.db, g.actor, find_message(p, c), p.text("text"))
     return {"channel": c.slack_id, "ts": msg.ts, "text": msg.text, "message": messages([msg])[0]}
 
 
-@method("chat.delete")
+@method("chat.delete", write=True)
 def chat_delete(p: Params) -> dict[str, Any]:
     c = find_channel(p)
     msg = find_message(p, c)
@@ -306,21 +229,21 @@ def _reaction_target(p: Params) -> tuple[Message, str]:
     return msg, p.text("name", missing="invalid_name")
 
 
-@method("reactions.add")
+@method("reactions.add", write=True)
 def reactions_add(p: Params) -> dict[str, Any]:
     msg, emoji = _reaction_target(p)
     chat.add_reaction(g.db, g.actor, msg, emoji)
     return {}
 
 
-@method("reactions.remove")
+@method("reactions.remove", write=True)
 def reactions_remove(p: Params) -> dict[str, Any]:
     msg, emoji = _reaction_target(p)
     chat.remove_reaction(g.db, g.actor, msg, emoji)
     return {}
 
 
-@method("pins.add")
+@method("pins.add", write=True)
 def pins_add(p: Params) -> dict[str, Any]:
     if not p.text("channel") or not p.text("timestamp"):
         raise Invalid("name a message by channel and timestamp", code="no_item_specified")
@@ -343,12 +266,25 @@ def search_messages(p: Params) -> dict[str, Any]:
     )
     count, number = p.number("count", 20, 1, 100), p.number("page", 1, 1, 100)
     chunk = found[(number - 1) * count : number * count]
-    pages = max(1, math.ceil(len(found) / count))
-    paging = {"count": count, "total": len(found), "page": number, "pages": pages}
     matches = [_match(m, obj) for m, obj in zip(chunk, messages(chunk), strict=True)]
+    return {"query": query, "messages": {"matches": matches, **_paging(len(found), count, number)}}
+
+
+def _paging(total: int, count: int, number: int) -> dict[str, Any]:
+    """Slack's two page descriptions of search results: `paging` and the newer `pagination`
+    (`first` and `last` count matches from 1)."""
+    pages = max(1, math.ceil(total / count))
     return {
-        "query": query,
-        "messages": {"total": len(found), "matches": matches, "paging": paging},
+        "total": total,
+        "paging": {"count": count, "total": total, "page": number, "pages": pages},
+        "pagination": {
+            "total_count": total,
+            "page": number,
+            "per_page": count,
+            "page_count": pages,
+            "first": (number - 1) * count + 1,
+            "last": min(number * count, total),
+        },
     }
 
 

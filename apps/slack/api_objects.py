@@ -1,5 +1,6 @@
-"""Building blocks of the Slack Web API subset (`officegym.apps.slack.api`):
-typed parameters, Slack ids and cursors, and the JSON objects Slack returns.
+"""Building blocks of the Slack Web API subset (`officegym.apps.slack.api`): the
+method registry, typed parameters, Slack ids and cursors, and the JSON objects
+Slack returns.
 
 Everything is read through the chat and directory services as the request's
 actor (`g.actor`) on the request's session (`g.db`).
@@ -11,7 +12,7 @@ import base64
 import binascii
 import datetime as dt
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import g
@@ -23,8 +24,11 @@ from officegym.apps.slack.models import Channel, Message
 from officegym.errors import Invalid, NotFound
 
 __all__ = [
+    "METHODS",
     "TEAM_ID",
     "TEAM_NAME",
+    "WRITE_METHODS",
+    "Handler",
     "Params",
     "channel_obj",
     "cursor_position",
@@ -33,6 +37,7 @@ __all__ = [
     "find_person",
     "is_user_id",
     "messages",
+    "method",
     "next_cursor",
     "page",
     "seconds",
@@ -44,7 +49,25 @@ __all__ = [
 TEAM_ID = "T0000001"
 TEAM_NAME = "officegym"
 USER_ID_RE = re.compile(r"^U(\d{1,12})$")
-TS_RE = re.compile(r"^(\d+)(?:\.(\d+))?$")
+TS_RE = re.compile(r"^(\d{1,12})(?:\.(\d{1,18}))?$")  # row ids stay within SQL integers
+
+
+Handler = Callable[["Params"], dict[str, Any]]
+METHODS: dict[str, Handler] = {}
+WRITE_METHODS: set[str] = set()  # methods that change state: POST only
+
+
+def method(name: str, *, write: bool = False) -> Callable[[Handler], Handler]:
+    """Register the handler of the Slack method `name` (e.g. ``chat.postMessage``);
+    `write` marks a method that changes state (accepted only by POST)."""
+
+    def register(fn: Handler) -> Handler:
+        METHODS[name] = fn
+        if write:
+            WRITE_METHODS.add(name)
+        return fn
+
+    return register
 
 
 def user_id(person_id: int) -> str:
@@ -113,12 +136,23 @@ def ts_key(ts: str, code: str = "message_not_found") -> tuple[int, int]:
     return int(match.group(1)), int(match.group(2) or 0)
 
 
-def find_message(p: Params, channel: Channel, key: str = "ts") -> Message:
-    """The live message of `channel` with the ts in parameter `key`."""
-    ts = p.text(key, missing="message_not_found")
-    msg = chat.get_message(g.db, g.actor, ts_key(ts)[1])
-    if msg.channel_id != channel.id or msg.ts != ts:
-        raise NotFound(f"no message {ts} in this channel", code="message_not_found")
+def find_message(
+    p: Params,
+    channel: Channel,
+    key: str = "ts",
+    *,
+    code: str = "message_not_found",
+    include_deleted: bool = False,
+) -> Message:
+    """The live message of `channel` with the ts in parameter `key` (or a deleted one, with
+    `include_deleted`); NotFound with `code` if there is none."""
+    ts = p.text(key, missing=code)
+    try:
+        msg = chat.get_message(g.db, g.actor, ts_key(ts, code)[1], include_deleted=include_deleted)
+    except NotFound:
+        msg = None
+    if msg is None or msg.channel_id != channel.id or msg.ts != ts:
+        raise NotFound(f"no message {ts} in this channel", code=code)
     return msg
 
 
@@ -189,6 +223,8 @@ def messages(msgs: list[Message]) -> list[dict[str, Any]]:
 
 
 def _message_obj(m: Message, replies: int, reactions: dict[str, list[str]]) -> dict[str, Any]:
+    if m.is_deleted:
+        return _tombstone(m, replies)
     obj: dict[str, Any] = {
         "type": "message",
         "user": user_id(m.user_id),
@@ -196,8 +232,8 @@ def _message_obj(m: Message, replies: int, reactions: dict[str, list[str]]) -> d
         "ts": m.ts,
         "team": TEAM_ID,
     }
-    if m.thread_parent_id is not None:
-        parent = chat.get_message(g.db, g.actor, m.thread_parent_id)
+    if m.thread_parent_id is not None:  # the parent may be deleted: its ts still names the thread
+        parent = chat.get_message(g.db, g.actor, m.thread_parent_id, include_deleted=True)
         obj.update(thread_ts=parent.ts, parent_user_id=user_id(parent.user_id))
     elif replies:
         obj.update(thread_ts=m.ts, reply_count=replies)
@@ -209,6 +245,21 @@ def _message_obj(m: Message, replies: int, reactions: dict[str, list[str]]) -> d
     if m.edited_at is not None:
         obj["edited"] = {"user": user_id(m.user_id), "ts": f"{seconds(m.edited_at)}.000000"}
     return obj
+
+
+def _tombstone(m: Message, replies: int) -> dict[str, Any]:
+    """What Slack shows for a deleted thread parent whose replies live on."""
+    return {
+        "type": "message",
+        "subtype": "tombstone",
+        "user": "USLACKBOT",
+        "text": "This message was deleted.",
+        "hidden": True,
+        "ts": m.ts,
+        "thread_ts": m.ts,
+        "reply_count": replies,
+        "team": TEAM_ID,
+    }
 
 
 def _uid_of(handle: str) -> str:

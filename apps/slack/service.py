@@ -11,6 +11,7 @@ archived channels are read-only; only the author edits or deletes a message.
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import re
 from collections.abc import Sequence
@@ -35,6 +36,7 @@ MENTION_RE = re.compile(r"(?<![\w@])@([a-z0-9._-]+)")
 SLACK_ID_RE = re.compile(r"^[CGD](\d{7})$")
 DEFAULT_CHANNEL = "general"
 Someone = Person | Profile  # a person as an ORM row or as a directory card: both have .id
+Point = tuple[dt.datetime, int]  # a place in message order: (created_at, row id)
 
 
 # ---------------------------------------------------------------- look-ups
@@ -89,6 +91,19 @@ _HISTORY = (
 )
 # Pages show each author's name: load the authors with the messages.
 _HISTORY_WITH_AUTHORS = _HISTORY.options(joinedload(Message.user))
+# A time window: strictly between two (created_at, id) points, bound as t_lo/id_lo, t_hi/id_hi.
+_T_LO, _ID_LO, _T_HI, _ID_HI = (bindparam(k) for k in ("t_lo", "id_lo", "t_hi", "id_hi"))
+_HISTORY_BETWEEN = _HISTORY.where(
+    or_(Message.created_at > _T_LO, and_(Message.created_at == _T_LO, Message.id > _ID_LO)),
+    or_(Message.created_at < _T_HI, and_(Message.created_at == _T_HI, Message.id < _ID_HI)),
+)
+_HISTORY_BY = {  # (load authors, within a window) -> statement
+    (False, False): _HISTORY,
+    (True, False): _HISTORY_WITH_AUTHORS,
+    (False, True): _HISTORY_BETWEEN,
+    (True, True): _HISTORY_BETWEEN.options(joinedload(Message.user)),
+}
+_EARLIEST, _LATEST = (dt.datetime.min, 0), (dt.datetime.max, 2**62)
 _REPLY_COUNTS = (
     select(Message.thread_parent_id, func.count())
     .where(
@@ -157,10 +172,14 @@ def can_read(s: Session, actor: Person, channel: Channel) -> bool:
     return channel.kind == "public" or is_member(s, actor, channel)
 
 
-def get_message(s: Session, actor: Person, message_id: int) -> Message:
-    """A live message the actor can read."""
+def get_message(
+    s: Session, actor: Person, message_id: int, *, include_deleted: bool = False
+) -> Message:
+    """A live message the actor can read; with `include_deleted`, a deleted one too (a
+    thread's parent stays the anchor of its live replies)."""
     msg = get(s, Message, message_id)
-    if msg is None or msg.is_deleted or not can_read(s, actor, msg.channel):
+    hidden = msg is None or (msg.is_deleted and not include_deleted)
+    if hidden or not can_read(s, actor, msg.channel):
         raise NotFound(f"no message {message_id} that you can see", code="message_not_found")
     return msg
 
@@ -231,13 +250,22 @@ def history(
     before_id: int | None = None,
     mark_read: bool = True,
     authors: bool = True,
+    newer_than: Point | None = None,
+    older_than: Point | None = None,
 ) -> list[Message]:
-    """Top-level live messages of a channel, newest first; moves the read marker.
-    `authors` loads `Message.user` with them (callers that use `org.profile` skip it)."""
+    """Top-level live messages of a channel, newest first (at most 1000); moves the read
+    marker. `authors` loads `Message.user` with them (callers that use `org.profile` skip
+    it). `newer_than` / `older_than` keep only messages strictly after / before a
+    (created_at, id) point; ``(t, 0)`` lies before every message of time ``t``, ``(t, 2**62)``
+    after them."""
     if not can_read(s, actor, channel):
         raise NotFound("no such channel", code="channel_not_found")
-    params = {"c": channel.id, "before": before_id or 2**62, "n": _clamp(limit)}
-    msgs = list(s.scalars(_HISTORY_WITH_AUTHORS if authors else _HISTORY, params))
+    params = {"c": channel.id, "before": before_id or 2**62, "n": _clamp(limit, 1000)}
+    window = newer_than is not None or older_than is not None
+    if window:
+        (t_lo, id_lo), (t_hi, id_hi) = newer_than or _EARLIEST, older_than or _LATEST
+        params |= {"t_lo": t_lo, "id_lo": id_lo, "t_hi": t_hi, "id_hi": id_hi}
+    msgs = list(s.scalars(_HISTORY_BY[authors, window], params))
     if mark_read and msgs and before_id is None:
         _mark_read(s, actor, channel, msgs[0].id)
     return msgs

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import json
 import threading
+import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -23,7 +25,9 @@ from sqlalchemy import func, select
 from werkzeug.serving import WSGIRequestHandler, make_server
 
 from officegym.apps.org.models import Person
-from officegym.apps.slack.models import Message, Pin
+from officegym.apps.slack.api import METHODS, WRITE_METHODS
+from officegym.apps.slack.models import Membership, Message, Pin
+from officegym.tools import ToolContext, call_tool, load_tools
 from officegym.web import create_app
 from officegym.world import World, world_image
 
@@ -89,6 +93,26 @@ def slack_error(call: Callable[[], object]) -> str:
     with pytest.raises(SlackApiError) as info:
         call()
     return info.value.response["error"]
+
+
+def raw(url: str, *, method: str = "POST", headers: dict[str, str] | None = None) -> tuple:
+    """One plain HTTP request (as a browser would send it): its status and JSON answer."""
+    data = b"" if method == "POST" else None
+    request = urllib.request.Request(url, data=data, method=method, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        return error.code, json.load(error)
+
+
+def seconds_of(ts: str) -> int:
+    return int(ts.split(".")[0])
+
+
+def count_texts(world: World, text: str) -> int:
+    with world.session() as s:
+        return s.scalar(select(func.count()).select_from(Message).where(Message.text == text))
 
 
 # ---------------------------------------------------------------- auth
@@ -179,6 +203,63 @@ def test_history_pages_back_through_a_channel(me: WebClient) -> None:
     assert [m["ts"] for m in window["messages"]] == first15[3:6] and not window["has_more"]
 
 
+def test_history_takes_plain_unix_times_as_latest_and_oldest(me: WebClient) -> None:
+    """Real clients send times, not message ids: "1772381616" or "1772381616.5"."""
+    cid = channel_id(me, "engineering")
+    top = [m["ts"] for m in me.conversations_history(channel=cid, limit=12)["messages"]]
+    newest_first = lambda **kw: [  # noqa: E731
+        m["ts"] for m in me.conversations_history(channel=cid, **kw)["messages"]
+    ]
+    second = str(seconds_of(top[2]))
+    assert newest_first(latest=second, limit=5) == top[3:8]
+    assert newest_first(latest=second, inclusive=True, limit=5) == top[2:7]
+    assert newest_first(latest=f"{second}.5", limit=5) == top[2:7]
+    window = newest_first(latest=second, oldest=str(seconds_of(top[6])))
+    assert window == top[3:6]
+    both_ends = newest_first(latest=second, oldest=str(seconds_of(top[6])), inclusive=True)
+    assert both_ends == top[2:7]
+    exact = newest_first(latest=top[2], oldest=top[6], inclusive=True)
+    assert exact == top[2:7]
+    assert newest_first(oldest=f"{seconds_of(top[1])}.5") == top[:1]
+
+
+def test_history_pages_a_time_window_exactly(me: WebClient) -> None:
+    cid = channel_id(me, "engineering")
+    top = [m["ts"] for m in me.conversations_history(channel=cid, limit=12)["messages"]]
+    window = {"latest": str(seconds_of(top[1])), "oldest": str(seconds_of(top[6]))}
+    pages = [  # a SlackResponse pages in place: read each page as it comes
+        ([m["ts"] for m in page["messages"]], page["has_more"])
+        for page in me.conversations_history(channel=cid, limit=2, **window)
+    ]
+    assert pages == [(top[2:4], True), (top[4:6], False)]
+
+
+def test_history_refuses_times_that_are_not_numbers(me: WebClient) -> None:
+    cid = channel_id(me, "engineering")
+    late = lambda: me.conversations_history(channel=cid, latest="yesterday")  # noqa: E731
+    assert slack_error(late) == "invalid_ts_latest"
+    early = lambda: me.conversations_history(channel=cid, oldest="1.2.3")  # noqa: E731
+    assert slack_error(early) == "invalid_ts_oldest"
+
+
+def test_history_limit_goes_up_to_slacks_999(me: WebClient, world: World) -> None:
+    sales = channel_id(me, "sales")
+    with world.session() as s:
+        top_level = (
+            select(func.count())
+            .select_from(Message)
+            .where(
+                Message.channel_id == int(sales[1:]),
+                Message.thread_parent_id.is_(None),
+                Message.is_deleted.is_(False),
+            )
+        )
+        total = s.scalar(top_level)
+    assert total > 199
+    answer = me.conversations_history(channel=sales, limit=999)
+    assert len(answer["messages"]) == total and not answer["has_more"]
+
+
 def test_post_reply_read_update_delete_round_trip(me: WebClient) -> None:
     cid = channel_id(me, "engineering")
     parent = me.chat_postMessage(channel=cid, text="Round trip via slack_sdk")
@@ -197,6 +278,38 @@ def test_post_reply_read_update_delete_round_trip(me: WebClient) -> None:
     assert [m["text"] for m in thread] == ["Round trip, edited"]
     gone = lambda: me.chat_update(channel=cid, ts=reply["ts"], text="x")  # noqa: E731
     assert slack_error(gone) == "message_not_found"
+
+
+def test_replies_outlive_their_deleted_parent(me: WebClient, world: World) -> None:
+    """Search, edit and thread reads of a live reply work as through the tools, and the
+    thread lists under a tombstone, as Slack shows it."""
+    cid = channel_id(me, "engineering")
+    parent = me.chat_postMessage(channel=cid, text="Orphan-to-be parent")["ts"]
+    reply = me.chat_postMessage(channel=cid, text="quokkaflux orphan reply", thread_ts=parent)
+    me.chat_delete(channel=cid, ts=parent)
+    found = me.search_messages(query="quokkaflux")["messages"]["matches"]
+    assert [(m["ts"], m["thread_ts"]) for m in found] == [(reply["ts"], parent)]
+    edited = me.chat_update(channel=cid, ts=reply["ts"], text="quokkaflux orphan, edited")
+    assert edited["message"]["thread_ts"] == parent
+    for ts in (parent, reply["ts"]):
+        thread = me.conversations_replies(channel=cid, ts=ts)["messages"]
+        assert [m["ts"] for m in thread] == [parent, reply["ts"]]
+        assert thread[0]["subtype"] == "tombstone" and thread[0]["reply_count"] == 1
+        assert "Orphan-to-be" not in thread[0]["text"]
+    via_tools = _tool(world, "slack_search_messages", query="quokkaflux")
+    assert [(m["text"], m["thread_parent_id"]) for m in via_tools] == [
+        ("quokkaflux orphan, edited", int(parent.split(".")[1]))
+    ]
+    me.chat_delete(channel=cid, ts=reply["ts"])
+    gone = lambda: me.conversations_replies(channel=cid, ts=parent)  # noqa: E731
+    assert slack_error(gone) == "thread_not_found"
+
+
+def _tool(world: World, name: str, **arguments: object) -> Any:
+    """What the same call answers through the tools (as Kristen)."""
+    load_tools()
+    with world.session() as s:
+        return call_tool(ToolContext(session=s, actor_id=person(world, ME).id), name, arguments)
 
 
 @pytest.mark.filterwarnings("ignore:The top-level `text` argument is missing")
@@ -248,7 +361,6 @@ def test_create_invite_archive_a_channel(me: WebClient, world: World) -> None:
     twice = lambda: me.conversations_invite(channel=created["id"], users=invitees[0])  # noqa: E731
     assert slack_error(twice) == "already_in_channel"
     assert slack_error(lambda: me.conversations_create(name="api-launch")) == "name_taken"
-    assert slack_error(lambda: me.conversations_create(name="Bad Name!")) == "invalid_name"
     assert me.conversations_archive(channel=created["id"])["ok"]
     assert slack_error(lambda: me.conversations_archive(channel=created["id"])) == (
         "already_archived"
@@ -258,6 +370,44 @@ def test_create_invite_archive_a_channel(me: WebClient, world: World) -> None:
     assert slack_error(lambda: me.conversations_archive(channel="general")) == (
         "cant_archive_general"
     )
+
+
+def test_inviting_yourself_or_a_member_fails_the_whole_call(me: WebClient, world: World) -> None:
+    cid = me.conversations_create(name="api-invites")["channel"]["id"]
+    member, newcomer = uid(world, OTHER), uid(world, "rgreen")
+    assert me.conversations_invite(channel=cid, users=member)["ok"]
+    invite = partial(me.conversations_invite, channel=cid)
+    assert slack_error(partial(invite, users=f"{newcomer},{member}")) == "already_in_channel"
+    assert slack_error(partial(invite, users=f"{newcomer},{uid(world, ME)}")) == "cant_invite_self"
+    with world.session() as s:
+        members = select(func.count()).where(Membership.channel_id == int(cid[1:]))
+        assert s.scalar(members) == 2  # Kristen and Mei, nobody else
+    assert me.conversations_invite(channel=cid, users=newcomer)["ok"]
+
+
+def test_channel_names_fail_with_slacks_specific_codes(me: WebClient) -> None:
+    create = lambda name: lambda: me.conversations_create(name=name)  # noqa: E731
+    assert slack_error(create("x" * 81)) == "invalid_name_maxlength"
+    assert slack_error(create("Bad Name!")) == "invalid_name_specials"
+    assert slack_error(create("UPPER")) == "invalid_name_specials"
+    assert slack_error(create("---")) == "invalid_name_specials"
+    assert me.conversations_create(name="x" * 80)["ok"]
+
+
+def test_replies_of_an_unknown_or_missing_ts_are_thread_not_found(me: WebClient) -> None:
+    cid = channel_id(me, "engineering")
+    for ts in ("1772381616.999999", "9.000001", "not-a-ts", "1.9999999999999999999999"):
+        unknown = lambda ts=ts: me.conversations_replies(channel=cid, ts=ts)  # noqa: E731
+        assert slack_error(unknown) == "thread_not_found"
+    missing = lambda: me.api_call("conversations.replies", params={"channel": cid})  # noqa: E731
+    assert slack_error(missing) == "thread_not_found"
+
+
+def test_pinning_a_thread_reply_is_not_pinnable(me: WebClient) -> None:
+    cid = channel_id(me, "engineering")
+    parent = me.chat_postMessage(channel=cid, text="Pin my reply?")["ts"]
+    reply = me.chat_postMessage(channel=cid, text="a reply to pin", thread_ts=parent)["ts"]
+    assert slack_error(lambda: me.pins_add(channel=cid, timestamp=reply)) == "not_pinnable"
 
 
 def test_posting_to_a_user_id_opens_a_direct_message(me: WebClient, world: World) -> None:
@@ -293,6 +443,14 @@ def test_search_finds_words_narrows_by_channel_and_author_and_pages(me: WebClien
     assert me.search_messages(query=f"zebracorn from:@{OTHER}")["messages"]["total"] == 0
     second = me.search_messages(query="zebracorn", count=2, page=2)["messages"]
     assert len(second["matches"]) == 1 and second["paging"]["pages"] == 2
+    assert second["pagination"] == {
+        "total_count": 3,
+        "page": 2,
+        "per_page": 2,
+        "page_count": 2,
+        "first": 3,
+        "last": 3,
+    }
     assert found["matches"][0]["permalink"].startswith("http://127.0.0.1:")
     assert slack_error(lambda: me.search_messages(query="in:#general")) == "no_query"
 
@@ -318,3 +476,64 @@ def test_form_and_json_bodies_and_the_token_field_all_work(base_url: str, me: We
         assert response.status == 200 and answer["ok"] and answer["channel"] == general
     newest = me.conversations_history(channel=general, limit=2)["messages"]
     assert [m["text"] for m in newest] == ["json body post", "form encoded post"]
+
+
+# ---------------------------------------------------------------- cross-site requests
+
+WRITES = {
+    "chat.postMessage",
+    "chat.update",
+    "chat.delete",
+    "reactions.add",
+    "reactions.remove",
+    "pins.add",
+    "conversations.create",
+    "conversations.invite",
+    "conversations.archive",
+}
+
+
+def test_exactly_the_state_changing_methods_are_write_methods() -> None:
+    assert WRITE_METHODS == WRITES and set(METHODS) > WRITES
+
+
+@pytest.mark.parametrize("name", sorted(WRITES))
+def test_write_methods_refuse_get(base_url: str, name: str) -> None:
+    """An <img src=".../api/chat.postMessage?token=..."> on any page must change nothing."""
+    status, answer = raw(f"{base_url}{name}?token=xoxp-{ME}&channel=general", method="GET")
+    assert (status, answer["ok"], answer["error"]) == (405, False, "invalid_request")
+
+
+def test_a_get_post_carries_out_nothing(base_url: str, world: World) -> None:
+    query = f"token=xoxp-{ME}&channel=general&text=posted+by+an+img+tag"
+    status, _ = raw(f"{base_url}chat.postMessage?{query}", method="GET")
+    assert status == 405 and count_texts(world, "posted by an img tag") == 0
+    status, answer = raw(f"{base_url}conversations.history?{query}", method="GET")
+    assert status == 200 and answer["ok"]  # reads stay available by GET
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Origin": "http://evil.example"},
+        {"Origin": "null"},
+        {"Sec-Fetch-Site": "cross-site"},
+    ],
+)
+def test_cross_site_requests_are_refused_for_every_method(
+    base_url: str, world: World, headers: dict[str, str]
+) -> None:
+    query = f"token=xoxp-{ME}&channel=general&text=posted+cross+site"
+    for name, method in (("chat.postMessage", "POST"), ("auth.test", "GET")):
+        status, answer = raw(f"{base_url}{name}?{query}", method=method, headers=headers)
+        assert (status, answer["error"]) == (403, "access_denied")
+    assert count_texts(world, "posted cross site") == 0
+
+
+def test_the_servers_own_pages_may_call_the_api(base_url: str, world: World) -> None:
+    own = base_url.removesuffix("/api/")
+    headers = {"Origin": own, "Sec-Fetch-Site": "same-origin"}
+    query = f"token=xoxp-{ME}&channel=general&text=posted+same+origin"
+    status, answer = raw(f"{base_url}chat.postMessage?{query}", headers=headers)
+    assert (status, answer["ok"]) == (200, True)
+    assert count_texts(world, "posted same origin") == 1

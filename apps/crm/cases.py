@@ -22,7 +22,8 @@ __all__ = ["close_case", "escalate_case", "prepare_case", "update_case"]
 Values = dict[str, Any]
 
 
-def prepare_case(s: Session, v: Values) -> tuple[Values, Values]:
+def prepare_case(s: Session, v: Values, _imported: bool = False) -> tuple[Values, Values]:
+    """A new case is New or Working, Medium priority by default, with the next number."""
     v["status"] = v.get("status") or "New"
     v["priority"] = v.get("priority") or "Medium"
     if str(v["status"]).lower() not in ("new", "working"):

@@ -1,13 +1,21 @@
 """CSV export and import of accounts, contacts, leads and opportunities, the way
 people move CRM data between systems.
 
-Files name related records portably: owners by email, accounts by name, an
-opportunity's contact by email. Export writes the standard columns (the `id`
-column is informational and ignored on import; converted leads are not
-exported, as in Salesforce's lead views). Import goes through the service row
-by row inside one savepoint: every row is checked, every bad row is reported
-with its row number (the header is row 1), column and reason, and if any row
-is bad nothing at all is imported.
+Files name related records portably: owners by email, accounts and opportunities
+by name, contacts by email (full name when they have none); on import these are
+names only, so an account called "1999" is never taken for the record with id
+1999. Export writes the standard columns (the `id` column is informational and
+ignored on import). Converted leads are exported too, with their conversion
+date and the account, contact and opportunity they became; importing such a row
+creates the lead already Converted with those links. Imported records keep the
+history the file states (a closed opportunity keeps its close date; see
+`service.create_record(imported=True)`).
+
+`CSV_TYPES` is the order a set of files imports in: each file may name records
+of the types before it (a converted lead names its opportunity). Import goes
+through the service row by row inside one savepoint: every row is checked,
+every bad row is reported with its row number (the header is row 1), column and
+reason, and if any row is bad nothing at all is imported.
 """
 
 from __future__ import annotations
@@ -29,13 +37,14 @@ from officegym.errors import Invalid, OfficeGymError
 
 __all__ = ["COLUMNS", "CSV_TYPES", "ImportResult", "RowError", "export_csv", "import_csv"]
 
-CSV_TYPES = ("account", "contact", "lead", "opportunity")
+CSV_TYPES = ("account", "contact", "opportunity", "lead")
 COLUMNS: dict[str, tuple[str, ...]] = {
     "account": ("id", "name", "type", "industry", "website", "phone", "billing_city",
                 "billing_country", "annual_revenue", "employees", "description", "owner"),
     "contact": ("id", "first_name", "last_name", "account", "title", "email", "phone", "owner"),
     "lead": ("id", "first_name", "last_name", "company", "title", "email", "phone", "industry",
-             "status", "source", "rating", "owner"),
+             "status", "source", "rating", "owner", "converted_at", "converted_account",
+             "converted_contact", "converted_opportunity"),
     "opportunity": ("id", "name", "account", "contact", "stage", "probability", "amount",
                     "close_date", "next_step", "type", "lead_source", "loss_reason",
                     "description", "owner"),
@@ -46,8 +55,17 @@ REQUIRED = {
     "lead": ("last_name", "company"),
     "opportunity": ("name", "account", "close_date"),
 }
+# Columns naming another record -> (the field holding its id, the record's type).
+LINKS = {
+    "account": ("account_id", "account"),
+    "contact": ("contact_id", "contact"),
+    "converted_account": ("converted_account_id", "account"),
+    "converted_contact": ("converted_contact_id", "contact"),
+    "converted_opportunity": ("converted_opportunity_id", "opportunity"),
+}
 # A field name in a service error -> the CSV column that holds it.
-FIELD_COLUMN = {"account_id": "account", "contact_id": "contact", "owner_id": "owner"}
+FIELD_COLUMN = {"owner_id": "owner"} | {field: column for column, (field, _) in LINKS.items()}
+AMBIGUOUS = "a CSV file names each linked record by a unique name or email"
 MAX_ROWS = 20_000
 
 
@@ -95,27 +113,34 @@ def export_csv(s: Session, actor: Person, record_type: str) -> str:
     while True:
         page = crm.search(s, actor, record_type, sort="id", limit=200, offset=offset)
         for record in page.items:
-            if record_type == "lead" and record.is_converted:
-                continue
-            writer.writerow(_cells(record_type, record))
+            writer.writerow(_cells(s, actor, record_type, record))
         offset += len(page.items)
         if offset >= page.total or not page.items:
             return out.getvalue()
 
 
-def _cells(record_type: str, record: Any) -> list[str]:
+def _cells(s: Session, actor: Person, record_type: str, record: Any) -> list[str]:
     cells = []
     for column in COLUMNS[record_type]:
         if column == "owner":
             value: Any = record.owner.email
-        elif column == "account":
-            value = record.account.name if record.account else None
-        elif column == "contact":
-            value = record.contact.email if record.contact else None
+        elif column in LINKS:
+            value = _link(s, actor, record, *LINKS[column])
         else:
             value = getattr(record, column)
         cells.append(text_value(value) or "")
     return cells
+
+
+def _link(s: Session, actor: Person, record: Any, field_name: str, target: str) -> str | None:
+    """How a file names the record `field_name` points to (None when it points nowhere)."""
+    linked_id = getattr(record, field_name)
+    if linked_id is None:
+        return None
+    linked = crm.get_record(s, actor, target, linked_id)
+    if target == "contact":
+        return linked.email or linked.name
+    return linked.name
 
 
 # ---------------------------------------------------------------- import
@@ -176,7 +201,9 @@ def _import_row(s: Session, actor: Person, record_type: str, number: int,
     if not errors:
         try:
             with s.begin_nested():
-                record = crm.create_record(s, actor, record_type, values, owner=owner)
+                record = crm.create_record(
+                    s, actor, record_type, values, owner=owner, imported=True
+                )
                 result.created.append(record.id)
         except FieldError as exc:
             errors.append(RowError(number, FIELD_COLUMN.get(exc.field, exc.field), exc.reason))
@@ -200,10 +227,12 @@ def _values(
             return None
 
     owner = lookup("owner", row.get("owner"), lambda ref: org.find_person(s, ref))
-    for column in ("account", "contact"):
+    for column, (field_name, target) in LINKS.items():
         if column in values:
             found = lookup(
-                column, values.pop(column), lambda ref, c=column: crm.find(s, actor, c, ref)
+                column,
+                values.pop(column),
+                lambda ref, t=target: crm.find_by_name(s, actor, t, ref, advice=AMBIGUOUS),
             )
-            values[f"{column}_id"] = found.id if found else None
+            values[field_name] = found.id if found else None
     return values, owner

@@ -3,6 +3,7 @@ and the lock on closed opportunities (only admins change or reopen them)."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -78,14 +79,28 @@ def change_stage(
     return opp
 
 
-def prepare_opportunity(s: Session, v: Values) -> tuple[Values, Values]:
+def prepare_opportunity(s: Session, v: Values, imported: bool = False) -> tuple[Values, Values]:
+    """A new opportunity's values and trusted extras: the stage (default Prospecting)
+    sets the probability unless one is given. Created Closed Won or Lost, it is closed
+    today: close date today, as `change_stage` does. An imported one (CSV import)
+    keeps the file's close date and is closed as of that day."""
     stage = _stage(v.pop("stage", None) or "Prospecting")
-    if stage in CLOSED_STAGES or v.get("probability") in (None, ""):
+    closed = stage in CLOSED_STAGES
+    if closed or v.get("probability") in (None, ""):
         v["probability"] = STAGE_PROBABILITY[stage]
     _check_loss_reason(stage, v.get("loss_reason"))
     _check_contact(s, v.get("account_id"), v.get("contact_id"))
-    closed_at = now(s) if stage in CLOSED_STAGES else None
-    return v, {"stage": stage, "closed_at": closed_at}
+    return v, {"stage": stage, "closed_at": _closed_at(s, v, imported) if closed else None}
+
+
+def _closed_at(s: Session, v: Values, imported: bool) -> dt.datetime:
+    """When a new closed opportunity closed; sets its close date unless imported."""
+    if not imported:
+        when = now(s)
+        v["close_date"] = when.date()
+        return when
+    day = fields.clean(s, "opportunity", "close_date", v.get("close_date"))
+    return dt.datetime.combine(day, dt.time())
 
 
 def update_opportunity(

@@ -37,6 +37,7 @@ __all__ = [
     "create",
     "describe",
     "find",
+    "find_by_name",
     "get_record",
     "record_name",
     "search",
@@ -132,22 +133,31 @@ def find(s: Session, actor: Person, record_type: str, ref: int | str) -> Any:
     if isinstance(ref, int):
         return get_record(s, actor, record_type, ref)
     key = ref.strip()
-    if record_type == "case" and key.isdigit():
-        key = key.zfill(8)
-    elif key.isdigit():
+    if key.isdigit() and record_type != "case":
         return get_record(s, actor, record_type, int(key))
+    return find_by_name(s, actor, record_type, ref)
+
+
+def find_by_name(
+    s: Session, actor: Person, record_type: str, name: str, *, advice: str = "use an id"
+) -> Any:
+    """A record by name, email or case number as `find` looks them up, but never by id:
+    an all-digit name is a name (CSV files link records this way). Invalid, ending with
+    `advice`, if the name matches several records."""
     require_role(s, actor)
     _model(record_type)
+    key = name.strip()
+    key = key.zfill(8) if record_type == "case" and key.isdigit() else key.lower()
     for stmt in _BY_NAME[record_type]:
-        found = list(s.scalars(stmt, {"k": key if record_type == "case" else key.lower()}))
+        found = list(s.scalars(stmt, {"k": key}))
         if len(found) == 1:
             return found[0]
         if found:
             ids = ", ".join(str(r.id) for r in found)
             raise Invalid(
-                f"{len(found)} {record_type} records match {ref!r} (ids {ids}); use an id"
+                f"{len(found)} {record_type} records match {name!r} (ids {ids}); {advice}"
             )
-    raise NotFound(f"no {record_type} named {ref!r}", code=f"{record_type}_not_found")
+    raise NotFound(f"no {record_type} named {name!r}", code=f"{record_type}_not_found")
 
 
 def search(

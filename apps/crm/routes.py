@@ -146,7 +146,10 @@ def reassign(kind: str, rid: int) -> BaseResponse:
     rt = record_type(kind)
     rec = crm.get_record(g.db, g.actor, rt, rid)
     with flash_errors():
-        person = org.find_person(g.db, request.form.get("owner", ""))
+        handle = request.form.get("owner", "").strip()
+        if not handle:
+            raise Invalid("choose the new owner")
+        person = org.find_person(g.db, handle)
         crm.reassign_owner(g.db, g.actor, rt, rec, person)
         flash(f"Owner is now {person.name}.")
     return _back(rt, rec)
@@ -191,6 +194,8 @@ def change_stage(rid: int) -> BaseResponse:
 
 @bp.post("/leads/<int:rid>/convert")
 def convert(rid: int) -> BaseResponse:
+    """Convert a lead; the amount and close date go to the service as typed, so a value
+    its field rules refuse is flashed on the lead's page and nothing is converted."""
     lead = crm.get_record(g.db, g.actor, "lead", rid)
     form = request.form
     with flash_errors():
@@ -201,8 +206,8 @@ def convert(rid: int) -> BaseResponse:
             g.db, g.actor, lead, account=account,
             create_opportunity=form.get("create_opportunity") == "on",
             opportunity_name=form.get("opportunity_name") or None,
-            amount=int(form["amount"]) if form.get("amount", "").isdigit() else None,
-            close_date=form.get("close_date") or None,
+            amount=form.get("amount", "").strip() or None,
+            close_date=form.get("close_date", "").strip() or None,
         )  # fmt: skip
         flash(f"Converted to account {done.account.name} and contact {done.contact.name}.")
         return redirect(record_url("account", done.account))

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.orm import Session
 
-from officegym.apps.crm import fields, records
+from officegym.apps.crm import fields, leads, records
 from officegym.apps.crm.access import (
     can_edit,
     list_users,
@@ -37,22 +36,25 @@ from officegym.apps.crm.activities import (
 )
 from officegym.apps.crm.cases import close_case, escalate_case, prepare_case, update_case
 from officegym.apps.crm.fields import FieldError
-from officegym.apps.crm.models import (
-    Account,
-    Contact,
-    Lead,
-    Opportunity,
-)
+from officegym.apps.crm.leads import Conversion
+from officegym.apps.crm.models import Account, Contact, Lead
 from officegym.apps.crm.opportunities import (
     change_stage,
     prepare_opportunity,
     require_unlocked,
     update_opportunity,
 )
-from officegym.apps.crm.records import Page, describe, find, get_record, record_name, search
+from officegym.apps.crm.records import (
+    Page,
+    describe,
+    find,
+    find_by_name,
+    get_record,
+    record_name,
+    search,
+)
 from officegym.apps.crm.reports import cases_by_status, pipeline_by_owner, pipeline_by_stage
 from officegym.apps.org.models import Person
-from officegym.clock import now
 from officegym.errors import Conflict, Invalid
 
 __all__ = [
@@ -69,6 +71,7 @@ __all__ = [
     "escalate_case",
     "field_history",
     "find",
+    "find_by_name",
     "get_activity",
     "get_record",
     "list_activities",
@@ -85,6 +88,7 @@ __all__ = [
 ]
 
 Values = dict[str, Any]
+Prepare = Callable[[Session, Values, bool], tuple[Values, Values]]
 
 
 # ---------------------------------------------------------------- create and update
@@ -97,40 +101,42 @@ def create_record(
     values: Mapping[str, Any],
     *,
     owner: Person | None = None,
+    imported: bool = False,
 ) -> Any:
     """Create an account, contact, lead, opportunity or case from field values.
 
     The owner defaults to the actor; opportunities start at `values['stage']`
-    (default Prospecting) with that stage's probability unless one is given."""
+    (default Prospecting) with that stage's probability unless one is given, and
+    one created Closed Won or Lost is closed today (close date today), as a stage
+    change to Closed does.
+
+    `imported` marks records carried over from elsewhere (CSV import), which keep
+    the history the file states: a closed opportunity keeps its close date (and is
+    closed as of that day); a lead may arrive Converted with its conversion links
+    (`converted_account_id` and `converted_contact_id` required,
+    `converted_opportunity_id` optional, `converted_at` defaulting to now)."""
     require_role(s, actor)
     prepare = _PREPARE.get(record_type)
     if prepare is None:
         raise Invalid(f"cannot create records of type {record_type!r}")
-    clean, extra = prepare(s, dict(values))
+    clean, extra = prepare(s, dict(values), imported)
     return records.create(s, actor, record_type, clean, owner=owner, extra=extra)
 
 
-def _prepare_account(s: Session, v: Values) -> tuple[Values, Values]:
+def _prepare_account(s: Session, v: Values, _imported: bool) -> tuple[Values, Values]:
     v["type"] = v.get("type") or "Prospect"
     records.require_unique_account_name(s, str(v.get("name") or ""))
     return v, {}
 
 
-def _prepare_lead(_s: Session, v: Values) -> tuple[Values, Values]:
-    v["status"] = v.get("status") or "New"
-    if str(v["status"]).lower() == "converted":
-        raise FieldError("lead", "status", "a lead becomes Converted only by converting it")
+def _prepare_contact(_s: Session, v: Values, _imported: bool) -> tuple[Values, Values]:
     return v, {}
 
 
-def _prepare_contact(_s: Session, v: Values) -> tuple[Values, Values]:
-    return v, {}
-
-
-_PREPARE: dict[str, Callable[[Session, Values], tuple[Values, Values]]] = {
+_PREPARE: dict[str, Prepare] = {
     "account": _prepare_account,
     "contact": _prepare_contact,
-    "lead": _prepare_lead,
+    "lead": leads.prepare_lead,
     "opportunity": prepare_opportunity,
     "case": prepare_case,
 }
@@ -160,17 +166,9 @@ def _update_account(s: Session, actor: Person, rt: str, account: Account, v: Val
     return records.update(s, actor, rt, account, v)
 
 
-def _update_lead(s: Session, actor: Person, rt: str, lead: Lead, v: Values) -> list[str]:
-    if lead.is_converted:
-        raise Conflict(f"lead {lead.id} is converted and can no longer be edited")
-    if str(v.get("status", "")).lower() == "converted":
-        raise FieldError("lead", "status", "use lead conversion to mark a lead Converted")
-    return records.update(s, actor, rt, lead, v)
-
-
 _UPDATERS: dict[str, Callable[[Session, Person, str, Any, Values], list[str]]] = {
     "account": _update_account,
-    "lead": _update_lead,
+    "lead": leads.update_lead,
     "opportunity": update_opportunity,
     "case": update_case,
 }
@@ -193,18 +191,6 @@ def reassign_owner(
 # ---------------------------------------------------------------- leads
 
 
-@dataclass(frozen=True)
-class Conversion:
-    """What converting a lead produced or linked."""
-
-    lead: Lead
-    account: Account
-    contact: Contact
-    opportunity: Opportunity | None
-    account_created: bool
-    contact_created: bool
-
-
 def convert_lead(
     s: Session,
     actor: Person,
@@ -214,19 +200,20 @@ def convert_lead(
     contact: Contact | None = None,
     create_opportunity: bool = True,
     opportunity_name: str | None = None,
-    amount: int | None = None,
-    close_date: dt.date | None = None,
+    amount: int | str | None = None,
+    close_date: dt.date | str | None = None,
 ) -> Conversion:
     """Convert a lead: link `account` or create one named after the lead's company,
     link `contact` (of that account) or create one from the lead, optionally open an
-    opportunity, then mark the lead Converted. A lead converts only once."""
+    opportunity, then mark the lead Converted. A lead converts only once.
+
+    Given a contact and no account, the lead converts into the contact's account.
+    `amount` and `close_date` follow the opportunity's field rules (so '50,000' is
+    50000 and '-5' is refused, naming the field)."""
     require_edit(s, actor, lead, describe("lead", lead))
-    if lead.is_converted:
-        raise Conflict(
-            f"lead {lead.id} was already converted on {lead.converted_at:%Y-%m-%d} "
-            f"(account {lead.converted_account_id}, contact {lead.converted_contact_id})",
-            code="already_converted",
-        )
+    leads.require_unconverted(lead)
+    if contact is not None:
+        account = leads.account_of_contact(s, contact, account)
     with s.begin_nested():
         opp_values = {"name": opportunity_name, "amount": amount, "close_date": close_date}
         return _convert(
@@ -246,24 +233,15 @@ def _convert(
     new_account = account is None
     if account is None:
         account = _account_from_lead(s, actor, lead, owner)
-    if contact is not None and contact.account_id != account.id:
-        raise Invalid(f"contact {contact.id} is not a contact of account {account.id}")
     new_contact = contact is None
     if contact is None:
-        contact = create_record(s, actor, "contact", _contact_values(lead, account), owner=owner)
+        values = leads.contact_values(lead, account)
+        contact = create_record(s, actor, "contact", values, owner=owner)
     opp = None
     if opp_values is not None:
-        values = {
-            "name": opp_values["name"] or f"{account.name} - New Business",
-            "account_id": account.id,
-            "contact_id": contact.id,
-            "amount": opp_values["amount"],
-            "close_date": opp_values["close_date"] or _quarter_end(now(s).date()),
-            "type": "New Business",
-            "lead_source": lead.source,
-        }
+        values = leads.opportunity_values(s, lead, account, contact, opp_values)
         opp = create_record(s, actor, "opportunity", values, owner=owner)
-    _mark_converted(s, actor, lead, account, contact, opp)
+    leads.mark_converted(s, actor, lead, account, contact, opp)
     return Conversion(lead, account, contact, opp, new_account, new_contact)
 
 
@@ -277,40 +255,3 @@ def _account_from_lead(s: Session, actor: Person, lead: Lead, owner: Person) -> 
         )
     values = {"name": lead.company, "industry": lead.industry, "phone": lead.phone}
     return create_record(s, actor, "account", values, owner=owner)
-
-
-def _contact_values(lead: Lead, account: Account) -> Values:
-    return {
-        "account_id": account.id,
-        "first_name": lead.first_name,
-        "last_name": lead.last_name,
-        "title": lead.title,
-        "email": lead.email,
-        "phone": lead.phone,
-    }
-
-
-def _mark_converted(
-    s: Session,
-    actor: Person,
-    lead: Lead,
-    account: Account,
-    contact: Contact,
-    opp: Opportunity | None,
-) -> None:
-    values = {
-        "status": "Converted",
-        "converted_at": now(s),
-        "converted_account_id": account.id,
-        "converted_contact_id": contact.id,
-        "converted_opportunity_id": opp.id if opp else None,
-    }
-    fields.record_changes(s, actor, "lead", lead, values)
-
-
-def _quarter_end(day: dt.date) -> dt.date:
-    """The last day of the quarter `day` falls in (Salesforce's default close date)."""
-    last_month = (day.month - 1) // 3 * 3 + 3
-    if last_month == 12:
-        return dt.date(day.year, 12, 31)
-    return dt.date(day.year, last_month + 1, 1) - dt.timedelta(days=1)

@@ -56,6 +56,13 @@ def person(ctx: ToolContext, ref: str | None) -> Person | None:
     return org.find_person(ctx.session, ref) if ref else None
 
 
+def required_person(ctx: ToolContext, ref: str, argument: str) -> Person:
+    """A person a required argument names by handle, email or full name; Invalid if blank."""
+    if not ref.strip():
+        raise Invalid(f"{argument} is required: give a person's handle, email or full name")
+    return org.find_person(ctx.session, ref)
+
+
 def person_id(ctx: ToolContext, ref: str | None) -> int | None:
     found = person(ctx, ref)
     return found.id if found else None

@@ -85,7 +85,8 @@ def crm_create_opportunity(
     description: A.Text = None,
     owner: A.NewOwner = None,
 ) -> dict[str, Any]:
-    """Create an opportunity on an account; its probability follows the stage."""
+    """Create an opportunity on an account; its probability follows the stage. One created
+    Closed Won or Lost is closed today (its close date becomes today)."""
     values = {
         "name": name, "account_id": A.ref_id(ctx, "account", account), "close_date": close_date,
         "amount": amount, "stage": stage, "contact_id": A.ref_id(ctx, "contact", contact),

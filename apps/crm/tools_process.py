@@ -31,7 +31,8 @@ def crm_convert_lead(
         int | str | None,
         Field(
             description="Existing account to attach the lead to (id or name); by default "
-            "a new account is created from the lead's company."
+            "the contact's account when a contact is given, else a new account created "
+            "from the lead's company."
         ),
     ] = None,
     contact: Annotated[
@@ -56,13 +57,19 @@ def crm_convert_lead(
         s, me, x, account=acct, contact=person, create_opportunity=create_opportunity,
         opportunity_name=opportunity_name, amount=amount, close_date=close_date,
     )  # fmt: skip
+    return _conversion_view(done)
+
+
+def _conversion_view(done: crm.Conversion) -> dict[str, Any]:
+    """What crm_convert_lead answers: the records the lead became or was linked to."""
+    opp = done.opportunity
     return {
         "ok": True,
-        "lead_id": x.id,
+        "lead_id": done.lead.id,
         "account": record_view("account", done.account),
         "account_created": done.account_created,
         "contact": record_view("contact", done.contact),
-        "opportunity": record_view("opportunity", done.opportunity) if done.opportunity else None,
+        "opportunity": record_view("opportunity", opp) if opp else None,
     }
 
 
@@ -137,8 +144,7 @@ def crm_reassign_owner(
     """Give a record to another CRM user. Managers assign within their team; admins to anyone."""
     s, me = ctx.session, ctx.actor
     record = crm.get_record(s, me, record_type, record_id)
-    person = A.person(ctx, new_owner)
-    assert person is not None
+    person = A.required_person(ctx, new_owner, "new_owner")
     crm.reassign_owner(s, me, record_type, record, person)
     return A.saved(record_type, record)
 

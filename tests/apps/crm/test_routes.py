@@ -201,9 +201,7 @@ def test_stage_form_and_board_move(client: FlaskClient, db: Session, who: Cast) 
 
 def test_convert_escalate_close_and_log_forms(client: FlaskClient, db: Session, who: Cast) -> None:
     sign_in(client, who.rep)
-    lead = next(x for x in crm.search(db, who.rep, "lead", filters={"owner_id": who.rep.id},
-                                      is_open=True).items
-                if crm.records.account_named(db, x.company) is None)  # fmt: skip
+    lead = open_leads_without_account(db, who)[0]
     response = client.post(f"/crm/leads/{lead.id}/convert",
                            data={"create_opportunity": "on", "amount": "5000"})  # fmt: skip
     assert response.status_code == 302 and "/crm/accounts/" in response.location
@@ -221,6 +219,30 @@ def test_convert_escalate_close_and_log_forms(client: FlaskClient, db: Session, 
     assert (case.status, case.resolution) == ("Closed", "Patched")
     subjects = [a.subject for a in crm.list_activities(db, who.admin, "case", case.id)]
     assert "Called" in subjects and "Escalated: VIP customer" in subjects
+
+
+def open_leads_without_account(db: Session, who: Cast) -> list[Lead]:
+    page = crm.search(db, who.rep, "lead", filters={"owner_id": who.rep.id}, is_open=True)
+    return [x for x in page.items if crm.records.account_named(db, x.company) is None]
+
+
+def test_convert_form_checks_the_amount_by_the_field_rules(
+    client: FlaskClient, db: Session, who: Cast
+) -> None:
+    sign_in(client, who.rep)
+    refused, accepted = open_leads_without_account(db, who)[:2]
+    before = db.scalar(select(func.count(Opportunity.id)))
+    response = client.post(f"/crm/leads/{refused.id}/convert", follow_redirects=True,
+                           data={"create_opportunity": "on", "amount": "-5"})  # fmt: skip
+    assert "opportunity amount: must be a whole number" in response.get_data(as_text=True)
+    fresh(db, refused)
+    assert refused.status != "Converted"
+    assert db.scalar(select(func.count(Opportunity.id))) == before
+    client.post(f"/crm/leads/{accepted.id}/convert",
+                data={"create_opportunity": "on", "amount": "50,000"})  # fmt: skip
+    fresh(db, accepted)
+    opp = db.get_one(Opportunity, accepted.converted_opportunity_id)
+    assert opp.amount == 50_000
 
 
 # ---------------------------------------------------------------- permissions
@@ -253,6 +275,18 @@ def test_reassign_form_follows_team_rules(client: FlaskClient, db: Session, who:
     client.post(f"/crm/leads/{lead.id}/reassign", data={"owner": who.rep2.handle})
     fresh(db, lead)
     assert lead.owner_id == who.rep2.id
+
+
+def test_reassigning_to_no_one_is_a_flashed_error(
+    client: FlaskClient, db: Session, who: Cast
+) -> None:
+    lead = crm.search(db, who.rep, "lead", filters={"owner_id": who.rep.id}, is_open=True).items[0]
+    sign_in(client, who.manager)
+    response = client.post(f"/crm/leads/{lead.id}/reassign", data={"owner": ""},
+                           follow_redirects=True)  # fmt: skip
+    assert response.status_code == 200 and "choose the new owner" in response.get_data(as_text=True)
+    fresh(db, lead)
+    assert lead.owner_id == who.rep.id
 
 
 def test_people_without_a_crm_role_get_403(client: FlaskClient, who: Cast) -> None:

@@ -99,9 +99,38 @@ def test_conversion_rejects_a_contact_of_another_account(world: World) -> None:
         who = cast(s)
         lead = fresh_lead(s, who.rep)
         other = s.scalars(select(Contact).where(Contact.account_id == 2)).first()
-        with pytest.raises(Invalid, match="not a contact of account"):
+        before = counts(s)
+        with pytest.raises(Invalid, match=r"not a contact of account 1 .*belongs to account 2"):
             crm.convert_lead(s, who.rep, lead, account=s.get_one(Account, 1), contact=other)
-        assert lead.status != "Converted"
+        assert lead.status != "Converted" and counts(s) == before
+
+
+def test_conversion_with_a_contact_and_no_account_goes_to_the_contacts_account(
+    world: World,
+) -> None:
+    with world.session() as s:
+        who = cast(s)
+        lead = fresh_lead(s, who.rep)
+        contact = s.scalars(select(Contact).where(Contact.account_id == 2)).first()
+        before = counts(s)
+        done = crm.convert_lead(s, who.rep, lead, contact=contact)
+        assert (done.account.id, done.contact.id) == (2, contact.id)
+        assert (done.account_created, done.contact_created) == (False, False)
+        assert counts(s) == (before[0], before[1], before[2] + 1)
+        assert (lead.converted_account_id, done.opportunity.account_id) == (2, 2)
+
+
+def test_conversion_refuses_a_contact_without_an_account_before_creating_anything(
+    world: World,
+) -> None:
+    with world.session() as s:
+        who = cast(s)
+        lead = fresh_lead(s, who.rep)
+        loner = crm.create_record(s, who.rep, "contact", {"last_name": "Solo"})
+        before = counts(s)
+        with pytest.raises(Invalid, match="belongs to no account"):
+            crm.convert_lead(s, who.rep, lead, contact=loner)
+        assert lead.status != "Converted" and counts(s) == before
 
 
 def test_only_someone_who_may_edit_the_lead_converts_it(world: World) -> None:
@@ -122,6 +151,20 @@ def test_lead_status_converted_cannot_be_set_by_hand(world: World) -> None:
                                                    "status": "Converted"})  # fmt: skip
         with pytest.raises(Invalid, match="conversion"):
             crm.update_record(s, who.rep, "lead", fresh_lead(s, who.rep), {"status": "Converted"})
+
+
+def test_conversion_checks_amount_text_by_the_field_rules(world: World) -> None:
+    with world.session() as s:
+        who = cast(s)
+        lead = fresh_lead(s, who.rep)
+        with pytest.raises(Invalid, match="opportunity amount: must be a whole number"):
+            crm.convert_lead(s, who.rep, lead, amount="-5")
+        assert lead.status != "Converted"
+        done = crm.convert_lead(s, who.rep, lead, amount="50,000", close_date="2026-05-15")
+        assert (done.opportunity.amount, done.opportunity.close_date) == (
+            50_000,
+            dt.date(2026, 5, 15),
+        )
 
 
 # ---------------------------------------------------------------- stages
@@ -156,6 +199,20 @@ def test_closing_won_sets_probability_and_close_date_then_locks(world: World) ->
                 crm.update_record(s, actor, "opportunity", opp, {"amount": 1})
         crm.change_stage(s, who.admin, opp, "Negotiation")  # admins may reopen
         assert (opp.stage, opp.probability, opp.closed_at) == ("Negotiation", 80, None)
+
+
+@pytest.mark.parametrize(
+    ("stage", "reason", "probability"), [("Closed Won", None, 100), ("Closed Lost", "Price", 0)]
+)
+def test_an_opportunity_created_closed_is_closed_today(
+    world: World, stage: str, reason: str | None, probability: int
+) -> None:
+    with world.session() as s:
+        values = {"name": "Born closed", "account_id": 1, "close_date": "2026-09-30",
+                  "stage": stage, "loss_reason": reason}  # fmt: skip
+        opp = crm.create_record(s, cast(s).rep, "opportunity", values)
+        assert (opp.stage, opp.probability, opp.close_date) == (stage, probability, TODAY)
+        assert opp.closed_at is not None and opp.closed_at.date() == TODAY
 
 
 def test_closing_lost_needs_a_reason(world: World) -> None:

@@ -4,17 +4,20 @@ people without a role nothing. A refused call changes nothing."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from sqlalchemy import func, select
 
 from officegym.apps.crm import service as crm
-from officegym.apps.crm.models import Case, FieldHistory, Opportunity
+from officegym.apps.crm.models import Case, Contact, FieldHistory, Opportunity
 from officegym.errors import Forbidden, Invalid, NotFound
 from officegym.tools import tools_for
 from officegym.world import World
 
 from .helpers import call, cast, open_opportunity_of
 
+TODAY = dt.date(2026, 3, 2)  # the default scenario's date
 # (actor, owner of the opportunity, allowed?)
 EDIT_MATRIX = [
     ("rep", "rep", True),
@@ -106,6 +109,17 @@ def test_reassignment_rules(world: World) -> None:
         assert history.changed_by_id == who.manager.id
 
 
+@pytest.mark.parametrize("blank", ["", "  "])
+def test_reassigning_to_a_blank_owner_is_a_clear_error(world: World, blank: str) -> None:
+    with world.session() as s:
+        who = cast(s)
+        opp = open_opportunity_of(s, who.rep)
+        with pytest.raises(Invalid, match="new_owner is required"):
+            call(s, who.manager, "crm_reassign_owner", record_type="opportunity",
+                 record_id=opp.id, new_owner=blank)  # fmt: skip
+        assert s.get_one(Opportunity, opp.id).owner_id == who.rep.id
+
+
 def test_support_manager_edits_support_cases_but_not_sales_deals(world: World) -> None:
     with world.session() as s:
         who = cast(s)
@@ -145,6 +159,29 @@ def test_bad_references_are_clear_errors(world: World) -> None:
             call(s, who.rep, "crm_update_account", account=1)
         with pytest.raises(Invalid, match="stage"):
             call(s, who.rep, "crm_change_opportunity_stage", opportunity=1, stage="Won")
+
+
+def test_converting_with_only_a_contact_links_its_account(world: World) -> None:
+    with world.session() as s:
+        who = cast(s)
+        lead = crm.create_record(s, who.rep, "lead", {"last_name": "Lin", "company": "Lin Co"})
+        contact = s.scalars(select(Contact).where(Contact.account_id == 3)).first()
+        out = call(s, who.rep, "crm_convert_lead", lead=lead.id, contact=contact.id)
+        assert (out["account"]["id"], out["account_created"], out["contact"]["id"]) == (
+            3,
+            False,
+            contact.id,
+        )
+        assert out["opportunity"]["account_id"] == 3
+
+
+def test_creating_a_closed_opportunity_closes_it_today(world: World) -> None:
+    with world.session() as s:
+        out = call(s, cast(s).rep, "crm_create_opportunity", name="Done deal", account=1,
+                   close_date="2026-12-31", stage="Closed Won")  # fmt: skip
+        opp = out["opportunity"]
+        assert (opp["probability"], opp["close_date"]) == (100, TODAY.isoformat())
+        assert opp["closed_at"].startswith(TODAY.isoformat())
 
 
 def test_write_tools_report_what_they_stored(world: World) -> None:

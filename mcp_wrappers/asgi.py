@@ -1,17 +1,24 @@
 """One ASGI application for `officegym serve`: MCP over streamable HTTP beside the web UI.
 
 ``/mcp`` serves every app's tools and ``/mcp/<app>`` one app's; everything else
-is the Flask application (pages, the Slack API, ``POST /grade``) run as WSGI in
-a thread pool. Both read and write the same world database, so a message posted
-through MCP is on the page at the next request. MCP calls act as the Flask
-app's persona policy lets them (`officegym.personas`): the person of the
-request's bearer token, else the default persona; a locked server refuses
-everyone else. The MCP endpoints keep the SDK's DNS-rebinding protection when
-bound to a loopback address.
+is the Flask application (pages, the Slack API, and ``POST /grade`` if it exposes
+grading) run as WSGI in a thread pool. Both read and write the same world
+database, so a message posted through MCP is on the page at the next request.
+MCP calls act as the Flask app's persona policy lets them (`officegym.personas`):
+the person of the request's bearer token, else the default persona; a locked
+server refuses everyone else. The MCP grading tool is served where the Flask app
+grades over HTTP, and nowhere else.
+
+The MCP endpoints keep the SDK's DNS-rebinding protection on every address:
+only Host and Origin headers naming a loopback address, the bound host (for a
+wildcard bind, this machine's names and addresses) or an `allowed_hosts` entry
+pass. Nothing here authenticates anyone: bind a non-loopback address
+(`is_loopback`) only on a network you trust.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import socket
 import threading
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
@@ -29,13 +36,14 @@ from starlette.routing import BaseRoute, Mount, Route
 
 from officegym.mcp_wrappers.server import build_server, engine_lock
 from officegym.tools import tools_for
-from officegym.web import persona_policy
+from officegym.web import grading_exposed, persona_policy
 from officegym.world import World
 
-__all__ = ["MCP_PATH", "build_asgi_app", "mcp_paths", "serve"]
+__all__ = ["MCP_PATH", "build_asgi_app", "is_loopback", "mcp_paths", "serve"]
 
 MCP_PATH = "/mcp"
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+WILDCARD = ("0.0.0.0", "::", "")
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
@@ -46,14 +54,52 @@ def mcp_paths() -> dict[str, list[str] | None]:
     return {MCP_PATH: None, **{f"{MCP_PATH}/{app}": [app] for app in apps}}
 
 
-def _security(host: str) -> TransportSecuritySettings | None:
-    """The SDK's loopback defaults: only local Host and Origin headers are accepted."""
-    if host not in LOOPBACK:
-        return None
+def is_loopback(host: str) -> bool:
+    """Whether binding `host` serves this machine only (``localhost``, 127.0.0.0/8, ``::1``)."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:  # a host name: it may resolve to any interface
+        return False
+
+
+def _host_names(host: str) -> list[str]:
+    """The names clients may use in the Host header to reach a server bound to `host`."""
+    names = {*LOOPBACK, host}
+    if host in WILDCARD:  # every interface: this machine's names and addresses
+        names = {*LOOPBACK, socket.gethostname(), socket.getfqdn(), *_own_addresses()}
+    bare = {n.strip("[]").lower() for n in names} - {""}
+    return sorted(f"[{n}]" if ":" in n else n for n in bare)
+
+
+def _own_addresses() -> set[str]:
+    """This machine's addresses: its host name's, and the one it routes out by."""
+    found: set[str] = set()
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None)
+        found.update(str(info[4][0]).split("%")[0] for info in infos)
+    except OSError:  # the host name does not resolve
+        pass
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # UDP: picks a route, sends nothing
+            found.add(probe.getsockname()[0])
+    except OSError:  # no route out
+        pass
+    return found
+
+
+def _security(host: str, allowed_hosts: Iterable[str] = ()) -> TransportSecuritySettings:
+    """DNS-rebinding protection: only Host and Origin headers naming a loopback address,
+    the bound `host` (or this machine, on a wildcard bind) or `allowed_hosts` pass."""
+    names = sorted({*_host_names(host), *(h.lower() for h in allowed_hosts)})
     return TransportSecuritySettings(
         enable_dns_rebinding_protection=True,
-        allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
-        allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
+        allowed_hosts=[p for n in names for p in (n, f"{n}:*")],
+        allowed_origins=[
+            p for n in names for s in ("http", "https") for p in (f"{s}://{n}", f"{s}://{n}:*")
+        ],
     )
 
 
@@ -78,15 +124,21 @@ def build_asgi_app(
     flask_app: Flask,
     *,
     host: str = "127.0.0.1",
-    expose_grading: bool = False,
+    allowed_hosts: Sequence[str] = (),
+    expose_grading: bool | None = None,
 ) -> Starlette:
-    """The web UI at ``/`` and MCP servers at `mcp_paths`, under `flask_app`'s persona policy."""
+    """The web UI at ``/`` and MCP servers at `mcp_paths`, under `flask_app`'s persona policy.
+
+    MCP accepts requests whose Host names a loopback address, `host` or `allowed_hosts`;
+    it serves the grading tool if `expose_grading` (by default: if `flask_app` grades)."""
     routes: list[BaseRoute] = []
     managers: list[StreamableHTTPSessionManager] = []
     policy = persona_policy(flask_app)
+    grading = grading_exposed(flask_app) if expose_grading is None else expose_grading
+    security = _security(host, allowed_hosts)
     for path, apps in mcp_paths().items():
-        server = build_server(world, policy, apps, expose_grading=expose_grading)
-        manager = StreamableHTTPSessionManager(app=server, security_settings=_security(host))
+        server = build_server(world, policy, apps, expose_grading=grading)
+        manager = StreamableHTTPSessionManager(app=server, security_settings=security)
         managers.append(manager)
         routes.append(Route(path, endpoint=StreamableHTTPASGIApp(manager)))
     wsgi: WSGIApp = flask_app

@@ -34,9 +34,13 @@ def main() -> None:
     """officegym: office-app clones on one database, as Gymnasium environments."""
 
 
+_SCENARIO_HELP = "Seed scenario name (default: a kept file's, else default)."
+_SEED_HELP = "World seed (default: a kept file's, else 0)."
+
+
 @main.command()
-@click.option("--scenario", default="default", show_default=True, help="Seed scenario name.")
-@click.option("--seed", default=0, show_default=True, help="World seed.")
+@click.option("--scenario", default=None, help=_SCENARIO_HELP)
+@click.option("--seed", type=int, default=None, help=_SEED_HELP)
 @click.option(
     "--db",
     default="officegym.sqlite",
@@ -46,6 +50,12 @@ def main() -> None:
 )
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
 @click.option("--port", default=8000, show_default=True, help="Port to listen on.")
+@click.option(
+    "--allow-host",
+    "allowed_hosts",
+    multiple=True,
+    help="Another Host name MCP clients may reach the server by (repeatable).",
+)
 @click.option("--persona", default=None, help="Handle of the person to act as by default.")
 @click.option(
     "--allow-switch",
@@ -58,28 +68,52 @@ def main() -> None:
     show_default=True,
     help="Rewrite the file from the seeded world, or keep an existing file's state.",
 )
+@click.option(
+    "--expose-grading",
+    is_flag=True,
+    help="Serve POST /grade and the MCP officegym_grade tool (never to an agent under test).",
+)
 def serve(
-    scenario: str,
-    seed: int,
+    scenario: str | None,
+    seed: int | None,
     db: Path,
     host: str,
     port: int,
+    allowed_hosts: tuple[str, ...],
     persona: str | None,
     allow_switch: bool,
     fresh: bool,
+    expose_grading: bool,
 ) -> None:
     """Serve the web clones, the Slack API and MCP over a seeded world in a SQLite file."""
-    from officegym.mcp_wrappers.asgi import build_asgi_app, mcp_paths
+    from officegym.mcp_wrappers.asgi import build_asgi_app, is_loopback
     from officegym.mcp_wrappers.asgi import serve as serve_asgi
     from officegym.web import create_app
 
-    world = _file_world(scenario, seed, db, fresh)
+    world = _file_world(scenario, seed, db, fresh, seed_option="--seed")
     handles = _sign_in_handles(world, persona)
     locked = persona is not None and not allow_switch
-    app = create_app(world, persona=persona, lock_persona=locked)
+    app = create_app(world, persona=persona, lock_persona=locked, expose_grading=expose_grading)
     base = f"http://{host}:{port}"
     console = _console()
-    console.print(f"officegym: world [bold]{scenario}[/] seed {seed} in {db.resolve()}")
+    console.print(
+        f"officegym: world [bold]{world.image.scenario}[/] seed {world.image.seed} "
+        f"in {db.resolve()}"
+    )
+    _print_doors(console, base, persona, locked, handles)
+    _print_grading(console, base, db, expose_grading)
+    if not is_loopback(host):
+        _warn_exposed(host, port, expose_grading)
+    asgi = build_asgi_app(world, app, host=host, allowed_hosts=allowed_hosts)
+    serve_asgi(asgi, host, port)
+
+
+def _print_doors(
+    console: Console, base: str, persona: str | None, locked: bool, handles: list[str]
+) -> None:
+    """Where to sign in, the Slack API and the MCP endpoints, and whom they act as."""
+    from officegym.mcp_wrappers.asgi import mcp_paths
+
     console.print(f"Open [bold]{base}/[/]" + (f" (signed in as @{persona})" if persona else ""))
     if locked:
         console.print("Signing in as anyone else is refused (--allow-switch to permit it).")
@@ -93,19 +127,96 @@ def serve(
     if persona and not locked:
         acting += f", else @{persona}"
     console.print(f"MCP (streamable HTTP, {acting}): {paths}", soft_wrap=True)
-    serve_asgi(build_asgi_app(world, app, host=host), host, port)
 
 
-def _file_world(scenario: str, seed: int, db: Path, fresh: bool) -> World:
-    """The seeded world written to (or kept in) the SQLite file `db`."""
+def _print_grading(console: Console, base: str, db: Path, exposed: bool) -> None:
+    if exposed:
+        console.print(
+            f"Grading is exposed: POST {base}/grade and the MCP tool officegym_grade "
+            "(any client can read its grade).",
+            soft_wrap=True,
+        )
+    else:
+        console.print(
+            f"Grade with: officegym grade --task <id> --seed <n> --db {db}", soft_wrap=True
+        )
+
+
+def _warn_exposed(host: str, port: int, grading: bool) -> None:
+    """Warn on stderr: a non-loopback bind serves every door to the network, unauthenticated."""
+    grades = ", and grades (--expose-grading)" if grading else ""
+    Console(stderr=True).print(
+        f"[bold red]WARNING:[/] {host}:{port} is not a loopback address. Anyone who can reach "
+        f"it can use the web UI, the Slack API and MCP{grades} without authentication: tokens "
+        "only name people, and only a --persona lock limits whom they can act as. Bind "
+        "127.0.0.1 unless this network is trusted. MCP only accepts Host headers naming this "
+        "machine (add others with --allow-host).",
+        soft_wrap=True,
+        highlight=False,
+    )
+
+
+def _file_world(
+    scenario: str | None, seed: int | None, db: Path, fresh: bool, *, seed_option: str
+) -> World:
+    """The seeded world written to (or kept in) the SQLite file `db`; a kept file's recorded
+    world is the default of `scenario` and `seed`, and contradicting it is refused."""
     from officegym.world import World, world_image
 
+    if not fresh and db.exists():
+        scenario, seed = _kept_world(db, scenario, seed, seed_option)
+    scenario, seed = scenario or "default", seed or 0
     try:
         image = world_image(scenario, seed)
     except (OfficeGymError, FileNotFoundError) as exc:
         raise click.BadParameter(str(exc), param_hint="--scenario") from None
     db.parent.mkdir(parents=True, exist_ok=True)
-    return World(image, url=f"sqlite:///{db.resolve()}", fresh=fresh)
+    try:
+        return World(image, url=f"sqlite:///{db.resolve()}", fresh=fresh)
+    except OfficeGymError as exc:
+        raise click.ClickException(exc.message) from None
+
+
+def _kept_world(
+    db: Path, scenario: str | None, seed: int | None, seed_option: str
+) -> tuple[str | None, int | None]:
+    """(scenario, seed) of the world recorded in `db`, checked against the options given."""
+    from officegym.world import stored_identity
+
+    try:
+        found = stored_identity(f"sqlite:///{db.resolve()}")
+    except OfficeGymError as exc:
+        raise click.BadParameter(exc.message, param_hint="--db") from None
+    if found is None:  # on stderr: stdout may be JSON (grade) or the MCP stream (mcp)
+        Console(stderr=True).print(
+            f"[yellow]{db} records no world (written by an older officegym): taking it for "
+            f"scenario {scenario or 'default'!r} seed {seed or 0}, as the options say.[/]",
+            highlight=False,
+        )
+        return scenario, seed
+    if seed is not None and seed != found.seed:
+        raise click.BadParameter(
+            f"{db} holds the world of seed {found.seed}, not {seed} "
+            f"(leave {seed_option} out to use the file's)",
+            param_hint=seed_option,
+        )
+    if scenario is not None and _scenario_name(scenario) != found.scenario:
+        raise click.BadParameter(
+            f"{db} holds the world of scenario {found.scenario!r}, not {scenario!r} "
+            "(leave --scenario out to use the file's)",
+            param_hint="--scenario",
+        )
+    return scenario or found.scenario, found.seed
+
+
+def _scenario_name(scenario: str) -> str:
+    """The name a scenario (given by name or path) records in its worlds."""
+    from officegym.seed_data.scenario import load_scenario
+
+    try:
+        return load_scenario(scenario).name
+    except (OfficeGymError, FileNotFoundError) as exc:
+        raise click.BadParameter(str(exc), param_hint="--scenario") from None
 
 
 def _sign_in_handles(world: World, persona: str | None, n: int = 8) -> list[str]:
@@ -125,8 +236,8 @@ def _sign_in_handles(world: World, persona: str | None, n: int = 8) -> list[str]
 @click.option(
     "--app", "app_name", default="all", show_default=True, help="App (e.g. slack) or all."
 )
-@click.option("--scenario", default="default", show_default=True, help="Seed scenario name.")
-@click.option("--seed", default=0, show_default=True, help="World seed.")
+@click.option("--scenario", default=None, help=_SCENARIO_HELP.replace("kept file", "--db file"))
+@click.option("--seed", type=int, default=None, help=_SEED_HELP.replace("kept file", "--db file"))
 @click.option("--persona", required=True, help="Handle of the person the tools act as.")
 @click.option(
     "--db",
@@ -136,7 +247,12 @@ def _sign_in_handles(world: World, persona: str | None, n: int = 8) -> list[str]
 )
 @click.option("--expose-grading", is_flag=True, help="Add the officegym_grade tool (graders only).")
 def mcp(
-    app_name: str, scenario: str, seed: int, persona: str, db: Path | None, expose_grading: bool
+    app_name: str,
+    scenario: str | None,
+    seed: int | None,
+    persona: str,
+    db: Path | None,
+    expose_grading: bool,
 ) -> None:
     """Serve the tools as an MCP server over stdio."""
     from officegym.mcp_wrappers.stdio import run_stdio
@@ -145,7 +261,10 @@ def mcp(
     known = sorted({t.app for t in tools_for(None)})
     if app_name != "all" and app_name not in known:
         raise click.BadParameter(f"choose one of {', '.join([*known, 'all'])}", param_hint="--app")
-    world = _file_world(scenario, seed, db, fresh=False) if db else _memory_world(scenario, seed)
+    if db is not None:
+        world = _file_world(scenario, seed, db, fresh=False, seed_option="--seed")
+    else:
+        world = _memory_world(scenario or "default", seed or 0)
     _sign_in_handles(world, persona, n=0)
     apps = None if app_name == "all" else [app_name]
     run_stdio(world, persona, apps, expose_grading=expose_grading)
@@ -164,8 +283,15 @@ def _memory_world(scenario: str, seed: int) -> World:
 @main.command()
 @click.option("--task", "task_id", required=True, help="Task template id, e.g. slack.post-channel.")
 @click.option("--seed", default=0, show_default=True, help="Task seed.")
-@click.option("--scenario", default="default", show_default=True, help="Scenario of the world.")
-@click.option("--world-seed", default=0, show_default=True, help="Seed of the world.")
+@click.option(
+    "--scenario", default=None, help="Scenario of the world (default: the one --db records)."
+)
+@click.option(
+    "--world-seed",
+    type=int,
+    default=None,
+    help="Seed of the world (default: the one --db records).",
+)
 @click.option(
     "--db",
     default="officegym.sqlite",
@@ -178,8 +304,8 @@ def _memory_world(scenario: str, seed: int) -> World:
 def grade(
     task_id: str,
     seed: int,
-    scenario: str,
-    world_seed: int,
+    scenario: str | None,
+    world_seed: int | None,
     db: Path,
     answer: str | None,
     as_json: bool,
@@ -189,7 +315,8 @@ def grade(
 
     from officegym.grading_api import grade_report
 
-    world = _file_world(scenario, world_seed, db, fresh=False)
+    world = _file_world(scenario, world_seed, db, fresh=False, seed_option="--world-seed")
+    world_name = f"{world.image.scenario} seed {world.image.seed}"
     try:
         report = grade_report(world, task_id, seed, answer)
     except OfficeGymError as exc:
@@ -199,7 +326,7 @@ def grade(
     if as_json:
         click.echo(json.dumps(report, indent=2))
         return
-    table = Table(title=f"{task_id} seed {seed} on {db}")
+    table = Table(title=f"{task_id} seed {seed} on {db} (world {world_name})")
     for column in ("check", "passed", "weight", "detail"):
         table.add_column(column, overflow="fold")
     for c in report["checks"]:

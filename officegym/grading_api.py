@@ -5,8 +5,12 @@ The initial state is the world's image (the seeded database, never written);
 the final state is the live database, so an agent driven purely over MCP, the
 Slack API or the browser is graded exactly as a Gym episode is.
 
-The HTTP endpoint only answers JSON POSTs, so a browser agent cannot read its
-grade by following a link or submitting a page's form.
+``officegym grade --db FILE`` is the way to grade a served world. The HTTP
+endpoint (`bp`) is opt-in, like the MCP grading tool: the web app mounts it only
+with ``create_app(..., expose_grading=True)`` (``officegym serve
+--expose-grading``), since it needs no sign-in and an agent under test must not
+read its own grade. It only answers JSON POSTs, so even when exposed a browser
+agent cannot read a grade by following a link or submitting a page's form.
 """
 
 from __future__ import annotations
@@ -35,9 +39,10 @@ def grade_world(world: World, task_id: str, seed: int, answer: str | None = None
 def grade_report(
     world: World, task_id: str, seed: int, answer: str | None = None
 ) -> dict[str, Any]:
-    """`grade_world` as JSON-able data, with the task it graded against."""
+    """`grade_world` as JSON-able data, with the task and the world it graded against."""
     result = grade_world(world, task_id, seed, answer).to_dict()
-    return {"task": task_id, "seed": seed, **result}
+    graded_on = {"scenario": world.image.scenario, "seed": world.image.seed}
+    return {"task": task_id, "seed": seed, "world": graded_on, **result}
 
 
 @bp.post("/grade")

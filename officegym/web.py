@@ -8,6 +8,10 @@ response and rolls back otherwise. `OfficeGymError` is translated to an HTTP
 status in exactly one handler here (an api blueprint may register its own
 ``bp.errorhandler`` to answer in JSON instead).
 
+Grading over HTTP (``POST /grade``, `officegym.grading_api`) is mounted only with
+``create_app(..., expose_grading=True)`` (``officegym serve --expose-grading``):
+an agent under test must not read its own grade; elsewhere ``/grade`` is a 404.
+
 Sign-in is by persona, without passwords (a local sandbox):
 ``GET /login/<handle>?next=/slack/`` signs in and redirects. Who may sign in is
 the app's `PersonaPolicy` (`persona_policy`), which the Slack API and MCP over
@@ -49,6 +53,7 @@ from officegym.world import World
 __all__ = [
     "create_app",
     "flash_errors",
+    "grading_exposed",
     "og_id",
     "persona_policy",
     "safe_next",
@@ -65,10 +70,12 @@ def create_app(
     *,
     persona: str | None = None,
     lock_persona: bool = False,
+    expose_grading: bool = False,
     config: Mapping[str, Any] | None = None,
 ) -> Flask:
     """A Flask app serving every clone over `world`; `persona` signs in by default and,
-    with `lock_persona`, is the only person anyone may act as (agents under test)."""
+    with `lock_persona`, is the only person anyone may act as (agents under test).
+    `expose_grading` mounts ``POST /grade`` (for graders, never for agents under test)."""
     if lock_persona and persona is None:
         raise ValueError("lock_persona needs a persona")
     if persona is not None:
@@ -79,6 +86,7 @@ def create_app(
     if config:
         app.config.update(config)
     app.extensions["officegym"] = {"world": world, "token_auth": set(), "nav": []}
+    app.extensions["officegym"]["grading"] = expose_grading
     set_persona_policy(app, PersonaPolicy(default=persona, locked=lock_persona))
     _register_blueprints(app)
     _register_core_routes(app)
@@ -96,6 +104,11 @@ def persona_policy(app: Flask) -> PersonaPolicy:
     return policy
 
 
+def grading_exposed(app: Flask) -> bool:
+    """Whether `app` grades over HTTP (``POST /grade``); MCP over HTTP follows it."""
+    return bool(app.extensions["officegym"]["grading"])
+
+
 def set_persona_policy(app: Flask, policy: PersonaPolicy) -> None:
     """Replace who may act through `app` (a browser env does so at every episode)."""
     app.extensions["officegym"]["personas"] = policy
@@ -110,8 +123,9 @@ def _register_blueprints(app: Flask) -> None:
     for _app_name, mod in officegym.apps.iter_app_modules("api"):
         app.register_blueprint(mod.bp, url_prefix="/api")
         ext["token_auth"].add(mod.bp.name)
-    app.register_blueprint(grading_api.bp)  # POST /grade: JSON only, needs no persona
-    ext["token_auth"].add(grading_api.bp.name)
+    if ext["grading"]:  # POST /grade: JSON only, needs no persona
+        app.register_blueprint(grading_api.bp)
+        ext["token_auth"].add(grading_api.bp.name)
 
 
 # ---------------------------------------------------------------- stable ids

@@ -4,6 +4,13 @@ and live databases restored from it.
 Reset is `restore(engine, image.data)`: SQLite deserializes the snapshot in one
 copy, so an environment can reset in well under a millisecond. On PostgreSQL the
 image's rows are loaded table by table instead (slower, same content).
+
+A world kept in a file or on PostgreSQL records which world it is (scenario,
+seed and image digest, a `WorldIdentity`) in the table `og_world`, written when
+the database is created from the image. The table is outside the models'
+metadata, so diffs, the change log and resets never see it; in-memory worlds do
+not have it, so their bytes stay the image's. Reopening a kept database as a
+different world raises `Conflict`.
 """
 
 from __future__ import annotations
@@ -12,17 +19,65 @@ import datetime as dt
 import hashlib
 import os
 import threading
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from functools import cached_property
 from pathlib import Path
 
-from sqlalchemy import Connection, DateTime, Engine, func, insert, select
+from sqlalchemy import (
+    Column,
+    Connection,
+    DateTime,
+    Engine,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    func,
+    insert,
+    inspect,
+    select,
+)
+from sqlalchemy.exc import DatabaseError
 from sqlalchemy.orm import Session
 
 from officegym.clock import SimClock
 from officegym.db import Base, create_schema, engine_for, is_sqlite, restore, sha256_digest
+from officegym.errors import Conflict, Invalid
 
-__all__ = ["World", "WorldImage", "world_image"]
+__all__ = [
+    "IDENTITY_TABLE",
+    "World",
+    "WorldIdentity",
+    "WorldImage",
+    "read_identity",
+    "record_identity",
+    "stored_identity",
+    "world_image",
+]
+
+IDENTITY_TABLE = "og_world"
+
+# Not on `Base.metadata`: no change-log trigger, no diff, no reset touches it.
+_identity = Table(
+    IDENTITY_TABLE,
+    MetaData(),
+    Column("id", Integer, primary_key=True),
+    Column("scenario", String(80), nullable=False),
+    Column("seed", Integer, nullable=False),
+    Column("digest", String(64), nullable=False),
+)
+
+
+@dataclass(frozen=True)
+class WorldIdentity:
+    """Which world a database holds: the scenario's name, the seed, the image's digest."""
+
+    scenario: str
+    seed: int
+    digest: str
+
+    def __str__(self) -> str:
+        return f"scenario {self.scenario!r} seed {self.seed}"
 
 
 @dataclass(frozen=True)
@@ -37,6 +92,10 @@ class WorldImage:
     @cached_property
     def digest(self) -> str:
         return sha256_digest(self.data)
+
+    @property
+    def identity(self) -> WorldIdentity:
+        return WorldIdentity(self.scenario, self.seed, self.digest)
 
 
 _IMAGES: dict[tuple[str, int], WorldImage] = {}
@@ -100,8 +159,10 @@ class World:
     """A live world database that can be reset to its image.
 
     `url` selects the backend: ``sqlite://`` (default, private in-memory),
-    ``sqlite:///file.db`` (served worlds; the file is written from the image
-    unless it exists), or a PostgreSQL URL.
+    ``sqlite:///file.db`` (served worlds; the file is written from the image, or
+    kept with its changes if it exists and not `fresh`), or a PostgreSQL URL
+    (loaded from the image). A file or PostgreSQL world records the image's
+    `WorldIdentity`; keeping a file that records another world raises `Conflict`.
     """
 
     def __init__(self, image: WorldImage, url: str = "sqlite://", *, fresh: bool = True) -> None:
@@ -109,13 +170,38 @@ class World:
         self.url = url
         self.clock = SimClock(image.start)
         self._directory: dict[str, object] = {}  # org look-ups, filled on first use
-        if url.startswith("sqlite:///") and url not in ("sqlite:///:memory:",):
-            _write_file_if_missing(url.removeprefix("sqlite:///"), image.data, fresh)
+        path = _file_path(url)
+        kept = path is not None and not fresh and os.path.exists(path)
+        if path is not None and not kept:
+            _write_file(path, image.data)
         self.engine: Engine = engine_for(url)
-        if not url.startswith("sqlite:///") or url == "sqlite:///:memory:":
-            self.reset()
-        else:  # a kept file may hold later changes: new ones must come after them
+        if kept:  # a kept file may hold later changes: new ones must come after them
+            self._check_kept()
             self.clock.reset(max(image.start, latest_time(self.engine) or image.start))
+            return
+        if path is None:
+            self.reset()
+        if path is not None or not is_sqlite(self.engine):  # in memory: the image's bytes
+            record_identity(self.engine, image.identity)
+
+    def _check_kept(self) -> None:
+        """Refuse a kept database that records another world than the image's."""
+        found = read_identity(self.engine)
+        expected = self.image.identity
+        if found is None or found == expected:
+            return
+        self.engine.dispose()
+        where = _file_path(self.url) or self.engine.url.render_as_string(hide_password=True)
+        if (found.scenario, found.seed) != (expected.scenario, expected.seed):
+            raise Conflict(
+                f"{where} holds the world of {found}, not {expected}", code="world_mismatch"
+            )
+        raise Conflict(
+            f"{where} holds the world of {found} as another version of the seed data built it "
+            f"(image {found.digest[:12]}, this version's {expected.digest[:12]}), so its changes "
+            "would be judged against the wrong seeded state; rewrite it from the seeded world",
+            code="world_mismatch",
+        )
 
     def reset(self) -> None:
         """Restore the seeded state and rewind the simulated clock."""
@@ -164,12 +250,56 @@ def latest_time(engine: Engine) -> dt.datetime | None:
     return latest
 
 
-def _write_file_if_missing(path: str, data: bytes, fresh: bool) -> None:
-    import os
+def _file_path(url: str) -> str | None:
+    """The file of a ``sqlite:///path`` URL (None for in-memory and server URLs)."""
+    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+        return url.removeprefix("sqlite:///")
+    return None
 
-    if fresh or not os.path.exists(path):
-        with open(path, "wb") as fh:
-            fh.write(data)
+
+def _write_file(path: str, data: bytes) -> None:
+    with open(path, "wb") as fh:
+        fh.write(data)
+
+
+def record_identity(engine: Engine, identity: WorldIdentity) -> None:
+    """Write `identity` into the database of `engine` (replacing any earlier one)."""
+    with engine.begin() as conn:
+        _identity.create(conn, checkfirst=True)
+        conn.execute(_identity.delete())
+        conn.execute(insert(_identity), {"id": 1, **asdict(identity)})
+
+
+def read_identity(engine: Engine) -> WorldIdentity | None:
+    """The identity recorded in the database of `engine`, or None if it records none."""
+    with engine.connect() as conn:
+        if not inspect(conn).has_table(IDENTITY_TABLE):
+            return None
+        row = conn.execute(
+            select(_identity.c.scenario, _identity.c.seed, _identity.c.digest)
+        ).first()
+    return WorldIdentity(*row) if row is not None else None
+
+
+def stored_identity(url: str) -> WorldIdentity | None:
+    """`read_identity` of the database at `url` (None for a missing SQLite file, which is
+    not created); `Invalid` if the database holds no world at all."""
+    from officegym.apps.org.models import Person  # every world has a directory
+
+    path = _file_path(url)
+    if path is not None and not os.path.exists(path):
+        return None
+    engine = engine_for(url)
+    where = path or engine.url.render_as_string(hide_password=True)
+    try:
+        found = read_identity(engine)
+        if found is None and not inspect(engine).has_table(Person.__tablename__):
+            raise Invalid(f"{where} holds no officegym world", code="not_a_world")
+        return found
+    except DatabaseError as exc:
+        raise Invalid(f"{where} is not a world database ({exc.orig})", code="not_a_world") from None
+    finally:
+        engine.dispose()
 
 
 def _load_rows(target: Engine, source: Engine) -> None:

@@ -1,6 +1,7 @@
 """MCP over streamable HTTP, served by the same ASGI app as the web UI (as `officegym
 serve` runs it): the real `ClientSession` lists and calls tools, and what it posts is
-on the web page and in the grade at once."""
+on the web page and in the grade at once. Grading is served only when exposed, and
+the MCP endpoints refuse foreign Host headers on every bind address."""
 
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ from sqlalchemy import select
 
 from officegym.apps.org.models import Person
 from officegym.apps.slack.models import Message
-from officegym.mcp_wrappers.asgi import build_asgi_app, mcp_paths
+from officegym.mcp_wrappers.asgi import build_asgi_app, is_loopback, mcp_paths
+from officegym.mcp_wrappers.server import GRADE_TOOL
 from officegym.tasks import make_task
 from officegym.tools import tools_for
 from officegym.web import create_app
@@ -41,11 +43,11 @@ TASK = make_task("slack.post-channel", 4)
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, World, str]]:
-    """One served world file for the module: (base URL, world, persona)."""
+    """One served world file for the module, grading exposed: (base URL, world, persona)."""
     db = Path(tmp_path_factory.mktemp("served")) / "world.sqlite"
     world = World(world_image("default", 0), url=f"sqlite:///{db}")
     persona = TASK.persona  # so that the task can be solved over this server
-    app = build_asgi_app(world, create_app(world, persona=persona))
+    app = build_asgi_app(world, create_app(world, persona=persona, expose_grading=True))
     with served(app) as url:
         yield url, world, persona
     world.close()
@@ -88,9 +90,22 @@ async def test_each_mcp_path_lists_the_registry_tools(site, path: str) -> None:
     tools, _ = await call(url + path)
     apps = mcp_paths()[path]
     registry = {t.name: t for t in tools_for(apps)}
-    assert {t.name: (t.description, t.input_schema) for t in tools} == {
+    assert {t.name: (t.description, t.input_schema) for t in tools if t.name != GRADE_TOOL} == {
         n: (t.description, t.parameters) for n, t in registry.items()
     }
+    assert GRADE_TOOL in {t.name for t in tools}  # the site exposes grading
+
+
+async def test_a_server_for_an_agent_serves_no_grade(world: World) -> None:
+    """Grading is opt-in: by default neither POST /grade nor the MCP tool is there."""
+    persona = member_of(world, "general")
+    app = build_asgi_app(world, create_app(world, persona=persona, lock_persona=True))
+    body = json.dumps({"task": TASK.id, "seed": TASK.seed}).encode()
+    with served(app) as url:
+        status, reply = fetch(url + "/grade", body, {"Content-Type": "application/json"})
+        tools, refused = await call(url + "/mcp", GRADE_TOOL, {"task": TASK.id, "seed": 0})
+    assert status == 404 and b"reward" not in reply
+    assert GRADE_TOOL not in {t.name for t in tools} and refused.is_error
 
 
 async def test_a_domain_error_over_http_is_a_tool_error_with_the_message(site) -> None:
@@ -132,14 +147,58 @@ async def test_the_slack_api_is_served_by_the_same_app(site) -> None:
     assert status == 200 and json.loads(body)["user"] == persona
 
 
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "0"},
+    },
+}
+
+
+def initialize_with_host(url: str, host: str) -> int:
+    """The status of an MCP initialize request to `url` sent with the Host header `host`."""
+    headers = {"Host": host, "Content-Type": "application/json"}
+    headers["Accept"] = "application/json, text/event-stream"
+    return fetch(url + "/mcp", json.dumps(INITIALIZE).encode(), headers)[0]
+
+
 async def test_mcp_rejects_a_foreign_host_header(site) -> None:
     """DNS-rebinding protection: only local Host headers reach the MCP endpoint."""
     url, _, _ = site
-    init = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
-    headers = {"Host": "evil.example", "Content-Type": "application/json"}
-    headers["Accept"] = "application/json, text/event-stream"
-    status, _ = fetch(url + "/mcp", json.dumps(init).encode(), headers)
-    assert status in (400, 403, 421)
+    port = url.rsplit(":", 1)[1]
+    assert initialize_with_host(url, "evil.example") == 421
+    assert initialize_with_host(url, f"localhost:{port}") == 200
+
+
+@pytest.mark.parametrize("bind", ["0.0.0.0", "192.0.2.7"])
+async def test_mcp_keeps_dns_rebinding_protection_off_loopback(world: World, bind: str) -> None:
+    """Bound beyond loopback, MCP accepts this machine's names and --allow-host ones only."""
+    persona = member_of(world, "general")
+    app = create_app(world, persona=persona, lock_persona=True)
+    asgi = build_asgi_app(world, app, host=bind, allowed_hosts=["office.internal"])
+    with served(asgi) as url:  # served on loopback; the Host header plays the remote client
+        port = url.rsplit(":", 1)[1]
+        foreign = initialize_with_host(url, f"evil.example:{port}")
+        allowed = initialize_with_host(url, f"office.internal:{port}")
+        bound = initialize_with_host(url, f"{bind}:{port}")
+        machine = initialize_with_host(url, f"{socket.gethostname()}:{port}")
+    assert (foreign, allowed) == (421, 200)
+    assert (bound, machine) == ((421, 200) if bind == "0.0.0.0" else (200, 421))
+
+
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [
+        *[(h, True) for h in ("127.0.0.1", "127.0.0.2", "::1", "localhost")],
+        *[(h, False) for h in ("0.0.0.0", "::", "192.168.1.5", "office.example")],
+    ],
+)
+def test_is_loopback_tells_this_machine_from_the_network(host: str, loopback: bool) -> None:
+    assert is_loopback(host) is loopback
 
 
 def answers(url: str) -> bool:

@@ -1,5 +1,6 @@
 """The officegym command: tasks lists every template, run plays episodes and reports
-rewards, serve writes the seeded world to a file and prints where to sign in."""
+rewards, serve writes the seeded world to a file and prints where to sign in, grade
+and mcp open a world file as the world it records."""
 
 from __future__ import annotations
 
@@ -12,9 +13,18 @@ import pytest
 from click.testing import CliRunner
 
 from officegym import cli
+from officegym.changes import full_diff
 from officegym.gym import env_id
-from officegym.tasks import load_templates
-from officegym.world import world_image
+from officegym.runner import ToolRunner
+from officegym.tasks import load_templates, make_task
+from officegym.world import (
+    IDENTITY_TABLE,
+    World,
+    WorldIdentity,
+    record_identity,
+    stored_identity,
+    world_image,
+)
 
 WIDE = {"COLUMNS": "250"}
 
@@ -102,7 +112,11 @@ def test_serve_writes_the_world_and_prints_sign_in_links(
     db = tmp_path / "w.sqlite"
     result = invoke("serve", "--db", str(db), "--port", "8123")
     assert result.exit_code == 0, result.output
-    assert db.read_bytes() == world_image("default", 0).data
+    image = world_image("default", 0)
+    assert stored_identity(f"sqlite:///{db}") == image.identity
+    world = served[0]["flask"].extensions["officegym"]["world"]
+    with world.initial_connection() as seeded, world.engine.connect() as written:
+        assert full_diff(seeded, written) == []
     assert served[0]["host"] == "127.0.0.1" and served[0]["port"] == 8123
     assert "http://127.0.0.1:8123/" in result.output
     assert "http://127.0.0.1:8123/login/" in result.output
@@ -137,6 +151,145 @@ def test_serve_rejects_an_unknown_persona(tmp_path: Path, served: list[dict[str,
 
 
 def _a_handle() -> str:
-    from officegym.tasks import make_task
-
     return make_task(sorted(load_templates())[0], 0).persona
+
+
+# ---------------------------------------------------------------- grading and world files
+
+TASK_ID = "slack.post-channel"
+
+
+def _seed_one_file(path: Path) -> Path:
+    """A world file of world seed 1, as `officegym serve --seed 1` writes it."""
+    World(world_image("default", 1), f"sqlite:///{path}").close()
+    return path
+
+
+def _grade(*args: str) -> Any:
+    return CliRunner().invoke(cli.main, ["grade", "--task", TASK_ID, *args], env=WIDE)
+
+
+def test_grade_grades_a_file_as_the_world_it_records(tmp_path: Path) -> None:
+    db = _seed_one_file(tmp_path / "w.sqlite")
+    task = make_task(TASK_ID, 3, world_seed=1)
+    world = World(world_image("default", 1), f"sqlite:///{db}", fresh=False)
+    runner = ToolRunner(world, task.persona)
+    assert all(runner.call(c.name, c.arguments).ok for c in task.solution)
+    runner.close()
+    world.close()
+    result = _grade("--seed", "3", "--db", str(db), "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["world"] == {"scenario": "default", "seed": 1}
+    assert (report["reward"], report["passed"]) == (1.0, True)
+
+
+def test_grade_refuses_a_world_seed_the_file_does_not_hold(tmp_path: Path) -> None:
+    db = _seed_one_file(tmp_path / "w.sqlite")
+    result = _grade("--seed", "3", "--db", str(db), "--world-seed", "0")
+    assert result.exit_code == 2 and "reward" not in result.output
+    assert str(db) in result.stderr and "Invalid value for --world-seed" in result.stderr
+    assert "holds the world of seed 1, not 0" in result.stderr
+
+
+def test_grade_refuses_a_scenario_the_file_does_not_hold(tmp_path: Path) -> None:
+    db = tmp_path / "w.sqlite"
+    World(world_image("default", 0), f"sqlite:///{db}").close()
+    with sqlite3.connect(db) as conn:
+        conn.execute(f"UPDATE {IDENTITY_TABLE} SET scenario = 'elsewhere'")
+    result = _grade("--db", str(db), "--scenario", "default")
+    assert result.exit_code == 2 and "--scenario" in result.stderr
+    assert "'elsewhere', not 'default'" in " ".join(result.stderr.split())
+
+
+def test_grade_refuses_a_file_seeded_by_other_code(tmp_path: Path) -> None:
+    db = tmp_path / "w.sqlite"
+    world = World(world_image("default", 0), f"sqlite:///{db}")
+    record_identity(world.engine, WorldIdentity("default", 0, "0" * 64))
+    world.close()
+    result = _grade("--db", str(db))
+    assert result.exit_code == 1 and "another version of the seed data" in result.stderr
+
+
+def test_grade_warns_on_a_file_that_records_no_world(tmp_path: Path) -> None:
+    db = tmp_path / "w.sqlite"
+    World(world_image("default", 0), f"sqlite:///{db}").close()
+    with sqlite3.connect(db) as conn:
+        conn.execute(f"DROP TABLE {IDENTITY_TABLE}")
+    result = _grade("--db", str(db), "--json")
+    assert result.exit_code == 0 and json.loads(result.stdout)["reward"] == 0.0
+    assert "records no world" in result.stderr
+
+
+def test_grade_refuses_a_file_that_is_no_world(tmp_path: Path) -> None:
+    db = tmp_path / "w.sqlite"
+    db.write_bytes(b"not a database at all " * 50)
+    result = _grade("--db", str(db))
+    assert result.exit_code == 2 and "Invalid value for --db" in result.stderr
+    assert "is not a world database" in result.stderr
+
+
+@pytest.fixture
+def stdio_worlds(monkeypatch: pytest.MonkeyPatch) -> list[World]:
+    """Capture the world `officegym mcp` would serve over stdio instead of serving it."""
+    from officegym.mcp_wrappers import stdio
+
+    worlds: list[World] = []
+    monkeypatch.setattr(stdio, "run_stdio", lambda world, *args, **kwargs: worlds.append(world))
+    return worlds
+
+
+def test_mcp_db_opens_the_files_world_and_refuses_another_seed(
+    tmp_path: Path, stdio_worlds: list[World]
+) -> None:
+    db = _seed_one_file(tmp_path / "w.sqlite")
+    persona = make_task(TASK_ID, 0, world_seed=1).persona
+    ok = CliRunner().invoke(cli.main, ["mcp", "--persona", persona, "--db", str(db)])
+    assert ok.exit_code == 0, ok.output
+    assert stdio_worlds[0].image.seed == 1 and ok.stdout == ""
+    refused = CliRunner().invoke(
+        cli.main, ["mcp", "--persona", persona, "--db", str(db), "--seed", "0"], env=WIDE
+    )
+    assert refused.exit_code == 2 and len(stdio_worlds) == 1
+    assert "--seed" in refused.stderr and "seed 1, not 0" in " ".join(refused.stderr.split())
+
+
+def test_serve_keep_serves_the_files_world_and_fresh_rewrites_another(
+    tmp_path: Path, served: list[dict[str, Any]]
+) -> None:
+    db = tmp_path / "w.sqlite"
+    assert invoke("serve", "--db", str(db), "--seed", "1").exit_code == 0
+    kept = invoke("serve", "--db", str(db), "--keep")
+    assert kept.exit_code == 0 and "seed 1" in kept.output
+    assert served[-1]["flask"].extensions["officegym"]["world"].image.seed == 1
+    refused = CliRunner().invoke(
+        cli.main, ["serve", "--db", str(db), "--keep", "--seed", "0"], env=WIDE
+    )
+    assert refused.exit_code == 2 and "--seed" in refused.output and len(served) == 2
+    assert invoke("serve", "--db", str(db), "--seed", "0").exit_code == 0
+    assert stored_identity(f"sqlite:///{db}") == world_image("default", 0).identity
+
+
+def test_serve_exposes_grading_only_when_asked(
+    tmp_path: Path, served: list[dict[str, Any]]
+) -> None:
+    body = {"task": TASK_ID, "seed": 0}
+    hidden = invoke("serve", "--db", str(tmp_path / "w.sqlite"), "--persona", _a_handle())
+    assert hidden.exit_code == 0 and "officegym grade --task" in hidden.output
+    assert served[0]["flask"].test_client().post("/grade", json=body).status_code == 404
+    shown = invoke("serve", "--db", str(tmp_path / "w.sqlite"), "--expose-grading")
+    assert shown.exit_code == 0 and "/grade" in shown.output
+    assert served[1]["flask"].test_client().post("/grade", json=body).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("host", "warned"), [("127.0.0.1", False), ("localhost", False), ("0.0.0.0", True)]
+)
+def test_serve_warns_when_it_binds_beyond_this_machine(
+    tmp_path: Path, served: list[dict[str, Any]], host: str, warned: bool
+) -> None:
+    result = invoke("serve", "--db", str(tmp_path / "w.sqlite"), "--host", host)
+    assert result.exit_code == 0 and served[0]["host"] == host
+    assert ("WARNING" in result.stderr) is warned
+    if warned:
+        assert "without authentication" in " ".join(result.stderr.split())

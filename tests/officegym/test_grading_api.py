@@ -1,16 +1,25 @@
-"""``POST /grade`` grades the served world against a task, with no sign-in, JSON only."""
+"""``POST /grade`` grades the served world against a task, with no sign-in, JSON only,
+and only on an app that exposes grading (never on one an agent under test can reach)."""
 
 from __future__ import annotations
 
+import pytest
 from flask.testing import FlaskClient
 
 from officegym.grading_api import grade_report
 from officegym.runner import ToolRunner
 from officegym.tasks import make_task
+from officegym.web import create_app
 from officegym.world import World
 
 TASK = make_task("slack.post-channel", 5)
 BODY = {"task": TASK.id, "seed": TASK.seed}
+
+
+@pytest.fixture
+def client(world: World) -> FlaskClient:
+    """A client of an app that exposes grading, not signed in."""
+    return create_app(world, expose_grading=True, config={"TESTING": True}).test_client()
 
 
 def solve(world: World) -> None:
@@ -24,6 +33,7 @@ def test_an_untouched_world_grades_zero(client: FlaskClient) -> None:
     assert response.status_code == 200
     report = response.get_json()
     assert (report["task"], report["seed"]) == (TASK.id, TASK.seed)
+    assert report["world"] == {"scenario": "default", "seed": 0}
     assert (report["reward"], report["passed"]) == (0.0, False)
     assert [c["name"] for c in report["checks"]] == [c.name for c in TASK.checks]
 
@@ -60,3 +70,13 @@ def test_bad_requests_name_the_problem(client: FlaskClient) -> None:
     assert unknown.status_code == 404 and "slack.nope" in unknown.get_json()["error"]
     assert no_task.status_code == 422 and "'task'" in no_task.get_json()["error"]
     assert bad_seed.status_code == 422 and "'seed'" in bad_seed.get_json()["error"]
+
+
+@pytest.mark.parametrize("locked", [False, True])
+def test_grading_is_not_served_unless_exposed(world: World, locked: bool) -> None:
+    """Without expose_grading, not even a client of the locked persona reads a grade."""
+    solve(world)
+    app = create_app(world, persona=TASK.persona, lock_persona=locked)
+    client = app.test_client()
+    for response in (client.post("/grade", json=BODY), client.get("/grade")):
+        assert response.status_code == 404 and b"reward" not in response.data

@@ -10,9 +10,10 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import create_engine, text
 
+from officegym.changes import diff
 from officegym.tasks import make_task
 from officegym.tasks.validate import play
-from officegym.world import World, world_image
+from officegym.world import World, read_identity, stored_identity, world_image
 
 SERVER = os.environ.get("OFFICEGYM_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 pytestmark = pytest.mark.postgres
@@ -59,3 +60,12 @@ def test_reference_solutions_pass_and_reset_restores(pg_world: World, template_i
     with pg_world.engine.connect() as pg, pg_world.initial_connection() as lite:
         q = text("SELECT count(*) FROM slack_message")
         assert pg.execute(q).scalar() == lite.execute(q).scalar()
+
+
+def test_the_database_records_which_world_it_holds_and_diffs_ignore_it(pg_world: World) -> None:
+    assert read_identity(pg_world.engine) == pg_world.image.identity
+    assert stored_identity(pg_world.url) == pg_world.image.identity
+    with pg_world.initial_connection() as before, pg_world.engine.connect() as after:
+        assert diff(before, after) == []
+    pg_world.reset()
+    assert read_identity(pg_world.engine) == pg_world.image.identity

@@ -188,7 +188,7 @@ def test_unknown_url_renders_error_page(client: FlaskClient) -> None:
 
 
 def test_wrong_method_is_405_even_when_signed_out(world: World) -> None:
-    client = create_app(world).test_client()
+    client = create_app(world, expose_grading=True).test_client()
     assert client.get("/grade").status_code == 405
     assert client.get("/no/such/page").status_code == 404
 

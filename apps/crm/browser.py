@@ -1,13 +1,15 @@
 """Browser reference steps of the CRM: each CRM tool call as actions on its pages.
 
-`steps(call, world)` gives the action strings that do through the web UI what the
-tool call does, by the pages' stable element ids: a record action (stage, convert,
+`steps(call, world, persona)` gives the action strings that do through the web UI what
+the tool call does, by the pages' stable element ids: a record action (stage, convert,
 escalate, close, reassign, log activity) uses the form on the record's page
 (``/crm/<kind>/<id>``), a create or update fills the record form
 (``/crm/<kind>/new``, ``/crm/<kind>/<id>/edit``), and a read opens the page that
-shows the record, list or report. `world` is a read-only session on the task's
-initial world, used only to turn a reference (a case number, a name) into the
-record id a URL needs.
+shows the same facts: a record, a list narrowed by the search's filters (its count line,
+and for opportunities its total amount, cover every page), the pipeline board or the
+reports. `world` is a read-only session on the task's initial world and `actor` the
+task's persona in it, used only to look a reference (a case number, a name) up through
+the service, for the record id a URL needs.
 """
 
 from __future__ import annotations
@@ -15,49 +17,45 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from officegym.apps.browser_steps import act, goto
+from officegym.apps.crm import service as crm
 from officegym.apps.crm.fields import SPECS
-from officegym.apps.crm.models import Account, Activity, Case, Opportunity
+from officegym.apps.org import service as org
+from officegym.apps.org.models import Person
 from officegym.tools import ToolCall
 from officegym.web import stable_id
 
 __all__ = ["STEPS", "steps"]
 
 Args = Mapping[str, Any]
-Make = Callable[[Args, Session], list[str]]
+Make = Callable[[Args, Session, Person], list[str]]
 SLUG = {"account": "accounts", "contact": "contacts", "lead": "leads",
         "opportunity": "opportunities", "case": "cases"}  # fmt: skip
 # Tool arguments that are a different form field (records referenced by id).
 FORM_NAME = {"account": "account_id", "contact": "contact_id"}
+# Search arguments that are list-view URL parameters of the same name.
+LIST_PARAMS = frozenset({"status", "priority", "stage", "source", "rating", "industry", "type",
+                         "close_after", "close_before"})  # fmt: skip
+# Search arguments about order and paging: the list has its own, and its count line (and an
+# opportunity list's total amount) cover every page.
+PAGING = frozenset({"sort", "descending", "limit", "offset"})
 
 
-def steps(call: ToolCall, world: Session) -> list[str]:
+def steps(call: ToolCall, world: Session, persona: str) -> list[str]:
     """The UI actions doing `call`; KeyError for a tool or argument the pages cannot do."""
     try:
         make = STEPS[call.name]
     except KeyError:
         raise KeyError(f"no browser steps for tool {call.name!r}") from None
-    return make(call.arguments, world)
+    return make(call.arguments, world, org.find_person(world, persona))
 
 
-def record_id(world: Session, rt: str, ref: int | str) -> int:
-    """The id of a record given by id, case number, or (accounts, opportunities) name."""
-    if isinstance(ref, int) or (rt != "case" and str(ref).strip().isdigit()):
-        return int(ref)
-    key = str(ref).strip()
-    if rt == "case":
-        found = world.scalar(select(Case.id).where(Case.number == key.zfill(8)))
-    elif rt in ("account", "opportunity"):
-        model = Account if rt == "account" else Opportunity
-        found = world.scalar(select(model.id).where(model.name == key))
-    else:
-        found = None
-    if found is None:
-        raise KeyError(f"cannot find the {rt} {ref!r} for a browser step")
-    return int(found)
+def record_id(world: Session, actor: Person, rt: str, ref: int | str) -> int:
+    """The id of a record given by id, case number, name (accounts, opportunities), email
+    or full name (contacts, leads), looked up as the tools do."""
+    return int(crm.find(world, actor, rt, ref).id)
 
 
 def _page(rt: str, rid: int) -> str:
@@ -90,28 +88,28 @@ def _fill_form(rt: str, values: Args) -> list[str]:
 
 
 def _create(rt: str) -> Make:
-    def make(a: Args, w: Session) -> list[str]:
+    def make(a: Args, w: Session, me: Person) -> list[str]:
         values = dict(a)
         if values.get("account") is not None:
-            values["account"] = record_id(w, "account", values["account"])
+            values["account"] = record_id(w, me, "account", values["account"])
         return [goto(f"/crm/{SLUG[rt]}/new"), *_fill_form(rt, values)]
 
     return make
 
 
 def _update(rt: str) -> Make:
-    def make(a: Args, w: Session) -> list[str]:
-        rid = record_id(w, rt, a[rt])
+    def make(a: Args, w: Session, me: Person) -> list[str]:
+        rid = record_id(w, me, rt, a[rt])
         values = {k: v for k, v in a.items() if k != rt}
         if values.get("account") is not None:
-            values["account"] = record_id(w, "account", values["account"])
+            values["account"] = record_id(w, me, "account", values["account"])
         return [goto(f"{_page(rt, rid)}/edit"), *_fill_form(rt, values)]
 
     return make
 
 
-def _change_stage(a: Args, w: Session) -> list[str]:
-    rid = record_id(w, "opportunity", a["opportunity"])
+def _change_stage(a: Args, w: Session, me: Person) -> list[str]:
+    rid = record_id(w, me, "opportunity", a["opportunity"])
     out = [goto(_page("opportunity", rid)),
            act("select_option", _key("opportunity", rid, "stage"), a["stage"])]  # fmt: skip
     if a.get("loss_reason"):
@@ -119,13 +117,13 @@ def _change_stage(a: Args, w: Session) -> list[str]:
     return [*out, act("click", _key("opportunity", rid, "stage-submit"))]
 
 
-def _convert_lead(a: Args, w: Session) -> list[str]:
+def _convert_lead(a: Args, w: Session, me: Person) -> list[str]:
     if a.get("contact") is not None:
         raise KeyError("the convert form cannot merge into an existing contact")
-    rid = record_id(w, "lead", a["lead"])
+    rid = record_id(w, me, "lead", a["lead"])
     out = [goto(_page("lead", rid))]
     if a.get("account") is not None:
-        account = record_id(w, "account", a["account"])
+        account = record_id(w, me, "account", a["account"])
         out.append(act("select_option", _key("lead", rid, "convert-account"), str(account)))
     if a.get("create_opportunity") is False:
         out.append(act("uncheck", _key("lead", rid, "convert-opportunity")))
@@ -136,8 +134,8 @@ def _convert_lead(a: Args, w: Session) -> list[str]:
     return [*out, act("click", _key("lead", rid, "convert-submit"))]
 
 
-def _escalate_case(a: Args, w: Session) -> list[str]:
-    rid = record_id(w, "case", a["case"])
+def _escalate_case(a: Args, w: Session, me: Person) -> list[str]:
+    rid = record_id(w, me, "case", a["case"])
     out = [goto(_page("case", rid)), act("fill", _key("case", rid, "escalate-reason"), a["reason"])]
     if a.get("new_owner"):
         owner = str(a["new_owner"]).lstrip("@")
@@ -145,8 +143,8 @@ def _escalate_case(a: Args, w: Session) -> list[str]:
     return [*out, act("click", _key("case", rid, "escalate-submit"))]
 
 
-def _close_case(a: Args, w: Session) -> list[str]:
-    rid = record_id(w, "case", a["case"])
+def _close_case(a: Args, w: Session, me: Person) -> list[str]:
+    rid = record_id(w, me, "case", a["case"])
     return [
         goto(_page("case", rid)),
         act("fill", _key("case", rid, "close-resolution"), a["resolution"]),
@@ -154,8 +152,8 @@ def _close_case(a: Args, w: Session) -> list[str]:
     ]
 
 
-def _reassign_owner(a: Args, w: Session) -> list[str]:
-    rt, rid = a["record_type"], record_id(w, a["record_type"], a["record_id"])
+def _reassign_owner(a: Args, w: Session, me: Person) -> list[str]:
+    rt, rid = a["record_type"], record_id(w, me, a["record_type"], a["record_id"])
     return [
         goto(_page(rt, rid)),
         act("select_option", _key(rt, rid, "owner"), str(a["new_owner"]).lstrip("@")),
@@ -163,8 +161,8 @@ def _reassign_owner(a: Args, w: Session) -> list[str]:
     ]
 
 
-def _log_activity(a: Args, w: Session) -> list[str]:
-    rt, rid = a["record_type"], record_id(w, a["record_type"], a["record_id"])
+def _log_activity(a: Args, w: Session, me: Person) -> list[str]:
+    rt, rid = a["record_type"], record_id(w, me, a["record_type"], a["record_id"])
     out = [goto(_page(rt, rid)),
            act("select_option", _key(rt, rid, "activity-kind"), a["kind"]),
            act("fill", _key(rt, rid, "activity-subject"), a["subject"])]  # fmt: skip
@@ -175,10 +173,8 @@ def _log_activity(a: Args, w: Session) -> list[str]:
     return [*out, act("click", _key(rt, rid, "activity-submit"))]
 
 
-def _complete_task(a: Args, w: Session) -> list[str]:
-    activity = w.get(Activity, int(a["activity_id"]))
-    if activity is None:
-        raise KeyError(f"no activity {a['activity_id']!r}")
+def _complete_task(a: Args, w: Session, me: Person) -> list[str]:
+    activity = crm.get_activity(w, me, int(a["activity_id"]))
     aid = activity.id
     return [goto(_page(activity.record_type, activity.record_id)),
             act("click", stable_id("activity", aid, "complete"))]  # fmt: skip
@@ -188,15 +184,53 @@ def _complete_task(a: Args, w: Session) -> list[str]:
 
 
 def _get(rt: str) -> Make:
-    return lambda a, w: [goto(_page(rt, record_id(w, rt, a[rt])))]
+    return lambda a, w, me: [goto(_page(rt, record_id(w, me, rt, a[rt])))]
 
 
 def _search(rt: str) -> Make:
-    return lambda a, w: [goto(f"/crm/{SLUG[rt]}", q=a.get("query"))]
+    """The record list narrowed as the search is (``q``, filters, ``open``, close dates)."""
+
+    def make(a: Args, w: Session, me: Person) -> list[str]:
+        params: dict[str, Any] = {}
+        for arg, value in a.items():
+            if value is None or arg in PAGING:
+                continue
+            if arg == "query":
+                params["q"] = value
+            elif arg == "owner":
+                params["owner"] = str(value).lstrip("@")
+            elif arg == "account":
+                params["account"] = record_id(w, me, "account", value)
+            elif arg == "open_only":
+                params["open"] = 1 if value else None
+            elif arg in LIST_PARAMS:
+                params[arg] = value
+            else:
+                raise KeyError(f"the {rt} list has no filter for {arg!r}")
+        return [goto(f"/crm/{SLUG[rt]}", **params)]
+
+    return make
 
 
-def _on_record(a: Args, w: Session) -> list[str]:
-    return [goto(_page(a["record_type"], record_id(w, a["record_type"], a["record_id"])))]
+def _pipeline_report(a: Args, w: Session, me: Person) -> list[str]:
+    """By stage for one owner: the pipeline board of that owner (its column headings give
+    each stage's count and amount); otherwise the reports page."""
+    if a.get("close_after") or a.get("close_before") or a.get("include_closed"):
+        raise KeyError("no page reports the pipeline within close dates or with closed deals")
+    owner = a.get("owner")
+    if owner and a.get("group_by", "stage") == "stage":
+        return [goto("/crm/pipeline", owner=str(owner).lstrip("@"))]
+    return [goto("/crm/reports")]
+
+
+def _case_report(a: Args, w: Session, me: Person) -> list[str]:
+    owner = a.get("owner")
+    return [goto("/crm/reports", owner=str(owner).lstrip("@") if owner else None)]
+
+
+def _on_record(a: Args, w: Session, me: Person) -> list[str]:
+    rt = a["record_type"]
+    return [goto(_page(rt, record_id(w, me, rt, a["record_id"])))]
 
 
 STEPS: dict[str, Make] = {
@@ -204,9 +238,10 @@ STEPS: dict[str, Make] = {
     **{f"crm_search_{SLUG[rt]}": _search(rt) for rt in SLUG},
     "crm_get_field_history": _on_record,
     "crm_list_activities": _on_record,
-    "crm_list_users": lambda a, w: [],
-    "crm_pipeline_report": lambda a, w: [goto("/crm/reports")],
-    "crm_case_report": lambda a, w: [goto("/crm/reports")],
+    # Every list's Owner filter names each CRM user with their role and team.
+    "crm_list_users": lambda a, w, me: [goto("/crm/opportunities")],
+    "crm_pipeline_report": _pipeline_report,
+    "crm_case_report": _case_report,
     **{f"crm_create_{rt}": _create(rt) for rt in SLUG},
     **{f"crm_update_{rt}": _update(rt) for rt in SLUG},
     "crm_change_opportunity_stage": _change_stage,

@@ -4,6 +4,7 @@ values the service takes. Reads go through the service only."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -13,6 +14,8 @@ from flask import abort, g, render_template, url_for
 from officegym.apps.crm import service as crm
 from officegym.apps.crm.fields import SPECS, Spec, text_value
 from officegym.apps.crm.records import FILTERS, SORTS
+from officegym.apps.org import service as org
+from officegym.errors import Invalid
 
 PAGE_SIZE = 25
 KINDS: dict[str, str] = {
@@ -25,6 +28,8 @@ KINDS: dict[str, str] = {
 SLUG = {rt: slug for slug, rt in KINDS.items()}
 LABEL = {"account": "Account", "contact": "Contact", "lead": "Lead",
          "opportunity": "Opportunity", "case": "Case"}  # fmt: skip
+PLURAL = {"account": "Accounts", "contact": "Contacts", "lead": "Leads",
+          "opportunity": "Opportunities", "case": "Cases"}  # fmt: skip
 # Columns of each list view: (attribute, header); the first one links to the record.
 LIST_COLUMNS: dict[str, list[tuple[str, str]]] = {
     "account": [("name", "Name"), ("type", "Type"), ("industry", "Industry"),
@@ -159,7 +164,69 @@ def filter_options(rt: str) -> list[FormField]:
     return out
 
 
+@dataclass(frozen=True)
+class ListQuery:
+    """What a list view's URL asks for: the `crm.search` arguments, and the account the
+    list is narrowed to (shown by name on the page)."""
+
+    search: dict[str, Any]
+    account: Any | None = None
+
+    @property
+    def narrowed(self) -> bool:
+        """Whether anything (words, a filter, open only, a close date) narrows the list."""
+        s = self.search
+        given = [s["query"], s["is_open"], *s["filters"].values()]
+        given += [s.get("close_after"), s.get("close_before")]
+        return any(v is not None for v in given)
+
+
+def list_query(rt: str, args: Mapping[str, str]) -> ListQuery:
+    """The search a list URL asks for: ``q`` (words), the select filters (``owner`` by
+    handle or name), ``account`` (id or exact name), ``open=1`` (leads, opportunities,
+    cases) and, for opportunities, ``close_after``/``close_before`` (YYYY-MM-DD, inclusive)."""
+    filters: dict[str, Any] = {f.name: args.get(f.name) or None for f in filter_options(rt)}
+    if owner := filters.pop("owner", None):
+        filters["owner_id"] = org.find_person(g.db, owner).id
+    account = None
+    if args.get("account") and "account_id" in FILTERS[rt]:
+        account = crm.find(g.db, g.actor, "account", args["account"])
+        filters["account_id"] = account.id
+    search: dict[str, Any] = {
+        "query": args.get("q") or None,
+        "filters": filters,
+        "is_open": True if args.get("open") and rt in ("lead", "opportunity", "case") else None,
+    }
+    if rt == "opportunity":
+        search |= {k: _day(k, args.get(k)) for k in ("close_after", "close_before")}
+    return ListQuery(search, account)
+
+
+def _day(name: str, value: str | None) -> dt.date | None:
+    if not value:
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise Invalid(f"{name} must be a date as YYYY-MM-DD, not {value!r}") from None
+
+
+def amount_total(rt: str, query: ListQuery, found: Any) -> int | None:
+    """The summed amount of every opportunity a narrowed list matches, over all its pages
+    (`found`: the page shown, a `crm.search` result); None for other lists."""
+    if rt != "opportunity" or not query.narrowed:
+        return None
+    rows = list(found.items) if found.offset == 0 and len(found.items) >= found.total else []
+    while len(rows) < found.total:
+        more = crm.search(g.db, g.actor, rt, **query.search, sort="id", limit=200,
+                          offset=len(rows)).items  # fmt: skip
+        if not more:
+            break
+        rows.extend(more)
+    return sum(r.amount or 0 for r in rows)
+
+
 def render(template: str, **context: Any) -> str:
     """Render a CRM page with the helpers every template uses."""
-    return render_template(template, kinds=KINDS, slug=SLUG, label=LABEL,
+    return render_template(template, kinds=KINDS, slug=SLUG, label=LABEL, plural=PLURAL,
                            record_url=record_url, cell=cell, **context)  # fmt: skip

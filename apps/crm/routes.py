@@ -35,26 +35,25 @@ def index() -> BaseResponse:
 
 @bp.get("/<kind>")
 def records(kind: str) -> str:
-    """A list view: search words, select filters, sortable columns, 25 per page."""
+    """A list view: search words, select filters, sortable columns, 25 per page; the URL
+    parameters are those of `pages.list_query`. A narrowed opportunity list shows the
+    total amount of everything it matches."""
     rt = record_type(kind)
     args = request.args
-    filters = {f.name: args.get(f.name) or None for f in pages.filter_options(rt)}
-    if filters.pop("owner", None):
-        filters["owner_id"] = org.find_person(g.db, args["owner"]).id
+    query = pages.list_query(rt, args)
     column = args.get("sort", "")
     key = pages.sort_key(rt, column)
     page_no = max(1, args.get("page", 1, type=int))
     found = crm.search(
-        g.db, g.actor, rt, query=args.get("q") or None, filters=filters,
-        is_open=True if args.get("open") and rt in ("lead", "opportunity", "case") else None,
-        sort=key, descending=args.get("dir") == "desc", limit=PAGE_SIZE,
-        offset=(page_no - 1) * PAGE_SIZE,
+        g.db, g.actor, rt, **query.search, sort=key, descending=args.get("dir") == "desc",
+        limit=PAGE_SIZE, offset=(page_no - 1) * PAGE_SIZE,
     )  # fmt: skip
     pages_total = max(1, -(-found.total // PAGE_SIZE))
     return render(
         "crm/list.html", rt=rt, kind=kind, page=found, page_no=page_no, args=args,
         pages_total=pages_total, columns=pages.LIST_COLUMNS[rt], list_url=_list_url,
-        filters=pages.filter_options(rt), sort_column=column,
+        filters=pages.filter_options(rt), sort_column=column, account=query.account,
+        amount_total=pages.amount_total(rt, query, found),
     )  # fmt: skip
 
 
@@ -253,12 +252,17 @@ def board() -> str:
 
 @bp.get("/reports")
 def reports() -> str:
-    """Pipeline by stage and by owner, cases by status."""
+    """Pipeline by stage and by owner, cases by status; ``owner`` narrows the pipeline by
+    stage and the cases to one person's."""
+    owner = _person(request.args.get("owner"))
+    owner_id = owner.id if owner else None
     return render(
         "crm/reports.html",
-        by_stage=crm.pipeline_by_stage(g.db, g.actor),
+        owner=owner,
+        users=pages.user_options(),
+        by_stage=crm.pipeline_by_stage(g.db, g.actor, owner_id=owner_id),
         by_owner=crm.pipeline_by_owner(g.db, g.actor),
-        cases=crm.cases_by_status(g.db, g.actor),
+        cases=crm.cases_by_status(g.db, g.actor, owner_id=owner_id),
     )
 
 

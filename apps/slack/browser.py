@@ -1,11 +1,13 @@
 """Browser reference steps of the chat clone: each Slack tool call as actions on its pages.
 
-`steps(call, world)` gives the action strings that do through the web UI what the tool
-call does, addressing elements by their stable ids (see apps/README.md). A write
-opens the page with the form and submits it; a read opens the page that shows
-the same information (or nothing, where no page shows it directly). Message
-operations use the message's own page, ``/slack/m/<id>``, which works for any
-message, however old.
+`steps(call, world, persona)` gives the action strings that do through the web UI what the
+tool call does, addressing elements by their stable ids (see apps/README.md). A write
+opens the page with the form and submits it; a read opens the page that shows the same
+information: a direct conversation is opened from the sidebar, which lists every DM
+and group DM. Message operations use the message's own page, ``/slack/m/<id>``, which
+works for any message, however old. `world` (a read-only session on the task's initial
+world) and `persona` (the handle of the task's persona) are used only to find the DM a
+read names.
 """
 
 from __future__ import annotations
@@ -16,22 +18,25 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from officegym.apps.browser_steps import act, goto, path_part
+from officegym.apps.org import service as org
+from officegym.apps.slack import service as chat
 from officegym.tools import ToolCall
 from officegym.web import stable_id
 
 __all__ = ["STEPS", "steps"]
 
 Args = Mapping[str, Any]
+Make = Callable[[Args], list[str]]
+Look = Callable[[Args, Session, str], list[str]]
 
 
-def steps(call: ToolCall, world: Session | None = None) -> list[str]:
-    """The UI actions doing `call`; KeyError for a tool the pages cannot do. (The chat's
-    pages need no look-ups, so `world` is not used.)"""
+def steps(call: ToolCall, world: Session, persona: str) -> list[str]:
+    """The UI actions doing `call`; KeyError for a tool the pages cannot do."""
     try:
         make = STEPS[call.name]
     except KeyError:
         raise KeyError(f"no browser steps for tool {call.name!r}") from None
-    return make(call.arguments)
+    return make(call.arguments, world, persona)
 
 
 def _channel(ref: str) -> str:
@@ -106,7 +111,7 @@ def _edit_message(a: Args) -> list[str]:
     ]
 
 
-def _on_message(part: str) -> Callable[[Args], list[str]]:
+def _on_message(part: str) -> Make:
     """Open the message's page and click one of its buttons (delete, pin, unpin)."""
 
     def make(a: Args) -> list[str]:
@@ -132,7 +137,7 @@ def _invite_to_channel(a: Args) -> list[str]:
     ]
 
 
-def _on_details(button: str) -> Callable[[Args], list[str]]:
+def _on_details(button: str) -> Make:
     """Open the channel's details page and click one of its buttons (leave, archive)."""
 
     def make(a: Args) -> list[str]:
@@ -164,7 +169,7 @@ def _set_status(a: Args) -> list[str]:
 # ---------------------------------------------------------------- reads
 
 
-def _reads() -> dict[str, Callable[[Args], list[str]]]:
+def _reads() -> dict[str, Make]:
     """Each read tool as the one page that shows the same information."""
     return {
         "slack_list_channels": lambda a: [goto("/slack/browse", q=a.get("query"))],
@@ -179,27 +184,50 @@ def _reads() -> dict[str, Callable[[Args], list[str]]]:
             goto("/slack/people", q=a.get("query"), team=a.get("team"))
         ],
         "slack_get_person": lambda a: [goto(f"/slack/people/{path_part(a['person'])}")],
-        "slack_list_dms": lambda a: [],
-        "slack_read_dm": lambda a: [],
+        # The sidebar of every chat page lists the DMs and group DMs, with who is in each.
+        "slack_list_dms": lambda a: [goto("/slack/")],
     }
 
 
-STEPS: dict[str, Callable[[Args], list[str]]] = {
-    **_reads(),
-    "slack_post_message": _post_message,
-    "slack_reply_in_thread": _reply_in_thread,
-    "slack_send_dm": _send_dm,
-    "slack_add_reaction": _add_reaction,
-    "slack_remove_reaction": _remove_reaction,
-    "slack_edit_message": _edit_message,
-    "slack_delete_message": _on_message("delete"),
-    "slack_pin_message": _on_message("pin"),
-    "slack_unpin_message": _on_message("unpin"),
-    "slack_create_channel": _create_channel,
-    "slack_invite_to_channel": _invite_to_channel,
-    "slack_join_channel": lambda a: [goto(_channel(a["channel"])), act("click", "channel-join")],
-    "slack_leave_channel": _on_details("channel-leave"),
-    "slack_set_channel_topic": _set_channel_topic,
-    "slack_archive_channel": _on_details("channel-archive"),
-    "slack_set_status": _set_status,
-}
+def _read_dm(a: Args, world: Session, persona: str) -> list[str]:
+    """Open the conversation from the sidebar (the sidebar alone if there is none: the
+    tool then reads no messages)."""
+    actor = org.find_person(world, persona)
+    people = chat.resolve_people(world, a["people"])
+    if chat.find_dm(world, actor, people) is None:
+        return [goto("/slack/")]
+    key = "-".join(sorted(p.handle for p in people if p.id != actor.id)) or actor.handle
+    return [goto("/slack/"), act("click", stable_id("sidebar-dm", key))]
+
+
+def _writes() -> dict[str, Make]:
+    """Each write tool as the form that does it."""
+    return {
+        "slack_post_message": _post_message,
+        "slack_reply_in_thread": _reply_in_thread,
+        "slack_send_dm": _send_dm,
+        "slack_add_reaction": _add_reaction,
+        "slack_remove_reaction": _remove_reaction,
+        "slack_edit_message": _edit_message,
+        "slack_delete_message": _on_message("delete"),
+        "slack_pin_message": _on_message("pin"),
+        "slack_unpin_message": _on_message("unpin"),
+        "slack_create_channel": _create_channel,
+        "slack_invite_to_channel": _invite_to_channel,
+        "slack_join_channel": lambda a: [
+            goto(_channel(a["channel"])),
+            act("click", "channel-join"),
+        ],
+        "slack_leave_channel": _on_details("channel-leave"),
+        "slack_set_channel_topic": _set_channel_topic,
+        "slack_archive_channel": _on_details("channel-archive"),
+        "slack_set_status": _set_status,
+    }
+
+
+def _pure(makers: dict[str, Make]) -> dict[str, Look]:
+    """Steps that need no look-up in the world."""
+    return {name: (lambda a, w, me, make=make: make(a)) for name, make in makers.items()}
+
+
+STEPS: dict[str, Look] = {**_pure(_reads()), **_pure(_writes()), "slack_read_dm": _read_dm}

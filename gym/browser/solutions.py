@@ -2,11 +2,14 @@
 
 They are derived per tool, not per task: each app's ``browser`` module
 (``officegym.apps.<app>.browser``, no Playwright, pure functions) turns one of its
-tool calls into action strings, ``steps(call, world)``, where `world` is a
-read-only session on the task's initial world for turning references (a case
-number, a name) into the ids page URLs carry. So every template of every app
-with such a module can be played through the web UI. The task's answer (or "Done.") is sent last
-with ``send_msg_to_user``, which ends the episode.
+tool calls into action strings, ``steps(call, world, persona)``, where `world` is a
+read-only session on the task's initial world and `persona` the handle of the task's
+persona, for looking references (a case number, a name, a DM's people) up through
+the services as that person would. A write becomes the page's form filled and submitted;
+a read opens the page where the facts it returns are visible (filters as URL
+parameters), so whatever the solution tells afterwards was on a page it saw. So every
+template of every app with such a module can be played through the web UI. The task's
+answer (or "Done.") is sent last with ``send_msg_to_user``, which ends the episode.
 """
 
 from __future__ import annotations
@@ -50,15 +53,16 @@ def _initial_world(scenario: str, seed: int) -> Engine:
     return engine
 
 
-def browser_steps(call: ToolCall, world: Session) -> list[str]:
-    """The UI actions doing one tool call, from its app's ``browser`` module."""
-    return list(_app_module(call.name.split("_", 1)[0]).steps(call, world))
+def browser_steps(call: ToolCall, world: Session, persona: str) -> list[str]:
+    """The UI actions doing one tool call as `persona` (a handle), from its app's
+    ``browser`` module."""
+    return list(_app_module(call.name.split("_", 1)[0]).steps(call, world, persona))
 
 
 def browser_solution(task: Task) -> list[str]:
     """The task's reference solution as browser actions, ending with its answer."""
     with Session(_initial_world(task.scenario, task.world_seed)) as world:
-        actions = [a for call in task.solution for a in browser_steps(call, world)]
+        actions = [a for c in task.solution for a in browser_steps(c, world, task.persona)]
     answer = task.answer if task.answer is not None else DONE
     return [*actions, format_action("send_msg_to_user", answer)]
 

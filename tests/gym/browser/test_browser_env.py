@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import signal
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 import gymnasium
@@ -280,3 +281,14 @@ def test_hostile_actions_through_step_never_raise_or_change_the_world(
     assert (reward, terminated) == (0.0, False) or info.get("action") == "send_msg_to_user"
     assert not Path("/tmp/og-canary").exists()
     assert changes(browser_env) == []
+
+
+def test_crm_pages_spell_their_plurals(env_for: Callable[[str], BrowserEnv]) -> None:
+    env = env_for("crm")
+    obs, _ = env.reset(options={"task": "crm.escalate-case", "task_seed": 0})
+    assert '[crm-nav-opportunities] link "Opportunities"' in obs["axtree"]
+    for kind in ("accounts", "contacts", "leads", "opportunities", "cases"):
+        text = step(env, f"goto('/crm/{kind}')")["axtree"]
+        plural = kind.capitalize()
+        assert text.startswith(f'RootWebArea "{plural} · officegym"')
+        assert f'heading "{plural}", level=1' in text and f" {kind} · page 1 of " in text

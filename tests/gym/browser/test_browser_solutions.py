@@ -1,16 +1,19 @@
 """Browser reference solutions: derived per tool from each app's ``browser`` module, they
 solve every template (Slack, CRM and cross-app) through the web UI against real Chromium
-(reward 1.0, passed) for several seeds, the chat pages show the facts its question tasks
-ask for, and doing nothing fails."""
+(reward 1.0, passed) for several seeds; every fact they tell (an answer, a figure in a
+message they post) was on a page they had opened before telling it; and doing nothing
+fails."""
 
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable
 
 import pytest
 from sqlalchemy.orm import Session
 
+from officegym.apps.crm.models import STAGES
 from officegym.gym.browser.actions import parse_action
 from officegym.gym.browser.solutions import (
     BrowserOracleAgent,
@@ -20,11 +23,17 @@ from officegym.gym.browser.solutions import (
 )
 from officegym.gym.browser_env import BrowserEnv
 from officegym.gym.rollout import run_episode
-from officegym.tasks import load_templates, make_task
+from officegym.tasks import Task, load_templates, make_task
 from officegym.tools import tools_for
 
 TEMPLATES = sorted(load_templates())
 SEEDS = (0, 1, 2)
+# Tool calls that tell people something; the figures in their text must have been read.
+TELLING = ("slack_post_message", "slack_reply_in_thread", "slack_send_dm", "slack_edit_message")
+FIGURE = re.compile(
+    r"\d{4}-\d{2}-\d{2}|\$?\d+(?:,\d{3})*|@[a-z0-9._-]*[a-z0-9]|"
+    + "|".join(sorted(STAGES, key=len, reverse=True))
+)
 
 
 @pytest.mark.parametrize("app", ["slack", "crm"])
@@ -42,8 +51,8 @@ def test_browser_solutions_are_well_formed_actions(template_id: str) -> None:
         assert parsed[-1].name == "send_msg_to_user"
         assert parsed[-1].args["text"] == (task.answer or "Done.")
         with Session(_initial_world(task.scenario, task.world_seed)) as world:
-            silent = [c for c in task.solution if not browser_steps(c, world)]
-        assert all(c.name.split("_", 1)[1].startswith(("list", "read")) for c in silent)
+            silent = [c for c in task.solution if not browser_steps(c, world, task.persona)]
+        assert silent == []  # a read too opens the page that shows what it reads
 
 
 @pytest.mark.browser
@@ -56,7 +65,7 @@ def test_browser_solution_scores_full_reward(
     obs, _ = env.reset(options={"task": template_id, "task_seed": seed})
     task = env.task
     assert task is not None
-    seen = [obs["axtree"]]
+    seen = [obs["axtree"]]  # seen[i]: the page before action i
     for action in browser_solution(task):
         obs, reward, terminated, truncated, info = env.step(action)
         assert obs["error"] == "", (action, obs["error"])
@@ -65,8 +74,55 @@ def test_browser_solution_scores_full_reward(
             break
     assert terminated and not truncated
     assert (reward, info["grade"]["passed"]) == (1.0, True), info["grade"]
-    if task.answer is not None and task.app == "slack":  # the chat pages showed the fact
-        assert any(task.answer in text for text in seen)
+    for at, fact, pattern in facts_told(task):
+        assert any(re.search(pattern, page) for page in seen[: at + 1]), (
+            f"{fact!r} is told at action {at} but no page showed it before"
+        )
+
+
+def facts_told(task: Task) -> list[tuple[int, str, str]]:
+    """What the reference solution tells that its goal did not give: (the index of the
+    action that tells it, the fact, a pattern for the fact on a page). The answer is told
+    last; the figures of a posted message (amounts, numbers, dates, stages, @handles) at
+    the call's first action. A count ("How many ...") must read as one: "2 cases",
+    "Members (60)"."""
+    out: list[tuple[int, str, str]] = []
+    at = 0
+    with Session(_initial_world(task.scenario, task.world_seed)) as world:
+        for call in task.solution:
+            if call.name in TELLING:
+                for figure in dict.fromkeys(FIGURE.findall(call.arguments["text"])):
+                    if figure.lstrip("$") not in task.goal:
+                        out.append((at, figure, _on_page(figure)))
+            at += len(browser_steps(call, world, task.persona))
+    if task.answer is not None:
+        pattern = _on_page(task.answer)
+        if task.goal.startswith("How many"):
+            pattern = rf"{pattern} [a-z]|[A-Za-z] \({pattern}\)"
+        out.append((at, task.answer, pattern))
+    return out
+
+
+def _on_page(fact: str) -> str:
+    """A pattern for `fact` as a whole word or number of a page (not part of a longer one);
+    an amount also without its "$" or its thousands separators, as the grader reads it."""
+    forms = {fact}
+    if re.fullmatch(r"\$?\d+(?:,\d{3})*", fact):
+        forms = {fact.lstrip("$"), fact.lstrip("$").replace(",", "")}
+    either = "|".join(re.escape(f) for f in sorted(forms))
+    return rf"(?<![\w,.])(?:{either})(?!\w|,\d)"
+
+
+def test_a_count_must_read_as_a_count() -> None:
+    task = make_task("crm.count-open-cases", 0)
+    [(at, fact, pattern)] = facts_told(task)
+    assert fact == task.answer and at == len(browser_solution(task)) - 1
+    assert re.search(pattern, f"{fact} cases · page 1 of 1")
+    assert re.search(pattern, f"Open cases ({fact})")
+    assert not re.search(pattern, f"Cases 1{fact}0 and {fact}")
+    [(_, _, amount)] = facts_told(make_task("crm.pipeline-amount", 0))
+    assert re.search(amount, "Total 311,000") and re.search(amount, "amount 311000")
+    assert not re.search(amount, "1,311,000") and not re.search(amount, "311,0001")
 
 
 @pytest.mark.browser

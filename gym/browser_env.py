@@ -19,7 +19,8 @@ Ending: `send_msg_to_user(text)` ends the episode with `text` as the answer, and
 state is graded. Reaching `max_steps` truncates and grades too. The reward is the
 grade at the end, 0 before. A bad or failing action is an error in the next
 observation and counts as a step; `step` never raises on what an agent sends. A
-crashed page or browser shows up as errors and is recovered by the next `reset`.
+crashed page, browser or Playwright driver shows up as errors and is recovered by the
+next `reset`.
 
 External agents (their own Playwright, browser-use, ...) get ``app_url``,
 ``login_url`` and ``cdp_url`` in the reset info, act on their own, and end the
@@ -158,7 +159,8 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         return self._observe("", ""), info
 
     def _open_start_page(self) -> None:
-        """(Browser thread.) Sign in and open the start page; one fresh retry if broken."""
+        """(Browser thread.) Sign in and open the start page; one fresh retry if broken (in
+        a new browser and driver, if the driver died)."""
         for attempt in (1, 2):
             try:
                 self._prepare_page(fresh=attempt == 2 or self.fresh_context)
@@ -166,9 +168,10 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
                 self._page.goto(self.login_url, timeout=self.action_timeout_ms * 10)
                 self._cdp.send("Page.resetNavigationHistory")
                 return
-            except PlaywrightError:
+            except PlaywrightError as exc:
                 if attempt == 2:
                     raise
+                self.manager.recover(exc)
 
     def _prepare_page(self, *, fresh: bool) -> None:
         """(Browser thread.) Reuse the env's page in a cleared context, or open a new one."""

@@ -1,5 +1,6 @@
 """One Chromium per process: launched on first use, shared by every browser env of the
-process (each env gets its own context), and relaunched when it crashed or disconnected.
+process (each env gets its own context), and relaunched when it crashed or disconnected,
+or when the Playwright driver behind it died (`BrowserManager.recover`).
 
 Playwright's sync API is bound to the thread that started it and keeps an asyncio
 loop marked as running there, which would break ``asyncio.run`` in the caller's
@@ -114,6 +115,7 @@ class BrowserManager:
                 try:
                     future.set_result(job())
                 except BaseException as exc:  # handed to the caller, who re-raises it
+                    self.recover(exc)
                     future.set_exception(exc)
 
     def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
@@ -137,6 +139,26 @@ class BrowserManager:
     def new_context(self, **options: Any) -> BrowserContext:
         """A new, isolated browser context (cookies, storage, cache) in the shared browser."""
         return self.browser().new_context(**options)
+
+    def recover(self, exc: BaseException) -> None:
+        """After `exc` from a Playwright call: if the driver is gone, forget the browser and
+        the driver, so that the next use launches both again. (A dead driver takes its
+        Chromium with it, yet ``browser.is_connected()`` still says True, and every call
+        fails with ``TargetClosedError``.) Every failing `call` comes here."""
+        if not isinstance(exc, PlaywrightError) or self._playwright is None:
+            return
+        if not self._driver_answers():
+            self._browser = None  # nothing to close it through
+            self._stop_driver()
+
+    def _driver_answers(self) -> bool:
+        """Whether the Playwright driver still answers (one round trip, on failures only)."""
+        assert self._playwright is not None
+        try:
+            self._playwright.request.new_context().dispose()
+        except Exception:  # a dead driver fails in several ways
+            return False
+        return True
 
     def owns(self, context: BrowserContext | None) -> bool:
         """Whether `context` lives in the current, connected browser."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -245,6 +246,45 @@ def test_a_killed_browser_is_relaunched_by_reset(
     os.kill(browser_pids(chromium, "browser")[0], signal.SIGKILL)
     obs, *_ = browser_env.step("click('sidebar-people')")
     assert obs["error"]
+    obs, _ = browser_env.reset(options=POST)
+    assert obs["error"] == "" and "[composer-send]" in obs["axtree"]
+    assert chromium.launches == launches + 1
+    assert step(browser_env, "click('sidebar-people')")["url"].endswith("/slack/people")
+
+
+def playwright_drivers() -> list[int]:
+    """Process ids of this process's live Playwright drivers (``node ... run-driver``)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            state, ppid = stat.read_text().rsplit(")", 1)[1].split()[:2]
+            command = (stat.parent / "cmdline").read_bytes()
+        except (OSError, ValueError):
+            continue  # gone meanwhile
+        if ppid == str(os.getpid()) and b"run-driver" in command and state != "Z":
+            found.append(int(stat.parent.name))
+    return found
+
+
+def test_a_killed_driver_is_replaced_by_the_next_reset(
+    browser_env: BrowserEnv, chromium: BrowserManager
+) -> None:
+    """After the driver dies the browser still says it is connected; the next reset of
+    any env, old or new, starts a new driver and browser."""
+    browser_env.reset(options=POST)
+    launches, drivers = chromium.launches, playwright_drivers()
+    assert drivers
+    for pid in drivers:
+        os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while set(drivers) & set(playwright_drivers()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    obs, *_ = browser_env.step("click('sidebar-people')")
+    assert obs["error"]
+    newcomer = BrowserEnv(task="slack.post-channel")
+    obs, _ = newcomer.reset(seed=0)
+    assert obs["error"] == "" and "[composer-send]" in obs["axtree"]
+    newcomer.close()
     obs, _ = browser_env.reset(options=POST)
     assert obs["error"] == "" and "[composer-send]" in obs["axtree"]
     assert chromium.launches == launches + 1

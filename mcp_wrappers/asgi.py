@@ -9,16 +9,15 @@ the person of the request's bearer token, else the default persona; a locked
 server refuses everyone else. The MCP grading tool is served where the Flask app
 grades over HTTP, and nowhere else.
 
-The MCP endpoints keep the SDK's DNS-rebinding protection on every address:
-only Host and Origin headers naming a loopback address, the bound host (for a
-wildcard bind, this machine's names and addresses) or an `allowed_hosts` entry
-pass. Nothing here authenticates anyone: bind a non-loopback address
-(`is_loopback`) only on a network you trust.
+The MCP endpoints keep the SDK's DNS-rebinding protection on every address,
+with the Host names the web app answers too (`officegym.hosts`): a loopback
+address, the bound host (for a wildcard bind, this machine's names and
+addresses) or an `allowed_hosts` entry. Nothing here authenticates anyone: bind
+a non-loopback address only on a network you trust.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import socket
 import threading
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
@@ -34,16 +33,15 @@ from sqlalchemy.pool import StaticPool
 from starlette.applications import Starlette
 from starlette.routing import BaseRoute, Mount, Route
 
+from officegym.hosts import host_names
 from officegym.mcp_wrappers.server import build_server, engine_lock
 from officegym.tools import tools_for
 from officegym.web import grading_exposed, persona_policy
 from officegym.world import World
 
-__all__ = ["MCP_PATH", "build_asgi_app", "is_loopback", "mcp_paths", "serve"]
+__all__ = ["MCP_PATH", "build_asgi_app", "mcp_paths", "serve"]
 
 MCP_PATH = "/mcp"
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
-WILDCARD = ("0.0.0.0", "::", "")
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
@@ -54,46 +52,8 @@ def mcp_paths() -> dict[str, list[str] | None]:
     return {MCP_PATH: None, **{f"{MCP_PATH}/{app}": [app] for app in apps}}
 
 
-def is_loopback(host: str) -> bool:
-    """Whether binding `host` serves this machine only (``localhost``, 127.0.0.0/8, ``::1``)."""
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:  # a host name: it may resolve to any interface
-        return False
-
-
-def _host_names(host: str) -> list[str]:
-    """The names clients may use in the Host header to reach a server bound to `host`."""
-    names = {*LOOPBACK, host}
-    if host in WILDCARD:  # every interface: this machine's names and addresses
-        names = {*LOOPBACK, socket.gethostname(), socket.getfqdn(), *_own_addresses()}
-    bare = {n.strip("[]").lower() for n in names} - {""}
-    return sorted(f"[{n}]" if ":" in n else n for n in bare)
-
-
-def _own_addresses() -> set[str]:
-    """This machine's addresses: its host name's, and the one it routes out by."""
-    found: set[str] = set()
-    try:
-        infos = socket.getaddrinfo(socket.gethostname(), None)
-        found.update(str(info[4][0]).split("%")[0] for info in infos)
-    except OSError:  # the host name does not resolve
-        pass
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("192.0.2.1", 9))  # UDP: picks a route, sends nothing
-            found.add(probe.getsockname()[0])
-    except OSError:  # no route out
-        pass
-    return found
-
-
-def _security(host: str, allowed_hosts: Iterable[str] = ()) -> TransportSecuritySettings:
-    """DNS-rebinding protection: only Host and Origin headers naming a loopback address,
-    the bound `host` (or this machine, on a wildcard bind) or `allowed_hosts` pass."""
-    names = sorted({*_host_names(host), *(h.lower() for h in allowed_hosts)})
+def _security(names: Iterable[str]) -> TransportSecuritySettings:
+    """DNS-rebinding protection: only Host and Origin headers naming one of `names` pass."""
     return TransportSecuritySettings(
         enable_dns_rebinding_protection=True,
         allowed_hosts=[p for n in names for p in (n, f"{n}:*")],
@@ -135,7 +95,7 @@ def build_asgi_app(
     managers: list[StreamableHTTPSessionManager] = []
     policy = persona_policy(flask_app)
     grading = grading_exposed(flask_app) if expose_grading is None else expose_grading
-    security = _security(host, allowed_hosts)
+    security = _security(host_names(host, allowed_hosts))
     for path, apps in mcp_paths().items():
         server = build_server(world, policy, apps, expose_grading=grading)
         manager = StreamableHTTPSessionManager(app=server, security_settings=security)

@@ -54,7 +54,7 @@ _SEED_HELP = "World seed (default: a kept file's, else 0)."
     "--allow-host",
     "allowed_hosts",
     multiple=True,
-    help="Another Host name MCP clients may reach the server by (repeatable).",
+    help="Another Host name clients may reach the server by (repeatable).",
 )
 @click.option("--persona", default=None, help="Handle of the person to act as by default.")
 @click.option(
@@ -86,14 +86,21 @@ def serve(
     expose_grading: bool,
 ) -> None:
     """Serve the web clones, the Slack API and MCP over a seeded world in a SQLite file."""
-    from officegym.mcp_wrappers.asgi import build_asgi_app, is_loopback
+    from officegym.hosts import host_names, is_loopback
+    from officegym.mcp_wrappers.asgi import build_asgi_app
     from officegym.mcp_wrappers.asgi import serve as serve_asgi
     from officegym.web import create_app
 
     world = _file_world(scenario, seed, db, fresh, seed_option="--seed")
     handles = _sign_in_handles(world, persona)
     locked = persona is not None and not allow_switch
-    app = create_app(world, persona=persona, lock_persona=locked, expose_grading=expose_grading)
+    app = create_app(
+        world,
+        persona=persona,
+        lock_persona=locked,
+        expose_grading=expose_grading,
+        hosts=host_names(host, allowed_hosts),
+    )
     base = f"http://{host}:{port}"
     console = _console()
     console.print(

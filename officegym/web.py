@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit
@@ -47,6 +47,7 @@ from officegym import grading_api
 from officegym.apps.org import service as org
 from officegym.apps.org.models import Person
 from officegym.errors import Conflict, Invalid, NotFound, OfficeGymError
+from officegym.hosts import bare_host
 from officegym.personas import PersonaPolicy
 from officegym.world import World
 
@@ -71,11 +72,13 @@ def create_app(
     persona: str | None = None,
     lock_persona: bool = False,
     expose_grading: bool = False,
+    hosts: Collection[str] | None = None,
     config: Mapping[str, Any] | None = None,
 ) -> Flask:
     """A Flask app serving every clone over `world`; `persona` signs in by default and,
     with `lock_persona`, is the only person anyone may act as (agents under test).
-    `expose_grading` mounts ``POST /grade`` (for graders, never for agents under test)."""
+    `expose_grading` mounts ``POST /grade`` (for graders, never for agents under test).
+    `hosts` (`officegym.hosts.host_names`) are the only Host names answered (None: any)."""
     if lock_persona and persona is None:
         raise ValueError("lock_persona needs a persona")
     if persona is not None:
@@ -87,10 +90,13 @@ def create_app(
         app.config.update(config)
     app.extensions["officegym"] = {"world": world, "token_auth": set(), "nav": []}
     app.extensions["officegym"]["grading"] = expose_grading
+    app.extensions["officegym"]["hosts"] = frozenset(hosts) if hosts is not None else None
     set_persona_policy(app, PersonaPolicy(default=persona, locked=lock_persona))
     _register_blueprints(app)
     _register_core_routes(app)
+    _register_host_check(app)
     _register_request_hooks(app)
+    _register_layout_context(app)
     _register_error_handlers(app)
     app.add_template_global(og_id)
     app.add_template_global(stable_id)
@@ -269,6 +275,23 @@ def _register_request_hooks(app: Flask) -> None:
             if exc is not None:
                 db.rollback()
             db.close()
+
+
+def _register_host_check(app: Flask) -> None:
+    """Refuse requests whose Host header the app was not told to answer (DNS rebinding)."""
+    hosts: frozenset[str] | None = app.extensions["officegym"]["hosts"]
+    if hosts is None:
+        return
+
+    @app.before_request
+    def check_host() -> tuple[str, int] | None:
+        if bare_host(request.headers.get("Host", "")) not in hosts:
+            return "unknown Host header (DNS rebinding protection)", 421
+        return None
+
+
+def _register_layout_context(app: Flask) -> None:
+    """What every page's layout reads: who is signed in, the apps, the current one."""
 
     @app.context_processor
     def layout_context() -> dict[str, Any]:

@@ -27,7 +27,7 @@ from sqlalchemy import select
 
 from officegym.apps.org.models import Person
 from officegym.apps.slack.models import Message
-from officegym.mcp_wrappers.asgi import build_asgi_app, is_loopback, mcp_paths
+from officegym.mcp_wrappers.asgi import build_asgi_app, mcp_paths
 from officegym.mcp_wrappers.server import GRADE_TOOL
 from officegym.tasks import make_task
 from officegym.tools import tools_for
@@ -188,17 +188,6 @@ async def test_mcp_keeps_dns_rebinding_protection_off_loopback(world: World, bin
         machine = initialize_with_host(url, f"{socket.gethostname()}:{port}")
     assert (foreign, allowed) == (421, 200)
     assert (bound, machine) == ((421, 200) if bind == "0.0.0.0" else (200, 421))
-
-
-@pytest.mark.parametrize(
-    ("host", "loopback"),
-    [
-        *[(h, True) for h in ("127.0.0.1", "127.0.0.2", "::1", "localhost")],
-        *[(h, False) for h in ("0.0.0.0", "::", "192.168.1.5", "office.example")],
-    ],
-)
-def test_is_loopback_tells_this_machine_from_the_network(host: str, loopback: bool) -> None:
-    assert is_loopback(host) is loopback
 
 
 def answers(url: str) -> bool:

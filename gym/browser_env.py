@@ -22,9 +22,10 @@ observation and counts as a step; `step` never raises on what an agent sends. A
 crashed page, browser or Playwright driver shows up as errors and is recovered by the
 next `reset`.
 
-External agents (their own Playwright, browser-use, ...) get ``app_url``,
-``login_url`` and ``cdp_url`` in the reset info, act on their own, and end the
-episode with `finish(answer)`, which grades the same way.
+External agents (their own Playwright, browser-use, ...) get ``app_url`` and
+``login_url`` in the reset info (and ``cdp_url``, the DevTools endpoint of the env's
+Chromium, when the env was made with ``cdp=True``; None otherwise), act on their own,
+and end the episode with `finish(answer)`, which grades the same way.
 """
 
 from __future__ import annotations
@@ -90,6 +91,7 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         fresh_context: bool = False,
         headless: bool = True,
         executable_path: str | None = None,
+        cdp: bool = False,
     ) -> None:
         _check_settings(render_mode, split, max_steps, viewport, max_page_chars, action_timeout_ms)
         self.templates = select_templates(app, task)
@@ -100,7 +102,7 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         self.action_timeout_ms, self.fresh_context = action_timeout_ms, fresh_context
         self.action_space = BrowserActionSpace()
         self.observation_space = self._observation_space()
-        self.manager = shared_manager(executable_path, headless=headless)
+        self.manager = shared_manager(executable_path, headless=headless, cdp=cdp)
         self.world = World(world_image(scenario, world_seed))
         self.server = AppServer(self.world)
         self._context: BrowserContext | None = None
@@ -283,7 +285,8 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
 
     @property
     def cdp_url(self) -> str | None:
-        """The DevTools endpoint of the env's Chromium (shared by the process's envs)."""
+        """The DevTools endpoint of the env's Chromium (``cdp=True``; shared by the process's
+        envs that asked for one), else None."""
         return self.manager.cdp_url
 
     @property

@@ -11,9 +11,11 @@ threads stay free for asyncio and for an external agent's own Playwright.
 Which Chromium: the `executable_path` argument, else ``$OFFICEGYM_CHROMIUM`` (a path,
 or ``bundled`` for Playwright's own build), else Debian's ``/usr/bin/chromium`` when
 present, else Playwright's own build (``python -m playwright install chromium``).
-The browser also listens for the Chrome DevTools Protocol on a free port of
-127.0.0.1 (`cdp_url`), so agents that bring their own browser stack can attach to
-it; ``OFFICEGYM_CDP=off`` turns that off.
+A browser listens for the Chrome DevTools Protocol (`cdp_url`, a free port of
+127.0.0.1) only when asked (``cdp=True``), since any local process could then drive
+every context in it: envs that ask get a CDP-enabled browser of their own, shared
+only with other envs that asked. ``OFFICEGYM_CDP=on`` (or ``off``) overrides what envs
+ask for, for the whole process.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ __all__ = [
     "CHROMIUM_ARGS",
     "BrowserManager",
     "BrowserUnavailable",
+    "LaunchSettings",
+    "cdp_wanted",
     "chromium_executable",
     "shared_manager",
 ]
@@ -73,8 +77,19 @@ def chromium_executable(explicit: str | None = None) -> str | None:
     return DEBIAN_CHROMIUM if Path(DEBIAN_CHROMIUM).exists() else None
 
 
-def _cdp_enabled() -> bool:
-    return os.environ.get("OFFICEGYM_CDP", "on").strip().lower() not in ("off", "0", "no")
+CDP_SWITCH = {"on": True, "1": True, "yes": True, "true": True,
+              "off": False, "0": False, "no": False, "false": False}  # fmt: skip
+
+
+def cdp_wanted(asked: bool) -> bool:
+    """Whether a browser gets a DevTools endpoint: `asked`, unless ``$OFFICEGYM_CDP`` says
+    ``on`` or ``off``."""
+    switch = os.environ.get("OFFICEGYM_CDP", "").strip().lower()
+    if not switch:
+        return asked
+    if switch not in CDP_SWITCH:
+        raise ValueError(f"OFFICEGYM_CDP={switch!r}: use 'on' or 'off' (or leave it unset)")
+    return CDP_SWITCH[switch]
 
 
 def _free_port() -> int:
@@ -90,7 +105,7 @@ class LaunchSettings:
 
     executable: str | None
     headless: bool = True
-    cdp: bool = True
+    cdp: bool = False
 
 
 class BrowserManager:
@@ -215,6 +230,8 @@ class BrowserManager:
     @property
     def cdp_url(self) -> str | None:
         """``http://127.0.0.1:<port>`` of the browser's DevTools endpoint (None if off)."""
+        if not self.settings.cdp:
+            return None
         self.call(self.browser)
         return f"http://127.0.0.1:{self.cdp_port}" if self.cdp_port else None
 
@@ -236,10 +253,12 @@ _MANAGERS: dict[tuple[int, LaunchSettings], BrowserManager] = {}
 _LOCK = threading.Lock()
 
 
-def shared_manager(executable_path: str | None = None, *, headless: bool = True) -> BrowserManager:
+def shared_manager(
+    executable_path: str | None = None, *, headless: bool = True, cdp: bool = False
+) -> BrowserManager:
     """The manager of this process for these settings (created on first use; a forked
-    child gets its own)."""
-    settings = LaunchSettings(chromium_executable(executable_path), headless, _cdp_enabled())
+    child gets its own); `cdp`: a browser with a DevTools endpoint (see `cdp_wanted`)."""
+    settings = LaunchSettings(chromium_executable(executable_path), headless, cdp_wanted(cdp))
     key = (os.getpid(), settings)
     with _LOCK:
         if key not in _MANAGERS:

@@ -35,6 +35,14 @@ def browser_env(chromium: BrowserManager) -> Iterator[BrowserEnv]:
 
 
 @pytest.fixture(scope="session")
+def cdp_env(chromium: BrowserManager) -> Iterator[BrowserEnv]:
+    """A Slack browser env whose Chromium listens for CDP (``cdp=True``), for the session."""
+    env = BrowserEnv(app="slack", max_steps=80, cdp=True)
+    yield env
+    env.close()
+
+
+@pytest.fixture(scope="session")
 def env_for(browser_env: BrowserEnv) -> Iterator[Callable[[str], BrowserEnv]]:
     """A browser env per app (``slack``, ``crm``, ``cross``), made on first use and kept
     for the session; Slack's is `browser_env`."""

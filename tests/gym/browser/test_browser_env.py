@@ -4,9 +4,11 @@ recovery from a crashed page or browser."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import time
+import urllib.request
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -20,7 +22,7 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 
 from officegym.apps.org.models import Person
-from officegym.gym.browser.manager import BrowserManager
+from officegym.gym.browser.manager import BrowserManager, cdp_wanted
 from officegym.gym.browser_env import BrowserEnv
 from officegym.gym.registration import env_specs
 from officegym.gym.tools_env import OfficeEnv
@@ -69,7 +71,7 @@ def test_reset_signs_in_as_the_persona_and_shows_the_app_with_element_ids(
         assert line in obs["axtree"]
     assert obs["error"] == "" and obs["last_action"] == ""
     assert info["login_url"] == f"{info['app_url']}/login/{task.persona}?next=/slack/"
-    assert info["cdp_url"].startswith("http://127.0.0.1:")
+    assert info["cdp_url"] is None  # CDP is opt-in
     assert obs in browser_env.observation_space
 
 
@@ -224,6 +226,43 @@ def browser_pids(manager: BrowserManager, kind: str) -> list[int]:
         return [p["id"] for p in info if p["type"] == kind]
 
     return manager.call(ask)
+
+
+def listens_for_cdp(manager: BrowserManager) -> bool:
+    """Whether the manager's Chromium was started with a DevTools port."""
+    [pid] = browser_pids(manager, "browser")
+    return b"--remote-debugging-port=" in Path(f"/proc/{pid}/cmdline").read_bytes()
+
+
+def test_cdp_is_opt_in_per_env(
+    browser_env: BrowserEnv, cdp_env: BrowserEnv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("OFFICEGYM_CDP", raising=False)
+    _, info = browser_env.reset(options=POST)
+    assert info["cdp_url"] is None and browser_env.cdp_url is None
+    assert not listens_for_cdp(browser_env.manager)
+    made = gymnasium.make("officegym/slack-v0", mode="browser", cdp=True)
+    assert made.unwrapped.manager is cdp_env.manager is not browser_env.manager
+    made.close()
+    _, info = cdp_env.reset(options=POST)
+    assert info["cdp_url"].startswith("http://127.0.0.1:") and listens_for_cdp(cdp_env.manager)
+    with urllib.request.urlopen(f"{info['cdp_url']}/json/version", timeout=10) as answer:
+        assert "webSocketDebuggerUrl" in json.load(answer)
+
+
+@pytest.mark.parametrize(
+    ("switch", "asked", "wanted"),
+    [("", False, False), ("", True, True), ("on", False, True), ("off", True, False),
+     (" ON ", False, True), ("0", True, False)],
+)  # fmt: skip
+def test_officegym_cdp_overrides_what_envs_ask_for(
+    monkeypatch: pytest.MonkeyPatch, switch: str, asked: bool, wanted: bool
+) -> None:
+    monkeypatch.setenv("OFFICEGYM_CDP", switch)
+    assert cdp_wanted(asked) is wanted
+    monkeypatch.setenv("OFFICEGYM_CDP", "maybe")
+    with pytest.raises(ValueError, match="OFFICEGYM_CDP"):
+        cdp_wanted(asked)
 
 
 def test_a_crashed_page_is_an_error_then_recovered_by_reset(

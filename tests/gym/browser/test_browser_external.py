@@ -1,6 +1,6 @@
-"""External browser agents: their own Playwright attached to the env's Chromium over CDP
-(in the caller's thread), graded on the final state like an episode; and the README's
-example runs as written."""
+"""External browser agents: their own Playwright attached over CDP to the Chromium of an
+env made with ``cdp=True`` (in the caller's thread), graded on the final state like an
+episode; and the documented example runs as written."""
 
 from __future__ import annotations
 
@@ -19,11 +19,9 @@ pytestmark = pytest.mark.browser
 DOC = Path(__file__).resolve().parents[3] / "gym" / "BROWSER.md"
 
 
-def test_an_agent_attached_over_cdp_is_graded_on_the_final_state(
-    browser_env: BrowserEnv,
-) -> None:
-    _, info = browser_env.reset(options={"task": "slack.post-channel", "task_seed": 3})
-    task = browser_env.task
+def test_an_agent_attached_over_cdp_is_graded_on_the_final_state(cdp_env: BrowserEnv) -> None:
+    _, info = cdp_env.reset(options={"task": "slack.post-channel", "task_seed": 3})
+    task = cdp_env.task
     assert task is not None
     post = task.solution[-1].arguments
     with sync_playwright() as p:  # in this thread: the env's Playwright has its own
@@ -36,10 +34,10 @@ def test_an_agent_attached_over_cdp_is_graded_on_the_final_state(
         page.fill("[data-og-id=composer-text]", post["text"])
         page.click("[data-og-id=composer-send]")
         context.close()
-    grade = browser_env.finish()
+    grade = cdp_env.finish()
     assert (grade.reward, grade.passed) == (1.0, True)
-    assert browser_env.finish() is grade
-    obs, *_ = browser_env.step("noop()")
+    assert cdp_env.finish() is grade
+    obs, *_ = cdp_env.step("noop()")
     assert "episode has ended" in obs["error"]
 
 

@@ -9,6 +9,7 @@ say, and must not, is a `Says`.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,10 +27,39 @@ __all__ = [
     "Check",
     "FieldEquals",
     "GradeContext",
+    "NewRowId",
     "Predicate",
     "RowAbsent",
     "RowExists",
 ]
+
+
+@dataclass(frozen=True)
+class NewRowId:
+    """The id of the row of `table` matching `where` that the episode inserts (the first,
+    if several): for rows a task asks for, whose ids depend on the order the agent works
+    in. Use it as a value in a check's or an allowance's `where`; it matches nothing if
+    no such row was inserted."""
+
+    table: str
+    where: Mapping[str, Any]
+
+    def resolve(self, g: GradeContext) -> int | None:
+        ids = [r["id"] for r in g.new_rows(self.table, self.where)]
+        return min(ids) if ids else None
+
+
+UNRESOLVED = -1  # an id no row has: what an unresolved `NewRowId` matches
+
+
+def resolve(where: Mapping[str, Any], g: GradeContext) -> dict[str, Any]:
+    """`where` with every `NewRowId` replaced by the id it names in this episode."""
+    return {k: (_resolved_id(v, g) if isinstance(v, NewRowId) else v) for k, v in where.items()}
+
+
+def _resolved_id(ref: NewRowId, g: GradeContext) -> int:
+    found = ref.resolve(g)
+    return UNRESOLVED if found is None else found
 
 
 @dataclass(frozen=True)
@@ -98,7 +128,8 @@ class Check:
 
 @dataclass(frozen=True, kw_only=True)
 class RowExists(Check):
-    """A row matching `where` exists whose text columns contain the given phrases.
+    """A row matching `where` exists whose text columns contain the given phrases
+    (`contains`) and say what their `Says` asks (`says`).
 
     `new=True` counts only rows inserted during the episode; `count` demands
     exactly that many matches instead of at least one.
@@ -107,15 +138,22 @@ class RowExists(Check):
     table: str
     where: Mapping[str, Any] = field(default_factory=dict)
     contains: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    says: Mapping[str, Says] = field(default_factory=dict)
     new: bool = False
     count: int | None = None
 
     def evaluate(self, g: GradeContext) -> tuple[bool, str]:
-        rows = g.new_rows(self.table, self.where) if self.new else g.rows(self.table, self.where)
-        hits = [r for r in rows if all(_contains_all(r[k], v) for k, v in self.contains.items())]
+        where = resolve(self.where, g)
+        rows = g.new_rows(self.table, where) if self.new else g.rows(self.table, where)
+        hits = [r for r in rows if self._fits(r)]
         ok = len(hits) == self.count if self.count is not None else bool(hits)
         want = f"exactly {self.count}" if self.count is not None else "at least 1"
         return ok, f"{len(hits)} matching {self.table} row(s), want {want}"
+
+    def _fits(self, row: Mapping[str, Any]) -> bool:
+        return all(_contains_all(row[k], v) for k, v in self.contains.items()) and all(
+            says.judge(str(row[k] or ""))[0] for k, says in self.says.items()
+        )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -126,7 +164,7 @@ class RowAbsent(Check):
     where: Mapping[str, Any] = field(default_factory=dict)
 
     def evaluate(self, g: GradeContext) -> tuple[bool, str]:
-        n = len(g.rows(self.table, self.where))
+        n = len(g.rows(self.table, resolve(self.where, g)))
         return n == 0, f"{n} matching {self.table} row(s), want none"
 
 
@@ -181,6 +219,12 @@ class Allow:
     where: Mapping[str, Any] = field(default_factory=dict)
     fields: frozenset[str] | None = None
     limit: int | None = None
+
+    def resolved(self, g: GradeContext) -> Allow:
+        """This allowance with the ids of rows the episode created filled in."""
+        if not any(isinstance(v, NewRowId) for v in self.where.values()):
+            return self
+        return dataclasses.replace(self, where=resolve(self.where, g))
 
     def matches(self, change: RowChange) -> bool:
         if change.table != self.table or change.kind not in self.kinds:

@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-from officegym.changes import RowChange, diff
+from officegym.changes import diff
 from officegym.tasks.base import Task
 from officegym.tasks.checks import GradeContext
 
@@ -60,18 +60,19 @@ def grade(task: Task, initial: Connection, final: Connection, answer: str | None
         results.append(CheckResult(check.name, bool(ok), check.weight, check.required, detail))
     total = sum(r.weight for r in results) or 1.0
     score = sum(r.weight for r in results if r.passed) / total
-    damage = collateral(task, changes)
+    damage = collateral(task, g)
     reward = score * (1 - COLLATERAL_PENALTY) if damage else score
     passed = all(r.passed for r in results if r.required) and not damage
     return Grade(round(reward, 6), passed, tuple(results), tuple(damage))
 
 
-def collateral(task: Task, changes: tuple[RowChange, ...]) -> list[str]:
+def collateral(task: Task, g: GradeContext) -> list[str]:
     """Descriptions of the changes no allowance of the task covers."""
-    used = [0] * len(task.allowed)
+    allowed = [a.resolved(g) for a in task.allowed]
+    used = [0] * len(allowed)
     out = []
-    for change in changes:
-        for i, allow in enumerate(task.allowed):
+    for change in g.changes:
+        for i, allow in enumerate(allowed):
             if allow.matches(change) and (allow.limit is None or used[i] < allow.limit):
                 used[i] += 1
                 break

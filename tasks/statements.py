@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Says", "amounts_in", "dates_in", "mentions", "tokens"]
+__all__ = ["Says", "amounts_in", "dates_in", "mentions", "rivals", "tokens"]
 
 _TOKEN = re.compile(r"\$?\d+(?:[.,:/-]\d+)*|[@#]?\w+(?:[.-]\w+)*")
 _GROUPED = re.compile(r"^\$?\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
@@ -138,6 +138,11 @@ def _day_at(words: Sequence[str], j: int) -> tuple[int, int] | None:
     return int(words[j]), nxt
 
 
+def rivals(options: Iterable[str], chosen: str) -> list[str]:
+    """The options other than `chosen`: the distractors a text must not name."""
+    return [o for o in options if o != chosen]
+
+
 def _without(text: str, phrases: Sequence[str]) -> str:
     for phrase in phrases:
         text = re.sub(re.escape(phrase), " ", text, flags=re.IGNORECASE)
@@ -148,8 +153,10 @@ def _without(text: str, phrases: Sequence[str]) -> str:
 class Says:
     """What a text must state: one variant of each group in `all_of`, none of `none_of`,
     exactly the `amount` of money and the `date` (when given) and no other, within
-    `max_chars`. `ignoring` phrases (a record's own name) are cut out before looking."""
+    `max_chars`. `ignoring` phrases (a record's own name) are cut out before looking.
+    With `exactly`, the text must read just that (case, spacing and punctuation aside)."""
 
+    exactly: str | None = None
     all_of: Sequence[Sequence[str]] = ()
     none_of: Sequence[str] = ()
     amount: int | None = None
@@ -163,6 +170,8 @@ class Says:
             return False, "nothing said"
         if len(text) > self.max_chars:
             return False, f"longer than {self.max_chars} characters"
+        if self.exactly is not None and tokens(text) != tokens(self.exactly):
+            return False, f"does not read {self.exactly!r}"
         words = tokens(_without(text, self.ignoring))
         for group in self.all_of:
             if not any(_find(words, tokens(v)) for v in group):

@@ -13,11 +13,11 @@ from officegym.apps.crm.models import STAGES
 from officegym.apps.slack.models import Channel
 from officegym.seed_data.crm_text import ESCALATION_REASONS
 from officegym.tasks.base import Spec, template
-from officegym.tasks.checks import Allow, Predicate
+from officegym.tasks.checks import Predicate
 from officegym.tasks.crm.common import crm_index
 from officegym.tasks.crm.support import allow_escalation, escalated
 from officegym.tasks.cross.common import case_number
-from officegym.tasks.slack.common import allow_post, call, pick
+from officegym.tasks.slack.common import allow_dm, allow_post, call, pick
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
 
@@ -26,15 +26,6 @@ APPS = ["crm", "slack"]
 
 def _channel_id(w: Session, name: str) -> int:
     return w.scalars(select(Channel.id).where(Channel.name == name)).one()
-
-
-def _allow_dm(me_id: int, other_id: int) -> list[Allow]:
-    return [
-        Allow("slack_channel", where={"kind": "dm", "created_by_id": me_id}, limit=1),
-        Allow("slack_membership", where={"person_id": me_id}, limit=1),
-        Allow("slack_membership", where={"person_id": other_id}, limit=1),
-        *allow_post(None, me_id, limit=1),
-    ]
 
 
 @template("cross.deal-status-to-channel", difficulty="easy", apps=APPS)
@@ -103,7 +94,7 @@ def escalate_and_tell_manager(w: Session, rng: random.Random) -> Spec:
                 says=Says(all_of=[case_number(case.number)]),
             ),
         ],
-        allowed=[*allow_escalation(case.id, me.id), *_allow_dm(me.id, boss.id)],
+        allowed=[*allow_escalation(case.id, me.id), *allow_dm(w, me, boss)],
         solution=[
             call("crm_get_case", case=case.number),
             call("crm_escalate_case", case=case.number, reason=reason),
@@ -157,7 +148,7 @@ def pipeline_to_manager(w: Session, rng: random.Random) -> Spec:
                 says=Says(amount=total),
             )
         ],
-        allowed=_allow_dm(me.id, boss.id),
+        allowed=allow_dm(w, me, boss),
         solution=[
             call(
                 "crm_search_opportunities",

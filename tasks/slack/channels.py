@@ -17,10 +17,12 @@ from officegym.tasks.slack.common import (
     call,
     channels_of,
     member_ids,
-    next_id,
+    new_channel,
     people,
     pick,
 )
+from officegym.tasks.slack.said import Said
+from officegym.tasks.statements import Says, rivals
 
 
 @template("slack.create-channel", difficulty="easy")
@@ -32,7 +34,7 @@ def create_channel(w: Session, rng: random.Random) -> Spec:
     private = rng.random() < 0.5
     topic = f"Working group for the {feature}"
     kind = "private" if private else "public"
-    cid = next_id(w, Channel)
+    created = new_channel(name=name)
     return Spec(
         goal=f'Create a {kind} channel named #{name} with the topic "{topic}".',
         persona=me.handle,
@@ -45,12 +47,12 @@ def create_channel(w: Session, rng: random.Random) -> Spec:
                 name="topic set",
                 table="slack_channel",
                 where={"name": name},
-                contains={"topic": [topic]},
+                says={"topic": Says(exactly=topic)},
             ),
         ],
         allowed=[
             Allow("slack_channel", where={"name": name}, limit=1),
-            Allow("slack_membership", where={"person_id": me.id, "channel_id": cid}, limit=1),
+            Allow("slack_membership", where={"person_id": me.id, "channel_id": created}, limit=1),
         ],
         solution=[
             call("slack_list_channels", query=name),
@@ -76,7 +78,7 @@ def set_status(w: Session, rng: random.Random) -> Spec:
                 name="status text and emoji",
                 table="slack_status",
                 where={"person_id": me.id, "emoji": emoji},
-                contains={"text": [text]},
+                says={"text": Says(exactly=text)},
             )
         ],
         allowed=[
@@ -102,12 +104,11 @@ def join_and_post(w: Session, rng: random.Random) -> Spec:
                 table="slack_membership",
                 where={"channel_id": ch.id, "person_id": me.id},
             ),
-            RowExists(
+            Said(
                 name=f"question posted in #{ch.name}",
-                table="slack_message",
-                where={"channel_id": ch.id, "user_id": me.id, "thread_parent_id": None},
-                contains={"text": [feature]},
-                new=True,
+                author_id=me.id,
+                channel_id=ch.id,
+                says=Says(all_of=[[feature]], none_of=rivals(FEATURES, feature)),
             ),
         ],
         allowed=[
@@ -153,17 +154,17 @@ def invite_team(w: Session, rng: random.Random) -> Spec:
         for p in missing
     ]
     checks.append(
-        RowExists(
-            name="welcome message posted",
-            table="slack_message",
-            where={"channel_id": ch.id, "user_id": me.id, "thread_parent_id": None},
-            contains={"text": ["welcome"]},
-            new=True,
+        Said(
+            name="welcome message mentions each newcomer",
+            author_id=me.id,
+            channel_id=ch.id,
+            says=Says(all_of=[["welcome"], *([f"@{p.handle}"] for p in missing)]),
         )
     )
     return Spec(
         goal=f"Make sure everyone in the {team.name} team is a member of #{ch.name}: invite "
-        "those who are missing (only them), then post a welcome message there.",
+        "those who are missing (only them), then post a welcome message there that "
+        "mentions each of them.",
         persona=me.handle,
         checks=checks,
         allowed=[

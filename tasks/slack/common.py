@@ -12,15 +12,18 @@ from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
+from officegym.apps.slack import service as chat
 from officegym.apps.slack.models import Channel, Membership, Message, Pin, Reaction
-from officegym.tasks.checks import Allow
+from officegym.tasks.checks import Allow, NewRowId
 from officegym.tools import ToolCall
 
 __all__ = [
+    "allow_dm",
     "allow_post",
     "call",
     "channels_of",
     "member_ids",
+    "new_channel",
     "next_id",
     "people",
     "quote",
@@ -149,13 +152,36 @@ def quote(text: str, n: int = 60) -> str:
 
 
 def allow_post(
-    channel_id: int | None, user_id: int, *, thread_parent_id: int | None = None, limit: int = 1
+    channel_id: int | NewRowId | None,
+    user_id: int,
+    *,
+    thread_parent_id: int | None = None,
+    limit: int = 1,
 ) -> list[Allow]:
     """Allow `limit` new messages by the persona in one conversation (and their mentions)."""
     where: dict[str, object] = {"user_id": user_id, "thread_parent_id": thread_parent_id}
     if channel_id is not None:
         where["channel_id"] = channel_id
     return [Allow("slack_message", where=where, limit=limit), Allow("slack_mention")]
+
+
+def new_channel(**where: object) -> NewRowId:
+    """The channel matching `where` that the episode creates (its id is known only then)."""
+    return NewRowId("slack_channel", where)
+
+
+def allow_dm(w: Session, me: Person, other: Person, *, limit: int = 1) -> list[Allow]:
+    """Allow `limit` direct messages from `me` to `other`: in their DM if it exists, else in
+    the one DM the episode opens between them (the channel and its two memberships)."""
+    existing = chat.find_dm(w, me, [other])
+    if existing is not None:
+        return allow_post(existing.id, me.id, limit=limit)
+    dm = new_channel(kind="dm", created_by_id=me.id)
+    return [
+        Allow("slack_channel", where={"kind": "dm", "created_by_id": me.id}, limit=1),
+        Allow("slack_membership", where={"channel_id": dm}, limit=2),
+        *allow_post(dm, me.id, limit=limit),
+    ]
 
 
 def pick(rng: random.Random, items: Sequence, what: str):

@@ -24,14 +24,18 @@ def lookup_manager(w: Session, rng: random.Random) -> Spec:
     subject = rng.choice([p for p in everyone if p.manager_id and p.id != me.id])
     boss = w.get(Person, subject.manager_id)
     assert boss is not None
-    others = [p.name for p in everyone if p.id != boss.id]
+    others = [n for p in everyone if p.id not in (boss.id, subject.id) for n in (p.name, p.handle)]
     return Spec(
         goal=f"Who is {subject.name}'s manager? Answer with the manager's full name.",
         persona=me.handle,
         checks=[
             AnswerSays(
                 name="names the manager",
-                says=Says(all_of=[[boss.name, boss.handle]], none_of=others),
+                says=Says(
+                    all_of=[[boss.name, boss.handle]],
+                    none_of=others,
+                    max_chars=200,
+                ),
             )
         ],
         allowed=[],

@@ -11,8 +11,9 @@ from officegym.apps.org.models import Person
 from officegym.apps.slack.models import Message
 from officegym.seed_data.slack_text import DAYS, EMOJI, FEATURES, ROOMS, TIMES
 from officegym.tasks.base import Spec, template
-from officegym.tasks.checks import Allow, FieldEquals, Predicate, RowExists
+from officegym.tasks.checks import Allow, FieldEquals, RowExists
 from officegym.tasks.slack.common import (
+    allow_dm,
     allow_post,
     call,
     channels_of,
@@ -24,7 +25,7 @@ from officegym.tasks.slack.common import (
     reacted,
 )
 from officegym.tasks.slack.said import Said
-from officegym.tasks.statements import Says
+from officegym.tasks.statements import Says, rivals
 
 EVENTS = ["design review", "sprint demo", "team lunch", "budget sync", "customer call", "retro"]
 
@@ -46,12 +47,19 @@ def post_channel(w: Session, rng: random.Random) -> Spec:
         f"in the {room} room.",
         persona=me.handle,
         checks=[
-            RowExists(
+            Said(
                 name=f"announcement posted in #{ch.name}",
-                table="slack_message",
-                where={"channel_id": ch.id, "user_id": me.id, "thread_parent_id": None},
-                contains={"text": [day, time, room]},
-                new=True,
+                author_id=me.id,
+                channel_id=ch.id,
+                says=Says(
+                    all_of=[[event], [day], [time], [room]],
+                    none_of=[
+                        *rivals(EVENTS, event),
+                        *rivals(DAYS, day),
+                        *rivals(TIMES, time),
+                        *rivals(ROOMS, room),
+                    ],
+                ),
             )
         ],
         allowed=allow_post(ch.id, me.id),
@@ -78,18 +86,19 @@ def reply_thread(w: Session, rng: random.Random) -> Spec:
     me = pick(rng, people(w), "people")
     msg = _quotable(w, rng, me, exclude_own=True)
     ch, author = msg.channel, msg.user
-    text = f"@{author.handle} I'll take this one and report back by {rng.choice(DAYS)}."
+    day = rng.choice(DAYS)
+    text = f"@{author.handle} I'll take this one and report back by {day}."
     return Spec(
         goal=f'In #{ch.name}, {author.name} wrote: "{quote(msg.text)}". Reply in that '
-        f"message's thread, mention @{author.handle}, and say you'll take it.",
+        f"message's thread, mention @{author.handle}, and say you'll take it and report "
+        f"back by {day}.",
         persona=me.handle,
         checks=[
-            RowExists(
-                name="reply in the right thread mentions the author",
-                table="slack_message",
-                where={"channel_id": ch.id, "user_id": me.id, "thread_parent_id": msg.id},
-                contains={"text": [f"@{author.handle}"]},
-                new=True,
+            Said(
+                name="reply in the right thread mentions the author and the day",
+                author_id=me.id,
+                thread_of=msg.id,
+                says=Says(all_of=[[f"@{author.handle}"], [day]], none_of=rivals(DAYS, day)),
             )
         ],
         allowed=allow_post(ch.id, me.id, thread_parent_id=msg.id),
@@ -183,17 +192,17 @@ def edit_own_message(w: Session, rng: random.Random) -> Spec:
     new = rng.choice([d for d in DAYS if d != old])
     fixed = msg.text.replace(old, new)
 
-    def corrected(g):
-        rows = g.rows("slack_message", {"id": msg.id})
-        text = rows[0]["text"] if rows else ""
-        return new in text and old not in text, f"text is {text[:80]!r}"
-
     return Spec(
         goal=f'In #{ch.name} you wrote "{quote(msg.text, 80)}", but you meant {new}, not '
         f"{old}. Edit that message to say {new} instead.",
         persona=me.handle,
         checks=[
-            Predicate(name=f"message now says {new}, not {old}", fn=corrected),
+            RowExists(
+                name=f"message now says {new}, not {old}, and nothing else changed",
+                table="slack_message",
+                where={"id": msg.id},
+                says={"text": Says(exactly=fixed)},
+            ),
             FieldEquals(
                 name="message still live (guard)",
                 weight=0,
@@ -283,15 +292,10 @@ def dm_by_name(w: Session, rng: random.Random) -> Spec:
                 name=f"DM sent to {target.name}",
                 author_id=me.id,
                 dm_to=target.id,
-                says=Says(all_of=[[feature]]),
+                says=Says(all_of=[[feature]], none_of=rivals(FEATURES, feature)),
             )
         ],
-        allowed=[
-            *allow_post(None, me.id),
-            Allow("slack_channel", where={"kind": "dm", "created_by_id": me.id}, limit=1),
-            Allow("slack_membership", where={"person_id": me.id}, limit=1),
-            Allow("slack_membership", where={"person_id": target.id}, limit=1),
-        ],
+        allowed=allow_dm(w, me, target),
         solution=[
             call("slack_list_people", query=target.name.split()[-1]),
             call("slack_send_dm", people=[target.handle], text=text),

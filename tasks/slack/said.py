@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from officegym.tasks.checks import Check, GradeContext
+from officegym.tasks.checks import Check, GradeContext, NewRowId, resolve
 from officegym.tasks.statements import Says
 
 __all__ = ["Said"]
@@ -20,12 +20,12 @@ __all__ = ["Said"]
 @dataclass(frozen=True, kw_only=True)
 class Said(Check):
     """`author_id` said what `says` asks in new, live messages: at the top level of
-    `channel_id`, in the thread of message `thread_of`, or in a direct message with
-    exactly `dm_to` (give one of the three)."""
+    `channel_id` (a `NewRowId` for a channel the task creates), in the thread of message
+    `thread_of`, or in a direct message with exactly `dm_to` (give one of the three)."""
 
     author_id: int
     says: Says = field(default_factory=Says)
-    channel_id: int | None = None
+    channel_id: int | NewRowId | None = None
     thread_of: int | None = None
     dm_to: int | None = None
 
@@ -48,7 +48,8 @@ class Said(Check):
             )
         top = g.new_rows("slack_message", {"user_id": self.author_id, "thread_parent_id": None})
         if self.channel_id is not None:
-            return [r for r in top if r["channel_id"] == self.channel_id]
+            channel_id = resolve({"id": self.channel_id}, g)["id"]
+            return [r for r in top if r["channel_id"] == channel_id]
         places = {r["channel_id"] for r in top}
         dms = {c for c in places if self._is_dm_with_recipient(g, c)}
         return [r for r in top if r["channel_id"] in dms]

@@ -9,12 +9,22 @@ from sqlalchemy.orm import Session
 from officegym.apps.org.models import Person
 from officegym.apps.slack.models import Channel, Message
 from officegym.tasks.base import Spec, template
-from officegym.tasks.checks import Allow, Check, GradeContext, Predicate, RowExists
+from officegym.tasks.checks import (
+    Allow,
+    Check,
+    GradeContext,
+    NewRowId,
+    Predicate,
+    RowExists,
+    resolve,
+)
 from officegym.tasks.slack.common import (
+    allow_dm,
     allow_post,
     call,
     channels_of,
     index,
+    new_channel,
     next_id,
     people,
     pick,
@@ -35,7 +45,7 @@ def onboard_new_hire(w: Session, rng: random.Random) -> Spec:
     boss = w.get_one(Person, hire.manager_id)
     first = hire.name.split()[0]
     name = f"onboarding-{hire.handle}"
-    cid, mid = next_id(w, Channel), next_id(w, Message)
+    channel, mid = new_channel(name=name), next_id(w, Message)
     welcome = f"Welcome @{hire.handle}! This channel has everything for your first weeks."
     note = f"Hi {boss.name.split()[0]}, #{name} is ready for {first}'s onboarding."
     return Spec(
@@ -44,16 +54,13 @@ def onboard_new_hire(w: Session, rng: random.Random) -> Spec:
         f"to it, post a welcome message there that mentions @{hire.handle}, pin that welcome "
         f"message, and send the manager a direct message saying #{name} is ready.",
         persona=me.handle,
-        checks=_onboarding_checks(me, hire, boss, cid, name),
+        checks=_onboarding_checks(me, hire, boss, channel, name),
         allowed=[
             Allow("slack_channel", where={"name": name}, limit=1),
-            Allow("slack_channel", where={"kind": "dm", "created_by_id": me.id}, limit=1),
-            Allow("slack_membership", where={"channel_id": cid}, limit=3),
-            Allow("slack_membership", where={"person_id": me.id}, limit=1),
-            Allow("slack_membership", where={"person_id": boss.id}, limit=1),
-            *allow_post(cid, me.id, limit=2),
-            *allow_post(None, me.id, limit=1),
-            Allow("slack_pin", where={"channel_id": cid}, limit=1),
+            Allow("slack_membership", where={"channel_id": channel}, limit=3),
+            *allow_post(channel, me.id, limit=2),
+            Allow("slack_pin", where={"channel_id": channel}, limit=1),
+            *allow_dm(w, me, boss),
         ],
         solution=[
             call("slack_get_person", person=hire.name),
@@ -69,7 +76,9 @@ def onboard_new_hire(w: Session, rng: random.Random) -> Spec:
     )
 
 
-def _onboarding_checks(me: Person, hire: Person, boss: Person, cid: int, name: str) -> list[Check]:
+def _onboarding_checks(
+    me: Person, hire: Person, boss: Person, channel: NewRowId, name: str
+) -> list[Check]:
     """The channel (private, with its topic), both members, the pinned welcome, the DM."""
     first = hire.name.split()[0]
     return [
@@ -77,26 +86,25 @@ def _onboarding_checks(me: Person, hire: Person, boss: Person, cid: int, name: s
             name="private channel with topic",
             table="slack_channel",
             where={"name": name, "kind": "private"},
-            contains={"topic": [f"Onboarding for {first}"]},
+            says={"topic": Says(exactly=f"Onboarding for {first}")},
         ),
         *(
             RowExists(
                 name=f"{who} added",
                 table="slack_membership",
-                where={"channel_id": cid, "person_id": p.id},
+                where={"channel_id": channel, "person_id": p.id},
             )
             for who, p in ((hire.name, hire), (f"manager {boss.name}", boss))
         ),
-        RowExists(
+        Said(
             name="welcome mentions the new hire",
-            table="slack_message",
-            where={"channel_id": cid, "user_id": me.id},
-            contains={"text": [f"@{hire.handle}"]},
-            new=True,
+            author_id=me.id,
+            channel_id=channel,
+            says=Says(all_of=[[f"@{hire.handle}"]]),
         ),
         Predicate(
             name="welcome message pinned",
-            fn=lambda g: _pinned_welcome(g, cid, me.id, hire.handle),
+            fn=lambda g: _pinned_welcome(g, channel, me.id, hire.handle),
         ),
         Said(
             name=f"DM to {boss.name} naming #{name}",
@@ -108,10 +116,10 @@ def _onboarding_checks(me: Person, hire: Person, boss: Person, cid: int, name: s
 
 
 def _pinned_welcome(
-    g: GradeContext, channel_id: int, author_id: int, handle: str
+    g: GradeContext, channel: NewRowId, author_id: int, handle: str
 ) -> tuple[bool, str]:
-    """Check: a message by `author_id` mentioning @`handle` is pinned in the channel."""
-    for pin in g.rows("slack_pin", {"channel_id": channel_id}):
+    """Check: a message by `author_id` mentioning @`handle` is pinned in the new channel."""
+    for pin in g.rows("slack_pin", resolve({"channel_id": channel}, g)):
         msg = g.rows("slack_message", {"id": pin["message_id"]})
         if msg and msg[0]["user_id"] == author_id and mentions(msg[0]["text"], f"@{handle}"):
             return True, "welcome pinned"
@@ -131,11 +139,11 @@ def triage_help_requests(w: Session, rng: random.Random) -> Spec:
     )
     for m in targets:
         checks.append(
-            RowExists(
+            Said(
                 name=f"reply to message {m.id}",
-                table="slack_message",
-                where={"thread_parent_id": m.id, "user_id": me.id},
-                new=True,
+                author_id=me.id,
+                thread_of=m.id,
+                says=Says(exactly=reply),
             )
         )
         checks.append(

@@ -6,12 +6,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from officegym.apps.crm.models import CLOSED_STAGES
+from officegym.apps.org.models import Person
+from officegym.apps.slack.models import Channel, Membership, Message
 from officegym.tasks import make_task
 from officegym.tasks.base import Task
 from officegym.tasks.crm.common import crm_index
+from officegym.tasks.slack.common import next_id
 from officegym.tasks.validate import replay
 from officegym.tools import ToolCall
 from officegym.world import World, world_image
@@ -67,3 +71,37 @@ def test_handing_an_escalated_case_to_someone_else_is_collateral(world: World) -
         handed += 1
         assert not grade.passed and any("owner_id" in d for d in grade.collateral)
     assert handed >= 3
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_dm_task_allows_no_membership_outside_the_dm(world: World, seed: int) -> None:
+    task = make_task("slack.dm-by-name", seed)
+    with Session(world.initial_engine) as w:
+        me = w.scalars(select(Person).where(Person.handle == task.persona)).one()
+        mine = set(w.scalars(select(Membership.channel_id).where(Membership.person_id == me.id)))
+        elsewhere = w.scalars(
+            select(Channel.name)
+            .where(Channel.kind == "public", Channel.is_archived.is_(False))
+            .where(Channel.id.not_in(mine))
+            .order_by(Channel.id)
+        ).first()
+    join = ToolCall("slack_join_channel", {"channel": elsewhere})
+    grade, errors = replay(world, task, [*task.solution, join], None)
+    assert not errors
+    assert not grade.passed and any("slack_membership" in d for d in grade.collateral)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_onboarding_passes_whatever_order_the_agent_works_in(world: World, seed: int) -> None:
+    """Sending the manager's DM first gives the new channel another id: the grader
+    finds the channel the episode created instead of predicting its id."""
+    task = make_task("slack.onboard-new-hire", seed)
+    dm, pin = task.solution[-1], task.solution[6]
+    assert (dm.name, pin.name) == ("slack_send_dm", "slack_pin_message")
+    reordered = [dm, *task.solution[:6]]
+    with Session(world.initial_engine) as w:
+        welcome_id = next_id(w, Message) + 1  # the DM now takes the first new message id
+    pin_it = ToolCall("slack_pin_message", {"message_id": welcome_id})
+    grade, errors = replay(world, task, [*reordered, pin_it], None)
+    assert not errors
+    assert (grade.reward, grade.passed, grade.collateral) == (1.0, True, ())

@@ -12,7 +12,11 @@ import datetime as dt
 from collections.abc import Iterator
 
 import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
+from officegym.apps.org.models import Person
+from officegym.seed_data.slack_text import DAYS, FEATURES, ROOMS, TIMES
 from officegym.tasks import make_task
 from officegym.tasks.base import Task
 from officegym.tasks.slack.said import Said
@@ -30,10 +34,17 @@ def world() -> Iterator[World]:
     w.close()
 
 
+def with_args(task: Task, index: int, **arguments: object) -> list[ToolCall]:
+    """The reference solution with call `index` given other arguments."""
+    calls = list(task.solution)
+    call = calls[index]
+    calls[index] = dataclasses.replace(call, arguments={**call.arguments, **arguments})
+    return calls
+
+
 def with_text(task: Task, text: str) -> list[ToolCall]:
     """The reference solution with its last call's text replaced."""
-    *calls, last = task.solution
-    return [*calls, dataclasses.replace(last, arguments={**last.arguments, "text": text})]
+    return with_args(task, len(task.solution) - 1, text=text)
 
 
 def rival(task: Task) -> str:
@@ -118,3 +129,71 @@ def test_answers_are_read_as_sentences_but_hedges_fail(
         text = answer.format(n=value, n1=rival_value)
         grade, _ = replay(world, task, task.solution, text)
         assert grade.passed is expected, (seed, text, grade.checks)
+
+
+# ---------------------------------------------------------------- chat templates
+
+
+def last_of(task: Task, tool: str) -> int:
+    return max(i for i, c in enumerate(task.solution) if c.name == tool)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_naming_every_colleague_is_no_answer_to_who_the_manager_is(world: World, seed: int) -> None:
+    task = make_task("slack.lookup-manager", seed)
+    with Session(world.initial_engine) as s:
+        everyone = " ".join(s.scalars(select(Person.handle).order_by(Person.id)))
+    assert not replay(world, task, task.solution, everyone)[0].passed
+    assert replay(world, task, task.solution, f"It is {task.answer}.")[0].passed
+
+
+@pytest.mark.parametrize(
+    ("template_id", "tool", "text"),
+    [
+        # every option at once, where one was asked for
+        ("slack.post-channel", "slack_post_message", " ".join(DAYS + TIMES + ROOMS)),
+        ("slack.dm-by-name", "slack_send_dm", "Notes on: " + ", ".join(FEATURES)),
+        ("slack.join-and-post", "slack_post_message", "Who owns " + " or ".join(FEATURES)),
+        # the mention without what the goal asked to say
+        ("slack.reply-thread", "slack_reply_in_thread", "@{author} I will NOT take this."),
+        ("slack.triage-help-requests", "slack_reply_in_thread", "lol no"),
+        ("slack.invite-team", "slack_post_message", "Welcome, everyone!"),
+    ],
+)
+def test_chat_messages_that_hedge_or_leave_out_the_asked_content_fail(
+    world: World, template_id: str, tool: str, text: str
+) -> None:
+    for seed in range(6):
+        task = make_task(template_id, seed)
+        i = last_of(task, tool)
+        words = task.solution[i].arguments["text"].split()
+        author = next((w.lstrip("@") for w in words if w.startswith("@")), "")
+        calls = with_args(task, i, text=text.format(author=author))
+        assert not passes(world, task, calls), (template_id, seed)
+
+
+@pytest.mark.parametrize(
+    ("template_id", "tool", "rewrite"),
+    [
+        ("slack.set-status", "slack_set_status", lambda t: f"NOT {t}"),
+        ("slack.create-channel", "slack_create_channel", lambda t: f"{t} (abandoned)"),
+    ],
+)
+def test_a_text_asked_for_word_for_word_must_read_just_that(
+    world: World, template_id: str, tool: str, rewrite
+) -> None:
+    field = "text" if tool == "slack_set_status" else "topic"
+    for seed in range(4):
+        task = make_task(template_id, seed)
+        i = last_of(task, tool)
+        exact = task.solution[i].arguments[field]
+        assert passes(world, task, with_args(task, i, **{field: exact.upper() + "."}))
+        assert not passes(world, task, with_args(task, i, **{field: rewrite(exact)}))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_editing_a_message_down_to_the_new_day_is_not_a_correction(world: World, seed: int) -> None:
+    task = make_task("slack.edit-own-message", seed)
+    i = last_of(task, "slack_edit_message")
+    new_day = next(d for d in DAYS if f" {d}" in task.goal and f"meant {d}" in task.goal)
+    assert not passes(world, task, with_args(task, i, text=new_day))

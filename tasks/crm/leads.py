@@ -7,11 +7,10 @@ import random
 
 from sqlalchemy.orm import Session
 
-from officegym.apps.crm.models import Account, Contact, Opportunity
 from officegym.tasks.base import Spec, template
-from officegym.tasks.checks import Allow, FieldEquals, Predicate, RowExists
+from officegym.tasks.checks import Allow, FieldEquals, NewRowId, Predicate, RowExists
 from officegym.tasks.crm.common import allow_update, crm_index
-from officegym.tasks.slack.common import call, next_id, pick
+from officegym.tasks.slack.common import call, pick
 
 CONVERTED = [
     "status",
@@ -48,7 +47,7 @@ def convert_lead(w: Session, rng: random.Random) -> Spec:
     lead = pick(rng, _open_leads(idx, existing_account=False), "convertible leads")
     me = idx.people[lead.owner_id]
     amount = rng.randrange(10_000, 150_000, 1_000)
-    acc, con, opp = next_id(w, Account), next_id(w, Contact), next_id(w, Opportunity)
+    acc = NewRowId("crm_account", {"name": lead.company})
     return Spec(
         goal=f"{lead.first_name} {lead.last_name} from {lead.company} is qualified. Convert "
         f"the lead into an account, a contact and an opportunity worth ${amount:,}.",
@@ -79,9 +78,9 @@ def convert_lead(w: Session, rng: random.Random) -> Spec:
         ],
         allowed=[
             *allow_update("lead", lead.id, CONVERTED),
-            Allow("crm_account", where={"id": acc}, limit=1),
-            Allow("crm_contact", where={"id": con}, limit=1),
-            Allow("crm_opportunity", where={"id": opp}, limit=1),
+            Allow("crm_account", where={"name": lead.company}, limit=1),
+            Allow("crm_contact", where={"email": lead.email, "account_id": acc}, limit=1),
+            Allow("crm_opportunity", where={"account_id": acc}, limit=1),
         ],
         solution=[
             call("crm_search_leads", query=lead.last_name, open_only=True),
@@ -98,7 +97,6 @@ def convert_lead_existing(w: Session, rng: random.Random) -> Spec:
     account = next(a for a in idx.accounts if a.name.lower() == lead.company.lower())
     me = idx.people[lead.owner_id]
     amount = rng.randrange(5_000, 90_000, 500)
-    con, opp = next_id(w, Contact), next_id(w, Opportunity)
     return Spec(
         goal=f"Convert the lead {lead.first_name} {lead.last_name} ({lead.company}) with an "
         f"opportunity worth ${amount:,}. {lead.company} is already an account in the CRM: "
@@ -128,8 +126,8 @@ def convert_lead_existing(w: Session, rng: random.Random) -> Spec:
         ],
         allowed=[
             *allow_update("lead", lead.id, CONVERTED),
-            Allow("crm_contact", where={"id": con}, limit=1),
-            Allow("crm_opportunity", where={"id": opp}, limit=1),
+            Allow("crm_contact", where={"email": lead.email, "account_id": account.id}, limit=1),
+            Allow("crm_opportunity", where={"account_id": account.id}, limit=1),
         ],
         solution=[
             call("crm_get_lead", lead=lead.id),

@@ -7,8 +7,9 @@ process's shared Chromium. `reset` restores the database, clears the context
 (cookies, open tabs, history; ``fresh_context=True`` opens a new context
 instead), signs in as the task's persona and opens the app's start page.
 
-Action: one action string of the BrowserGym-style language (`ACTION_HELP`),
-e.g. ``fill('composer-text', 'Hi')``; element ids are the ``[ids]`` of the page
+Action: an action string of the BrowserGym-style language (`ACTION_HELP`),
+e.g. ``fill('composer-text', 'Hi')``, or several calls, one per line, done in order
+(BrowserGym's multi-action default); element ids are the ``[ids]`` of the page
 text. Observation: ``goal``, ``persona``, ``url``, ``axtree`` (the page as an
 accessibility-tree text with element ids), ``last_action``, ``error`` (""
 or why the last action failed), and with ``screenshot=True`` a ``screenshot``
@@ -40,10 +41,16 @@ from gymnasium import spaces
 from playwright.sync_api import BrowserContext, CDPSession, Page
 from playwright.sync_api import Error as PlaywrightError
 
-from officegym.gym.browser.actions import ACTION_HELP, ActionError, parse_action
+from officegym.gym.browser.actions import (
+    ACTION_HELP,
+    ENDING_ACTIONS,
+    Action,
+    ActionError,
+    parse_actions,
+)
 from officegym.gym.browser.manager import shared_manager
 from officegym.gym.browser.observe import PageView, read_page, screenshot
-from officegym.gym.browser.perform import perform
+from officegym.gym.browser.perform import explain, perform
 from officegym.gym.browser.server import AppServer
 from officegym.gym.browser.space import BrowserActionSpace
 from officegym.gym.episodes import (
@@ -218,34 +225,58 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         return obs, reward, terminated, truncated, info
 
     def _act(self, action: Any) -> tuple[str, dict[str, Any]]:
-        """Parse and perform `action`: (error text, step info)."""
+        """Parse and perform `action` (one or more calls, in order; the first failure stops
+        the rest, an ending call comes last): (error text, step info)."""
         info: dict[str, Any] = {"step": self._steps, "action": "", "ok": False, "error_code": ""}
         try:
-            parsed = parse_action(action)
+            actions = parse_actions(action)
         except ActionError as exc:
             info["error_code"] = "invalid_action"
             return clip(str(exc), ERROR_CHARS), info
-        info["action"] = parsed.name
-        if parsed.name == "send_msg_to_user":
-            self._answer, self._done = parsed.args["text"], True
-        elif parsed.name == "report_infeasible":
+        last = actions[-1]
+        info["action"] = last.name
+        if len(actions) > 1:
+            info["actions"] = [a.name for a in actions]
+        moves = actions[:-1] if last.name in ENDING_ACTIONS else actions
+        error = self.manager.call(self._perform, moves) if moves else None
+        if error is not None:
+            info["error_code"] = "action_failed"
+            return clip(error, ERROR_CHARS), info
+        if last.name == "send_msg_to_user":
+            self._answer, self._done = last.args["text"], True
+        elif last.name == "report_infeasible":
             self._done = True
-            info["infeasible"] = parsed.args["reason"]
-        else:
-            assert self._page is not None
-            error = self.manager.call(
-                perform,
+            info["infeasible"] = last.args["reason"]
+        info["ok"] = True
+        return "", info
+
+    def _perform(self, actions: list[Action]) -> str | None:
+        """(Browser thread.) Do `actions` in order; the first one's error stops the rest."""
+        assert self._page is not None
+        for i, action in enumerate(actions):
+            error = self._settled() if i else None  # act on the page the last action opened
+            error = error or perform(
                 self._page,
-                parsed,
+                action,
                 origin=self.server.url,
-                known_ids=self._view.ids,
+                known_ids=self._view.ids if i == 0 else frozenset(),
                 timeout_ms=self.action_timeout_ms,
             )
             if error is not None:
-                info["error_code"] = "action_failed"
-                return clip(error, ERROR_CHARS), info
-        info["ok"] = True
-        return "", info
+                if len(actions) == 1:
+                    return error
+                done = f"; the {i} before it were done" if i else ""
+                return f"action {i + 1} of {len(actions)} failed{done}: {error}"
+        return None
+
+    def _settled(self) -> str | None:
+        """(Browser thread.) Wait for the page to load; why it did not, if so."""
+        assert self._page is not None
+        try:
+            self._page.wait_for_load_state(timeout=self.action_timeout_ms * 3)
+        except PlaywrightError as exc:
+            return explain(exc)
+        return None
 
     def finish(self, answer: str | None = None) -> Grade:
         """End the episode now and grade the final state (for agents acting on their own)."""

@@ -1,18 +1,24 @@
 """The browser action language: BrowserGym's high-level actions, as text, parsed safely.
 
-An action is one call such as ``click('composer-send')`` or
-``fill('composer-text', "Hello @jdoe")``. The text is parsed with `ast` and
-only accepted when it is a single call of a whitelisted name whose arguments are
+An action is a call such as ``click('composer-send')`` or
+``fill('composer-text', "Hello @jdoe")``; as in BrowserGym (whose action sets take
+several actions per step by default), one action string may hold several calls, one
+per line (``#`` comments are ignored), done in order. The text is parsed with `ast`
+and only accepted when it consists of calls of whitelisted names whose arguments are
 literals (strings, numbers, lists of strings) of the right type and count; it is
-never evaluated. Element ids are the pages' ``data-og-id`` values. Anything else
-becomes an `ActionError` whose message is meant for the agent.
+never evaluated. Parameter names and defaults are BrowserGym's (``fill(bid, value)``,
+``select_option(bid, options)``, ``noop(wait_ms=1000)``). Element ids are the pages'
+``data-og-id`` values. Anything else becomes an `ActionError` whose message is meant
+for the agent.
 """
 
 from __future__ import annotations
 
 import ast
+import io
 import math
 import re
+import tokenize
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -22,14 +28,17 @@ __all__ = [
     "ACTION_NAMES",
     "BID_RE",
     "ENDING_ACTIONS",
+    "MAX_ACTIONS",
     "MAX_ACTION_CHARS",
     "Action",
     "ActionError",
     "format_action",
     "parse_action",
+    "parse_actions",
 ]
 
 MAX_ACTION_CHARS = 20_000
+MAX_ACTIONS = 20  # calls in one action string
 MAX_TEXT_CHARS = 10_000
 BID_RE = re.compile(r"^[A-Za-z0-9_.:-]{1,200}$")
 BUTTONS = ("left", "middle", "right")
@@ -83,26 +92,47 @@ SIGNATURES: dict[str, tuple[Param, ...]] = {
     "go_forward": (),
     "send_msg_to_user": (Param("text", "text"),),
     "report_infeasible": (Param("reason", "text"),),
-    "noop": (Param("wait_ms", "wait", 0),),
+    "noop": (Param("wait_ms", "wait", 1000),),
 }
 ACTION_NAMES = frozenset(SIGNATURES)
 ENDING_ACTIONS = frozenset({"send_msg_to_user", "report_infeasible"})
 
 ACTION_HELP = """\
-One action per step, written as a single call; element ids are the [ids] of the page text.
+One action per line (several are done in order); element ids are the [ids] of the page text.
 click(bid, button='left', modifiers=[])   dblclick(bid, button='left', modifiers=[])
 hover(bid)   focus(bid)   clear(bid)   check(bid)   uncheck(bid)
-fill(bid, text)                 e.g. fill('composer-text', 'Hello @jdoe')
-select_option(bid, option)      an option's value or label, or a list of them for a multi-select
+fill(bid, value)                e.g. fill('composer-text', 'Hello @jdoe')
+select_option(bid, options)     an option's value or label, or a list of them for a multi-select
 press(bid, key_comb)            e.g. press('search-query', 'Enter')
 scroll(delta_x, delta_y)        goto(url) (a path on this site, e.g. goto('/slack/people'))
-go_back()   go_forward()   noop(wait_ms=0)
+go_back()   go_forward()   noop(wait_ms=1000)
 send_msg_to_user(text)          your answer or final message: ends the episode and grades it
-report_infeasible(reason)       the task cannot be done: ends the episode and grades it"""
+report_infeasible(reason)       the task cannot be done: ends the episode and grades it
+The first action that fails stops the rest; send_msg_to_user and report_infeasible come last."""
+
+
+def parse_actions(action: Any) -> list[Action]:
+    """The `Action`s written in `action` (text: one call per line, at most `MAX_ACTIONS`,
+    an ending action only last), or `ActionError` saying what is wrong."""
+    calls = [_single_call(s) for s in _statements(_text(action))]
+    if len(calls) > MAX_ACTIONS:
+        raise ActionError(f"{len(calls)} actions in one step; the limit is {MAX_ACTIONS}")
+    actions = [Action(c.func.id, _bind(c.func.id, c)) for c in calls]  # type: ignore[attr-defined]
+    for a in actions[:-1]:
+        if a.name in ENDING_ACTIONS:
+            raise ActionError(f"{a.name} ends the episode: make it the last action of the step")
+    return actions
 
 
 def parse_action(action: Any) -> Action:
-    """The `Action` written in `action` (text), or `ActionError` saying what is wrong."""
+    """The one `Action` written in `action`, or `ActionError` (also for several)."""
+    actions = parse_actions(action)
+    if len(actions) != 1:
+        raise ActionError(f"expected one action, not {len(actions)}")
+    return actions[0]
+
+
+def _text(action: Any) -> str:
     if isinstance(action, bytes | bytearray):
         try:
             action = bytes(action).decode("utf-8")
@@ -112,15 +142,49 @@ def parse_action(action: Any) -> Action:
         raise ActionError(f"an action is text such as click('composer-send'), not {_kind(action)}")
     if len(action) > MAX_ACTION_CHARS:
         raise ActionError(f"action is {len(action)} characters; the limit is {MAX_ACTION_CHARS}")
-    call = _single_call(action.strip())
-    name = call.func.id  # type: ignore[attr-defined]
-    return Action(name, _bind(name, call))
+    return action
+
+
+_SKIPPED = frozenset({tokenize.COMMENT, tokenize.NL, tokenize.INDENT, tokenize.DEDENT,
+                      tokenize.ENDMARKER})  # fmt: skip
+
+
+def _statements(text: str) -> list[str]:
+    """The statements of `text`, split at line ends (not inside brackets or strings) and
+    at ';', comments left out. Split with `tokenize`, each then parsed on its own as an
+    expression: parsing the whole text as a module would make CPython look for a source
+    file to quote when it reports a syntax error."""
+    starts = [0]
+    for line in text.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    out: list[str] = []
+    first: int | None = None
+    last = 0
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type in _SKIPPED:
+                continue
+            if tok.type == tokenize.NEWLINE or tok.string == ";":
+                if first is not None:
+                    out.append(text[first:last])
+                first = None
+                continue
+            if first is None:
+                first = starts[tok.start[0] - 1] + tok.start[1]
+            last = starts[tok.end[0] - 1] + tok.end[1]
+    except (tokenize.TokenError, SyntaxError) as exc:
+        reason = exc.args[0] if exc.args else type(exc).__name__
+        raise ActionError(f"not a valid action call ({reason})") from None
+    if first is not None:
+        out.append(text[first:last])
+    if not out:
+        raise ActionError("no action; write a call such as noop(0)" if text.strip() else
+                          "empty action; write a call such as noop(0)")  # fmt: skip
+    return out
 
 
 def _single_call(text: str) -> ast.Call:
     """The one call expression `text` consists of (parsed, never run)."""
-    if not text:
-        raise ActionError("empty action; write one call such as noop()")
     try:
         tree = ast.parse(text, mode="eval")
     except SyntaxError as exc:
@@ -129,7 +193,7 @@ def _single_call(text: str) -> ast.Call:
         raise ActionError("not a valid action call") from None
     call = tree.body
     if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name):
-        raise ActionError("an action is a single call such as click('composer-send')")
+        raise ActionError("an action is a call such as click('composer-send'), one per line")
     if call.func.id not in SIGNATURES:
         raise ActionError(f"unknown action {_clip(call.func.id)!r}; use one of {_names()}")
     return call

@@ -18,7 +18,7 @@ from playwright.sync_api import Locator, Page
 
 from officegym.gym.browser.actions import ENDING_ACTIONS, Action
 
-__all__ = ["element", "perform", "resolve_url"]
+__all__ = ["element", "explain", "perform", "resolve_url"]
 
 ElementAct = Callable[[Locator, dict[str, Any], float], None]
 PageAct = Callable[[Page, dict[str, Any], float], None]
@@ -88,7 +88,7 @@ def perform(
     try:
         return _dispatch(page, action, origin, known_ids, timeout_ms)
     except PlaywrightError as exc:
-        return _explain(exc)
+        return explain(exc)
     except Exception as exc:  # a driver bug must not end the episode
         return f"the browser could not do that ({type(exc).__name__})"
 
@@ -114,7 +114,7 @@ def _dispatch(
     return None
 
 
-def _explain(exc: PlaywrightError) -> str:
+def explain(exc: PlaywrightError) -> str:
     """Playwright's message, first line plus the last steps of its call log."""
     lines = [ln.strip() for ln in str(exc).strip().splitlines() if ln.strip()]
     if not lines:

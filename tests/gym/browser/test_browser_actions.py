@@ -1,9 +1,13 @@
-"""The action language parser: valid actions parse to typed arguments; malformed and
-hostile text never raises anything but ActionError and never runs anything."""
+"""The action language parser: valid actions parse to typed arguments, several to a step
+(one per line, as BrowserGym's multi-action sets); the help text and BROWSER.md show the
+parser's own parameter names and defaults (BrowserGym's); malformed and hostile text
+never raises anything but ActionError and never runs anything."""
 
 from __future__ import annotations
 
+import re
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,13 +15,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from officegym.gym.browser.actions import (
+    ACTION_HELP,
     ACTION_NAMES,
     MAX_ACTION_CHARS,
+    MAX_ACTIONS,
+    SIGNATURES,
     Action,
     ActionError,
+    _usage,
     format_action,
     parse_action,
+    parse_actions,
 )
+
+DOC = Path(__file__).resolve().parents[3] / "gym" / "BROWSER.md"
 
 VALID = [
     ("click('composer-send')", Action("click", {"bid": "composer-send", "button": "left",
@@ -35,7 +46,7 @@ VALID = [
     ("scroll(0, -200.5)", Action("scroll", {"delta_x": 0.0, "delta_y": -200.5})),
     ("goto('/slack/people')", Action("goto", {"url": "/slack/people"})),
     ("  go_back()  \n", Action("go_back", {})),
-    ("noop()", Action("noop", {"wait_ms": 0})),
+    ("noop()", Action("noop", {"wait_ms": 1000})),  # BrowserGym's default wait
     ("noop(wait_ms=50)", Action("noop", {"wait_ms": 50})),
     ("send_msg_to_user('42')", Action("send_msg_to_user", {"text": "42"})),
     ("report_infeasible(reason='no such channel')",
@@ -44,12 +55,16 @@ VALID = [
 
 INVALID = [
     ("", "empty action"),
-    ("click", "single call"),
+    ("click", "a call such as"),
     ("click(", "not a valid action call"),
-    ("click('a'); click('b')", "not a valid action call"),
+    ("click('a'); click('b')", "expected one action, not 2"),
+    ("click('a')\nclick('b')", "expected one action, not 2"),
     ("explode('a')", "unknown action"),
-    ("os.system('id')", "single call"),
-    ("__import__('os').system('id')", "single call"),
+    ("os.system('id')", "a call such as"),
+    ("__import__('os').system('id')", "a call such as"),
+    ("x = click('a')", "not a valid action call"),
+    ("import os", "not a valid action call"),
+    ("# nothing", "no action"),
     ("click(__import__('os'))", "not a Call expression"),
     ("click('a'.upper())", "not a Call expression"),
     ("click(x)", "not a Name expression"),
@@ -93,6 +108,47 @@ def test_invalid_actions_say_what_is_wrong(text: str, needle: str) -> None:
     assert needle in str(err.value)
 
 
+def test_several_actions_one_per_line_parse_in_order() -> None:
+    text = """
+        fill('composer-text', '''two
+        lines''')  # a comment
+        # a line of comment
+        click('composer-send'); noop(0)
+        send_msg_to_user('Done.')
+    """
+    assert [(a.name, a.bid) for a in parse_actions(text)] == [
+        ("fill", "composer-text"), ("click", "composer-send"), ("noop", None),
+        ("send_msg_to_user", None),
+    ]  # fmt: skip
+    assert parse_actions(text)[0].args["value"] == "two\n        lines"
+    assert parse_actions("noop(0)") == [Action("noop", {"wait_ms": 0})]
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("send_msg_to_user('a')\nclick('b')", "make it the last action"),
+        ("report_infeasible('x')\nsend_msg_to_user('a')", "make it the last action"),
+        ("click('a')\nclick(", "not a valid action call"),
+        ("click('a')\nexplode('b')", "unknown action"),
+        ("click('a')\nfill('b')", "missing argument 'value'"),
+        ("\n".join(["noop(0)"] * (MAX_ACTIONS + 1)), "the limit is"),
+    ],
+)
+def test_a_bad_action_among_several_rejects_the_step(text: str, needle: str) -> None:
+    with pytest.raises(ActionError, match=re.escape(needle)):
+        parse_actions(text)
+
+
+@pytest.mark.parametrize("name", sorted(SIGNATURES))
+def test_the_help_and_the_doc_show_the_parsers_own_signatures(name: str) -> None:
+    """``fill(bid, value)``, ``select_option(bid, options)``, ``noop(wait_ms=1000)``: the
+    names an agent may pass as keywords, and the defaults it gets."""
+    signature = _usage(name).removeprefix("usage: ")
+    assert signature in ACTION_HELP
+    assert signature in DOC.read_text()
+
+
 @pytest.mark.parametrize("value", [None, 3, b"\xff", ["click('a')"], {"a": 1}])
 def test_non_text_actions_are_errors(value: object) -> None:
     with pytest.raises(ActionError):
@@ -120,13 +176,13 @@ def _audit(event: str, _args: Any) -> None:
 sys.addaudithook(_audit)
 
 
-def parse_watched(text: Any) -> Action | None:
-    """Parse `text` while recording any exec/import/open/process event; None on ActionError."""
+def parse_watched(text: Any) -> list[Action]:
+    """Parse `text` while recording any exec/import/open/process event; [] on ActionError."""
     _watching[0] = True
     try:
-        return parse_action(text)
+        return parse_actions(text)
     except ActionError:
-        return None
+        return []
     finally:
         _watching[0] = False
 
@@ -159,14 +215,13 @@ def hostile(draw: st.DrawFn) -> str:
     return text
 
 
-def check_parsed(action: Action | None) -> None:
-    """A parsed action is a known name with only literal argument values."""
-    if action is None:
-        return
-    assert action.name in ACTION_NAMES
-    for value in action.args.values():
-        items = value if isinstance(value, list | tuple) else [value]
-        assert all(type(v) in (str, int, float) for v in items)
+def check_parsed(actions: list[Action]) -> None:
+    """Parsed actions are known names with only literal argument values."""
+    for action in actions:
+        assert action.name in ACTION_NAMES
+        for value in action.args.values():
+            items = value if isinstance(value, list | tuple) else [value]
+            assert all(type(v) in (str, int, float) for v in items)
 
 
 @settings(max_examples=400, deadline=None)
@@ -187,7 +242,7 @@ def test_the_watcher_would_see_an_evaluated_action() -> None:
     """The fuzz tests' audit hook is live: evaluating text is recorded."""
     _watching[0] = True
     try:
-        eval("1 + 1")  # what parse_action must never do
+        eval("1 + 1")  # what parse_actions must never do
     finally:
         _watching[0] = False
     assert _seen == ["exec"]

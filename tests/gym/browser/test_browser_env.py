@@ -106,8 +106,52 @@ def test_check_uncheck_and_goto(browser_env: BrowserEnv) -> None:
     assert "checked=false" in step(browser_env, "uncheck('create-channel-private')")["axtree"]
     assert step(browser_env, f"goto('{info['app_url']}/slack/browse')")["url"].endswith("/browse")
     for action in ("hover('sidebar-people')", "focus('browse-query')", "scroll(0, 300)",
-                   "noop()", "clear('browse-query')", "dblclick('browse-query')"):  # fmt: skip
+                   "noop(0)", "clear('browse-query')", "dblclick('browse-query')"):  # fmt: skip
         step(browser_env, action)
+
+
+def test_several_actions_in_one_step_are_done_in_order(browser_env: BrowserEnv) -> None:
+    browser_env.reset(options=POST)
+    action = "fill('composer-text', 'two at once')\nclick('composer-send')  # post it"
+    obs, reward, terminated, _, info = browser_env.step(action)
+    assert obs["error"] == "" and (reward, terminated) == (0.0, False)
+    assert info["actions"] == ["fill", "click"] and info["action"] == "click"
+    assert "two at once" in obs["axtree"]
+    assert [c.table for c in changes(browser_env)].count("slack_message") == 1
+    obs, *_, info = browser_env.step("click('sidebar-people')\nfill('people-query', 'an')")
+    assert obs["error"] == "" and obs["url"].endswith("/slack/people")
+    assert 'value="an"' in obs["axtree"]
+
+
+def test_the_first_failing_action_stops_the_rest(browser_env: BrowserEnv) -> None:
+    browser_env.reset(options=POST)
+    obs, reward, terminated, _, info = browser_env.step(
+        "click('sidebar-people')\nclick('no-such-element')\nsend_msg_to_user('Done.')"
+    )
+    assert obs["error"].startswith("action 2 of 2 failed; the 1 before it were done: ")
+    assert "no element with id 'no-such-element'" in obs["error"]
+    assert (reward, terminated, info["error_code"]) == (0.0, False, "action_failed")
+    assert obs["url"].endswith("/slack/people")  # the first one was done
+
+
+def test_an_ending_action_after_others_ends_the_episode(browser_env: BrowserEnv) -> None:
+    browser_env.reset(options=POST)
+    post = browser_env.task.solution[-1].arguments  # type: ignore[union-attr]
+    _, reward, terminated, _, info = browser_env.step(
+        f"goto('/slack/c/{post['channel']}')\nfill('composer-text', {post['text']!r})\n"
+        "click('composer-send')\nsend_msg_to_user('Done.')"
+    )
+    assert (reward, terminated, info["grade"]["passed"]) == (1.0, True, True)
+
+
+def test_noop_waits_a_second_by_default_as_in_browsergym(browser_env: BrowserEnv) -> None:
+    browser_env.reset(options=POST)
+    began = time.perf_counter()
+    step(browser_env, "noop()")
+    waited = time.perf_counter() - began
+    began = time.perf_counter()
+    step(browser_env, "noop(0)")
+    assert waited >= 1.0 > time.perf_counter() - began
 
 
 @pytest.mark.parametrize(
@@ -118,7 +162,7 @@ def test_check_uncheck_and_goto(browser_env: BrowserEnv) -> None:
         ("goto('//example.com/x')", "goto only opens pages of this site", "action_failed"),
         ("fill('sidebar-people', 'x')", "Locator.fill", "action_failed"),
         ("click(", "not a valid action call", "invalid_action"),
-        ("__import__('os').system('id')", "single call", "invalid_action"),
+        ("__import__('os').system('id')", "a call such as", "invalid_action"),
     ],
 )
 def test_bad_or_failing_actions_are_errors_that_change_nothing(
@@ -172,7 +216,7 @@ def test_report_infeasible_ends_the_episode_and_grades_the_state(
 def test_max_steps_truncates_and_grades(chromium: BrowserManager) -> None:
     env = BrowserEnv(task="slack.post-channel", max_steps=2)
     env.reset(seed=1)
-    assert env.step("noop()")[3] is False
+    assert env.step("noop(0)")[3] is False
     _, reward, terminated, truncated, info = env.step("click('sidebar-people')")
     assert (terminated, truncated, reward) == (False, True, 0.0) and "grade" in info
     env.close()

@@ -12,7 +12,8 @@ e.g. ``fill('composer-text', 'Hi')``, or several calls, one per line, done in or
 (BrowserGym's multi-action default); element ids are the ``[ids]`` of the page
 text. Observation: ``goal``, ``persona``, ``url``, ``axtree`` (the page as an
 accessibility-tree text with element ids), ``last_action``, ``error`` (""
-or why the last action failed), and with ``screenshot=True`` a ``screenshot``
+or why the last action failed, including an HTTP error status of the page it loaded),
+and with ``screenshot=True`` a ``screenshot``
 (HxWx3 uint8).
 
 Ending: `send_msg_to_user(text)` ends the episode with `text` as the answer, and
@@ -33,12 +34,14 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping
+from http import HTTPStatus
 from typing import Any, ClassVar
+from urllib.parse import urlsplit
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from playwright.sync_api import BrowserContext, CDPSession, Page
+from playwright.sync_api import BrowserContext, CDPSession, Page, Response
 from playwright.sync_api import Error as PlaywrightError
 
 from officegym.gym.browser.actions import (
@@ -116,6 +119,7 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         self._page: Page | None = None
         self._cdp: CDPSession | None = None
         self._crashed, self._url, self._view = False, "", PageView("", frozenset())
+        self._http: tuple[int, str, str] | None = None  # the step's last page load: status
         self._personas: dict[str, str] = {}
         self._start(None)
 
@@ -157,6 +161,7 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         task = make_task(template_id, task_seed, self.scenario, self.world_seed)
         self.server.new_episode(task.persona)
         self._start(task)
+        self._http = None
         self.manager.call(self._open_start_page)
         info = {
             "task": {**task.describe(), "split": split},
@@ -192,6 +197,7 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
             self._context.set_default_timeout(self.action_timeout_ms)
             self._page = self._context.new_page()
             self._page.on("crash", self._on_crash)
+            self._page.on("response", self._on_response)
             self._cdp = self._context.new_cdp_session(self._page)
             return
         assert self._context is not None
@@ -204,6 +210,14 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         """(Browser thread.) Remember the crash: the next reset opens a new context."""
         self._crashed = True
 
+    def _on_response(self, response: Response) -> None:
+        """(Browser thread.) Remember the status of the page a navigation loaded (the last
+        one, after redirects), for the observation's error."""
+        request, page = response.request, self._page
+        main = page is not None and request.frame == page.main_frame
+        if main and request.is_navigation_request():
+            self._http = (response.status, response.status_text, response.url)
+
     def step(self, action: str) -> Step:
         """Perform one action; `send_msg_to_user`/`report_infeasible` end and grade."""
         if self._page is None or self.task is None:
@@ -211,6 +225,7 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         if self._done:
             return self._stray("the episode has ended; call reset() to start a new one")
         self._steps += 1
+        self._http = None
         error, info = self._act(action)
         terminated = self._done
         truncated = not terminated and self._steps >= self.max_steps
@@ -336,6 +351,8 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
             text = text[: self.max_page_chars] + PAGE_NOTE.format(n=cut)
         if problem:
             error = f"{error}\n{problem}".strip()
+        if self._http is not None and self._http[0] >= 400:
+            error = f"{error}\n{_http_error(*self._http)}".strip()
         obs: dict[str, Any] = {
             "goal": self._goal,
             "persona": self._persona,
@@ -420,6 +437,15 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         if context is not None and self.manager.owns(context):
             with contextlib.suppress(PlaywrightError):
                 context.close()
+
+
+def _http_error(status: int, reason: str, url: str) -> str:
+    """``the page answered HTTP 403 Forbidden (/crm/cases/1/edit)``."""
+    with contextlib.suppress(ValueError):
+        reason = HTTPStatus(status).phrase
+    where = urlsplit(url)
+    path = where.path + (f"?{where.query}" if where.query else "")
+    return f"the page answered HTTP {status} {reason} ({path})"
 
 
 def _check_settings(

@@ -21,7 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
+from officegym.apps.crm import service as crm
+from officegym.apps.crm.models import Case
 from officegym.apps.org.models import Person
+from officegym.apps.org.service import find_person
 from officegym.gym.browser.manager import BrowserManager, cdp_wanted
 from officegym.gym.browser_env import BrowserEnv
 from officegym.gym.registration import env_specs
@@ -404,6 +407,27 @@ def test_hostile_actions_through_step_never_raise_or_change_the_world(
     assert (reward, terminated) == (0.0, False) or info.get("action") == "send_msg_to_user"
     assert not Path("/tmp/og-canary").exists()
     assert changes(browser_env) == []
+
+
+def test_an_http_error_page_is_an_error_in_the_observation(
+    env_for: Callable[[str], BrowserEnv],
+) -> None:
+    env = env_for("crm")
+    env.reset(options={"task": "crm.escalate-case", "task_seed": 0})
+    persona = env.task.persona  # type: ignore[union-attr]
+    with env.world.session() as s:
+        me = find_person(s, persona)
+        case = next(c for c in s.scalars(select(Case)) if not crm.can_edit(s, me, c.owner_id))
+    obs, reward, terminated, _, info = env.step(f"goto('/crm/cases/{case.id}/edit')")
+    assert "Error 403" in obs["axtree"] and (reward, terminated) == (0.0, False)
+    assert obs["error"] == f"the page answered HTTP 403 Forbidden (/crm/cases/{case.id}/edit)"
+    assert info["ok"]  # the action itself worked; the page says no
+    obs, *_ = env.step("goto('/crm/nowhere?x=1')")
+    assert obs["error"] == "the page answered HTTP 404 Not Found (/crm/nowhere?x=1)"
+    assert step(env, "goto('/crm/cases')")["error"] == ""
+    obs, *_ = env.step("go_back()\nclick('no-such-element')")
+    assert obs["error"].startswith("action 2 of 2 failed")
+    assert obs["error"].endswith("the page answered HTTP 404 Not Found (/crm/nowhere?x=1)")
 
 
 def test_crm_pages_spell_their_plurals(env_for: Callable[[str], BrowserEnv]) -> None:

@@ -37,11 +37,19 @@ POST = {"task": "slack.post-channel", "task_seed": 0}
 COUNT = {"task": "slack.count-members", "task_seed": 0}
 
 
-def test_check_env_passes_without_warnings(chromium: BrowserManager) -> None:
-    """With screenshots and rgb_array rendering, so pixels must be deterministic too."""
-    env = gymnasium.make(
-        "officegym/slack-v0", mode="browser", screenshot=True, render_mode="rgb_array"
-    )
+SUITES = sorted(i for i in env_specs() if "." not in i.removeprefix("officegym/"))
+
+
+def test_the_suites_are_the_apps() -> None:
+    assert SUITES == ["officegym/crm-v0", "officegym/cross-v0", "officegym/slack-v0"]
+
+
+@pytest.mark.parametrize("env_id", SUITES)
+def test_check_env_passes_without_warnings(chromium: BrowserManager, env_id: str) -> None:
+    """Every suite id, in the session's browser, with screenshots and rgb_array rendering,
+    so pixels must be deterministic too."""
+    env = gymnasium.make(env_id, mode="browser", screenshot=True, render_mode="rgb_array")
+    assert env.unwrapped.manager is chromium  # type: ignore[attr-defined]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         check_env(env.unwrapped)

@@ -6,9 +6,11 @@ fails."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from sqlalchemy.orm import Session
@@ -40,6 +42,21 @@ FIGURE = re.compile(
 def test_every_tool_of_an_app_has_ui_steps(app: str) -> None:
     module = importlib.import_module(f"officegym.apps.{app}.browser")
     assert {t.name for t in tools_for([app])} == set(module.STEPS)
+
+
+@pytest.mark.parametrize("app", ["slack", "crm"])
+def test_browser_steps_look_up_through_the_services_not_sql(app: str) -> None:
+    """STYLE: SQL lives in the service; a browser module only calls its look-ups."""
+    module = importlib.import_module(f"officegym.apps.{app}.browser")
+    tree = ast.parse(Path(module.__file__ or "").read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("sqlalchemy"):
+            assert [a.name for a in node.names] == ["Session"], ast.unparse(node)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            name, on = node.func.attr, node.func.value
+            session = isinstance(on, ast.Name) and on.id in ("w", "world")
+            sql = name in ("scalar", "scalars", "execute", "query") or (session and name == "get")
+            assert not sql, ast.unparse(node)
 
 
 @pytest.mark.parametrize("template_id", TEMPLATES)

@@ -17,8 +17,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
-from officegym.tasks import Grade, Task, grade, load_templates
-from officegym.tasks.splits import SPLITS
+from officegym.tasks import Grade, Task, grade, load_templates, make_task
+from officegym.tasks.splits import SPLITS, find_seed, split_of
 from officegym.world import World
 
 __all__ = [
@@ -69,25 +69,37 @@ def choose_task(
     templates: tuple[str, ...],
     default_split: str,
     options: Mapping[str, Any],
+    *,
+    scenario: str = "default",
+    world_seed: int = 0,
 ) -> tuple[str, str, int]:
-    """Template, split and task seed of a reset; the two draws happen whatever the options
-    say, so a seeded sequence of resets does not depend on them."""
+    """Template, split and task seed of a reset. Two draws happen whatever the options say
+    (so a seeded sequence of resets does not depend on them): a template, and where the
+    search for a seed of the split starts. A given ``task_seed`` is that instance, in
+    whichever split it is; naming a ``split`` it is not in is an error."""
     unknown = set(options) - OPTION_KEYS
     if unknown:
         raise ValueError(f"unknown reset option(s) {sorted(unknown)}; use {sorted(OPTION_KEYS)}")
     split = options.get("split") or default_split
     if split not in SPLITS:
         raise ValueError(f"unknown split {split!r}; use one of {sorted(SPLITS)}")
-    pick = int(rng.integers(len(templates)))
-    seeds = SPLITS[split]
-    drawn = int(rng.integers(seeds.start, seeds.stop))
+    pick, start = int(rng.integers(len(templates))), int(rng.integers(2**63))
     template_id = options.get("task") or templates[pick]
     if template_id not in templates:
         raise ValueError(f"task {template_id!r} is not one of this env's {templates}")
-    task_seed = options.get("task_seed", drawn)
+    if "task_seed" not in options:
+        seed = find_seed(template_id, split, start, scenario=scenario, world_seed=world_seed)
+        return template_id, split, seed
+    task_seed = options["task_seed"]
     if not isinstance(task_seed, int) or isinstance(task_seed, bool):
         raise ValueError(f"task_seed must be an int, not {task_seed!r}")
-    return template_id, split, task_seed
+    actual = split_of(make_task(template_id, task_seed, scenario, world_seed))
+    if options.get("split") not in (None, actual):
+        raise ValueError(
+            f"task seed {task_seed} of {template_id} is a {actual} instance, not "
+            f"{options['split']}; officegym.tasks.splits.split_seeds lists a split's seeds"
+        )
+    return template_id, actual, task_seed
 
 
 def grade_world_state(world: World, task: Task, answer: str | None) -> Grade:

@@ -148,7 +148,14 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
 
     def _choose(self, options: dict[str, Any]) -> tuple[str, str, int]:
         """Template, split and task seed (shared with browser mode: `choose_task`)."""
-        return choose_task(self.np_random, self.templates, self.split, options)
+        return choose_task(
+            self.np_random,
+            self.templates,
+            self.split,
+            options,
+            scenario=self.scenario,
+            world_seed=self.world_seed,
+        )
 
     def step(
         self, action: str | dict[str, Any]

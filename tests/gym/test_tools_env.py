@@ -10,7 +10,8 @@ import pytest
 from officegym.db import serialize
 from officegym.gym import OfficeEnv, OracleAgent, run_episode
 from officegym.gym.spaces import SUBMIT
-from officegym.tasks import SPLITS, load_templates, make_task
+from officegym.tasks import load_templates, make_task
+from officegym.tasks.splits import split_of, split_seeds
 from officegym.tools import tools_for
 from tests.gym.conftest import template_ids
 
@@ -42,15 +43,35 @@ def test_same_seed_same_task_and_different_seeds_vary(slack_env: OfficeEnv) -> N
         picks.append((info["task"]["id"], info["task"]["seed"]))
     assert picks[0] == picks[1]
     assert len(set(picks[1:])) == 4
-    assert all(s in SPLITS["train"] for _, s in picks)
+    assert all(split_of(make_task(t, s)) == "train" for t, s in picks)
 
 
 def test_options_fix_task_seed_and_split(slack_env: OfficeEnv) -> None:
     tid = template_ids()[0]
     _, info = slack_env.reset(seed=1, options={"task": tid, "task_seed": 3})
     assert (info["task"]["id"], info["task"]["seed"]) == (tid, 3)
+    assert info["task"]["split"] == split_of(make_task(tid, 3))
     _, info = slack_env.reset(seed=1, options={"split": "test"})
-    assert info["task"]["seed"] in SPLITS["test"] and info["task"]["split"] == "test"
+    test_task = make_task(info["task"]["id"], info["task"]["seed"])
+    assert info["task"]["split"] == "test" == split_of(test_task)
+
+
+def test_a_task_seed_outside_the_named_split_is_refused(slack_env: OfficeEnv) -> None:
+    tid = template_ids()[0]
+    train_seed = next(split_seeds(tid, "train"))
+    with pytest.raises(ValueError, match="is a train instance"):
+        slack_env.reset(options={"task": tid, "task_seed": train_seed, "split": "test"})
+
+
+def test_train_and_test_episodes_never_share_a_goal(slack_env: OfficeEnv) -> None:
+    goals: dict[str, set[str]] = {"train": set(), "test": set()}
+    for seed in range(120):
+        split = "test" if seed % 3 == 0 else "train"
+        obs, info = slack_env.reset(seed=seed, options={"split": split})
+        assert info["task"]["split"] == split
+        goals[split].add(f"{info['task']['id']}: {obs['goal']}")
+    assert len(goals["test"]) >= 20 and len(goals["train"]) >= 40
+    assert not goals["train"] & goals["test"]
 
 
 @pytest.mark.parametrize(

@@ -4,9 +4,13 @@ and seeds give distinct instances."""
 
 from __future__ import annotations
 
+import itertools
+import json
+
 import pytest
 
-from officegym.tasks import TEMPLATES, load_templates, make_task
+from officegym.tasks import TEMPLATES, Task, load_templates, make_task
+from officegym.tasks.splits import split_of, split_seeds
 from officegym.tasks.validate import validate_template
 
 load_templates()
@@ -30,10 +34,28 @@ def test_instances_differ_across_seeds(template_id: str) -> None:
     assert len(instances) >= 15
 
 
-def test_test_split_seeds_give_other_instances_than_train() -> None:
-    from officegym.tasks.splits import SPLITS
+@pytest.mark.parametrize("template_id", sorted(TEMPLATES))
+def test_every_template_has_test_instances_and_none_in_both_splits(template_id: str) -> None:
+    test_seeds = list(itertools.islice(split_seeds(template_id, "test"), 5))
+    train_seeds = list(itertools.islice(split_seeds(template_id, "train"), 20))
+    test = {instance(make_task(template_id, s)) for s in test_seeds}
+    train = {instance(make_task(template_id, s)) for s in train_seeds}
+    assert len(test_seeds) == 5 and test and train
+    assert not test & train
 
-    tid = sorted(TEMPLATES)[0]
-    train = {make_task(tid, s).goal for s in SPLITS["train"][:20]}
-    test = {make_task(tid, s).goal for s in SPLITS["test"][:20]}
-    assert test - train
+
+def instance(task: Task) -> str:
+    """What the agent is given and what it must produce."""
+    work = [(c.name, c.arguments) for c in task.solution]
+    return json.dumps([task.goal, work, task.answer], sort_keys=True, default=str)
+
+
+def test_a_split_is_a_property_of_the_instance_not_of_the_seed_or_persona() -> None:
+    """The same question about the same channel, asked by anyone, has one answer: one
+    split."""
+    by_goal: dict[str, set[str]] = {}
+    for seed in range(300):
+        task = make_task("slack.count-members", seed)
+        by_goal.setdefault(task.goal, set()).add(split_of(task))
+    assert all(len(splits) == 1 for splits in by_goal.values())
+    assert {next(iter(s)) for s in by_goal.values()} == {"train", "test"}

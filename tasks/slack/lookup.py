@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 
-from sqlalchemy import select
+from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
@@ -88,40 +89,44 @@ FACTS = [
 ]
 
 
-def _fact_series(w: Session) -> list[tuple[Channel, str, str, list[str]]]:
-    """(channel, subject, question, values oldest->newest) for facts restated 2+ times
-    with a changed value, in public channels."""
+@functools.lru_cache(maxsize=8)
+def _fact_series(engine: Engine) -> list[tuple[str, str, str, list[str]]]:
+    """(channel name, subject, question, values oldest->newest) for facts restated 2+ times
+    with a changed value, in public channels: read once per world."""
     series: dict[tuple[int, str, int], list[str]] = {}
-    msgs = w.scalars(
-        select(Message)
+    stmt = (
+        select(Message.channel_id, Message.text)
         .join(Channel, Channel.id == Message.channel_id)
         .where(Channel.kind == "public", Message.is_deleted.is_(False))
         .order_by(Message.id)
     )
-    for m in msgs:
-        for i, (pattern, _) in enumerate(FACTS):
-            found = pattern.search(m.text)
-            if found:
-                series.setdefault((m.channel_id, found.group(1), i), []).append(found.group(2))
-    out = []
-    for (cid, subject, i), values in sorted(series.items()):
-        if len(values) >= 2 and any(v != values[-1] for v in values):
-            out.append((w.get_one(Channel, cid), subject, FACTS[i][1], values))
-    return out
+    with Session(engine) as w:
+        for channel_id, text in w.execute(stmt):
+            for i, (pattern, _) in enumerate(FACTS):
+                found = pattern.search(text)
+                if found:
+                    key = (channel_id, found.group(1), i)
+                    series.setdefault(key, []).append(found.group(2))
+        names = {cid: name for cid, name in w.execute(select(Channel.id, Channel.name))}
+    return [
+        (names[cid], subject, FACTS[i][1], values)
+        for (cid, subject, i), values in sorted(series.items())
+        if len(values) >= 2 and any(v != values[-1] for v in values)
+    ]
 
 
 @template("slack.latest-update", difficulty="medium")
 def latest_update(w: Session, rng: random.Random) -> Spec:
     """Report the latest value of a fact restated several times (older values are distractors)."""
-    ch, subject, question, values = pick(rng, _fact_series(w), "restated facts")
+    channel, subject, question, values = pick(rng, _fact_series(w.get_bind()), "restated facts")
     me = pick(rng, people(w), "people")
     latest = values[-1]
     return Spec(
-        goal=question.format(subject=subject, channel=ch.name),
+        goal=question.format(subject=subject, channel=channel),
         persona=me.handle,
         checks=[
             AnswerSays(
-                name=f"latest value for {subject} in #{ch.name}",
+                name=f"latest value for {subject} in #{channel}",
                 says=Says(
                     all_of=[[latest]],
                     none_of=sorted({v for v in values if v != latest}),
@@ -130,6 +135,6 @@ def latest_update(w: Session, rng: random.Random) -> Spec:
             )
         ],
         allowed=[],
-        solution=[call("slack_search_messages", query=subject, channel=ch.name, limit=50)],
+        solution=[call("slack_search_messages", query=subject, channel=channel, limit=50)],
         answer=latest,
     )

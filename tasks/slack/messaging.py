@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import random
+from collections.abc import Sequence
 
-from sqlalchemy import select
+from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
-from officegym.apps.slack.models import Message
+from officegym.apps.slack.models import Channel, Message
 from officegym.seed_data.slack_text import DAYS, EMOJI, FEATURES, ROOMS, TIMES
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, RowExists
@@ -167,21 +169,35 @@ def pin_message(w: Session, rng: random.Random) -> Spec:
     )
 
 
-def _own_with_word(w: Session, rng: random.Random, words: list[str]) -> tuple[Message, str]:
-    """A top-level message of someone's that contains one of `words` (for edits)."""
+def _own_with_word(w: Session, rng: random.Random, words: Sequence[str]) -> tuple[Message, str]:
+    """A top-level message of someone's that contains one of `words` once (for edits)."""
+    message_id, word = pick(rng, _editable(w.get_bind(), tuple(words)), "editable messages")
+    return w.get_one(Message, message_id), word
+
+
+@functools.lru_cache(maxsize=8)
+def _editable(engine: Engine, words: tuple[str, ...]) -> list[tuple[int, str]]:
+    """(message id, word) of the live top-level messages in active named channels that
+    contain exactly one of `words`, once: read once per world."""
     stmt = (
-        select(Message)
-        .where(Message.thread_parent_id.is_(None), Message.is_deleted.is_(False))
+        select(Message.id, Message.text)
+        .join(Channel, Channel.id == Message.channel_id)
+        .where(
+            Message.thread_parent_id.is_(None),
+            Message.is_deleted.is_(False),
+            Channel.kind.in_(("public", "private")),
+            Channel.is_archived.is_(False),
+        )
         .order_by(Message.id)
     )
-    candidates = [
-        (m, word)
-        for m in w.scalars(stmt)
-        if m.channel.kind in ("public", "private") and not m.channel.is_archived
+    with Session(engine) as w:
+        rows = w.execute(stmt).all()
+    return [
+        (row.id, word)
+        for row in rows
         for word in words
-        if f" {word}" in m.text and m.text.count(word) == 1
+        if f" {word}" in row.text and row.text.count(word) == 1
     ]
-    return pick(rng, candidates, "editable messages")
 
 
 @template("slack.edit-own-message", difficulty="medium")
@@ -231,8 +247,9 @@ def edit_own_message(w: Session, rng: random.Random) -> Spec:
 @template("slack.delete-own-message", difficulty="medium")
 def delete_own_message(w: Session, rng: random.Random) -> Spec:
     """Delete one of your own messages, leaving your similar messages elsewhere alone."""
-    me = pick(rng, [p for p in people(w) if _own_quotables(w, p)], "authors")
-    msg = rng.choice(_own_quotables(w, me))
+    mine = _own_quotables(w.get_bind())
+    me = pick(rng, [p for p in people(w) if mine.get(p.id)], "authors")
+    msg = w.get_one(Message, rng.choice(mine[me.id]))
     ch = msg.channel
     return Spec(
         goal=f'Delete the message you posted in #{ch.name} that says "{quote(msg.text)}". '
@@ -262,15 +279,22 @@ def delete_own_message(w: Session, rng: random.Random) -> Spec:
     )
 
 
-def _own_quotables(w: Session, me: Person) -> list[Message]:
-    """`me`'s recent distinctive messages in channels `me` still belongs to."""
-    idx = index(w)
-    posts = [
-        p
-        for c in channels_of(w, me)
-        for p in [q for q in idx.quotable.get(c.id, []) if q.user_id == me.id][-10:]
-    ]
-    return [w.get_one(Message, p.id) for p in posts]
+@functools.lru_cache(maxsize=8)
+def _own_quotables(engine: Engine) -> dict[int, list[int]]:
+    """Person id -> ids of their recent distinctive messages (the last 10 per channel) in
+    channels they still belong to: read once per world."""
+    with Session(engine) as w:
+        idx = index(w)
+        members = idx.members
+    mine: dict[int, list[int]] = {}
+    for cid, posts in sorted(idx.quotable.items()):
+        by_author: dict[int, list[int]] = {}
+        for p in posts:
+            if p.user_id in members.get(cid, ()):
+                by_author.setdefault(p.user_id, []).append(p.id)
+        for author, ids in by_author.items():
+            mine.setdefault(author, []).extend(ids[-10:])
+    return mine
 
 
 @template("slack.dm-by-name", difficulty="easy")

@@ -93,7 +93,10 @@ def choose_task(
     task_seed = options["task_seed"]
     if not isinstance(task_seed, int) or isinstance(task_seed, bool):
         raise ValueError(f"task_seed must be an int, not {task_seed!r}")
-    actual = split_of(make_task(template_id, task_seed, scenario, world_seed))
+    try:
+        actual = split_of(make_task(template_id, task_seed, scenario, world_seed))
+    except LookupError as exc:
+        raise ValueError(f"task seed {task_seed} of {template_id}: {exc}") from None
     if options.get("split") not in (None, actual):
         raise ValueError(
             f"task seed {task_seed} of {template_id} is a {actual} instance, not "

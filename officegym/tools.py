@@ -39,6 +39,7 @@ __all__ = [
 
 ToolKind = Literal["read", "write"]
 NAME_RE = re.compile(r"^[a-z0-9]+_[a-z0-9_]+$")
+MAX_TEXT = 40_000  # characters in any one string argument (Slack's own message limit)
 
 
 @dataclass
@@ -101,7 +102,11 @@ class Tool:
             model = self.args_model.model_validate(dict(arguments))
         except ValidationError as exc:
             raise Invalid(f"{self.name}: {_explain(exc)}") from None
-        return {k: getattr(model, k) for k in type(model).model_fields}
+        values = {k: getattr(model, k) for k in type(model).model_fields}
+        for k, v in values.items():
+            if not _fits_int64(v):
+                raise Invalid(f"{self.name}: argument '{k}': number out of range")
+        return values
 
     def __call__(self, ctx: ToolContext, arguments: Mapping[str, Any]) -> Any:
         return self.fn(ctx, **self.validate(arguments))
@@ -143,9 +148,8 @@ def _build(fn: Callable[..., Any], kind: ToolKind) -> Tool:
             )
         default = ... if p.default is inspect.Parameter.empty else p.default
         fields[p.name] = (p.annotation, default)
-    model = create_model(
-        f"{name}_args", __config__=ConfigDict(extra="forbid", strict=False), **fields
-    )
+    config = ConfigDict(extra="forbid", strict=False, str_max_length=MAX_TEXT)
+    model = create_model(f"{name}_args", __config__=config, **fields)
     return Tool(name, name.split("_", 1)[0], kind, doc, fn, model)
 
 
@@ -153,6 +157,13 @@ def _described(annotation: Any) -> bool:
     if get_origin(annotation) is not Annotated:
         return False
     return any(isinstance(a, FieldInfo) and a.description for a in get_args(annotation)[1:])
+
+
+def _fits_int64(value: Any) -> bool:
+    """Whether every integer in `value` (or in the list it is) fits the database's 64 bits."""
+    if isinstance(value, list | tuple):
+        return all(_fits_int64(v) for v in value)
+    return not isinstance(value, int) or -(2**63) <= value < 2**63
 
 
 def _explain(exc: ValidationError) -> str:

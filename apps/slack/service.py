@@ -313,10 +313,13 @@ def search_messages(
     author: Someone | None = None,
     limit: int = 20,
 ) -> list[Message]:
-    """Live messages containing every word of `query`, in conversations the actor can read."""
-    words = [w for w in query.split() if w]
+    """Live messages containing every word of `query` (at most 20 words, 500 characters),
+    in conversations the actor can read."""
+    words = [w for w in _limit(query, 500, "search query").split() if w]
     if not words:
         raise Invalid("search query is empty")
+    if len(words) > 20:
+        raise Invalid("search query has more than 20 words; search with fewer")
     if channel is not None and not can_read(s, actor, channel):
         raise NotFound("no such channel", code="channel_not_found")
     sqlite = s.get_bind().dialect.name == "sqlite"

@@ -46,6 +46,34 @@ def bad_arguments(draw: st.DrawFn) -> dict[str, Any]:
     return {"tool": name, "arguments": args}
 
 
+def _typed(kind: str) -> dict[str, list[str]]:
+    """Tool name -> its arguments of JSON type `kind` (plain or optional)."""
+    found: dict[str, list[str]] = {}
+    for t in TOOLS:
+        for arg, prop in t.parameters.get("properties", {}).items():
+            types = {prop.get("type"), *(o.get("type") for o in prop.get("anyOf", []))}
+            if kind in types:
+                found.setdefault(t.name, []).append(arg)
+    return found
+
+
+INTS, STRINGS = _typed("integer"), _typed("string")
+
+
+@st.composite
+def out_of_range(draw: st.DrawFn) -> dict[str, Any]:
+    """A known tool with one argument of the right JSON type but out of any sane range: an
+    integer beyond 64 bits, or a string far longer than any message."""
+    if draw(st.booleans()):
+        name = draw(st.sampled_from(sorted(INTS)))
+        value: Any = draw(st.sampled_from([2**63, 2**70, -(2**64), 10**40]))
+        arg = draw(st.sampled_from(INTS[name]))
+    else:
+        name = draw(st.sampled_from(sorted(STRINGS)))
+        value, arg = "word " * 20_000, draw(st.sampled_from(STRINGS[name]))
+    return {"tool": name, "arguments": {arg: value}}
+
+
 malformed = st.one_of(
     st.text(max_size=200),
     st.binary(max_size=50),
@@ -63,6 +91,7 @@ malformed = st.one_of(
     ),
     bad_arguments(),
     bad_arguments().map(json.dumps),
+    out_of_range(),
     st.builds(
         dict,
         tool=st.just(SUBMIT),

@@ -253,7 +253,7 @@ def _tombstone(m: Message, replies: int) -> dict[str, Any]:
         "type": "message",
         "subtype": "tombstone",
         "user": "USLACKBOT",
-        "text": "This message was deleted.",
+        "text": chat.DELETED_TEXT,
         "hidden": True,
         "ts": m.ts,
         "thread_ts": m.ts,

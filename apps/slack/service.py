@@ -35,6 +35,7 @@ EMOJI_RE = re.compile(r"^[a-z0-9_+-]{1,60}$")
 MENTION_RE = re.compile(r"(?<![\w@])@([a-z0-9._-]+)")
 SLACK_ID_RE = re.compile(r"^[CGD](\d{7})$")
 DEFAULT_CHANNEL = "general"
+DELETED_TEXT = "This message was deleted."  # what readers see of a deleted thread parent
 Someone = Person | Profile  # a person as an ORM row or as a directory card: both have .id
 Point = tuple[dt.datetime, int]  # a place in message order: (created_at, row id)
 

@@ -15,7 +15,6 @@ from sqlalchemy.orm import Session
 from officegym.apps.org import service as org
 from officegym.apps.slack import service as chat
 from officegym.apps.slack.models import Channel, Message
-from officegym.db import get
 from officegym.tools import ToolContext, tool
 
 ChannelRef = Annotated[str, Field(description="Channel name such as 'general' or '#general'.")]
@@ -52,6 +51,8 @@ def _messages_view(ctx: ToolContext, msgs: list[Message]) -> list[dict[str, Any]
             "time": m.created_at.isoformat(sep=" "),
             "text": m.text,
         }
+        if m.is_deleted:  # a thread's deleted parent: its place, not its words
+            view |= {"author": "", "author_name": "", "text": chat.DELETED_TEXT, "deleted": True}
         if m.edited_at is not None:
             view["edited"] = True
         if m.thread_parent_id is None and counts.get(m.id):
@@ -131,8 +132,8 @@ def slack_read_thread(ctx: ToolContext, *, message_id: MessageId) -> dict[str, A
     """Read a thread: the parent message and all its replies, oldest first."""
     s, me = ctx.session, ctx.actor
     msg = chat.get_message(s, me, message_id)
-    parent = get(s, Message, msg.thread_parent_id) if msg.thread_parent_id else msg
-    assert parent is not None
+    parent_id = msg.thread_parent_id
+    parent = chat.get_message(s, me, parent_id, include_deleted=True) if parent_id else msg
     return {
         "where": _where(parent),
         "parent": _messages_view(ctx, [parent])[0],

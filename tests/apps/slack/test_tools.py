@@ -125,3 +125,17 @@ def test_mentions_are_recorded_and_bad_input_is_refused(world: World) -> None:
 def test_listing_tools_work_without_arguments(world: World, tool: str) -> None:
     out = act(world, member_of(world, "general"), tool)
     assert out.ok and isinstance(out.result, list) and out.result
+
+
+def test_a_deleted_thread_parent_shows_its_place_not_its_words(world: World) -> None:
+    author = member_of(world, "general")
+    parent = act(world, author, "slack_post_message", channel="general", text="secret plan")
+    reply = act(
+        world, author, "slack_reply_in_thread", message_id=parent.result["message_id"], text="ok"
+    )
+    assert act(world, author, "slack_delete_message", message_id=parent.result["message_id"]).ok
+    thread = act(world, author, "slack_read_thread", message_id=reply.result["message_id"])
+    assert thread.ok, thread.error
+    shown = thread.result["parent"]
+    assert shown["deleted"] is True and "secret plan" not in str(thread.result)
+    assert [r["text"] for r in thread.result["replies"]] == ["ok"]

@@ -15,6 +15,7 @@ from officegym.apps.crm.models import (
     CasePriority,
     CaseStatus,
     LeadSource,
+    LossReason,
     OpportunityType,
     Stage,
 )
@@ -78,6 +79,9 @@ def crm_create_opportunity(
     close_date: Annotated[dt.date, Field(description="Expected close date, YYYY-MM-DD.")],
     amount: A.Money = None,
     stage: Annotated[Stage, Field(description="Starting stage.")] = "Prospecting",
+    loss_reason: Annotated[
+        LossReason | None, Field(description="Why the deal was lost (required for Closed Lost).")
+    ] = None,
     contact: A.ContactOpt = None,
     next_step: Annotated[str | None, Field(description="The next step.")] = None,
     type: TypeOpt = None,
@@ -89,7 +93,8 @@ def crm_create_opportunity(
     Closed Won or Lost is closed today (its close date becomes today)."""
     values = {
         "name": name, "account_id": A.ref_id(ctx, "account", account), "close_date": close_date,
-        "amount": amount, "stage": stage, "contact_id": A.ref_id(ctx, "contact", contact),
+        "amount": amount, "stage": stage, "loss_reason": loss_reason,
+        "contact_id": A.ref_id(ctx, "contact", contact),
         "next_step": next_step, "type": type, "lead_source": lead_source,
         "description": description,
     }  # fmt: skip

@@ -184,6 +184,18 @@ def test_creating_a_closed_opportunity_closes_it_today(world: World) -> None:
         assert opp["closed_at"].startswith(TODAY.isoformat())
 
 
+def test_a_deal_created_lost_needs_and_keeps_its_loss_reason(world: World) -> None:
+    with world.session() as s:
+        rep = cast(s).rep
+        args = {"name": "Lost deal", "account": 1, "close_date": "2026-12-31"}
+        with pytest.raises(Invalid, match="loss_reason"):
+            call(s, rep, "crm_create_opportunity", **args, stage="Closed Lost")
+        out = call(s, rep, "crm_create_opportunity", **args, stage="Closed Lost",
+                   loss_reason="Competitor")  # fmt: skip
+        opp = out["opportunity"]
+        assert (opp["probability"], opp["loss_reason"]) == (0, "Competitor")
+
+
 def test_write_tools_report_what_they_stored(world: World) -> None:
     with world.session() as s:
         who = cast(s)

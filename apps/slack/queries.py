@@ -1,0 +1,99 @@
+"""The chat's hot-path SQL statements, built once at import: calls only bind values
+(see apps/README.md, "The hot path")."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import and_, bindparam, func, or_, select
+from sqlalchemy.orm import joinedload
+
+from officegym.apps.org.models import Person
+from officegym.apps.slack.models import Channel, Membership, Message, Pin, Reaction, Status
+
+MEMBERSHIP = select(Membership.id).where(
+    Membership.channel_id == bindparam("c"), Membership.person_id == bindparam("p")
+)
+READ_MARK = select(Membership.id, Membership.last_read_id).where(
+    Membership.channel_id == bindparam("c"), Membership.person_id == bindparam("p")
+)
+ID_BY_NAME = select(Channel.id).where(Channel.name == bindparam("name"))
+HISTORY = (
+    select(Message)
+    .where(
+        Message.channel_id == bindparam("c"),
+        Message.thread_parent_id.is_(None),
+        Message.is_deleted.is_(False),
+        Message.id < bindparam("before"),
+    )
+    .order_by(Message.id.desc())
+    .limit(bindparam("n"))
+)
+# Pages show each author's name: load the authors with the messages.
+HISTORY_WITH_AUTHORS = HISTORY.options(joinedload(Message.user))
+# A time window: strictly between two (created_at, id) points, bound as t_lo/id_lo, t_hi/id_hi.
+T_LO, ID_LO, T_HI, ID_HI = (bindparam(k) for k in ("t_lo", "id_lo", "t_hi", "id_hi"))
+HISTORY_BETWEEN = HISTORY.where(
+    or_(Message.created_at > T_LO, and_(Message.created_at == T_LO, Message.id > ID_LO)),
+    or_(Message.created_at < T_HI, and_(Message.created_at == T_HI, Message.id < ID_HI)),
+)
+HISTORY_BY = {  # (load authors, within a window) -> statement
+    (False, False): HISTORY,
+    (True, False): HISTORY_WITH_AUTHORS,
+    (False, True): HISTORY_BETWEEN,
+    (True, True): HISTORY_BETWEEN.options(joinedload(Message.user)),
+}
+EARLIEST, LATEST = (dt.datetime.min, 0), (dt.datetime.max, 2**62)
+REPLY_COUNTS = (
+    select(Message.thread_parent_id, func.count())
+    .where(
+        Message.thread_parent_id.in_(bindparam("ids", expanding=True)),
+        Message.is_deleted.is_(False),
+    )
+    .group_by(Message.thread_parent_id)
+)
+REACTIONS_OF = (
+    select(Reaction.message_id, Reaction.emoji, Person.handle)
+    .join(Person, Person.id == Reaction.person_id)
+    .where(Reaction.message_id.in_(bindparam("ids", expanding=True)))
+    .order_by(Reaction.id)
+)
+MEMBERS = (
+    select(Person)
+    .join(Membership, Membership.person_id == Person.id)
+    .where(Membership.channel_id == bindparam("c"))
+    .order_by(Person.name)
+)
+MEMBER_IDS = MEMBERS.with_only_columns(Person.id)
+PINNED = (
+    select(Message)
+    .join(Pin, Pin.message_id == Message.id)
+    .where(Pin.channel_id == bindparam("c"), Message.is_deleted.is_(False))
+    .order_by(Pin.id)
+)
+REPLIES = (
+    select(Message)
+    .where(Message.thread_parent_id == bindparam("m"), Message.is_deleted.is_(False))
+    .order_by(Message.id)
+)
+PIN_OF = select(Pin).where(Pin.message_id == bindparam("m"))
+PIN_ID = PIN_OF.with_only_columns(Pin.id)
+STATUS_OF = select(Status).where(Status.person_id == bindparam("p"))
+NEWEST = select(func.max(Message.id)).where(Message.channel_id == bindparam("c"))
+MEMBER_COUNT = select(func.count()).where(Membership.channel_id == bindparam("c"))
+DM_CANDIDATES = (  # conversations of this kind holding all of these people
+    select(Membership.channel_id)
+    .join(Channel, Channel.id == Membership.channel_id)
+    .where(
+        Channel.kind == bindparam("kind"),
+        Membership.person_id.in_(bindparam("ids", expanding=True)),
+    )
+    .group_by(Membership.channel_id)
+    .having(func.count() == bindparam("n"))
+)
+REACTION = select(Reaction).where(
+    Reaction.message_id == bindparam("m"),
+    Reaction.person_id == bindparam("p"),
+    Reaction.emoji == bindparam("e"),
+)
+REACTION_ID = REACTION.with_only_columns(Reaction.id)

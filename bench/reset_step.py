@@ -3,7 +3,8 @@
 Prints the world's size, then medians of: world reset, env reset (task cached),
 one tool call (over the calls of the oracle solutions), grading, task
 generation (a seed not seen before), and whole oracle episodes per second
-through the env (reset + oracle steps + submit + grading).
+through the env (reset + oracle steps + submit + grading), on cached tasks and
+on new instances of each split (as RL rollouts draw them).
 
 Times are CPU time of this (pinned, single-threaded) process by default, which
 is what the work costs on an idle core even when the machine is shared; pass
@@ -118,6 +119,18 @@ def oracle_throughput(env: OfficeEnv, tasks: list[Task], episodes: int) -> float
     return episodes / (clock() - start)
 
 
+def fresh_throughput(env: OfficeEnv, episodes: int, split: str) -> float:
+    """Oracle episodes per second when every reset draws a new instance of `split` (as
+    RL rollouts do): task generation and the split's seed search included."""
+    agent = OracleAgent()
+    env.reset(seed=12_345, options={"split": split})
+    start = clock()
+    for _ in range(episodes):
+        result = run_episode(env, agent, options={"split": split})
+        assert result.passed, result
+    return episodes / (clock() - start)
+
+
 def measure(app: str, episodes: int) -> list[Figure]:
     """Every figure, in the order printed."""
     world = World(world_image("default", 0))
@@ -128,6 +141,10 @@ def measure(app: str, episodes: int) -> list[Figure]:
     calls, grades = call_and_grade_times(world, tasks)
     env_reset = median_ms(lambda: env.reset(options=first), 500)
     throughput = oracle_throughput(env, tasks, episodes)
+
+    def fresh(env: OfficeEnv, split: str) -> float:
+        return fresh_throughput(env, max(episodes // 4, 50), split)
+
     figures = [
         Figure("world tables", len(rows), ""),
         Figure("world rows (all tables)", sum(rows.values()), ""),
@@ -139,6 +156,8 @@ def measure(app: str, episodes: int) -> list[Figure]:
         Figure(f"grading median ({len(grades)} tasks)", statistics.median(grades), "ms"),
         Figure("task generation median (new seed)", task_generation_ms(app), "ms"),
         Figure("oracle episodes/s (tasks cached)", throughput, "/s", ">= 300"),
+        Figure("oracle episodes/s (new train instances)", fresh(env, "train"), "/s"),
+        Figure("oracle episodes/s (new test instances)", fresh(env, "test"), "/s"),
     ]
     env.close()
     world.close()

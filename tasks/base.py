@@ -15,6 +15,7 @@ import importlib
 import pkgutil
 import random
 import re
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -124,17 +125,24 @@ def template(
 
 
 def load_templates() -> dict[str, Template]:
-    """Import every module under officegym.tasks.<app> (registration happens on import)."""
+    """Import every module under officegym.tasks.<app> (registration happens on import);
+    the package walk runs once per process."""
+    _import_template_modules()
+    return TEMPLATES
+
+
+@functools.cache
+def _import_template_modules() -> None:
     import officegym.tasks as pkg
 
     for info in pkgutil.walk_packages(pkg.__path__, prefix=f"{pkg.__name__}."):
         if info.name.count(".") >= 3 or info.ispkg:  # officegym.tasks.<app>.<module>
             importlib.import_module(info.name)
-    return TEMPLATES
 
 
 def get_template(template_id: str) -> Template:
-    load_templates()
+    if template_id not in TEMPLATES:
+        load_templates()
     try:
         return TEMPLATES[template_id]
     except KeyError:
@@ -149,13 +157,25 @@ def _catalog(scenario: str, world_seed: int) -> Engine:
     return World(world_image(scenario, world_seed)).initial_engine
 
 
+_SESSIONS = threading.local()
+
+
+def _catalog_session(scenario: str, world_seed: int) -> Session:
+    """This thread's read-only session on the initial world. Templates only read, so one
+    session serves every build: rows they loaded before come from its identity map."""
+    sessions: dict[tuple[str, int], Session] = _SESSIONS.__dict__.setdefault("by_world", {})
+    key = (scenario, world_seed)
+    if key not in sessions:
+        sessions[key] = Session(_catalog(scenario, world_seed), autoflush=False)
+    return sessions[key]
+
+
 @functools.lru_cache(maxsize=16384)
 def make_task(template_id: str, seed: int, scenario: str = "default", world_seed: int = 0) -> Task:
     """The task of (template, seed) on world (scenario, world_seed); cached."""
     tpl = get_template(template_id)
     rng = random.Random(f"{template_id}:{seed}")
-    with Session(_catalog(scenario, world_seed)) as w:
-        spec = tpl.build(w, rng)
+    spec = tpl.build(_catalog_session(scenario, world_seed), rng)
     return Task(
         id=tpl.id,
         seed=seed,

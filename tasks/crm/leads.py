@@ -3,8 +3,11 @@ rep's lead list."""
 
 from __future__ import annotations
 
+import functools
 import random
+from typing import Any
 
+from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from officegym.tasks.base import Spec, template
@@ -137,24 +140,28 @@ def convert_lead_existing(w: Session, rng: random.Random) -> Spec:
     )
 
 
+@functools.lru_cache(maxsize=8)
+def _cold_lead_sets(engine: Engine) -> list[tuple[Any, str, list[Any]]]:
+    """(sales rep, lead source, their 1-4 open Cold leads from it), once per world."""
+    with Session(engine) as w:
+        idx = crm_index(w)
+    cold: dict[tuple[int, str], list[Any]] = {}
+    for x in idx.leads:
+        if x.source and x.rating == "Cold" and x.status in ("New", "Working"):
+            cold.setdefault((x.owner_id, x.source), []).append(x)
+    sources = sorted({x.source for x in idx.leads if x.source})
+    return [
+        (rep, source, cold[rep.id, source])
+        for rep in idx.with_role("rep", "sales")
+        for source in sources
+        if 1 <= len(cold.get((rep.id, source), [])) <= 4
+    ]
+
+
 @template("crm.disqualify-cold-leads", difficulty="hard")
 def disqualify_cold_leads(w: Session, rng: random.Random) -> Spec:
     """Move a rep's cold leads from one source to Unqualified or Nurturing (others stay)."""
-    idx = crm_index(w)
-    options = []
-    for rep in idx.with_role("rep", "sales"):
-        for source in sorted({x.source for x in idx.leads if x.source}):
-            hits = [
-                x
-                for x in idx.leads
-                if x.owner_id == rep.id
-                and x.source == source
-                and x.rating == "Cold"
-                and x.status in ("New", "Working")
-            ]
-            if 1 <= len(hits) <= 4:
-                options.append((rep, source, hits))
-    me, source, targets = pick(rng, options, "reps with cold leads")
+    me, source, targets = pick(rng, _cold_lead_sets(w.get_bind()), "reps with cold leads")
     status = rng.choice(["Unqualified", "Nurturing"])
     return Spec(
         goal=f"Clean up your leads: every lead of yours from the source {source} that is rated "

@@ -14,11 +14,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from officegym.cli_worlds import file_world, memory_world, sign_in_handles
 from officegym.errors import OfficeGymError
 
 if TYPE_CHECKING:
     from officegym.gym.rollout import EpisodeResult
-    from officegym.world import World
 
 __all__ = ["main"]
 
@@ -91,8 +91,8 @@ def serve(
     from officegym.mcp_wrappers.asgi import serve as serve_asgi
     from officegym.web import create_app
 
-    world = _file_world(scenario, seed, db, fresh, seed_option="--seed")
-    handles = _sign_in_handles(world, persona)
+    world = file_world(scenario, seed, db, fresh, seed_option="--seed")
+    handles = sign_in_handles(world, persona)
     locked = persona is not None and not allow_switch
     app = create_app(
         world,
@@ -163,82 +163,6 @@ def _warn_exposed(host: str, port: int, grading: bool) -> None:
     )
 
 
-def _file_world(
-    scenario: str | None, seed: int | None, db: Path, fresh: bool, *, seed_option: str
-) -> World:
-    """The seeded world written to (or kept in) the SQLite file `db`; a kept file's recorded
-    world is the default of `scenario` and `seed`, and contradicting it is refused."""
-    from officegym.world import World, world_image
-
-    if not fresh and db.exists():
-        scenario, seed = _kept_world(db, scenario, seed, seed_option)
-    scenario, seed = scenario or "default", seed or 0
-    try:
-        image = world_image(scenario, seed)
-    except (OfficeGymError, FileNotFoundError) as exc:
-        raise click.BadParameter(str(exc), param_hint="--scenario") from None
-    db.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        return World(image, url=f"sqlite:///{db.resolve()}", fresh=fresh)
-    except OfficeGymError as exc:
-        raise click.ClickException(exc.message) from None
-
-
-def _kept_world(
-    db: Path, scenario: str | None, seed: int | None, seed_option: str
-) -> tuple[str | None, int | None]:
-    """(scenario, seed) of the world recorded in `db`, checked against the options given."""
-    from officegym.world import stored_identity
-
-    try:
-        found = stored_identity(f"sqlite:///{db.resolve()}")
-    except OfficeGymError as exc:
-        raise click.BadParameter(exc.message, param_hint="--db") from None
-    if found is None:  # on stderr: stdout may be JSON (grade) or the MCP stream (mcp)
-        Console(stderr=True).print(
-            f"[yellow]{db} records no world (written by an older officegym): taking it for "
-            f"scenario {scenario or 'default'!r} seed {seed or 0}, as the options say.[/]",
-            highlight=False,
-        )
-        return scenario, seed
-    if seed is not None and seed != found.seed:
-        raise click.BadParameter(
-            f"{db} holds the world of seed {found.seed}, not {seed} "
-            f"(leave {seed_option} out to use the file's)",
-            param_hint=seed_option,
-        )
-    if scenario is not None and _scenario_name(scenario) != found.scenario:
-        raise click.BadParameter(
-            f"{db} holds the world of scenario {found.scenario!r}, not {scenario!r} "
-            "(leave --scenario out to use the file's)",
-            param_hint="--scenario",
-        )
-    return scenario or found.scenario, found.seed
-
-
-def _scenario_name(scenario: str) -> str:
-    """The name a scenario (given by name or path) records in its worlds."""
-    from officegym.seed_data.scenario import load_scenario
-
-    try:
-        return load_scenario(scenario).name
-    except (OfficeGymError, FileNotFoundError) as exc:
-        raise click.BadParameter(str(exc), param_hint="--scenario") from None
-
-
-def _sign_in_handles(world: World, persona: str | None, n: int = 8) -> list[str]:
-    """Some handles to print sign-in links for; checks that `persona` exists."""
-    from officegym.apps.org import service as org
-
-    with world.session() as s:
-        if persona is not None:
-            try:
-                org.find_person(s, persona)
-            except OfficeGymError as exc:
-                raise click.BadParameter(exc.message, param_hint="--persona") from None
-        return [p.handle for p in org.list_people(s, limit=n)]
-
-
 @main.command("mcp")
 @click.option(
     "--app", "app_name", default="all", show_default=True, help="App (e.g. slack) or all."
@@ -269,22 +193,12 @@ def mcp(
     if app_name != "all" and app_name not in known:
         raise click.BadParameter(f"choose one of {', '.join([*known, 'all'])}", param_hint="--app")
     if db is not None:
-        world = _file_world(scenario, seed, db, fresh=False, seed_option="--seed")
+        world = file_world(scenario, seed, db, fresh=False, seed_option="--seed")
     else:
-        world = _memory_world(scenario or "default", seed or 0)
-    _sign_in_handles(world, persona, n=0)
+        world = memory_world(scenario or "default", seed or 0)
+    sign_in_handles(world, persona, n=0)
     apps = None if app_name == "all" else [app_name]
     run_stdio(world, persona, apps, expose_grading=expose_grading)
-
-
-def _memory_world(scenario: str, seed: int) -> World:
-    """A private in-memory copy of the seeded world."""
-    from officegym.world import World, world_image
-
-    try:
-        return World(world_image(scenario, seed))
-    except (OfficeGymError, FileNotFoundError) as exc:
-        raise click.BadParameter(str(exc), param_hint="--scenario") from None
 
 
 @main.command()
@@ -322,7 +236,7 @@ def grade(
 
     from officegym.grading_api import grade_report
 
-    world = _file_world(scenario, world_seed, db, fresh=False, seed_option="--world-seed")
+    world = file_world(scenario, world_seed, db, fresh=False, seed_option="--world-seed")
     world_name = f"{world.image.scenario} seed {world.image.seed}"
     try:
         report = grade_report(world, task_id, seed, answer)

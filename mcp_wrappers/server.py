@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import threading
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Annotated, Any
 
 import anyio.to_thread
@@ -225,10 +225,26 @@ def build_server(
     if apps is not None and not registry:
         raise ValueError(f"no tools registered for apps {list(apps)}")
     policy = _policy(world, persona)
-    calls = _Calls(world, policy)
     listed = [_registry_tool(t) for t in registry.values()]
     if expose_grading:
         listed.append(_grade_tool())
+    on_list_tools, on_call_tool = _handlers(_Calls(world, policy), registry, listed)
+    return Server(
+        server_name(apps),
+        version=officegym.__version__,
+        instructions=_instructions(world, apps, policy),
+        on_list_tools=on_list_tools,
+        on_call_tool=on_call_tool,
+    )
+
+
+def _handlers(
+    calls: _Calls, registry: dict[str, Tool], listed: list[types.Tool]
+) -> tuple[
+    Callable[..., Awaitable[types.ListToolsResult]], Callable[..., Awaitable[types.CallToolResult]]
+]:
+    """The server's two request handlers: list the tools, call one (in a worker thread)."""
+    grading = any(t.name == GRADE_TOOL for t in listed)
 
     async def on_list_tools(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
@@ -239,7 +255,7 @@ def build_server(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
         name, arguments = params.name, params.arguments or {}
-        if expose_grading and name == GRADE_TOOL:
+        if grading and name == GRADE_TOOL:
             return await anyio.to_thread.run_sync(calls.grade, arguments)
         if name not in registry:
             return _error(
@@ -248,13 +264,7 @@ def build_server(
         token = _request_token(ctx)
         return await anyio.to_thread.run_sync(calls.tool, token, name, arguments)
 
-    return Server(
-        server_name(apps),
-        version=officegym.__version__,
-        instructions=_instructions(world, apps, policy),
-        on_list_tools=on_list_tools,
-        on_call_tool=on_call_tool,
-    )
+    return on_list_tools, on_call_tool
 
 
 def _instructions(world: World, apps: Sequence[str] | None, policy: PersonaPolicy) -> str:

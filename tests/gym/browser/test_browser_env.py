@@ -193,8 +193,9 @@ def test_the_agent_cannot_sign_in_as_someone_else(browser_env: BrowserEnv) -> No
     persona = browser_env.task.persona  # type: ignore[union-attr]
     with browser_env.world.session() as s:
         other = s.scalars(select(Person.handle).where(Person.handle != persona)).first()
-    obs = step(browser_env, f"goto('/login/{other}?next=/slack/')")
+    obs, *_ = browser_env.step(f"goto('/login/{other}?next=/slack/')")
     assert f"this server acts only as @{persona}" in obs["axtree"]
+    assert obs["error"] == f"the page answered HTTP 403 Forbidden (/login/{other}?next=/slack/)"
     assert f"(@{persona})" in step(browser_env, "goto('/slack/')")["axtree"]
     api = step(browser_env, f"goto('/api/auth.test?token=xoxp-{other}')")["axtree"]
     assert "persona_locked" in api

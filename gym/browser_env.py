@@ -41,21 +41,13 @@ from urllib.parse import urlsplit
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from playwright.sync_api import BrowserContext, CDPSession, Page, Response
-from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
 
-from officegym.gym.browser.actions import (
-    ACTION_HELP,
-    ENDING_ACTIONS,
-    Action,
-    ActionError,
-    parse_actions,
-)
+from officegym.gym.browser.actions import ACTION_HELP, ENDING_ACTIONS, ActionError, parse_actions
 from officegym.gym.browser.manager import shared_manager
-from officegym.gym.browser.observe import PageView, read_page, screenshot
-from officegym.gym.browser.perform import explain, perform
 from officegym.gym.browser.server import AppServer
 from officegym.gym.browser.space import BrowserActionSpace
+from officegym.gym.browser.tab import EMPTY, Tab
 from officegym.gym.episodes import (
     ERROR_CHARS,
     GOAL_CHARS,
@@ -115,11 +107,8 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         self.manager = shared_manager(executable_path, headless=headless, cdp=cdp)
         self.world = World(world_image(scenario, world_seed))
         self.server = AppServer(self.world)
-        self._context: BrowserContext | None = None
-        self._page: Page | None = None
-        self._cdp: CDPSession | None = None
-        self._crashed, self._url, self._view = False, "", PageView("", frozenset())
-        self._http: tuple[int, str, str] | None = None  # the step's last page load: status
+        self._tab = Tab(self.manager, self.viewport, action_timeout_ms)
+        self._view = EMPTY  # what the agent last saw
         self._personas: dict[str, str] = {}
         self._start(None)
 
@@ -156,13 +145,18 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         in tools mode), sign in as its persona in a cleared context and open the app."""
         super().reset(seed=seed)
         template_id, split, task_seed = choose_task(
-            self.np_random, self.templates, self.split, dict(options or {})
+            self.np_random,
+            self.templates,
+            self.split,
+            dict(options or {}),
+            scenario=self.scenario,
+            world_seed=self.world_seed,
         )
         task = make_task(template_id, task_seed, self.scenario, self.world_seed)
         self.server.new_episode(task.persona)
         self._start(task)
-        self._http = None
-        self.manager.call(self._open_start_page)
+        self._tab.http = None
+        self.manager.call(self._tab.open, self.login_url, fresh=self.fresh_context)
         info = {
             "task": {**task.describe(), "split": split},
             "app_url": self.app_url,
@@ -172,60 +166,14 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         }
         return self._observe("", ""), info
 
-    def _open_start_page(self) -> None:
-        """(Browser thread.) Sign in and open the start page; one fresh retry if broken (in
-        a new browser and driver, if the driver died)."""
-        for attempt in (1, 2):
-            try:
-                self._prepare_page(fresh=attempt == 2 or self.fresh_context)
-                assert self._page is not None and self._cdp is not None
-                self._page.goto(self.login_url, timeout=self.action_timeout_ms * 10)
-                self._cdp.send("Page.resetNavigationHistory")
-                return
-            except PlaywrightError as exc:
-                if attempt == 2:
-                    raise
-                self.manager.recover(exc)
-
-    def _prepare_page(self, *, fresh: bool) -> None:
-        """(Browser thread.) Reuse the env's page in a cleared context, or open a new one."""
-        page = self._page
-        broken = page is None or page.is_closed() or self._crashed
-        if fresh or broken or not self.manager.owns(self._context):
-            self._close_context()
-            self._context = self.manager.new_context(viewport=self.viewport)
-            self._context.set_default_timeout(self.action_timeout_ms)
-            self._page = self._context.new_page()
-            self._page.on("crash", self._on_crash)
-            self._page.on("response", self._on_response)
-            self._cdp = self._context.new_cdp_session(self._page)
-            return
-        assert self._context is not None
-        self._context.clear_cookies()
-        for other in self._context.pages:
-            if other is not page:
-                other.close()
-
-    def _on_crash(self, _page: Page) -> None:
-        """(Browser thread.) Remember the crash: the next reset opens a new context."""
-        self._crashed = True
-
-    def _on_response(self, response: Response) -> None:
-        """(Browser thread.) Remember the status of the page a navigation loaded (the last
-        one, after redirects), for the observation's error."""
-        request, page = response.request, self._page
-        main = page is not None and request.frame == page.main_frame
-        if main and request.is_navigation_request():
-            self._http = (response.status, response.status_text, response.url)
-
     def step(self, action: str) -> Step:
         """Perform one action; `send_msg_to_user`/`report_infeasible` end and grade."""
-        if self._page is None or self.task is None:
+        if self._tab.page is None or self.task is None:
             return self._stray("call reset() before step()")
         if self._done:
             return self._stray("the episode has ended; call reset() to start a new one")
         self._steps += 1
-        self._http = None
+        self._tab.http = None
         error, info = self._act(action)
         terminated = self._done
         truncated = not terminated and self._steps >= self.max_steps
@@ -253,7 +201,10 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         if len(actions) > 1:
             info["actions"] = [a.name for a in actions]
         moves = actions[:-1] if last.name in ENDING_ACTIONS else actions
-        error = self.manager.call(self._perform, moves) if moves else None
+        error = None
+        if moves:
+            origin, seen = self.server.url, self._view.ids
+            error = self.manager.call(self._tab.perform, moves, origin=origin, known_ids=seen)
         if error is not None:
             info["error_code"] = "action_failed"
             return clip(error, ERROR_CHARS), info
@@ -264,34 +215,6 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
             info["infeasible"] = last.args["reason"]
         info["ok"] = True
         return "", info
-
-    def _perform(self, actions: list[Action]) -> str | None:
-        """(Browser thread.) Do `actions` in order; the first one's error stops the rest."""
-        assert self._page is not None
-        for i, action in enumerate(actions):
-            error = self._settled() if i else None  # act on the page the last action opened
-            error = error or perform(
-                self._page,
-                action,
-                origin=self.server.url,
-                known_ids=self._view.ids if i == 0 else frozenset(),
-                timeout_ms=self.action_timeout_ms,
-            )
-            if error is not None:
-                if len(actions) == 1:
-                    return error
-                done = f"; the {i} before it were done" if i else ""
-                return f"action {i + 1} of {len(actions)} failed{done}: {error}"
-        return None
-
-    def _settled(self) -> str | None:
-        """(Browser thread.) Wait for the page to load; why it did not, if so."""
-        assert self._page is not None
-        try:
-            self._page.wait_for_load_state(timeout=self.action_timeout_ms * 3)
-        except PlaywrightError as exc:
-            return explain(exc)
-        return None
 
     def finish(self, answer: str | None = None) -> Grade:
         """End the episode now and grade the final state (for agents acting on their own)."""
@@ -339,11 +262,11 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
     def page(self) -> Page | None:
         """The env's Playwright page, for inspection through ``env.manager.call(fn, page)``
         (Playwright objects live in the browser thread); agents act through `step`."""
-        return self._page
+        return self._tab.page
 
     def _observe(self, last_action: str, error: str) -> dict[str, Any]:
         """The observation of the page as it is now (its text cut to `max_page_chars`)."""
-        view, problem, url = self.manager.call(self._read)
+        view, problem, url = self.manager.call(self._tab.read)
         self._view = view
         text = view.text
         if len(text) > self.max_page_chars:
@@ -351,8 +274,9 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
             text = text[: self.max_page_chars] + PAGE_NOTE.format(n=cut)
         if problem:
             error = f"{error}\n{problem}".strip()
-        if self._http is not None and self._http[0] >= 400:
-            error = f"{error}\n{_http_error(*self._http)}".strip()
+        http = self._tab.http
+        if http is not None and http[0] >= 400:
+            error = f"{error}\n{_http_error(*http)}".strip()
         obs: dict[str, Any] = {
             "goal": self._goal,
             "persona": self._persona,
@@ -362,34 +286,9 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
             "error": clip(error, ERROR_CHARS),
         }
         if self.screenshot:
-            obs["screenshot"] = self.manager.call(self._screenshot)
+            obs["screenshot"] = self.manager.call(self._tab.screenshot)
         self._last = (last_action, obs["error"])
         return obs
-
-    def _read(self) -> tuple[PageView, str, str]:
-        """(In the browser thread.) The page's text, why it could not be read if so, its URL."""
-        if self._page is None:
-            return PageView("", frozenset()), "", ""
-        self._url = self._page.url
-        try:
-            return read_page(self._page), "", self._url
-        except PlaywrightError as exc:
-            lines = str(exc).strip().splitlines()
-            reason = lines[0] if lines else type(exc).__name__
-            problem = f"the page could not be read ({reason}); reset()"
-            return PageView("", frozenset()), problem, self._url
-
-    def _screenshot(self) -> np.ndarray:
-        """(Browser thread.) The viewport, or a black image if the page cannot be shot."""
-        shape = (self.viewport["height"], self.viewport["width"], 3)
-        if self._page is not None:
-            try:
-                shot = screenshot(self._page)
-                if shot.shape == shape:
-                    return shot
-            except PlaywrightError:
-                pass
-        return np.zeros(shape, dtype=np.uint8)
 
     def _persona_text(self, handle: str) -> str:
         """``@handle (Full Name)``; cached, since every reset restores the same people."""
@@ -402,7 +301,7 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         """``ansi``: the task, the last action and its outcome as text; ``rgb_array``: the
         viewport."""
         if self.render_mode == "rgb_array":
-            return self.manager.call(self._screenshot)
+            return self.manager.call(self._tab.screenshot)
         if self.render_mode != "ansi":
             return None
         if self.task is None:
@@ -411,7 +310,7 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
             f"{self.task.id} seed {self.task.seed}  step {self._steps}/{self.max_steps}",
             f"persona: {self._persona}",
             f"goal: {self._goal}",
-            f"url: {self._url}",
+            f"url: {self._tab.url}",
         ]
         action, error = self._last
         if action:
@@ -424,19 +323,12 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
 
     def close(self) -> None:
         """Close the env's context, server and world; the shared browser stays (idempotent)."""
-        self.manager.call(self._close_context)
+        if getattr(self, "_tab", None) is not None:
+            self.manager.call(self._tab.close)
         if getattr(self, "server", None) is not None:
             self.server.close()
         if getattr(self, "world", None) is not None:
             self.world.close()
-
-    def _close_context(self) -> None:
-        """(Browser thread.) Drop the env's context, closing it if its browser still runs."""
-        context, self._context, self._page, self._cdp = self._context, None, None, None
-        self._crashed = False
-        if context is not None and self.manager.owns(context):
-            with contextlib.suppress(PlaywrightError):
-                context.close()
 
 
 def _http_error(status: int, reason: str, url: str) -> str:

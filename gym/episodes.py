@@ -70,8 +70,8 @@ def choose_task(
     default_split: str,
     options: Mapping[str, Any],
     *,
-    scenario: str = "default",
-    world_seed: int = 0,
+    scenario: str,
+    world_seed: int,
 ) -> tuple[str, str, int]:
     """Template, split and task seed of a reset. Two draws happen whatever the options say
     (so a seeded sequence of resets does not depend on them): a template, and where the

@@ -389,9 +389,9 @@ def test_a_killed_driver_is_replaced_by_the_next_reset(
 def test_a_fresh_context_per_reset_also_works(chromium: BrowserManager) -> None:
     env = BrowserEnv(task="slack.post-channel", fresh_context=True)
     env.reset(seed=0)
-    first = env._context
+    first = env._tab.context
     obs, _ = env.reset(seed=0)
-    assert env._context is not first and "[composer-send]" in obs["axtree"]
+    assert env._tab.context is not first and "[composer-send]" in obs["axtree"]
     env.close()
 
 

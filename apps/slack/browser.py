@@ -172,13 +172,22 @@ def _set_status(a: Args) -> list[str]:
 def _reads() -> dict[str, Make]:
     """Each read tool as the one page that shows the same information."""
     return {
-        "slack_list_channels": lambda a: [goto("/slack/browse", q=a.get("query"))],
+        "slack_list_channels": lambda a: [
+            goto(
+                "/slack/browse",
+                q=a.get("query"),
+                mine=1 if a.get("member_only") else None,
+                archived=1 if a.get("include_archived") else None,
+            )
+        ],
         "slack_get_channel_info": lambda a: [goto(_details(a["channel"]))],
         "slack_read_channel": lambda a: [
             goto(_channel(a["channel"]), before=a.get("before_message_id"))
         ],
         "slack_read_thread": lambda a: [goto(_message(a["message_id"]))],
-        "slack_search_messages": lambda a: [goto("/slack/search", q=a["query"])],
+        "slack_search_messages": lambda a: [
+            goto("/slack/search", q=a["query"], channel=a.get("channel"), author=a.get("author"))
+        ],
         "slack_list_pins": lambda a: [goto(_details(a["channel"]))],
         "slack_list_people": lambda a: [
             goto("/slack/people", q=a.get("query"), team=a.get("team"))

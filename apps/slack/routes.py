@@ -160,9 +160,20 @@ def archive(ref: str) -> Response:
 def browse() -> str:
     """Every channel the actor may see, with a join button where not a member."""
     query = request.args.get("q", "").strip()
-    channels = chat.list_channels(g.db, g.actor, query=query or None)
-    mine = {c.id for c in chat.list_channels(g.db, g.actor, member_only=True)}
-    return render("slack/browse.html", channels=channels, mine=mine, query=query)
+    member_only, archived = _checked("mine"), _checked("archived")
+    channels = chat.list_channels(
+        g.db, g.actor, query=query or None, member_only=member_only, include_archived=archived
+    )
+    mine = {
+        c.id for c in chat.list_channels(g.db, g.actor, member_only=True, include_archived=True)
+    }
+    shown = {"member_only": member_only, "archived": archived}
+    return render("slack/browse.html", channels=channels, mine=mine, query=query, **shown)
+
+
+def _checked(name: str) -> bool:
+    """Whether a checkbox of the query string is ticked (``?mine=1`` or ``?mine=on``)."""
+    return request.args.get(name, "") in ("1", "on", "true")
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -286,10 +297,22 @@ def unpin(message_id: int) -> Response:
 def search() -> str:
     """Messages containing every word of the query, in conversations the actor can read."""
     query = request.args.get("q", "").strip()
-    results = chat.search_messages(g.db, g.actor, query=query, limit=50) if query else []
+    where, who = request.args.get("channel", "").strip(), request.args.get("author", "").strip()
+    channel = chat.get_channel(g.db, g.actor, where) if where else None
+    author = org.profile(g.db, org.find_person_id(g.db, who)) if who else None
+    results = []
+    if query:
+        found = dict(channel=channel, author=author, limit=50)
+        results = chat.search_messages(g.db, g.actor, query=query, **found)
     labels = {m.channel_id: channel_label(g.db, g.actor, m.channel) for m in results}
     return render(
-        "slack/search.html", query=query, results=results, labels=labels, thread_url=_thread_url
+        "slack/search.html",
+        query=query,
+        channel=where,
+        author=who,
+        results=results,
+        labels=labels,
+        thread_url=_thread_url,
     )
 
 

@@ -418,6 +418,40 @@ def test_search_finds_a_posted_message(client: FlaskClient, db: Session, me: Per
     assert f'href="/slack/m/{msg.id}#msg-{msg.id}"' in html
 
 
+def test_search_narrows_to_a_channel_and_an_author(
+    client: FlaskClient, db: Session, me: Person
+) -> None:
+    client.post("/slack/c/engineering/post", data={"text": "okapi rollout notes"})
+    client.post("/slack/c/general/post", data={"text": "okapi rollout notes"})
+    here, there = _newest(db, me, "engineering"), _newest(db, me, "general")
+
+    def found(query: str) -> set[str]:
+        html = client.get(f"/slack/search?q=okapi+rollout{query}").get_data(as_text=True)
+        return {m for m in (str(here.id), str(there.id)) if f"search-result-{m}" in html}
+
+    assert found("") == {str(here.id), str(there.id)}
+    assert found("&channel=engineering") == {str(here.id)}
+    assert found(f"&author={ACTOR}&channel=%23general") == {str(there.id)}
+    assert found("&author=mchang") == set()
+    assert client.get("/slack/search?q=x&channel=no-such-channel").status_code == 404
+
+
+def test_browse_filters_to_my_channels_and_shows_archived_on_request(
+    client: FlaskClient, db: Session, me: Person
+) -> None:
+    client.post("/slack/new", data={"name": "old-project", "topic": "done"})
+    chat.archive_channel(db, me, chat.get_channel(db, me, "old-project"))
+    db.commit()
+    everyone = client.get("/slack/browse").get_data(as_text=True)
+    mine = client.get("/slack/browse?mine=1").get_data(as_text=True)
+    archived = client.get("/slack/browse?mine=1&archived=1").get_data(as_text=True)
+    outside = _public_not_joined(db, me)
+    assert f"browse-channel-{outside.name}" in everyone
+    assert f"browse-channel-{outside.name}" not in mine
+    assert "browse-channel-old-project" not in mine
+    assert "browse-channel-old-project" in archived and "archived</span>" in archived
+
+
 # ---------------------------------------------------------------- access rules
 
 

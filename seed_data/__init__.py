@@ -43,7 +43,7 @@ def build_image(scenario: str = "default", seed: int = 0) -> WorldImage:
     create_schema(engine)
     fake = Faker(sc.locale)
     fake.seed_instance(seed)
-    ctx = SeedContext(scenario=sc, fake=fake, rng=random.Random(f"{sc.name}:{seed}"))
+    ctx = SeedContext(scenario=sc, fake=fake, rng=random.Random(f"{sc.name}:{seed}"), seed=seed)
     with Session(engine, info={"clock": SimClock(sc.date)}) as s:
         for gen in generators():
             gen.seed(s, ctx)

@@ -18,5 +18,6 @@ class SeedContext:
     scenario: Scenario
     fake: Faker
     rng: random.Random
+    seed: int = 0  # the world seed, for generators that keep a random stream of their own
     people: list[Person] = field(default_factory=list)
     made: dict[str, Any] = field(default_factory=dict)

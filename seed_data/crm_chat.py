@@ -104,7 +104,8 @@ def _escalations(s: Session, poster: Poster, crew: Crew, cases: list[Case]) -> N
         return
     for i, case in enumerate(cases):
         owner = s.get_one(Person, case.owner_id)
-        raiser = poster.rng.choice([p for p in crew.support[1:] if p.id != owner.id])
+        colleagues = [p for p in crew.support[1:] if p.id != owner.id]
+        raiser = poster.rng.choice(colleagues or [head])  # a one-person team asks itself
         account = case.account.name if case.account else "a customer"
         text = T.ESCALATIONS[i % len(T.ESCALATIONS)]
         parent = poster.post(

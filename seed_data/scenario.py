@@ -10,7 +10,7 @@ import datetime as dt
 import tomllib
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
 from officegym.errors import ConfigError
 
@@ -34,6 +34,11 @@ class SlackParams(_Strict):
     thread_ratio: float = Field(0.18, ge=0, le=0.9)
     reaction_ratio: float = Field(0.3, ge=0, le=3)
     dm_conversations: int = Field(40, ge=0, le=5000)
+    edited_ratio: float = Field(0.015, ge=0, le=0.5, description="top-level posts edited later")
+    deleted_ratio: float = Field(0.01, ge=0, le=0.5, description="top-level posts deleted later")
+    archived: list[str] = Field(
+        default_factory=lambda: ["proj-fjord"], description="channels archived at the end"
+    )
 
 
 class CrmParams(_Strict):
@@ -58,6 +63,12 @@ class Scenario(_Strict):
     org: OrgParams
     slack: SlackParams = SlackParams()
     crm: CrmParams = CrmParams()
+    _source: str = PrivateAttr(default="<scenario>")  # the file it was read from
+
+    @property
+    def source(self) -> str:
+        """The file this scenario was read from, for errors that name it."""
+        return self._source
 
 
 def scenario_names() -> list[str]:
@@ -83,8 +94,10 @@ def load_scenario(name_or_path: str | Path) -> Scenario:
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(str(path), "<file>", str(exc)) from None
     try:
-        return Scenario.model_validate(raw)
+        scenario = Scenario.model_validate(raw)
     except ValidationError as exc:
         err = exc.errors()[0]
         field = ".".join(str(x) for x in err["loc"]) or "<root>"
         raise ConfigError(str(path), field, err["msg"]) from None
+    scenario._source = str(path)
+    return scenario

@@ -112,10 +112,10 @@ def _channels(s: Session, people: list[Person], rng: random.Random) -> list[_Pla
             about=f"{team_people[0].team.name} team",
         )
     for proj in T.PROJECTS:
-        members = rng.sample(people, k=rng.randint(6, 14))
+        members = rng.sample(people, k=min(rng.randint(6, 14), len(people)))
         make(f"proj-{proj}", "project", 1.5, members, about=f"Project {proj.title()}")
-    make("incidents", "incidents", 1, rng.sample(people, k=20), about="Production incidents")
-    make("help-it", "general", 0.7, rng.sample(people, k=30), about="Laptop, VPN and access help")
+    make("incidents", "incidents", 1, _some(rng, people, 20), about="Production incidents")
+    make("help-it", "general", 0.7, _some(rng, people, 30), about="Laptop, VPN and access help")
     for name, about in PRIVATE.items():
         members = (
             (heads + rng.sample(people, k=3))
@@ -124,6 +124,11 @@ def _channels(s: Session, people: list[Person], rng: random.Random) -> list[_Pla
         )
         make(name, "private", 0.8, list(dict.fromkeys(members)), private=True, about=about)
     return plans
+
+
+def _some(rng: random.Random, people: list[Person], k: int) -> list[Person]:
+    """`k` people at random (everyone, in a random order, in a company of fewer)."""
+    return rng.sample(people, k=min(k, len(people)))
 
 
 def _dms(s: Session, people: list[Person], rng: random.Random, n: int) -> list[_Plan]:

@@ -5,9 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from sqlalchemy import func, select
 
+from officegym.apps.org.models import Person
+from officegym.apps.slack.models import Message
 from officegym.errors import ConfigError
+from officegym.seed_data import build_image
 from officegym.seed_data.scenario import load_scenario, scenario_names
+from officegym.world import World
 
 GOOD = (Path(__file__).parents[2] / "seed_data" / "scenarios" / "default.toml").read_text()
 
@@ -44,3 +49,15 @@ def test_unparseable_file_and_unknown_name(tmp_path: Path) -> None:
         load_scenario(path)
     with pytest.raises(ConfigError, match="no scenario 'nope'"):
         load_scenario("nope")
+
+
+def test_the_smallest_company_a_scenario_allows_builds(tmp_path: Path) -> None:
+    """Twelve people in six teams: one-person teams must not break any generator."""
+    path = tmp_path / "tiny.toml"
+    path.write_text(GOOD.replace("people = 60", "people = 12"))
+    image = build_image(str(path), 0)
+    world = World(image)
+    with world.session() as s:
+        assert s.scalar(select(func.count()).select_from(Person)) == 12
+        assert s.scalar(select(func.count()).select_from(Message)) > 1000
+    world.close()

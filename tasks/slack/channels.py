@@ -1,4 +1,5 @@
-"""Slack templates about channels and profile: create, join, invite, status."""
+"""Slack templates about channels and profile: create, join, invite, status, and a
+request for a private channel you cannot reach."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from officegym.seed_data.slack_text import DAYS, FEATURES, PROJECTS, STATUSES
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, Check, RowExists
 from officegym.tasks.slack.common import (
+    allow_dm,
     allow_post,
     call,
     channels_of,
@@ -201,3 +203,68 @@ def _partly_present_team(
         if 2 <= len(missing) < len(team_people):
             return me, ch, team, missing
     raise LookupError("no channel with a partly present team")
+
+
+@template("slack.no-access-request", difficulty="medium")
+def no_access_request(w: Session, rng: random.Random) -> Spec:
+    """Asked to post in a private channel you are not in: tell the asker instead (the
+    channel is invisible to you, and no other channel will do)."""
+    me, channel, asker = _outsider_of_private(w, rng)
+    feature = rng.choice(FEATURES)
+    update = f"The {feature} review notes are ready."
+    first = asker.name.split()[0]
+    reply = (
+        f"Hi {first}, I can't post in #{channel.name}: I'm not a member and can't see it. "
+        "Could you add me, or post it there yourself?"
+    )
+    return Spec(
+        goal=f'{asker.name} asked you to post "{update}" in #{channel.name}. Post it there; '
+        f"if that is not possible, send {first} a direct message saying why instead.",
+        persona=me.handle,
+        checks=[
+            Said(
+                name=f"told {asker.name} why not, by DM",
+                author_id=me.id,
+                dm_to=asker.id,
+                says=Says(all_of=[[channel.name, f"#{channel.name}"], NO_ACCESS]),
+            )
+        ],
+        allowed=allow_dm(w, me, asker),
+        solution=[
+            call("slack_list_channels", query=channel.name),
+            call("slack_send_dm", people=[asker.handle], text=reply),
+        ],
+    )
+
+
+NO_ACCESS = [
+    "access",
+    "member",
+    "members",
+    "invite",
+    "add me",
+    "can't",
+    "cannot",
+    "unable",
+    "not able",
+    "permission",
+    "private",
+]
+
+
+def _outsider_of_private(w: Session, rng: random.Random) -> tuple[Person, Channel, Person]:
+    """A person, an active private channel they are not in, and a member of it to ask."""
+    private = w.scalars(
+        select(Channel)
+        .where(Channel.kind == "private", Channel.is_archived.is_(False))
+        .order_by(Channel.id)
+    ).all()
+    everyone = people(w)
+    for _ in range(50):
+        channel = rng.choice(private)
+        inside = member_ids(w, channel.id)
+        outside = [p for p in everyone if p.id not in inside]
+        if outside and inside:
+            asker = w.get_one(Person, rng.choice(sorted(inside)))
+            return rng.choice(outside), channel, asker
+    raise LookupError("no private channel with someone outside it")

@@ -105,3 +105,21 @@ def test_onboarding_passes_whatever_order_the_agent_works_in(world: World, seed:
     grade, errors = replay(world, task, [*reordered, pin_it], None)
     assert not errors
     assert (grade.reward, grade.passed, grade.collateral) == (1.0, True, ())
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_posting_a_request_for_a_private_channel_elsewhere_is_collateral(
+    world: World, seed: int
+) -> None:
+    """The update belongs in a channel the persona cannot reach: #general will not do."""
+    task = make_task("slack.no-access-request", seed)
+    update = task.goal.split('"')[1]
+    elsewhere = ToolCall("slack_post_message", {"channel": "general", "text": update})
+    grade, errors = replay(world, task, [*task.solution, elsewhere], None)
+    assert not errors
+    assert not grade.passed and any("slack_message" in d for d in grade.collateral)
+    private = task.goal.split("#")[1].split(".")[0].split()[0]
+    tried = ToolCall("slack_post_message", {"channel": private, "text": update})
+    grade, errors = replay(world, task, [tried], None)
+    assert errors and "that you can see" in errors[0]  # the channel is invisible to them
+    assert grade.collateral == () and not grade.passed

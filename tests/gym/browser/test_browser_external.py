@@ -17,6 +17,7 @@ from officegym.gym.browser_env import BrowserEnv
 pytestmark = pytest.mark.browser
 
 DOC = Path(__file__).resolve().parents[3] / "gym" / "BROWSER.md"
+README = Path(__file__).resolve().parents[3] / "README.md"
 
 
 def test_an_agent_attached_over_cdp_is_graded_on_the_final_state(cdp_env: BrowserEnv) -> None:
@@ -47,11 +48,14 @@ def test_finishing_without_doing_the_task_fails(browser_env: BrowserEnv) -> None
     assert grade.passed is False and grade.reward == 0.0
 
 
-def test_the_documented_example_runs_and_scores_full_reward(tmp_path: Path) -> None:
-    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
+@pytest.mark.parametrize(("doc", "printed"), [(DOC, ["1.0", "True"]), (README, ["1.0"])])
+def test_the_documented_example_runs_and_scores_full_reward(
+    tmp_path: Path, doc: Path, printed: list[str]
+) -> None:
+    blocks = re.findall(r"```python\n(.*?)```", doc.read_text(), re.S)
     example = next(b for b in blocks if "connect_over_cdp" in b)
     out = subprocess.run(
         [sys.executable, "-c", example], cwd=tmp_path, capture_output=True, text=True, timeout=300
     )
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["1.0", "True"]
+    assert out.stdout.split() == printed

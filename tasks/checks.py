@@ -45,7 +45,7 @@ class NewRowId:
     where: Mapping[str, Any]
 
     def resolve(self, g: GradeContext) -> int | None:
-        ids = [r["id"] for r in g.new_rows(self.table, self.where)]
+        ids = [r["id"] for r in g.new_rows(self.table, resolve(self.where, g))]
         return min(ids) if ids else None
 
 
@@ -170,20 +170,27 @@ class RowAbsent(Check):
 
 @dataclass(frozen=True, kw_only=True)
 class FieldEquals(Check):
-    """Row `row_id` of `table` has `field == value` (or contains the words in `contains`)."""
+    """Row `row_id` of `table` has `field == value` (or, for text, contains the phrases in
+    `contains` or says what `says` asks)."""
 
     table: str
     row_id: int
     field: str
     value: Any = None
     contains: Sequence[str] = ()
+    says: Says | None = None
 
     def evaluate(self, g: GradeContext) -> tuple[bool, str]:
         rows = g.rows(self.table, {"id": self.row_id})
         if not rows:
             return False, f"{self.table} {self.row_id} no longer exists"
         got = rows[0][self.field]
-        ok = _contains_all(got, self.contains) if self.contains else got == self.value
+        if self.says is not None:
+            ok = self.says.judge(str(got or ""))[0]
+        elif self.contains:
+            ok = _contains_all(got, self.contains)
+        else:
+            ok = got == self.value
         return ok, f"{self.field} is {str(got)[:80]!r}"
 
 

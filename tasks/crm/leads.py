@@ -11,8 +11,8 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from officegym.tasks.base import Spec, template
-from officegym.tasks.checks import Allow, FieldEquals, NewRowId, Predicate, RowExists
-from officegym.tasks.crm.common import allow_update, crm_index
+from officegym.tasks.checks import Check, FieldEquals, NewRowId, Predicate, RowExists
+from officegym.tasks.crm.common import allow_new, allow_update, crm_index
 from officegym.tasks.slack.common import call, pick
 
 CONVERTED = [
@@ -43,6 +43,51 @@ def _no_new(table: str):
     return check
 
 
+def _conversion(lead: Any, account: int | NewRowId, amount: int) -> dict[str, NewRowId]:
+    """The contact and the open opportunity a conversion of `lead` must create."""
+    return {
+        "contact": NewRowId("crm_contact", {"email": lead.email, "account_id": account}),
+        "opportunity": NewRowId(
+            "crm_opportunity", {"account_id": account, "amount": amount, "closed_at": None}
+        ),
+    }
+
+
+def _conversion_checks(
+    lead: Any, account: int | NewRowId, made: dict[str, NewRowId]
+) -> list[Check]:
+    """The lead is converted into that account, contact and open opportunity, and links
+    them (not records made beside the conversion, nor an already closed deal)."""
+    links = {
+        "converted_account_id": account,
+        "converted_contact_id": made["contact"],
+        "converted_opportunity_id": made["opportunity"],
+    }
+    return [
+        FieldEquals(
+            name="lead converted",
+            table="crm_lead",
+            row_id=lead.id,
+            field="status",
+            value="Converted",
+        ),
+        RowExists(
+            name="contact created", table="crm_contact", new=True, where=made["contact"].where
+        ),
+        RowExists(
+            name="open opportunity with the amount",
+            table="crm_opportunity",
+            new=True,
+            where=made["opportunity"].where,
+        ),
+        RowExists(
+            name="the lead links the account, contact and opportunity",
+            table="crm_lead",
+            where={"id": lead.id, **links},
+        ),
+    ]
+
+
 @template("crm.convert-lead", difficulty="medium")
 def convert_lead(w: Session, rng: random.Random) -> Spec:
     """Convert a qualified lead into an account, a contact and an opportunity."""
@@ -51,39 +96,22 @@ def convert_lead(w: Session, rng: random.Random) -> Spec:
     me = idx.people[lead.owner_id]
     amount = rng.randrange(10_000, 150_000, 1_000)
     acc = NewRowId("crm_account", {"name": lead.company})
+    made = _conversion(lead, acc, amount)
     return Spec(
         goal=f"{lead.first_name} {lead.last_name} from {lead.company} is qualified. Convert "
         f"the lead into an account, a contact and an opportunity worth ${amount:,}.",
         persona=me.handle,
         checks=[
-            FieldEquals(
-                name="lead converted",
-                table="crm_lead",
-                row_id=lead.id,
-                field="status",
-                value="Converted",
-            ),
             RowExists(
                 name="account created", table="crm_account", new=True, where={"name": lead.company}
             ),
-            RowExists(
-                name="contact created",
-                table="crm_contact",
-                new=True,
-                where={"email": lead.email, "account_id": acc},
-            ),
-            RowExists(
-                name="opportunity with the amount",
-                table="crm_opportunity",
-                new=True,
-                where={"account_id": acc, "amount": amount},
-            ),
+            *_conversion_checks(lead, acc, made),
         ],
         allowed=[
             *allow_update("lead", lead.id, CONVERTED),
-            Allow("crm_account", where={"name": lead.company}, limit=1),
-            Allow("crm_contact", where={"email": lead.email, "account_id": acc}, limit=1),
-            Allow("crm_opportunity", where={"account_id": acc}, limit=1),
+            *allow_new("account", {"name": lead.company}),
+            *allow_new("contact", made["contact"].where),
+            *allow_new("opportunity", {"account_id": acc}),
         ],
         solution=[
             call("crm_search_leads", query=lead.last_name, open_only=True),
@@ -100,37 +128,20 @@ def convert_lead_existing(w: Session, rng: random.Random) -> Spec:
     account = next(a for a in idx.accounts if a.name.lower() == lead.company.lower())
     me = idx.people[lead.owner_id]
     amount = rng.randrange(5_000, 90_000, 500)
+    made = _conversion(lead, account.id, amount)
     return Spec(
         goal=f"Convert the lead {lead.first_name} {lead.last_name} ({lead.company}) with an "
         f"opportunity worth ${amount:,}. {lead.company} is already an account in the CRM: "
         "attach the lead to it instead of creating a duplicate account.",
         persona=me.handle,
         checks=[
-            FieldEquals(
-                name="converted onto the existing account",
-                table="crm_lead",
-                row_id=lead.id,
-                field="converted_account_id",
-                value=account.id,
-            ),
-            RowExists(
-                name="contact at the existing account",
-                table="crm_contact",
-                new=True,
-                where={"email": lead.email, "account_id": account.id},
-            ),
-            RowExists(
-                name="opportunity at the existing account",
-                table="crm_opportunity",
-                new=True,
-                where={"account_id": account.id, "amount": amount},
-            ),
+            *_conversion_checks(lead, account.id, made),
             Predicate(name="no duplicate account", fn=_no_new("crm_account"), weight=0),
         ],
         allowed=[
             *allow_update("lead", lead.id, CONVERTED),
-            Allow("crm_contact", where={"email": lead.email, "account_id": account.id}, limit=1),
-            Allow("crm_opportunity", where={"account_id": account.id}, limit=1),
+            *allow_new("contact", made["contact"].where),
+            *allow_new("opportunity", {"account_id": account.id}),
         ],
         solution=[
             call("crm_get_lead", lead=lead.id),

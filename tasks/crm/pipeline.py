@@ -13,9 +13,11 @@ from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, Predicate, RowExists
 from officegym.tasks.crm.common import allow_update, crm_index
 from officegym.tasks.slack.common import call, pick
+from officegym.tasks.statements import Says, rivals
 
 CLOSE_FIELDS = ["stage", "probability", "close_date", "closed_at", "loss_reason"]
 MOVE_FIELDS = ["stage", "probability"]  # what a move between open stages changes
+SIGNED = ["Contract signed", "Signed order form received", "Deal signed"]
 LOSSES = {
     "Competitor": "they signed with a competitor",
     "No Budget": "their budget was cut for the year",
@@ -77,7 +79,7 @@ def _closed_today(opp_id: int):
 def close_won(w: Session, rng: random.Random) -> Spec:
     """Mark a deal won and log the signing call on it."""
     _idx, opp, me = _rep_deal(w, rng)
-    subject = rng.choice(["Contract signed", "Signed order form received", "Deal signed"])
+    subject = rng.choice(SIGNED)
     return Spec(
         goal=f'Good news: the customer signed "{opp.name}". Mark the opportunity as won and '
         f'log a call on it with the subject "{subject}".',
@@ -96,7 +98,7 @@ def close_won(w: Session, rng: random.Random) -> Spec:
                 table="crm_activity",
                 new=True,
                 where={"record_type": "opportunity", "record_id": opp.id, "kind": "call"},
-                contains={"subject": [subject]},
+                says={"subject": Says(all_of=[[subject]], none_of=rivals(SIGNED, subject))},
             ),
         ],
         allowed=[

@@ -10,8 +10,9 @@ from sqlalchemy.orm import Session
 from officegym.seed_data.crm_text import CONTACT_TITLES, NEXT_STEPS
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, RowExists
-from officegym.tasks.crm.common import allow_update, crm_index
+from officegym.tasks.crm.common import allow_new, allow_update, crm_index
 from officegym.tasks.slack.common import call, pick
+from officegym.tasks.statements import Says, rivals
 
 FIRST = ["Avery", "Jordan", "Morgan", "Riley", "Quinn", "Harper", "Rowan", "Emerson", "Sage"]
 LAST = ["Okafor", "Lindqvist", "Moreau", "Tanaka", "Silva", "Novak", "Haddad", "Kowalski"]
@@ -45,7 +46,7 @@ def update_deal(w: Session, rng: random.Random) -> Spec:
                 table="crm_opportunity",
                 row_id=opp.id,
                 field="next_step",
-                value=step,
+                says=Says(exactly=step),
             ),
         ],
         allowed=allow_update("opportunity", opp.id, ["amount", "next_step"]),
@@ -82,7 +83,7 @@ def add_contact(w: Session, rng: random.Random) -> Spec:
                 },
             ),
         ],
-        allowed=[Allow("crm_contact", where={"account_id": account.id}, limit=1)],
+        allowed=allow_new("contact", {"account_id": account.id}),
         solution=[
             call("crm_search_accounts", query=account.name),
             call(
@@ -116,7 +117,7 @@ def follow_up_task(w: Session, rng: random.Random) -> Spec:
                 table="crm_activity",
                 new=True,
                 where={**where, "due_date": due, "owner_id": me.id},
-                contains={"subject": [subject]},
+                says={"subject": Says(all_of=[[subject]], none_of=rivals(TASKS, subject))},
             ),
         ],
         allowed=[

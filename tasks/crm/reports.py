@@ -31,7 +31,11 @@ def pipeline_amount(w: Session, rng: random.Random) -> Spec:
         goal=f"What is the total amount of {who} open opportunities in the {stage} stage? "
         "Answer with the amount in dollars.",
         persona=me.handle,
-        checks=[AnswerSays(name=f"total of {stage}", says=Says(amount=answer, max_chars=120))],
+        checks=[
+            AnswerSays(
+                name=f"total of {stage}", says=Says(amount=answer, hedges=False, max_chars=120)
+            )
+        ],
         allowed=[],
         solution=[call("crm_pipeline_report", group_by="stage", owner=owner.handle)],
         answer=f"${answer:,}",
@@ -56,11 +60,7 @@ def count_open_cases(w: Session, rng: random.Random) -> Spec:
         checks=[
             AnswerSays(
                 name="open case count",
-                says=Says(
-                    all_of=[[str(n)]],
-                    none_of=[str(i) for i in range(0, 100) if i != n],
-                    max_chars=40,
-                ),
+                says=Says(count=n, hedges=False, ignoring=[account.name], max_chars=60),
             )
         ],
         allowed=[],

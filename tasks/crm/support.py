@@ -11,6 +11,7 @@ from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, Predicate, RowExists
 from officegym.tasks.crm.common import allow_update, crm_index
 from officegym.tasks.slack.common import call, pick
+from officegym.tasks.statements import Says, rivals
 
 
 def open_case(w: Session, rng: random.Random, statuses: tuple[str, ...] = ("New", "Working")):
@@ -30,6 +31,11 @@ def escalated(case_id: int):
         return ok, f"status {row['status']}, priority {row['priority']}"
 
     return check
+
+
+def reason_logged(reason: str) -> Says:
+    """What the escalation note must say: the reason given, and none of the others."""
+    return Says(all_of=[[reason]], none_of=rivals(ESCALATION_REASONS, reason))
 
 
 def allow_escalation(case_id: int, actor_id: int) -> list[Allow]:
@@ -59,7 +65,7 @@ def escalate_case(w: Session, rng: random.Random) -> Spec:
                 table="crm_activity",
                 new=True,
                 where={"record_type": "case", "record_id": case.id},
-                contains={"subject": [reason]},
+                says={"subject": reason_logged(reason)},
             ),
         ],
         allowed=allow_escalation(case.id, me.id),
@@ -88,7 +94,10 @@ def close_case(w: Session, rng: random.Random) -> Spec:
                 table="crm_case",
                 row_id=case.id,
                 field="resolution",
-                contains=[resolution.rstrip(".")],
+                says=Says(
+                    all_of=[[resolution.rstrip(".")]],
+                    none_of=[r.rstrip(".") for r in rivals(RESOLUTIONS, resolution)],
+                ),
             ),
         ],
         allowed=allow_update("case", case.id, ["status", "resolution", "closed_at"]),

@@ -13,7 +13,7 @@ from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, Predicate, RowExists
 from officegym.tasks.crm.common import allow_update, crm_index
 from officegym.tasks.crm.pipeline import CLOSE_FIELDS, MOVE_FIELDS
-from officegym.tasks.crm.support import allow_escalation, escalated
+from officegym.tasks.crm.support import allow_escalation, escalated, reason_logged
 from officegym.tasks.cross.common import case_number, requests_of
 from officegym.tasks.slack.common import allow_post, call, pick
 from officegym.tasks.slack.said import Said
@@ -210,7 +210,7 @@ def escalation_request(w: Session, rng: random.Random) -> Spec:
                 table="crm_activity",
                 new=True,
                 where={"record_type": "case", "record_id": case.id},
-                contains={"subject": [reason]},
+                says={"subject": reason_logged(reason)},
             ),
             Said(
                 name="confirmed in the thread, naming the case",

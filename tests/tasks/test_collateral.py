@@ -9,9 +9,10 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from officegym.apps.crm.models import CLOSED_STAGES
+from officegym.apps.crm.models import CLOSED_STAGES, Account, Opportunity
 from officegym.apps.org.models import Person
 from officegym.apps.slack.models import Channel, Membership, Message
+from officegym.seed_data.crm_text import RESOLUTIONS
 from officegym.tasks import make_task
 from officegym.tasks.base import Task
 from officegym.tasks.crm.common import crm_index
@@ -123,3 +124,75 @@ def test_posting_a_request_for_a_private_channel_elsewhere_is_collateral(
     grade, errors = replay(world, task, [tried], None)
     assert errors and "that you can see" in errors[0]  # the channel is invisible to them
     assert grade.collateral == () and not grade.passed
+
+
+# ---------------------------------------------------------------- CRM: honest detours pass
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_converting_then_fixing_the_new_deals_amount_passes(world: World, seed: int) -> None:
+    """Edits to a record the task creates leave history rows: they are part of the job."""
+    task = make_task("crm.convert-lead", seed)
+    convert = next(c for c in task.solution if c.name == "crm_convert_lead")
+    with Session(world.initial_engine) as w:
+        deal = next_id(w, Opportunity)
+    calls = [
+        ToolCall("crm_convert_lead", {**convert.arguments, "amount": 1_000}),
+        ToolCall(
+            "crm_update_opportunity", {"opportunity": deal, "amount": convert.arguments["amount"]}
+        ),
+    ]
+    grade, errors = replay(world, task, calls, None)
+    assert not errors
+    assert (grade.passed, grade.collateral) == (True, ())
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_correcting_a_wrong_amount_on_the_way_passes(world: World, seed: int) -> None:
+    task = make_task("crm.update-deal", seed)
+    update = task.solution[-1]
+    wrong = ToolCall(update.name, {"opportunity": update.arguments["opportunity"], "amount": 1_000})
+    step = update.arguments["next_step"] + "."
+    final = ToolCall(update.name, {**update.arguments, "next_step": step})
+    grade, errors = replay(world, task, [wrong, final], None)
+    assert not errors and grade.passed
+
+
+# ---------------------------------------------------------------- CRM: shortcuts fail
+
+
+@pytest.mark.parametrize("template_id", ["crm.convert-lead", "crm.convert-lead-existing-account"])
+def test_a_closed_deal_made_beside_the_conversion_is_not_the_conversion(
+    world: World, template_id: str
+) -> None:
+    for seed in range(4):
+        task = make_task(template_id, seed)
+        convert = next(c for c in task.solution if c.name == "crm_convert_lead")
+        with Session(world.initial_engine) as w:
+            account = next_id(w, Account) if "account" not in convert.arguments else None
+        lost = {
+            "name": "Side deal",
+            "account": convert.arguments.get("account", account),
+            "close_date": "2026-01-01",
+            "amount": convert.arguments["amount"],
+            "stage": "Closed Lost",
+            "loss_reason": "Price",
+        }
+        calls = [
+            ToolCall("crm_convert_lead", {**convert.arguments, "create_opportunity": False}),
+            ToolCall("crm_create_opportunity", lost),
+        ]
+        grade, errors = replay(world, task, calls, None)
+        assert not errors, errors
+        assert not grade.passed, (template_id, seed, grade.checks)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_resolution_naming_every_resolution_fails(world: World, seed: int) -> None:
+    task = make_task("crm.close-case", seed)
+    close = task.solution[-1]
+    every = " ".join(RESOLUTIONS)
+    grade, _ = replay(
+        world, task, [ToolCall(close.name, {**close.arguments, "resolution": every})], None
+    )
+    assert not grade.passed

@@ -117,6 +117,12 @@ def test_a_dm_to_a_group_with_the_manager_in_it_is_not_a_dm_to_the_manager(
         ("crm.count-open-cases", "{n} or {n1}", False),
         ("crm.pipeline-amount", "The total is {n}.", True),
         ("crm.pipeline-amount", "{n}, or {n1} with the lost deals", False),
+        ("crm.count-open-cases", "at least {n}", False),
+        ("crm.count-open-cases", "{n}+", False),
+        ("crm.pipeline-amount", "{n}, or maybe 326 grand", False),
+        ("crm.pipeline-amount", "{n} give or take fifty thousand", False),
+        ("slack.count-members", "It has {n} members.", True),
+        ("slack.count-members", "{n} or so", False),
     ],
 )
 def test_answers_are_read_as_sentences_but_hedges_fail(

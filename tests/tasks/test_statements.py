@@ -7,7 +7,7 @@ import datetime as dt
 
 import pytest
 
-from officegym.tasks.statements import Says, amounts_in, dates_in, mentions, tokens
+from officegym.tasks.statements import Says, amounts_in, dates_in, mentions, numbers_in, tokens
 
 DAY = dt.date(2026, 6, 30)
 
@@ -53,6 +53,10 @@ def test_tokens_keep_numbers_with_their_separators() -> None:
         ("$1,921,000", {1921000}),
         ("8000 or 9000", {8000, 9000}),
         ("case 00001001 in 2026 on 2026-06-30, 3 deals", set()),
+        ("326 grand", {326000}),
+        ("fifty thousand", {50000}),
+        ("318 000", {318000}),
+        ("twenty-one k", {21000}),
     ],
 )
 def test_amounts_are_read_as_people_write_them(text: str, amounts: set[int]) -> None:
@@ -98,3 +102,50 @@ def test_empty_and_overlong_texts_fail() -> None:
     assert says.judge(None) == (False, "nothing said")
     assert says.judge("   ")[0] is False
     assert says.judge("yes " * 5)[1] == "longer than 10 characters"
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("There are 2.", [2]),
+        ("two", [2]),
+        ("Twenty-one, or forty two", [21, 42]),
+        ("3.5 and 12,000", [3.5, 12000]),
+        ("no numbers here", []),
+    ],
+)
+def test_numbers_are_read_in_digits_and_words(text: str, numbers: list[float]) -> None:
+    assert [v for v, _, _ in numbers_in(tokens(text))] == numbers
+
+
+@pytest.mark.parametrize(
+    ("answer", "ok"),
+    [
+        ("2", True),
+        ("There are 2.", True),
+        ("Two.", True),
+        ("2 or more", False),
+        ("at least 2", False),
+        ("2+", False),
+        ("2ish", False),
+        ("2 (maybe three)", False),
+        ("12", False),
+    ],
+)
+def test_a_count_is_one_number_without_hedging(answer: str, ok: bool) -> None:
+    assert Says(count=2, hedges=False).judge(answer)[0] is ok
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "$311,000, or maybe 326 grand",
+        "$311,000 give or take fifty thousand",
+        "$311,000 or perhaps 318 000",
+        "about $311,000",
+    ],
+)
+def test_an_amount_answer_that_hedges_fails(answer: str) -> None:
+    says = Says(amount=311_000, hedges=False)
+    assert says.judge("The total is $311,000.")[0]
+    assert not says.judge(answer)[0]

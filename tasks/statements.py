@@ -27,10 +27,12 @@ __all__ = [
     "Says",
     "amounts_in",
     "dates_in",
+    "day_forms",
     "mentions",
     "numbers_in",
     "rivals",
     "tokens",
+    "with_plurals",
 ]
 
 _TOKEN = re.compile(r"\$?\d+(?:[.,:/-]\d+)*|[@#]?\w+(?:[.-]\w+)*|\+")
@@ -278,6 +280,17 @@ def rivals(options: Iterable[str], chosen: str) -> list[str]:
     must not name."""
     mine = tokens(chosen)
     return [o for o in options if tokens(o) != mine]
+
+
+def day_forms(day: str) -> list[str]:
+    """The ways a weekday is written: ``Tuesday``, ``Tuesdays``, ``Tue``."""
+    return [day, day + "s", day[:3]]
+
+
+def with_plurals(phrases: Iterable[str]) -> list[str]:
+    """Each phrase and its plural (``usage dashboard`` -> ``usage dashboards``): the ways an
+    agent may name a thing, or name a rival."""
+    return [form for p in phrases for form in (p, p if p.endswith("s") else p + "s")]
 
 
 def _without(text: str, phrases: Sequence[str]) -> str:

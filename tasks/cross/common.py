@@ -78,5 +78,6 @@ def _request(
 
 
 def case_number(number: str) -> list[str]:
-    """The ways people write a case number: 00001234 and 1234."""
-    return sorted({number, number.lstrip("0") or "0"})
+    """The ways people write a case number: 00001234, 1234, #00001234, #1234."""
+    short = number.lstrip("0") or "0"
+    return sorted({number, short, f"#{number}", f"#{short}"})

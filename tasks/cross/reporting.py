@@ -19,7 +19,7 @@ from officegym.tasks.crm.support import allow_escalation, escalated
 from officegym.tasks.cross.common import case_number
 from officegym.tasks.slack.common import allow_dm, allow_post, call, pick
 from officegym.tasks.slack.said import Said
-from officegym.tasks.statements import Says
+from officegym.tasks.statements import Says, rivals
 
 APPS = ["crm", "slack"]
 
@@ -45,10 +45,14 @@ def deal_status_to_channel(w: Session, rng: random.Random) -> Spec:
                 author_id=me.id,
                 channel_id=channel_id,
                 says=Says(
-                    all_of=[[opp.stage]],
-                    none_of=[st for st in STAGES if st != opp.stage],
+                    all_of=[[opp.name], [opp.stage]],
+                    none_of=[
+                        *rivals(STAGES, opp.stage),
+                        *(o.name for o in idx.open_opps() if o.id != opp.id),
+                    ],
                     amount=opp.amount,
                     ignoring=[opp.name],
+                    affirms=True,
                 ),
             )
         ],
@@ -124,7 +128,13 @@ def _quarter_ends(today: dt.date) -> list[dt.date]:
 
 
 def _pipeline(idx, owner_id: int, by: dt.date) -> int:
-    return sum(o.amount or 0 for o in idx.open_opps(owner_id) if o.close_date <= by)
+    return sum(_parts(idx, owner_id, by))
+
+
+def _parts(idx, owner_id: int, by: dt.date) -> list[int]:
+    """The amounts of the owner's open deals closing by `by`: a DM may list them beside
+    their total."""
+    return [o.amount or 0 for o in idx.open_opps(owner_id) if o.close_date <= by]
 
 
 @template("cross.pipeline-to-manager", difficulty="medium", apps=APPS)
@@ -145,7 +155,7 @@ def pipeline_to_manager(w: Session, rng: random.Random) -> Spec:
                 name=f"DM to {boss.name} with the total",
                 author_id=me.id,
                 dm_to=boss.id,
-                says=Says(amount=total),
+                says=Says(amount=total, amounts_besides=_parts(idx, me.id, by)),
             )
         ],
         allowed=allow_dm(w, me, boss),

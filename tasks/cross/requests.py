@@ -11,13 +11,13 @@ from officegym.apps.crm.models import CLOSED_STAGES, STAGES
 from officegym.seed_data.crm_text import NEXT_STEPS
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, Predicate, RowExists
-from officegym.tasks.crm.common import allow_update, crm_index
+from officegym.tasks.crm.common import allow_new, allow_update, crm_index
 from officegym.tasks.crm.pipeline import CLOSE_FIELDS, MOVE_FIELDS
 from officegym.tasks.crm.support import allow_escalation, escalated, reason_logged
 from officegym.tasks.cross.common import case_number, requests_of
 from officegym.tasks.slack.common import allow_post, call, pick
 from officegym.tasks.slack.said import Said
-from officegym.tasks.statements import Says
+from officegym.tasks.statements import Says, rivals
 
 APPS = ["crm", "slack"]
 
@@ -55,7 +55,7 @@ def stage_request(w: Session, rng: random.Random) -> Spec:
                 name="confirmed in the thread, naming the stage",
                 author_id=me.id,
                 thread_of=req.message_id,
-                says=Says(all_of=[[stage]], ignoring=[opp.name]),
+                says=Says(all_of=[[stage]], ignoring=[opp.name], affirms=True),
             ),
         ],
         allowed=[
@@ -81,11 +81,13 @@ def _answer(opp, field: str) -> tuple[Says, str]:
     """What a reply must say to answer a deal's field (that value and no rival one), and
     the reference wording."""
     if field == "close date":
-        return Says(date=opp.close_date, ignoring=[opp.name]), opp.close_date.isoformat()
+        says = Says(date=opp.close_date, hedges=False, ignoring=[opp.name])
+        return says, opp.close_date.isoformat()
     if field == "amount":
-        return Says(amount=opp.amount, ignoring=[opp.name]), f"${opp.amount:,}"
-    others = [s for s in NEXT_STEPS if s != opp.next_step]
-    return Says(all_of=[[opp.next_step]], none_of=others, ignoring=[opp.name]), opp.next_step
+        return Says(amount=opp.amount, hedges=False, ignoring=[opp.name]), f"${opp.amount:,}"
+    others = rivals(NEXT_STEPS, opp.next_step)
+    says = Says(all_of=[[opp.next_step]], none_of=others, hedges=False, ignoring=[opp.name])
+    return says, opp.next_step
 
 
 @template("cross.answer-deal-question", difficulty="medium", apps=APPS)
@@ -163,10 +165,10 @@ def lead_from_chat(w: Session, rng: random.Random) -> Spec:
                 name="said in the thread that the lead is in",
                 author_id=me.id,
                 thread_of=req.message_id,
-                says=Says(all_of=[["lead", "CRM", "added", "created"]]),
+                says=Says(all_of=[["lead", "CRM", "added", "created"]], affirms=True),
             ),
         ],
-        allowed=[Allow("crm_lead", where={"owner_id": me.id}, limit=1), *_reply(req, me.id)],
+        allowed=[*allow_new("lead", {"owner_id": me.id}), *_reply(req, me.id)],
         solution=[
             call("slack_search_messages", query=f["company"], channel=req.channel),
             call(
@@ -201,7 +203,7 @@ def escalation_request(w: Session, rng: random.Random) -> Spec:
     return Spec(
         goal=f"{idx.people[req.asker_id].name} asked you in #{req.channel} to escalate case "
         f"{case.number}. Escalate it in the CRM with the reason they gave in their message, "
-        "then confirm in their thread.",
+        "then confirm in their thread, naming the case.",
         persona=me.handle,
         checks=[
             Predicate(name="case escalated", fn=escalated(case.id)),

@@ -24,7 +24,7 @@ from officegym.tasks.slack.common import (
     pick,
 )
 from officegym.tasks.slack.said import Said
-from officegym.tasks.statements import Says, rivals
+from officegym.tasks.statements import Says, rivals, with_plurals
 
 
 @template("slack.create-channel", difficulty="easy")
@@ -110,7 +110,11 @@ def join_and_post(w: Session, rng: random.Random) -> Spec:
                 name=f"question posted in #{ch.name}",
                 author_id=me.id,
                 channel_id=ch.id,
-                says=Says(all_of=[[feature]], none_of=rivals(FEATURES, feature)),
+                says=Says(
+                    all_of=[with_plurals([feature])],
+                    none_of=with_plurals(rivals(FEATURES, feature)),
+                    affirms=True,
+                ),
             ),
         ],
         allowed=[
@@ -160,7 +164,10 @@ def invite_team(w: Session, rng: random.Random) -> Spec:
             name="welcome message mentions each newcomer",
             author_id=me.id,
             channel_id=ch.id,
-            says=Says(all_of=[["welcome"], *([f"@{p.handle}"] for p in missing)]),
+            says=Says(
+                all_of=[WELCOMES, *([f"@{p.handle}"] for p in missing)],
+                affirms=True,
+            ),
         )
     )
     return Spec(
@@ -226,7 +233,10 @@ def no_access_request(w: Session, rng: random.Random) -> Spec:
                 name=f"told {asker.name} why not, by DM",
                 author_id=me.id,
                 dm_to=asker.id,
-                says=Says(all_of=[[channel.name, f"#{channel.name}"], NO_ACCESS]),
+                says=Says(
+                    all_of=[[channel.name, f"#{channel.name}"], CANNOT],
+                    none_of=["posted", "shared", "done", "put it", "added it", "sent it"],
+                ),
             )
         ],
         allowed=allow_dm(w, me, asker),
@@ -237,19 +247,24 @@ def no_access_request(w: Session, rng: random.Random) -> Spec:
     )
 
 
-NO_ACCESS = [
-    "access",
-    "member",
-    "members",
-    "invite",
-    "add me",
+# Ways of saying one cannot reach a channel (the message must say it, and not claim it
+# was posted after all).
+CANNOT = [
     "can't",
     "cannot",
+    "can not",
+    "couldn't",
     "unable",
     "not able",
-    "permission",
-    "private",
+    "not a member",
+    "no access",
+    "don't have access",
+    "doesn't show",
+    "don't see",
+    "isn't visible",
+    "not visible",
 ]
+WELCOMES = ["welcome", "welcomed", "glad to have you", "great to have you", "good to have you"]
 
 
 def _outsider_of_private(w: Session, rng: random.Random) -> tuple[Person, Channel, Person]:

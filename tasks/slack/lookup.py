@@ -25,7 +25,7 @@ def lookup_manager(w: Session, rng: random.Random) -> Spec:
     subject = rng.choice([p for p in everyone if p.manager_id and p.id != me.id])
     boss = w.get(Person, subject.manager_id)
     assert boss is not None
-    others = [n for p in everyone if p.id not in (boss.id, subject.id) for n in (p.name, p.handle)]
+    others = _others_than(everyone, boss, subject)
     return Spec(
         goal=f"Who is {subject.name}'s manager? Answer with the manager's full name.",
         persona=me.handle,
@@ -35,6 +35,8 @@ def lookup_manager(w: Session, rng: random.Random) -> Spec:
                 says=Says(
                     all_of=[[boss.name, boss.handle]],
                     none_of=others,
+                    hedges=False,
+                    ignoring=[subject.name],
                     max_chars=200,
                 ),
             )
@@ -43,6 +45,17 @@ def lookup_manager(w: Session, rng: random.Random) -> Spec:
         solution=[call("slack_get_person", person=subject.name)],
         answer=boss.name,
     )
+
+
+def _others_than(everyone: list[Person], boss: Person, subject: Person) -> list[str]:
+    """Everyone's names, handles, first and last names but the manager's (and the
+    subject's): naming any of them beside the manager hedges."""
+    mine = set(boss.name.split()) | set(subject.name.split())
+    out = []
+    for p in everyone:
+        if p.id not in (boss.id, subject.id):
+            out += [p.name, p.handle, *(part for part in p.name.split() if part not in mine)]
+    return out
 
 
 @template("slack.count-members", difficulty="easy")

@@ -27,7 +27,7 @@ from officegym.tasks.slack.common import (
     reacted,
 )
 from officegym.tasks.slack.said import Said
-from officegym.tasks.statements import Says, rivals
+from officegym.tasks.statements import Says, day_forms, rivals, with_plurals
 
 EVENTS = ["design review", "sprint demo", "team lunch", "budget sync", "customer call", "retro"]
 
@@ -54,13 +54,14 @@ def post_channel(w: Session, rng: random.Random) -> Spec:
                 author_id=me.id,
                 channel_id=ch.id,
                 says=Says(
-                    all_of=[[event], [day], [time], [room]],
+                    all_of=[[event], day_forms(day), [time], [room]],
                     none_of=[
                         *rivals(EVENTS, event),
-                        *rivals(DAYS, day),
+                        *(f for d in rivals(DAYS, day) for f in day_forms(d)),
                         *rivals(TIMES, time),
                         *rivals(ROOMS, room),
                     ],
+                    affirms=True,
                 ),
             )
         ],
@@ -100,7 +101,11 @@ def reply_thread(w: Session, rng: random.Random) -> Spec:
                 name="reply in the right thread mentions the author and the day",
                 author_id=me.id,
                 thread_of=msg.id,
-                says=Says(all_of=[[f"@{author.handle}"], [day]], none_of=rivals(DAYS, day)),
+                says=Says(
+                    all_of=[[f"@{author.handle}"], day_forms(day)],
+                    none_of=[f for d in rivals(DAYS, day) for f in day_forms(d)],
+                    affirms=True,
+                ),
             )
         ],
         allowed=allow_post(ch.id, me.id, thread_parent_id=msg.id),
@@ -132,7 +137,13 @@ def react_message(w: Session, rng: random.Random) -> Spec:
                 where={"message_id": msg.id, "person_id": me.id, "emoji": emoji},
             )
         ],
-        allowed=[Allow("slack_reaction", where={"person_id": me.id, "message_id": msg.id})],
+        allowed=[
+            Allow(
+                "slack_reaction",
+                where={"person_id": me.id, "message_id": msg.id, "emoji": emoji},
+                limit=1,
+            )
+        ],
         solution=[
             call("slack_read_channel", channel=ch.name, limit=50),
             call("slack_search_messages", query=quote(msg.text, 30).rstrip("."), channel=ch.name),
@@ -316,7 +327,11 @@ def dm_by_name(w: Session, rng: random.Random) -> Spec:
                 name=f"DM sent to {target.name}",
                 author_id=me.id,
                 dm_to=target.id,
-                says=Says(all_of=[[feature]], none_of=rivals(FEATURES, feature)),
+                says=Says(
+                    all_of=[with_plurals([feature])],
+                    none_of=with_plurals(rivals(FEATURES, feature)),
+                    affirms=True,
+                ),
             )
         ],
         allowed=allow_dm(w, me, target),

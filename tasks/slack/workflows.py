@@ -100,7 +100,7 @@ def _onboarding_checks(
             name="welcome mentions the new hire",
             author_id=me.id,
             channel_id=channel,
-            says=Says(all_of=[[f"@{hire.handle}"]]),
+            says=Says(all_of=[[f"@{hire.handle}"]], affirms=True),
         ),
         Predicate(
             name="welcome message pinned",
@@ -110,7 +110,7 @@ def _onboarding_checks(
             name=f"DM to {boss.name} naming #{name}",
             author_id=me.id,
             dm_to=boss.id,
-            says=Says(all_of=[[name, f"#{name}"]]),
+            says=Says(all_of=[[name, f"#{name}"]], affirms=True),
         ),
     ]
 
@@ -164,9 +164,9 @@ def triage_help_requests(w: Session, rng: random.Random) -> Spec:
         ]
     return Spec(
         goal=f"Triage #{ch.name}: among its {window} most recent top-level messages, find the "
-        f"{want} most recent questions (messages ending with '?') that nobody has replied to "
-        f'in a thread yet. For each, reply in its thread with "{reply}" and react with :eyes:. '
-        "Leave questions that already have replies alone.",
+        f"{want} most recent questions from colleagues (messages ending with '?') that nobody "
+        f'has replied to in a thread yet. For each, reply in its thread with "{reply}" and '
+        "react with :eyes:. Leave questions that already have replies alone.",
         persona=me.handle,
         checks=checks,
         allowed=allowed,

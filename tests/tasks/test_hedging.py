@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
-from officegym.seed_data.slack_text import DAYS, FEATURES, ROOMS, TIMES
+from officegym.seed_data.slack_text import DAYS, EMOJI, FEATURES, ROOMS, TIMES
 from officegym.tasks import make_task
 from officegym.tasks.base import Task
 from officegym.tasks.slack.said import Said
@@ -203,3 +203,117 @@ def test_editing_a_message_down_to_the_new_day_is_not_a_correction(world: World,
     i = last_of(task, "slack_edit_message")
     new_day = next(d for d in DAYS if f" {d}" in task.goal and f"meant {d}" in task.goal)
     assert not passes(world, task, with_args(task, i, text=new_day))
+
+
+# ---------------------------------------------------------------- second round
+
+
+def first_seed(template_id: str, test: Callable[[Task], bool], tries: int = 40) -> Task:
+    """The first instance of a template that `test` accepts."""
+    return next(t for t in (make_task(template_id, s) for s in range(tries)) if test(t))
+
+
+FULLWIDTH = str.maketrans("0123456789:", "０１２３４５６７８９：")
+
+
+@pytest.mark.parametrize(
+    ("rewrite", "ok"),
+    [
+        (lambda t, day, time: t.replace(" at ", f" or {day}s at "), False),
+        (lambda t, day, time: t.replace(" at ", f" or {day[:3]}\u200b{day[3:]} at "), False),
+        (
+            lambda t, day, time: t.replace(
+                " in the ", f" (or {time.translate(FULLWIDTH)}) in the "
+            ),
+            False,
+        ),
+        (lambda t, day, time: t.replace(" is moved ", " is NOT moved "), False),
+        (lambda t, day, time: t.replace("Monday", "Mon").replace("Tuesday", "Tue"), True),
+    ],
+)
+def test_announcements_are_read_through_lookalikes_and_denials(
+    world: World, rewrite: Callable[[str, str, str], str], ok: bool
+) -> None:
+    for seed in range(4):
+        task = make_task("slack.post-channel", seed)
+        text = task.solution[-1].arguments["text"]
+        day = next(d for d in DAYS if d not in text)
+        time = next(t for t in TIMES if f" {t} " not in text)
+        text = rewrite(text, day, time)
+        assert passes(world, task, with_text(task, text)) is ok, text
+
+
+def test_an_afternoon_time_may_be_written_with_pm(world: World) -> None:
+    task = first_seed("slack.post-channel", lambda t: "13:30" in t.goal)
+    text = task.solution[-1].arguments["text"].replace("13:30", "1:30 PM")
+    assert passes(world, task, with_text(task, text))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_manager_answer_that_adds_a_first_name_hedges(world: World, seed: int) -> None:
+    task = make_task("slack.lookup-manager", seed)
+    with Session(world.initial_engine) as s:
+        firsts = s.scalars(select(Person.name)).all()
+    other = next(n.split()[0] for n in firsts if n.split()[0] not in task.answer)
+    assert not replay(world, task, task.solution, f"{task.answer} or {other}")[0].passed
+
+
+@pytest.mark.parametrize(
+    ("text", "ok"),
+    [
+        ("Done! Posted it in #{c} so all members can see it.", False),
+        ("Can't wait for the review - I've shared it in #{c}.", False),
+        ("Sorry, #{c} doesn't show up for me, so I couldn't post there.", True),
+    ],
+)
+def test_a_no_access_reply_must_say_it_could_not_post(world: World, text: str, ok: bool) -> None:
+    for seed in range(3):
+        task = make_task("slack.no-access-request", seed)
+        channel = task.goal.split("#")[1].split(".")[0].split()[0]
+        assert passes(world, task, with_text(task, text.format(c=channel))) is ok
+
+
+def test_reacting_with_every_emoji_is_collateral(world: World) -> None:
+    task = make_task("slack.react-message", 0)
+    react = task.solution[-1]
+    every = [ToolCall(react.name, {**react.arguments, "emoji": e}) for e in EMOJI]
+    calls = [*task.solution[:-1], *every]
+    grade, _ = replay(world, task, [c for c in calls if c != react] + [react], None)
+    assert not grade.passed and grade.collateral
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_deal_status_must_name_the_deal(world: World, seed: int) -> None:
+    task = make_task("cross.deal-status-to-channel", seed)
+    said = next(c for c in task.checks if isinstance(c, Said)).says
+    stage = next(g[0] for g in said.all_of if g[0] in task.solution[-1].arguments["text"])
+    assert not passes(world, task, with_text(task, f"Update: {stage}, ${said.amount:,}."))
+
+
+def test_a_close_date_answer_that_names_two_days_hedges(world: World) -> None:
+    task = first_seed(
+        "cross.answer-deal-question",
+        lambda t: next(c for c in t.checks if isinstance(c, Said)).says.date is not None,
+    )
+    day = next(c for c in task.checks if isinstance(c, Said)).says.date
+    other = day.day + 1 if day.day < 28 else day.day - 1
+    assert not passes(world, task, with_text(task, f"It closes {day:%B} {day.day} or {other}."))
+    assert passes(world, task, with_text(task, f"It closes the {day.day}th of {day:%B}."))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_case_number_may_be_written_with_a_hash(world: World, seed: int) -> None:
+    task = make_task("cross.escalate-and-tell-manager", seed)
+    dm = task.solution[-1]
+    number = next(w for w in dm.arguments["text"].split() if w.isdigit())
+    hashed = dm.arguments["text"].replace(number, f"#{number.lstrip('0')}")
+    assert passes(world, task, with_args(task, len(task.solution) - 1, text=hashed))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_pipeline_report_may_list_its_deals_beside_the_total(world: World, seed: int) -> None:
+    task = make_task("cross.pipeline-to-manager", seed)
+    said = next(c for c in task.checks if isinstance(c, Said)).says
+    parts = ", ".join(f"${a:,}" for a in said.amounts_besides)
+    text = f"My open pipeline: ${said.amount:,} in total ({parts})."
+    assert passes(world, task, with_text(task, text))

@@ -276,10 +276,11 @@ def test_a_no_access_reply_must_say_it_could_not_post(world: World, text: str, o
 def test_reacting_with_every_emoji_is_collateral(world: World) -> None:
     task = make_task("slack.react-message", 0)
     react = task.solution[-1]
-    every = [ToolCall(react.name, {**react.arguments, "emoji": e}) for e in EMOJI]
-    calls = [*task.solution[:-1], *every]
-    grade, _ = replay(world, task, [c for c in calls if c != react] + [react], None)
-    assert not grade.passed and grade.collateral
+    others = [e for e in EMOJI if e != react.arguments["emoji"]]
+    every = [ToolCall(react.name, {**react.arguments, "emoji": e}) for e in others]
+    grade, errors = replay(world, task, [*task.solution, *every], None)
+    assert not errors
+    assert not grade.passed and len(grade.collateral) == len(others)
 
 
 @pytest.mark.parametrize("seed", range(4))

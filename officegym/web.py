@@ -1,8 +1,10 @@
 """The web layer: one Flask application serving every clone's pages over one world.
 
 `create_app(world)` discovers each app's ``routes`` module (a blueprint ``bp``
-mounted at ``/<app>``) and ``api`` module (a blueprint ``bp`` mounted at
-``/api``); nothing is listed by hand. Per request it opens ``g.db`` on the world
+mounted at ``/<app>``) and ``api`` module (a blueprint ``bp`` mounted at the
+module's ``URL_PREFIX``, ``/api`` if it names none: the Slack API lives at
+``/api/<method>`` as Slack's does, another app's native API under a path of its
+own); nothing is listed by hand. Per request it opens ``g.db`` on the world
 and loads ``g.actor`` (the signed-in person), commits after a successful
 response and rolls back otherwise. `OfficeGymError` is translated to an HTTP
 status in exactly one handler here (an api blueprint may register its own
@@ -121,13 +123,14 @@ def set_persona_policy(app: Flask, policy: PersonaPolicy) -> None:
 
 
 def _register_blueprints(app: Flask) -> None:
-    """Mount every app's routes at /<app> and every api module at /api, as discovered."""
+    """Mount every app's routes at /<app> and every api module at its URL_PREFIX (default
+    /api), as discovered."""
     ext = app.extensions["officegym"]
     for app_name, mod in officegym.apps.iter_app_modules("routes"):
         app.register_blueprint(mod.bp, url_prefix=f"/{app_name}")
         ext["nav"].append(app_name)
     for _app_name, mod in officegym.apps.iter_app_modules("api"):
-        app.register_blueprint(mod.bp, url_prefix="/api")
+        app.register_blueprint(mod.bp, url_prefix=getattr(mod, "URL_PREFIX", "/api"))
         ext["token_auth"].add(mod.bp.name)
     if ext["grading"]:  # POST /grade: JSON only, needs no persona
         app.register_blueprint(grading_api.bp)

@@ -54,6 +54,15 @@ class CrmParams(_Strict):
     admin_title: str = Field("Chief Operating Officer", description="title of the CRM admin")
 
 
+class SheetsParams(_Strict):
+    orders: int = Field(400, ge=0, le=20_000, description="rows of the raw orders dataset")
+    expense_reports: int = Field(6, ge=0, le=200, description="people with an expense report")
+    sales_export: bool = Field(True, description="a workbook of the CRM's opportunities")
+    budgets: bool = Field(True, description="team budgets with actuals")
+    headcount: bool = Field(True, description="a headcount plan from the directory")
+    damaged: bool = Field(True, description="three workbooks with broken formulas or totals")
+
+
 class Scenario(_Strict):
     name: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")
     company: str
@@ -63,6 +72,7 @@ class Scenario(_Strict):
     org: OrgParams
     slack: SlackParams = SlackParams()
     crm: CrmParams = CrmParams()
+    sheets: SheetsParams = SheetsParams()
     _source: str = PrivateAttr(default="<scenario>")  # the file it was read from
 
     @property

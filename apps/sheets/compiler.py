@@ -153,7 +153,9 @@ def _func(name: str, args: list[tuple], formula: str, refs: list[RefT]) -> Node:
         return lambda ctx: NAME
     if len(args) < spec.min_args or (spec.max_args is not None and len(args) > spec.max_args):
         most = "" if spec.max_args is None else f" to {spec.max_args}"
-        raise FormulaError(formula, f"{name} takes {spec.min_args}{most} arguments, not {len(args)}")
+        raise FormulaError(
+            formula, f"{name} takes {spec.min_args}{most} arguments, not {len(args)}"
+        )
     nodes = [_node(a, formula, refs, want_ref=True) for a in args]
     return spec.bind(nodes)
 

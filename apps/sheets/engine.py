@@ -133,7 +133,9 @@ class Book:
             else:
                 self.wide_deps.setdefault(tsid, {}).setdefault(key, []).append((r1, c1, r2, c2))
 
-    def _area(self, ref: RefT, sid: int, row: int, col: int, key: Key) -> tuple[int, tuple[int, int, int, int]] | None:
+    def _area(
+        self, ref: RefT, sid: int, row: int, col: int, key: Key
+    ) -> tuple[int, tuple[int, int, int, int]] | None:
         if ref.name is not None:
             self.name_users[key] = None
             return self.names.get(ref.name.upper())
@@ -301,7 +303,12 @@ class Book:
 
     def recalc_all(self) -> int:
         """Evaluate every formula of the workbook (after structural changes, imports)."""
-        keys = [(sid, r, c) for sid, s in self.sheets.items() for (r, c), st in s.cells.items() if st.formula]
+        keys = [
+            (sid, r, c)
+            for sid, s in self.sheets.items()
+            for (r, c), st in s.cells.items()
+            if st.formula
+        ]
         return self.recalc(keys)
 
     def relink_all(self) -> None:
@@ -315,4 +322,3 @@ class Book:
             for (r, c), st in sheet.cells.items():
                 if st.formula is not None:
                     self._link((sid, r, c), st.formula)
-

@@ -9,7 +9,15 @@ import datetime as dt
 import re
 from decimal import ROUND_HALF_UP, Decimal
 
-from officegym.apps.sheets.values import ERRORS, Value, XlError, date_of, general, parse_number, serial_of
+from officegym.apps.sheets.values import (
+    ERRORS,
+    Value,
+    XlError,
+    date_of,
+    general,
+    parse_number,
+    serial_of,
+)
 
 __all__ = ["PRESETS", "format_value", "is_date_format", "typed_value"]
 
@@ -113,7 +121,7 @@ def format_value(v: Value, fmt: str | None) -> str:
         return _date(fmt, v) if is_date_format(fmt) else _number(fmt, v)
     except (ValueError, OverflowError, KeyError):
         return general(v)
-    except Exception:  # noqa: BLE001  (an odd format code never breaks a page)
+    except Exception:
         return general(v)
 
 

@@ -43,7 +43,10 @@ class Corner:
     col_abs: bool
 
     def at(self, row: int, col: int) -> tuple[int, int]:
-        return (self.row if self.row_abs else row + self.row, self.col if self.col_abs else col + self.col)
+        return (
+            self.row if self.row_abs else row + self.row,
+            self.col if self.col_abs else col + self.col,
+        )
 
     def r1c1(self) -> str:
         def part(letter: str, n: int, absolute: bool) -> str:
@@ -112,7 +115,9 @@ def _corner(text: str, row: int, col: int) -> Corner | None:
     row_abs = j < n and text[j] == "$"
     k = j + row_abs
     digits = text[k:]
-    if (letters and (len(letters) > 3 or not letters.isascii())) or (digits and not digits.isdigit()):
+    if (letters and (len(letters) > 3 or not letters.isascii())) or (
+        digits and not digits.isdigit()
+    ):
         return None
     if not letters and not digits:
         return None
@@ -270,14 +275,18 @@ class _Parser:
         while True:
             tok = self.peek()
             is_sep = isinstance(tok, Token) and tok.type == Token.SEP and tok.subtype == Token.ARG
-            is_close = isinstance(tok, Token) and tok.type == Token.FUNC and tok.subtype == Token.CLOSE
+            is_close = (
+                isinstance(tok, Token) and tok.type == Token.FUNC and tok.subtype == Token.CLOSE
+            )
             args.append(("missing",) if is_sep or is_close else self.expression())
             tok = self.take()
             if isinstance(tok, Token) and tok.type == Token.SEP and tok.subtype == Token.ARG:
                 continue
             if isinstance(tok, Token) and tok.type == Token.FUNC and tok.subtype == Token.CLOSE:
                 return ("func", name, args)
-            raise self.fail(f"expected ',' or ')' in {name}(), found {getattr(tok, 'value', tok)!r}")
+            raise self.fail(
+                f"expected ',' or ')' in {name}(), found {getattr(tok, 'value', tok)!r}"
+            )
 
     def array(self) -> tuple:
         rows: list[list[Any]] = [[]]
@@ -311,11 +320,14 @@ def parse_tree(formula: str, lexed: Lexed) -> tuple:
     tree = p.expression()
     if p.peek() is not None:
         tok = p.peek()
-        raise p.fail(f"unexpected {getattr(tok, 'value', tok.key() if isinstance(tok, RefT) else tok)!r}")
+        raise p.fail(
+            f"unexpected {getattr(tok, 'value', tok.key() if isinstance(tok, RefT) else tok)!r}"
+        )
     return tree
 
 
 # ---------------------------------------------------------------- rewriting references
+
 
 def rewrite(formula: str, move: Callable[[str], str]) -> str:
     """`formula` (without '=') with every reference token replaced by `move(token)`;
@@ -339,4 +351,3 @@ def render_corner(c: Corner, row: int, col: int, whole: str | None = None) -> st
     if not (1 <= r <= MAX_ROWS and 1 <= cc <= MAX_COLS):
         return "#REF!"
     return f"{'$' if c.col_abs else ''}{col_letters(cc)}{'$' if c.row_abs else ''}{r}"
-

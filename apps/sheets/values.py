@@ -54,7 +54,7 @@ ERRORS = {e.code: e for e in (DIV0, NA, NAME, NUM, REF, VALUE, NULL)}
 Value = float | str | bool | XlError | None
 
 
-class Raise(Exception):  # noqa: N818  (control flow, not a failure)
+class Raise(Exception):
     """Carries an error value out of a function's nested code."""
 
     def __init__(self, error: XlError) -> None:
@@ -62,7 +62,9 @@ class Raise(Exception):  # noqa: N818  (control flow, not a failure)
         self.error = error
 
 
-_NUMBER_TEXT = re.compile(r"^\s*([-+]?)\s*\$?\s*([-+]?)(\d[\d,]*\.?\d*|\.\d+)([eE][-+]?\d+)?\s*(%?)\s*$")
+_NUMBER_TEXT = re.compile(
+    r"^\s*([-+]?)\s*\$?\s*([-+]?)(\d[\d,]*\.?\d*|\.\d+)([eE][-+]?\d+)?\s*(%?)\s*$"
+)
 _EPOCH = dt.date(1899, 12, 30)  # serial 0 in the 1900 date system (Excel, Sheets, LibreOffice)
 
 

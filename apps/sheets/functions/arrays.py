@@ -56,7 +56,9 @@ def _order(a: Value, b: Value) -> int:
 
 
 @fn("SORT", 1, 4, mode="raw")
-def sort(ctx: Ctx, arr: object, index: object = None, order: object = None, by_col: object = None) -> Array:
+def sort(
+    ctx: Ctx, arr: object, index: object = None, order: object = None, by_col: object = None
+) -> Array:
     grid = _used(arr)
     i = int(as_number(scalar(index, ctx))) if index is not None else 1
     desc = order is not None and as_number(scalar(order, ctx)) < 0

@@ -34,7 +34,7 @@ def _wildcard(text: str) -> re.Pattern[str] | None:
 @functools.lru_cache(maxsize=1024)
 def _text_matcher(criterion: str) -> Callable[[Value], bool]:
     op = next((o for o in _OPS if criterion.startswith(o)), "")
-    operand = criterion[len(op):]
+    operand = criterion[len(op) :]
     if operand == "" and op in ("", "="):
         return lambda v: v is None or v == ""
     if operand == "" and op == "<>":
@@ -44,7 +44,9 @@ def _text_matcher(criterion: str) -> Callable[[Value], bool]:
         flag = operand.upper() == "TRUE"
         return _compare_with(op or "=", flag, lambda v: isinstance(v, bool))
     if number is not None:
-        return _compare_with(op or "=", number, lambda v: isinstance(v, float | int) and not isinstance(v, bool))
+        return _compare_with(
+            op or "=", number, lambda v: isinstance(v, float | int) and not isinstance(v, bool)
+        )
     pattern = _wildcard(operand) if op in ("", "=", "<>") else None
     if pattern is not None:
         hit = lambda v: isinstance(v, str) and pattern.fullmatch(v) is not None  # noqa: E731
@@ -52,7 +54,9 @@ def _text_matcher(criterion: str) -> Callable[[Value], bool]:
     return _compare_with(op or "=", operand, lambda v: isinstance(v, str))
 
 
-def _compare_with(op: str, target: Value, same_kind: Callable[[Value], bool]) -> Callable[[Value], bool]:
+def _compare_with(
+    op: str, target: Value, same_kind: Callable[[Value], bool]
+) -> Callable[[Value], bool]:
     tests = {"=": lambda c: c == 0, "<>": lambda c: c != 0, "<": lambda c: c < 0,
              ">": lambda c: c > 0, "<=": lambda c: c <= 0, ">=": lambda c: c >= 0}  # fmt: skip
     test = tests[op]
@@ -84,9 +88,14 @@ def cells(arg: object) -> list[list[Value]]:
     raise Raise(VALUE)
 
 
-def matching_positions(pairs: Sequence[tuple[object, Value]]) -> tuple[list[tuple[int, int]], int, int]:
+def matching_positions(
+    pairs: Sequence[tuple[object, Value]],
+) -> tuple[list[tuple[int, int]], int, int]:
     """Positions (row, col offsets) where every (range, criterion) pair matches, and the
     shape of the first range; ranges of different shapes are #VALUE!."""
+    for rng, _ in pairs:
+        if isinstance(rng, XlError):
+            raise Raise(rng)
     first = pairs[0][0]
     if isinstance(first, Rng):
         rows, cols = first.rows, first.cols

@@ -23,7 +23,11 @@ def _add_months(day: dt.date, months: int) -> tuple[int, int]:
 
 @fn("DATE", 3)
 def date(y: Value, m: Value, d: Value) -> float:
-    year, month, day = int(as_number(y)), int(math.floor(as_number(m))), int(math.floor(as_number(d)))
+    year, month, day = (
+        int(as_number(y)),
+        int(math.floor(as_number(m))),
+        int(math.floor(as_number(d))),
+    )
     if 0 <= year < 1900:
         year += 1900
     if not 1900 <= year <= 9999:
@@ -231,7 +235,11 @@ def yearfrac(start: Value, end: Value, basis: Value = 0.0) -> float:
 @fn("DAYS360", 2)
 def days360(start: Value, end: Value) -> float:
     a, b = _day(start), _day(end)
-    d1 = 30 if a.day == 31 or (a.month == 2 and a.day == calendar.monthrange(a.year, 2)[1]) else a.day
+    d1 = (
+        30
+        if a.day == 31 or (a.month == 2 and a.day == calendar.monthrange(a.year, 2)[1])
+        else a.day
+    )
     d2 = b.day
     if d2 == 31 and d1 >= 30:
         d2 = 30

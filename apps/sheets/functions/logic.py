@@ -8,7 +8,16 @@ from typing import Any
 
 from officegym.apps.sheets.functions import fn, scalar, values_of
 from officegym.apps.sheets.runtime import Ctx, Rng, broadcast, is_array
-from officegym.apps.sheets.values import NA, VALUE, Raise, Value, XlError, as_bool, as_number, compare
+from officegym.apps.sheets.values import (
+    NA,
+    VALUE,
+    Raise,
+    Value,
+    XlError,
+    as_bool,
+    as_number,
+    compare,
+)
 
 Thunk = Callable[[], Any]
 
@@ -53,7 +62,9 @@ def _values(ctx: Ctx, v: Any) -> Any:
 
 def _pick(c: list[list[Any]], a: Any, b: Any) -> list[list[Value]]:
     chosen = broadcast(lambda f, x: (f, x), c, a)
-    return broadcast(lambda fx, y: fx[0] if isinstance(fx[0], XlError) else (fx[1] if fx[0] else y), chosen, b)
+    return broadcast(
+        lambda fx, y: fx[0] if isinstance(fx[0], XlError) else (fx[1] if fx[0] else y), chosen, b
+    )
 
 
 @fn("IFS", 2, None, mode="lazy")
@@ -142,7 +153,9 @@ def switch(ctx: Ctx, expr: Thunk, *cases: Thunk) -> Any:
         case = scalar(pairs[i](), ctx)
         if isinstance(case, XlError):
             return case
-        if type(case) is type(v) or (isinstance(case, float | int) and isinstance(v, float | int) and not isinstance(v, bool)):
+        if type(case) is type(v) or (
+            isinstance(case, float | int) and isinstance(v, float | int) and not isinstance(v, bool)
+        ):
             if compare(v, case) == 0:
                 return _branch(pairs[i + 1]())
     return _branch(default()) if default else NA

@@ -8,7 +8,17 @@ from typing import Any
 from officegym.apps.sheets.functions import fn, scalar
 from officegym.apps.sheets.functions.criteria import _wildcard
 from officegym.apps.sheets.runtime import Ctx, Rng, is_array
-from officegym.apps.sheets.values import NA, REF, VALUE, Raise, Value, XlError, as_bool, as_number, compare
+from officegym.apps.sheets.values import (
+    NA,
+    REF,
+    VALUE,
+    Raise,
+    Value,
+    XlError,
+    as_bool,
+    as_number,
+    compare,
+)
 
 
 def _grid(v: object) -> list[list[Value]]:
@@ -41,10 +51,14 @@ def _same_kind(a: Value, b: Value) -> bool:
     num = (float, int)
     if isinstance(a, bool) or isinstance(b, bool):
         return isinstance(a, bool) and isinstance(b, bool)
-    return (isinstance(a, num) and isinstance(b, num)) or (isinstance(a, str) and isinstance(b, str))
+    return (isinstance(a, num) and isinstance(b, num)) or (
+        isinstance(a, str) and isinstance(b, str)
+    )
 
 
-def exact_position(x: Value, items: list[Value], *, wildcards: bool = True, reverse: bool = False) -> int | None:
+def exact_position(
+    x: Value, items: list[Value], *, wildcards: bool = True, reverse: bool = False
+) -> int | None:
     """Index of the first (or last) item equal to `x` (text ignoring case, with * ? ~)."""
     pattern = _wildcard(x) if wildcards and isinstance(x, str) else None
     order = range(len(items) - 1, -1, -1) if reverse else range(len(items))
@@ -85,13 +99,19 @@ def match(ctx: Ctx, x: object, arr: object, kind: object = 1.0) -> float:
     return float(pos + 1)
 
 
-def _table_lookup(ctx: Ctx, x: object, table: object, index: object, approx: object, by_rows: bool) -> Value:
+def _table_lookup(
+    ctx: Ctx, x: object, table: object, index: object, approx: object, by_rows: bool
+) -> Value:
     target = scalar(x, ctx)
     if isinstance(target, XlError):
         raise Raise(target)
     grid = _grid(table)
     i = int(as_number(scalar(index, ctx)))
-    width = (table.cols if isinstance(table, Rng) else len(grid[0])) if by_rows else (table.rows if isinstance(table, Rng) else len(grid))
+    width = (
+        (table.cols if isinstance(table, Rng) else len(grid[0]))
+        if by_rows
+        else (table.rows if isinstance(table, Rng) else len(grid))
+    )
     if i < 1:
         raise Raise(VALUE)
     if i > width:
@@ -137,7 +157,15 @@ def _x_position(target: Value, items: list[Value], mode: int, search: int) -> in
 
 
 @fn("XLOOKUP", 3, 6, mode="raw")
-def xlookup(ctx: Ctx, x: object, look: object, ret: object, missing: object = None, mode: object = None, search: object = None) -> Any:
+def xlookup(
+    ctx: Ctx,
+    x: object,
+    look: object,
+    ret: object,
+    missing: object = None,
+    mode: object = None,
+    search: object = None,
+) -> Any:
     target = scalar(x, ctx)
     if isinstance(target, XlError):
         raise Raise(target)
@@ -150,7 +178,7 @@ def xlookup(ctx: Ctx, x: object, look: object, ret: object, missing: object = No
             return scalar(missing, ctx)
         raise Raise(NA)
     grid = _grid(ret)
-    vertical = isinstance(look, Rng) and look.cols == 1 or (is_array(look) and len(look[0]) == 1)  # type: ignore[index]
+    vertical = (isinstance(look, Rng) and look.cols == 1) or (is_array(look) and len(look[0]) == 1)  # type: ignore[index]
     if vertical:
         if pos >= len(grid):
             return None

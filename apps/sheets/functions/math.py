@@ -32,7 +32,10 @@ def sumsq(ctx: Ctx, *args: object) -> float:
 
 def _grid(arg: object) -> list[list[Value]]:
     if isinstance(arg, Rng):
-        return [[arg.value_at(r, c) for c in range(arg.c1, arg.c2 + 1)] for r in range(arg.r1, arg.clipped()[0] + 1)]
+        return [
+            [arg.value_at(r, c) for c in range(arg.c1, arg.c2 + 1)]
+            for r in range(arg.r1, arg.clipped()[0] + 1)
+        ]
     if is_array(arg):
         return arg  # type: ignore[return-value]
     return [[arg]]  # type: ignore[list-item]
@@ -41,7 +44,10 @@ def _grid(arg: object) -> list[list[Value]]:
 @fn("SUMPRODUCT", 1, None, mode="raw")
 def sumproduct(ctx: Ctx, *args: object) -> float:
     """Products of corresponding entries, summed; non-numbers count as 0."""
-    shapes = {(a.rows, a.cols) if isinstance(a, Rng) else (len(a), len(a[0])) if is_array(a) else (1, 1) for a in args}  # type: ignore[arg-type]
+    shapes = {
+        (a.rows, a.cols) if isinstance(a, Rng) else (len(a), len(a[0])) if is_array(a) else (1, 1)
+        for a in args
+    }  # type: ignore[arg-type]
     if len(shapes) > 1:
         raise Raise(VALUE)
     grids = [_grid(a) for a in args]
@@ -62,8 +68,13 @@ def sumproduct(ctx: Ctx, *args: object) -> float:
 def _quantize(x: float, digits: int, mode: str) -> float:
     d = Decimal(repr(x))
     exp = Decimal(1).scaleb(-digits)
-    return float(d.quantize(exp, rounding=mode)) if digits >= 0 else float(
-        (d / Decimal(10) ** -digits).quantize(Decimal(1), rounding=mode) * Decimal(10) ** -digits
+    return (
+        float(d.quantize(exp, rounding=mode))
+        if digits >= 0
+        else float(
+            (d / Decimal(10) ** -digits).quantize(Decimal(1), rounding=mode)
+            * Decimal(10) ** -digits
+        )
     )
 
 
@@ -109,7 +120,14 @@ def ceiling(x: Value, significance: Value = 1.0) -> float:
         return 0.0
     if a > 0 and s < 0:
         raise Raise(NUM)
-    return float(Decimal(repr(a / s)).quantize(Decimal(1), rounding=ROUND_UP if a < 0 and s < 0 else ROUND_CEILING)) * s
+    return (
+        float(
+            Decimal(repr(a / s)).quantize(
+                Decimal(1), rounding=ROUND_UP if a < 0 and s < 0 else ROUND_CEILING
+            )
+        )
+        * s
+    )
 
 
 @fn("FLOOR", 1, 2)
@@ -119,7 +137,14 @@ def floor(x: Value, significance: Value = 1.0) -> float:
         raise Raise(DIV0)
     if a > 0 and s < 0:
         raise Raise(NUM)
-    return float(Decimal(repr(a / s)).quantize(Decimal(1), rounding=ROUND_DOWN if a < 0 and s < 0 else ROUND_FLOOR)) * s
+    return (
+        float(
+            Decimal(repr(a / s)).quantize(
+                Decimal(1), rounding=ROUND_DOWN if a < 0 and s < 0 else ROUND_FLOOR
+            )
+        )
+        * s
+    )
 
 
 @fn("CEILING.MATH", 1, 3)
@@ -285,7 +310,9 @@ def _sum_numbers(vals: list[Value]) -> float:
     for v in vals:
         if isinstance(v, XlError):
             raise Raise(v)
-    return math.fsum(float(v) for v in vals if isinstance(v, float | int) and not isinstance(v, bool))
+    return math.fsum(
+        float(v) for v in vals if isinstance(v, float | int) and not isinstance(v, bool)
+    )
 
 
 @fn("SUMIF", 2, 3, mode="raw")

@@ -61,7 +61,9 @@ def count(ctx: Ctx, *args: object) -> float:
     n = 0
     for a in args:
         if isinstance(a, Rng) or is_array(a):
-            n += sum(1 for v in values_of(a) if isinstance(v, float | int) and not isinstance(v, bool))
+            n += sum(
+                1 for v in values_of(a) if isinstance(v, float | int) and not isinstance(v, bool)
+            )
         elif isinstance(a, bool) or isinstance(a, float | int):
             n += 1
         elif isinstance(a, str):
@@ -130,7 +132,11 @@ def countifs(ctx: Ctx, *pairs: object) -> float:
 
 @fn("AVERAGEIF", 2, 3, mode="raw")
 def averageif(ctx: Ctx, rng: object, criterion: object, avg_range: object = None) -> float:
-    nums = _nonempty(_matched_numbers(avg_range if avg_range is not None else rng, [(rng, scalar(criterion, ctx))]))
+    nums = _nonempty(
+        _matched_numbers(
+            avg_range if avg_range is not None else rng, [(rng, scalar(criterion, ctx))]
+        )
+    )
     return math.fsum(nums) / len(nums)
 
 
@@ -274,7 +280,12 @@ def _paired(a: object, b: object) -> tuple[list[float], list[float]]:
     xs, ys = [], []
     for ra, rb in zip(ga, gb, strict=False):  # type: ignore[arg-type]
         for x, y in zip(ra, rb, strict=False):
-            if isinstance(x, float | int) and isinstance(y, float | int) and not isinstance(x, bool) and not isinstance(y, bool):
+            if (
+                isinstance(x, float | int)
+                and isinstance(y, float | int)
+                and not isinstance(x, bool)
+                and not isinstance(y, bool)
+            ):
                 xs.append(float(x))
                 ys.append(float(y))
     return xs, ys

@@ -7,7 +7,16 @@ import re
 from officegym.apps.sheets.formats import format_value
 from officegym.apps.sheets.functions import fn, values_of
 from officegym.apps.sheets.runtime import Ctx, Rng, is_array
-from officegym.apps.sheets.values import VALUE, Raise, Value, XlError, as_bool, as_number, as_text, parse_number
+from officegym.apps.sheets.values import (
+    VALUE,
+    Raise,
+    Value,
+    XlError,
+    as_bool,
+    as_number,
+    as_text,
+    parse_number,
+)
 
 
 def _t(v: Value) -> str:

@@ -25,6 +25,7 @@ from officegym.apps.sheets.access import require_edit, role_of
 from officegym.apps.sheets.cells import MAX_INPUT, apply, json_value
 from officegym.apps.sheets.formats import format_value
 from officegym.apps.sheets.models import Sheet, Workbook
+from officegym.apps.sheets.parse import from_file, to_file
 from officegym.apps.sheets.places import locate, sheet_named, sheets_of
 from officegym.apps.sheets.refs import Area, a1, parse_area, quote_sheet
 from officegym.apps.sheets.values import XlError, general
@@ -53,7 +54,7 @@ def export_xlsx(s: Session, actor: Person, wb: Workbook) -> bytes:
         for (r, c), st in sorted(b.sheets[sheet.id].cells.items()):
             cell = ws.cell(row=r, column=c)
             if st.formula is not None and st.input:
-                cell.value = st.input
+                cell.value = "=" + to_file(st.input[1:])
             elif isinstance(st.value, XlError):
                 cell.value = st.value.code
             elif st.input is not None and st.input.startswith("'"):
@@ -122,6 +123,11 @@ def _cell_input(value: Any, where: str) -> str | None:
 
         return general(serial_of(value))
     text = str(value)
+    if text.startswith("=") and "_xl" in text:
+        try:
+            text = "=" + from_file(text[1:])
+        except Invalid:
+            pass  # reported with the cell when it is typed
     if len(text) > MAX_INPUT:
         raise Invalid(f"{where}: a cell holds at most {MAX_INPUT} characters", code="bad_file")
     return text

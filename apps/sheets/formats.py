@@ -68,8 +68,15 @@ def _number(fmt: str, x: float) -> str:
     if not code:
         return literal
     decimals = len(code.split(".", 1)[1]) if "." in code else 0
+    width = code.split(".", 1)[0].replace(",", "").count("0")  # digits always shown
     rounded = Decimal(repr(abs(x))).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
     body = f"{rounded:,.{decimals}f}" if "," in code else f"{rounded:.{decimals}f}"
+    whole, dot, frac = body.partition(".")
+    if len(whole.replace(",", "")) < width:
+        whole = whole.zfill(width)
+    elif whole == "0" and width == 0 and decimals:
+        whole = ""
+    body = whole + dot + frac
     if "." in code and "0" not in code.split(".", 1)[1]:
         body = body.rstrip("0").rstrip(".")
     sign = "-" if x < 0 and float(rounded) != 0 else ""

@@ -98,7 +98,8 @@ def shift_area(lo: int, hi: int, at: int, count: int) -> tuple[int, int] | None:
     """A span [lo, hi] after inserting `count` lines at `at` (count < 0: deleting -count
     lines from `at`); None when all of it was deleted."""
     if count > 0:
-        return (lo + count if lo >= at else lo, hi + count if hi >= at else hi)
+        top = MAX_ROWS if hi <= MAX_ROWS else hi  # (a whole row or column stays whole)
+        return (lo + count if lo >= at else lo, min(hi + count, top) if hi >= at else hi)
     n = -count
     end = at + n - 1
     new_lo = lo if lo < at else (at if lo <= end else lo - n)

@@ -351,3 +351,41 @@ def render_corner(c: Corner, row: int, col: int, whole: str | None = None) -> st
     if not (1 <= r <= MAX_ROWS and 1 <= cc <= MAX_COLS):
         return "#REF!"
     return f"{'$' if c.col_abs else ''}{col_letters(cc)}{'$' if c.row_abs else ''}{r}"
+
+
+# Functions newer than Excel 2007 are stored in .xlsx files with a prefix.
+XLFN = frozenset(
+    """IFS SWITCH XOR MAXIFS MINIFS CONCAT TEXTJOIN STDEV.P STDEV.S VAR.P VAR.S MODE.SNGL
+    RANK.EQ PERCENTILE.INC QUARTILE.INC CEILING.MATH FLOOR.MATH IFNA DAYS ISOWEEKNUM XLOOKUP
+    XMATCH UNIQUE SORT SORTBY FILTER SEQUENCE TEXTBEFORE TEXTAFTER NUMBERVALUE UNICHAR UNICODE
+    """.split()
+)
+XLWS = frozenset({"SORT", "FILTER"})
+
+
+def to_file(formula: str) -> str:
+    """A formula (without '=') as an .xlsx file stores it: newer functions prefixed
+    with ``_xlfn.`` (and ``_xlws.`` for SORT and FILTER)."""
+
+    def prefix(tok: Token) -> str:
+        name = tok.value[:-1].upper()
+        if name not in XLFN:
+            return tok.value
+        return ("_xlfn._xlws." if name in XLWS else "_xlfn.") + tok.value
+
+    return "".join(
+        prefix(t) if t.type == Token.FUNC and t.subtype == Token.OPEN else t.value
+        for t in _tokens("=" + formula)
+    )
+
+
+def from_file(formula: str) -> str:
+    """A formula read from an .xlsx file, with the ``_xlfn.``/``_xlws.`` prefixes dropped."""
+    if "_xl" not in formula:
+        return formula
+    return "".join(
+        t.value.replace("_xlfn.", "").replace("_xlws.", "")
+        if t.type == Token.FUNC and t.subtype == Token.OPEN
+        else t.value
+        for t in _tokens("=" + formula)
+    )

@@ -107,10 +107,27 @@ def load(s: Session, workbook_id: int, today: float | None = None) -> Book:
     for name, sid, r1, c1, r2, c2 in read(s, _NAMES, {"wb": workbook_id}):
         b.names[name.upper()] = (sid, (r1, c1, r2, c2))
     if b.sheets:
-        rows = read(s, _CELLS, {"sids": list(b.sheets)}).all()
-        for cid, sid, r, c, inp, kind, num, text, fmt in sorted(rows, key=lambda x: x[0]):
+        mark = _mark(s)
+        sql = (
+            "SELECT id, sheet_id, row, col, input, kind, num, text, fmt FROM sheets_cell "
+            f"WHERE sheet_id IN ({', '.join([mark] * len(b.sheets))}) ORDER BY id"
+        )
+        cur = _cursor(s)
+        cur.execute(sql, list(b.sheets))
+        for cid, sid, r, c, inp, kind, num, text, fmt in cur.fetchall():
             b.load_cell(sid, r, c, CellState(cid, inp, value_of(kind, num, text), fmt))
     return b
+
+
+def _cursor(s: Session) -> Any:
+    """A DB-API cursor in the session's transaction: bulk cell reads and writes skip
+    SQLAlchemy's per-row work (a workbook holds thousands of cells)."""
+    s.flush()
+    return s.connection().connection.driver_connection.cursor()  # type: ignore[union-attr]
+
+
+def _mark(s: Session) -> str:
+    return "?" if s.get_bind().dialect.paramstyle == "qmark" else "%s"
 
 
 def book(s: Session, workbook_id: int) -> Book:
@@ -135,6 +152,19 @@ def _update() -> Any:
 @functools.cache
 def _delete() -> Any:
     return _CELL.delete().where(_CELL.c.id == bindparam("_id"))
+
+
+_COLS = ("row", "col", "input", "kind", "num", "text", "fmt")
+
+
+def _bulk_update(s: Session, updates: list[dict[str, Any]]) -> None:
+    """UPDATE many cell rows in one DB-API executemany."""
+    if len(updates) < 20:
+        s.connection().execute(_update(), updates)
+        return
+    m = _mark(s)
+    sql = f"UPDATE sheets_cell SET {', '.join(f'{c} = {m}' for c in _COLS)} WHERE id = {m}"
+    _cursor(s).executemany(sql, [[u[f"v_{c}"] for c in _COLS] + [u["_id"]] for u in updates])
 
 
 def save(s: Session, b: Book) -> int:
@@ -167,7 +197,7 @@ def save(s: Session, b: Book) -> int:
     if deletes:
         conn.execute(_delete(), deletes)
     if updates:
-        conn.execute(_update(), updates)
+        _bulk_update(s, updates)
     if inserts:
         stmt = insert(_CELL).returning(_CELL.c.id, sort_by_parameter_order=True)
         for state, (new_id,) in zip(new_states, conn.execute(stmt, inserts), strict=True):

@@ -99,7 +99,10 @@ def _shift_objects(s: Session, wb: Workbook, sheet: Sheet, axis: str, at: int, c
 def _shift_ref(ref: str, axis: str, at: int, count: int) -> str:
     area = parse_area(ref)
     lo, hi = (area.r1, area.r2) if axis == "row" else (area.c1, area.c2)
+    if (lo, hi) == (1, MAX_ROWS if axis == "row" else MAX_COLS):
+        return ref  # whole columns (rows) stay whole
     a, z = shift_area(lo, hi, at, count) or (at, at)
+    z = min(z, MAX_ROWS if axis == "row" else MAX_COLS)
     moved = Area(a, area.c1, z, area.c2) if axis == "row" else Area(area.r1, a, area.r2, z)
     return moved.a1()
 

@@ -70,12 +70,20 @@ def _owner(heads: dict[str, Person], team: str, fallback: Person) -> Person:
 def sales_export(s: Session, owner: Person) -> None:
     """The CRM's opportunities as a sheet, as a sales operations export would list them."""
     stmt = (
-        select(Opportunity.name, Account.name, Account.billing_country, Person.name, Opportunity.stage,
-               Opportunity.amount, Opportunity.close_date, Opportunity.probability)
+        select(
+            Opportunity.name,
+            Account.name,
+            Account.billing_country,
+            Person.name,
+            Opportunity.stage,
+            Opportunity.amount,
+            Opportunity.close_date,
+            Opportunity.probability,
+        )
         .join(Account, Account.id == Opportunity.account_id)
         .join(Person, Person.id == Opportunity.owner_id)
         .order_by(Opportunity.id)
-    )  # fmt: skip
+    )
     rows: list[list[object]] = [
         [
             "Opportunity",
@@ -125,7 +133,7 @@ def budgets(s: Session, rng: random.Random, heads: dict[str, Person], ceo: Perso
     sheets.write_range(s, owner, wb, "A1", rows)
     sheets.set_number_format(s, owner, wb, f"C2:E{n + 1}", "currency_rounded")
     sheets.set_number_format(s, owner, wb, f"F2:F{n + 1}", "percent_decimal")
-    for team, head in sorted(heads.items()):
+    for _team, head in sorted(heads.items()):
         if head.id != owner.id:
             sheets.share_workbook(s, owner, wb, head, "viewer")
 

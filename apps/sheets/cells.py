@@ -23,7 +23,6 @@ from officegym.apps.sheets.engine import Book, Key
 from officegym.apps.sheets.formats import PRESETS, format_value
 from officegym.apps.sheets.history import MAX_DETAIL, record
 from officegym.apps.sheets.models import Sheet, Workbook
-from officegym.apps.sheets.moves import translate
 from officegym.apps.sheets.places import locate
 from officegym.apps.sheets.refs import MAX_COLS, MAX_ROWS, Area, a1
 from officegym.apps.sheets.values import Value, XlError, general
@@ -35,8 +34,6 @@ __all__ = [
     "Block",
     "append_rows",
     "clear_range",
-    "copy_range",
-    "fill_range",
     "find_cells",
     "json_value",
     "read_range",
@@ -102,7 +99,8 @@ def read_range(
     per_page = max(1, MAX_READ // (c2 - area.c1 + 1))
     if c2 - area.c1 + 1 > MAX_READ:
         raise Invalid(
-            f"{area.label()} is {c2 - area.c1 + 1} columns wide; read at most {MAX_READ} cells at a time"
+            f"{area.label()} is {c2 - area.c1 + 1} columns wide; read at most {MAX_READ} cells "
+            "at a time"
         )
     last = min(r2, area.r1 + per_page - 1)
     rows = [
@@ -214,7 +212,8 @@ def write_range(
     width = max(len(r) for r in rows)
     if area.size > 1 and (area.rows, area.cols) != (len(rows), width) and area.r2 < MAX_ROWS:
         raise Invalid(
-            f"{area.label()} is {area.rows}x{area.cols} but the values are {len(rows)}x{width}; give the top-left cell or a range of the same size"
+            f"{area.label()} is {area.rows}x{area.cols} but the values are {len(rows)}x{width}; "
+            "give the top-left cell or a range of the same size"
         )
     written = Area(area.r1, area.c1, area.r1 + len(rows) - 1, area.c1 + width - 1, target.name)
     apply(s, actor, wb, target, inputs, "write", written.label())
@@ -303,77 +302,6 @@ def set_number_format(
     shown = Area(area.r1, area.c1, r2, c2, target.name)
     record(s, actor, wb, "format", shown.label(), {"format": code}, sheet_id=target.id)
     return shown
-
-
-def _copied(
-    b: Book, sid: int, src: tuple[int, int], dst: tuple[int, int]
-) -> tuple[str | None, str | None]:
-    state = b.cell(sid, *src)
-    if state is None:
-        return None, None
-    text = state.input
-    if text and text.startswith("=") and state.formula is not None:
-        text = "=" + translate(text[1:], dst[0] - src[0], dst[1] - src[1])
-    return text, state.fmt
-
-
-def fill_range(
-    s: Session,
-    actor: Person,
-    wb: Workbook,
-    ref: str,
-    *,
-    direction: str = "down",
-    sheet: str | None = None,
-) -> Area:
-    """Copy a range's first row into the rows below it (``down``), or its first column
-    into the columns right of it (``right``); relative references move along."""
-    require_edit(s, actor, wb)
-    target, area = locate(s, wb, ref, sheet)
-    if direction not in ("down", "right"):
-        raise Invalid("direction is down or right")
-    if area.size > MAX_WRITE or area.r2 == MAX_ROWS or area.c2 == MAX_COLS:
-        raise Invalid(f"fill at most {MAX_WRITE} cells, in a bounded range such as B2:B50")
-    b = store.book(s, wb.id)
-    inputs, formats = {}, {}
-    for r in range(area.r1, area.r2 + 1):
-        for c in range(area.c1, area.c2 + 1):
-            src = (area.r1, c) if direction == "down" else (r, area.c1)
-            if (r, c) != src:
-                inputs[(r, c)], formats[(r, c)] = _copied(b, target.id, src, (r, c))
-    for (r, c), fmt in formats.items():
-        b.set_format(target.id, r, c, fmt)
-    apply(s, actor, wb, target, inputs, f"fill_{direction}", area.label())
-    return area
-
-
-def copy_range(
-    s: Session, actor: Person, wb: Workbook, source: str, dest: str, *, sheet: str | None = None
-) -> Area:
-    """Copy a range (inputs and formats) so its top-left lands on `dest`; formulas'
-    relative references move by the offset, as pasting does."""
-    require_edit(s, actor, wb)
-    src_sheet, src = locate(s, wb, source, sheet)
-    dst_sheet, dst = locate(s, wb, dest, sheet)
-    if src.size > MAX_WRITE or src.r2 == MAX_ROWS or src.c2 == MAX_COLS:
-        raise Invalid(f"copy at most {MAX_WRITE} cells, from a bounded range")
-    b = store.book(s, wb.id)
-    dr, dc = dst.r1 - src.r1, dst.c1 - src.c1
-    if dst.r1 + src.rows - 1 > MAX_ROWS or dst.c1 + src.cols - 1 > MAX_COLS:
-        raise Invalid("the copy runs off the sheet")
-    inputs, formats = {}, {}
-    for r in range(src.r1, src.r2 + 1):
-        for c in range(src.c1, src.c2 + 1):
-            state = b.cell(src_sheet.id, r, c)
-            text = state.input if state else None
-            if text and text.startswith("=") and state and state.formula is not None:
-                text = "=" + translate(text[1:], dr, dc)
-            inputs[(r + dr, c + dc)], formats[(r + dr, c + dc)] = text, state.fmt if state else None
-    for (r, c), fmt in formats.items():
-        b.set_format(dst_sheet.id, r, c, fmt)
-    written = Area(dst.r1, dst.c1, dst.r1 + src.rows - 1, dst.c1 + src.cols - 1, dst_sheet.name)
-    apply(s, actor, wb, dst_sheet, inputs, "copy", f"{src.label()} -> {written.label()}")
-    return written
 
 
 def find_cells(

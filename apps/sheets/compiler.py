@@ -9,12 +9,14 @@ compiling costs a tokenization per cell and a parse per distinct formula.
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from officegym.apps.sheets import functions
 from officegym.apps.sheets.parse import FormulaError, RefT, lex, parse_tree
+from officegym.apps.sheets.refs import col_index
 from officegym.apps.sheets.runtime import Ctx, Rng, broadcast, is_array
 from officegym.apps.sheets.values import (
     DIV0,
@@ -30,7 +32,7 @@ from officegym.apps.sheets.values import (
     compare,
 )
 
-__all__ = ["Compiled", "Node", "cache_size", "compile_formula"]
+__all__ = ["Compiled", "Node", "cache_size", "compile_cell", "compile_formula", "fast_key"]
 
 Node = Callable[[Ctx], Any]
 
@@ -197,8 +199,14 @@ def _arith(op: str, a: float, b: float) -> Value:
     return NUM if isinstance(result, complex) else float(result)
 
 
-_COMPARE = {"=": lambda c: c == 0, "<>": lambda c: c != 0, "<": lambda c: c < 0,
-            ">": lambda c: c > 0, "<=": lambda c: c <= 0, ">=": lambda c: c >= 0}  # fmt: skip
+_COMPARE = {
+    "=": lambda c: c == 0,
+    "<>": lambda c: c != 0,
+    "<": lambda c: c < 0,
+    ">": lambda c: c > 0,
+    "<=": lambda c: c <= 0,
+    ">=": lambda c: c >= 0,
+}
 
 
 def _scalar_op(op: str, a: Value, b: Value) -> Value:
@@ -224,3 +232,44 @@ def _binary(op: str, left: Node, right: Node) -> Node:
         return _scalar_op(op, a, b)
 
     return run
+
+
+# ---------------------------------------------------------------- the fast path
+
+_CELL_REF = re.compile(
+    r"(?<![\w.$'!])((?:'(?:[^']|'')+'|[A-Za-z_][\w.]*)!)?(\$?)([A-Za-z]{1,3})(\$?)(\d{1,7})(?![\w(!.])"
+)
+_WHOLE = re.compile(r"(?<![\w$])\$?(?:[A-Za-z]{1,3}|\d{1,7}):\$?(?:[A-Za-z]{1,3}|\d{1,7})(?![\w(])")
+_FAST: dict[str, Compiled] = {}
+
+
+def fast_key(formula: str, row: int, col: int) -> str | None:
+    """The formula's relative form by a regular expression, without tokenizing: for
+    formulas with no text literals and no whole-column or whole-row references (None
+    otherwise). Two formulas with the same fast key compile to the same closure."""
+    if '"' in formula or _WHOLE.search(formula):
+        return None
+
+    def rel(m: re.Match[str]) -> str:
+        sheet, ca, letters, ra, digits = m.groups()
+        c = col_index(letters) if ca else col_index(letters) - col
+        r = int(digits) if ra else int(digits) - row
+        return f"{(sheet or '').upper()}<{ca}{c},{ra}{r}>"
+
+    return _CELL_REF.sub(rel, formula.upper())
+
+
+def compile_cell(formula: str, row: int, col: int) -> Compiled:
+    """`compile_formula`, skipping the tokenizer for a formula whose relative form was
+    compiled before (loading a workbook of filled-down columns tokenizes each form once)."""
+    key = fast_key(formula, row, col)
+    if key is not None:
+        found = _FAST.get(key)
+        if found is not None:
+            return found
+    compiled = compile_formula(formula, row, col)
+    if key is not None:
+        if len(_FAST) > 200_000:
+            _FAST.clear()
+        _FAST[key] = compiled
+    return compiled

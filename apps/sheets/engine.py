@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from officegym.apps.sheets.compiler import Compiled, compile_formula
+from officegym.apps.sheets.compiler import Compiled, compile_cell, compile_formula
 from officegym.apps.sheets.formats import typed_value
 from officegym.apps.sheets.parse import RefT
 from officegym.apps.sheets.runtime import Ctx
@@ -108,7 +108,7 @@ class Book:
         sheet.max_row, sheet.max_col = max(sheet.max_row, row), max(sheet.max_col, col)
         if state.input and state.input.startswith("=") and state.formula is None:
             try:
-                state.formula = compile_formula(state.input[1:], row, col)
+                state.formula = compile_cell(state.input[1:], row, col)
             except Invalid:  # a stored formula that no longer parses keeps its value
                 state.formula = None
         if state.formula is not None:
@@ -188,6 +188,7 @@ class Book:
             value, implied = typed_value(text)
         if old is not None and old.formula is not None:
             self._unlink(key)
+        self.circular.pop(key, None)
         state = old or CellState(None, None, None)
         state.input, state.formula = (text or None), formula
         state.fmt = state.fmt or implied
@@ -214,6 +215,12 @@ class Book:
         else:
             sheet.values[(row, col)] = value
             sheet.max_row, sheet.max_col = max(sheet.max_row, row), max(sheet.max_col, col)
+
+    def refit(self, sid: int) -> None:
+        """Shrink a sheet's used extent to the cells that hold something."""
+        sheet = self.sheets[sid]
+        sheet.max_row = max((k[0] for k in sheet.cells), default=0)
+        sheet.max_col = max((k[1] for k in sheet.cells), default=0)
 
     def drop(self, sid: int, row: int, col: int) -> None:
         """Remove a cell entirely (content and format)."""

@@ -8,6 +8,7 @@ is refused with `Invalid` naming the file and the reason, and nothing is created
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import zipfile
@@ -22,14 +23,14 @@ from sqlalchemy.orm import Session
 from officegym.apps.org.models import Person
 from officegym.apps.sheets import store
 from officegym.apps.sheets.access import require_edit, role_of
-from officegym.apps.sheets.cells import MAX_INPUT, apply, json_value
+from officegym.apps.sheets.cells import MAX_INPUT, apply
 from officegym.apps.sheets.formats import format_value
 from officegym.apps.sheets.models import Sheet, Workbook
-from officegym.apps.sheets.parse import from_file, to_file
 from officegym.apps.sheets.places import locate, sheet_named, sheets_of
 from officegym.apps.sheets.refs import Area, a1, parse_area, quote_sheet
 from officegym.apps.sheets.values import XlError, general
 from officegym.apps.sheets.workbooks import add_sheet, create_workbook, define_name, freeze_rows
+from officegym.apps.sheets.xlfn import from_file, to_file
 from officegym.errors import Invalid, NotFound
 
 __all__ = ["MAX_FILE", "MAX_IMPORT", "export_csv", "export_xlsx", "import_csv", "import_xlsx"]
@@ -124,10 +125,8 @@ def _cell_input(value: Any, where: str) -> str | None:
         return general(serial_of(value))
     text = str(value)
     if text.startswith("=") and "_xl" in text:
-        try:
+        with contextlib.suppress(Invalid):  # reported with the cell when it is typed
             text = "=" + from_file(text[1:])
-        except Invalid:
-            pass  # reported with the cell when it is typed
     if len(text) > MAX_INPUT:
         raise Invalid(f"{where}: a cell holds at most {MAX_INPUT} characters", code="bad_file")
     return text
@@ -211,6 +210,30 @@ def _fmt(data: Any, r: int, c: int) -> str | None:
     return st.fmt if st else None
 
 
+def _csv_rows(text: str, delimiter: str) -> list[list[str]]:
+    """The rows of CSV text; `Invalid` for binary data, oversized or unreadable text."""
+    if "\x00" in text or sum(1 for ch in text[:4096] if ord(ch) < 9 or 13 < ord(ch) < 32) > 8:
+        raise Invalid("the CSV text holds binary data; give plain text", code="bad_file")
+    if len(text) > MAX_FILE:
+        raise Invalid(f"CSV text is limited to {MAX_FILE // 1_000_000} MB", code="bad_file")
+    if len(delimiter) != 1:
+        raise Invalid("the delimiter is one character")
+    try:
+        rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=delimiter))
+    except csv.Error as exc:
+        raise Invalid(f"CSV: {exc}", code="bad_file") from None
+    if not rows:
+        raise Invalid("the CSV text is empty")
+    if sum(len(r) for r in rows) > MAX_IMPORT:
+        raise Invalid(f"at most {MAX_IMPORT} cells per import", code="bad_file")
+    for i, row in enumerate(rows):
+        for j, v in enumerate(row):
+            if len(v) > MAX_INPUT:
+                where = f"CSV row {i + 1}, column {j + 1}"
+                raise Invalid(f"{where}: more than {MAX_INPUT} characters", code="bad_file")
+    return rows
+
+
 def import_csv(
     s: Session,
     actor: Person,
@@ -225,40 +248,17 @@ def import_csv(
     """Type CSV text into a sheet from cell `at` (numbers, dates and formulas are read as
     if typed), or into a new sheet named `new_sheet`."""
     require_edit(s, actor, wb)
-    if "\x00" in text or sum(1 for ch in text[:4096] if ord(ch) < 9 or 13 < ord(ch) < 32) > 8:
-        raise Invalid("the CSV text holds binary data; give plain text", code="bad_file")
-    if len(text) > MAX_FILE:
-        raise Invalid(f"CSV text is limited to {MAX_FILE // 1_000_000} MB", code="bad_file")
-    if len(delimiter) != 1:
-        raise Invalid("the delimiter is one character")
-    try:
-        rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=delimiter))
-    except csv.Error as exc:
-        raise Invalid(f"CSV: {exc}", code="bad_file") from None
-    if not rows:
-        raise Invalid("the CSV text is empty")
+    rows = _csv_rows(text, delimiter)
     target = add_sheet(s, actor, wb, new_sheet) if new_sheet else sheet_named(s, wb, sheet)
     _, start = locate(s, wb, at, target.name)
-    cells = sum(len(r) for r in rows)
-    if cells > MAX_IMPORT:
-        raise Invalid(f"at most {MAX_IMPORT} cells per import (got {cells})", code="bad_file")
-    inputs = {}
-    for i, row in enumerate(rows):
-        for j, v in enumerate(row):
-            if len(v) > MAX_INPUT:
-                raise Invalid(
-                    f"CSV row {i + 1}, column {j + 1}: more than {MAX_INPUT} characters",
-                    code="bad_file",
-                )
-            inputs[(start.r1 + i, start.c1 + j)] = v or None
+    inputs = {
+        (start.r1 + i, start.c1 + j): v or None
+        for i, row in enumerate(rows)
+        for j, v in enumerate(row)
+    }
     try:
         apply(s, actor, wb, target, inputs, "import_csv", target.name)
     except Invalid as exc:
         raise Invalid(f"CSV: {exc.message}", code="bad_file") from None
-    width = max(len(r) for r in rows)
-    return Area(
-        start.r1, start.c1, start.r1 + len(rows) - 1, start.c1 + max(width, 1) - 1, target.name
-    )
-
-
-_ = json_value
+    width = max(max(len(r) for r in rows), 1)
+    return Area(start.r1, start.c1, start.r1 + len(rows) - 1, start.c1 + width - 1, target.name)

@@ -81,7 +81,7 @@ def _number(fmt: str, x: float) -> str:
         body = body.rstrip("0").rstrip(".")
     sign = "-" if x < 0 and float(rounded) != 0 else ""
     _ = m
-    return literal.replace(code, sign + body, 1).replace("\\", "")
+    return sign + literal.replace(code, body, 1).replace("\\", "")
 
 
 def _date(fmt: str, serial: float) -> str:
@@ -102,13 +102,22 @@ def _date(fmt: str, serial: float) -> str:
 def _date_part(code: str, t: dt.datetime, ampm: bool, minute: bool) -> str:
     hour = (t.hour % 12 or 12) if ampm else t.hour
     table = {
-        "yyyy": f"{t.year:04d}", "yy": f"{t.year % 100:02d}", "mmmm": t.strftime("%B"),
-        "mmm": t.strftime("%b"), "mm": f"{t.minute:02d}" if minute else f"{t.month:02d}",
-        "m": str(t.minute) if minute else str(t.month), "dddd": t.strftime("%A"),
-        "ddd": t.strftime("%a"), "dd": f"{t.day:02d}", "d": str(t.day), "hh": f"{hour:02d}",
-        "h": str(hour), "ss": f"{t.second:02d}", "s": str(t.second),
+        "yyyy": f"{t.year:04d}",
+        "yy": f"{t.year % 100:02d}",
+        "mmmm": t.strftime("%B"),
+        "mmm": t.strftime("%b"),
+        "mm": f"{t.minute:02d}" if minute else f"{t.month:02d}",
+        "m": str(t.minute) if minute else str(t.month),
+        "dddd": t.strftime("%A"),
+        "ddd": t.strftime("%a"),
+        "dd": f"{t.day:02d}",
+        "d": str(t.day),
+        "hh": f"{hour:02d}",
+        "h": str(hour),
+        "ss": f"{t.second:02d}",
+        "s": str(t.second),
         "am/pm": "AM" if t.hour < 12 else "PM",
-    }  # fmt: skip
+    }
     return table[code]
 
 

@@ -32,9 +32,16 @@ def record(
     when = now(s)
     text = detail if isinstance(detail, str) else json.dumps(detail, default=str)[:4000]
     row = insert_row(
-        s, Change, workbook_id=wb.id, sheet_id=sheet_id, actor_id=actor.id, at=when,
-        action=action, target=target[:200], detail=text,
-    )  # fmt: skip
+        s,
+        Change,
+        workbook_id=wb.id,
+        sheet_id=sheet_id,
+        actor_id=actor.id,
+        at=when,
+        action=action,
+        target=target[:200],
+        detail=text,
+    )
     update_row(s, wb, updated_at=when)
     return row
 

@@ -16,12 +16,12 @@ from typing import Any
 
 from openpyxl.formula.tokenizer import Token, Tokenizer, TokenizerError
 
-from officegym.apps.sheets.refs import MAX_COLS, MAX_ROWS, col_index, col_letters, quote_sheet
+from officegym.apps.sheets.refs import MAX_COLS, MAX_ROWS, col_index, quote_sheet
 from officegym.apps.sheets.refs import split_sheet as _split
 from officegym.apps.sheets.values import ERRORS
 from officegym.errors import Invalid
 
-__all__ = ["Corner", "FormulaError", "Lexed", "RefT", "lex", "parse_tree", "rewrite"]
+__all__ = ["Corner", "FormulaError", "Lexed", "RefT", "lex", "parse_tree", "rewrite", "tokens"]
 
 MAX_FORMULA = 8192  # characters, as in Excel
 
@@ -92,6 +92,11 @@ class Lexed:
 
     key: str
     items: tuple[Any, ...]  # Token or RefT, whitespace dropped
+
+
+def tokens(formula: str) -> list[Token]:
+    """openpyxl's tokens of a formula (with its '='); `FormulaError` if it cannot."""
+    return _tokens(formula)
 
 
 def _tokens(formula: str) -> list[Token]:
@@ -183,8 +188,20 @@ def lex(formula: str, row: int, col: int) -> Lexed:
 
 # ---------------------------------------------------------------- the syntax tree
 
-BINARY = {"=": 1, "<>": 1, "<": 1, ">": 1, "<=": 1, ">=": 1, "&": 2, "+": 3, "-": 3,
-          "*": 4, "/": 4, "^": 5}  # fmt: skip
+BINARY = {
+    "=": 1,
+    "<>": 1,
+    "<": 1,
+    ">": 1,
+    "<=": 1,
+    ">=": 1,
+    "&": 2,
+    "+": 3,
+    "-": 3,
+    "*": 4,
+    "/": 4,
+    "^": 5,
+}
 PREFIX_POWER = 6  # Excel: negation binds tighter than ^ (-2^2 = 4)
 
 
@@ -222,7 +239,7 @@ class _Parser:
             if bp <= power:
                 return left
             self.i += 1
-            right = self.expression(bp if op != "^" else bp)  # ^ is left-associative in Excel
+            right = self.expression(bp)  # every operator, ^ too, is left-associative in Excel
             left = ("bin", op, left, right)
 
     def prefix(self) -> tuple:
@@ -339,53 +356,3 @@ def rewrite(formula: str, move: Callable[[str], str]) -> str:
         else:
             out.append(tok.value)
     return "".join(out)
-
-
-def render_corner(c: Corner, row: int, col: int, whole: str | None = None) -> str:
-    """A corner as A1 text for a formula in (row, col); '#REF!' when off the grid."""
-    r, cc = c.at(row, col)
-    if whole == "col":
-        return ("$" if c.col_abs else "") + col_letters(cc) if 1 <= cc <= MAX_COLS else "#REF!"
-    if whole == "row":
-        return ("$" if c.row_abs else "") + str(r) if 1 <= r <= MAX_ROWS else "#REF!"
-    if not (1 <= r <= MAX_ROWS and 1 <= cc <= MAX_COLS):
-        return "#REF!"
-    return f"{'$' if c.col_abs else ''}{col_letters(cc)}{'$' if c.row_abs else ''}{r}"
-
-
-# Functions newer than Excel 2007 are stored in .xlsx files with a prefix.
-XLFN = frozenset(
-    """IFS SWITCH XOR MAXIFS MINIFS CONCAT TEXTJOIN STDEV.P STDEV.S VAR.P VAR.S MODE.SNGL
-    RANK.EQ PERCENTILE.INC QUARTILE.INC CEILING.MATH FLOOR.MATH IFNA DAYS ISOWEEKNUM XLOOKUP
-    XMATCH UNIQUE SORT SORTBY FILTER SEQUENCE TEXTBEFORE TEXTAFTER NUMBERVALUE UNICHAR UNICODE
-    """.split()
-)
-XLWS = frozenset({"SORT", "FILTER"})
-
-
-def to_file(formula: str) -> str:
-    """A formula (without '=') as an .xlsx file stores it: newer functions prefixed
-    with ``_xlfn.`` (and ``_xlws.`` for SORT and FILTER)."""
-
-    def prefix(tok: Token) -> str:
-        name = tok.value[:-1].upper()
-        if name not in XLFN:
-            return tok.value
-        return ("_xlfn._xlws." if name in XLWS else "_xlfn.") + tok.value
-
-    return "".join(
-        prefix(t) if t.type == Token.FUNC and t.subtype == Token.OPEN else t.value
-        for t in _tokens("=" + formula)
-    )
-
-
-def from_file(formula: str) -> str:
-    """A formula read from an .xlsx file, with the ``_xlfn.``/``_xlws.`` prefixes dropped."""
-    if "_xl" not in formula:
-        return formula
-    return "".join(
-        t.value.replace("_xlfn.", "").replace("_xlws.", "")
-        if t.type == Token.FUNC and t.subtype == Token.OPEN
-        else t.value
-        for t in _tokens("=" + formula)
-    )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
@@ -98,6 +99,72 @@ def _sorted(keys: Iterable[tuple]) -> list[tuple]:
     return sorted(keys, key=functools.cmp_to_key(cmp))
 
 
+@dataclass
+class _Groups:
+    """A pivot's source rows grouped by row key and column key."""
+
+    headers: list[str]
+    index: dict[str, int]
+    rows: Sequence[str]
+    columns: Sequence[str]
+    values: Sequence[dict[str, str]]
+    cells: dict[tuple[tuple, tuple], list[Row]]
+    row_keys: list[tuple]
+    col_keys: list[tuple]
+
+    def at(self, row: Row, field: str) -> Value:
+        return row[self.index[field.lower()]]
+
+    def header(self) -> Row:
+        labels = [
+            f"{v['summary']} of {self.headers[self.index[v['field'].lower()]]}" for v in self.values
+        ]
+        head: Row = [self.headers[self.index[f.lower()]] for f in self.rows]
+        for ck in self.col_keys if self.columns else [()]:
+            name = " - ".join(general(x) if isinstance(x, float) else str(x) for x in ck)
+            head += [f"{name} {label}".strip() for label in labels]
+        if self.columns:
+            head += [f"Grand Total {x}" if len(labels) > 1 else "Grand Total" for x in labels]
+        return head
+
+    def line(self, prefix: Row, picked: Sequence[tuple]) -> Row:
+        """One output row: a summary per column key and value, then the row's totals."""
+        cols = self.col_keys if self.columns else [()]
+        spans = [[ck] for ck in cols] + ([cols] if self.columns else [])
+        out = list(prefix)
+        for span in spans:
+            for v in self.values:
+                group = [r for rk in picked for ck in span for r in self.cells.get((rk, ck), [])]
+                out.append(_summary(v["summary"], [self.at(r, v["field"]) for r in group]))
+        return out
+
+
+def _group(
+    b: Book,
+    sid: int,
+    area: Area,
+    rows: Sequence[str],
+    columns: Sequence[str],
+    values: Sequence[dict[str, str]],
+    filters: dict[str, list[Any]],
+) -> _Groups:
+    headers, data = _records(b, sid, area)
+    index = {h.lower(): i for i, h in enumerate(headers)}
+    for f in [*rows, *columns, *(v["field"] for v in values), *filters]:
+        if f.lower() not in index:
+            raise Invalid(f"the source has no column {f!r} (columns: {', '.join(headers)})")
+    g = _Groups(headers, index, rows, columns, values, {}, [], [])
+    keep = [r for r in data if all(_matches(g.at(r, f), ok) for f, ok in filters.items())]
+    for r in keep:
+        key = (tuple(_key(g.at(r, f)) for f in rows), tuple(_key(g.at(r, f)) for f in columns))
+        g.cells.setdefault(key, []).append(r)
+    g.row_keys = _sorted({k[0] for k in g.cells})
+    g.col_keys = _sorted({k[1] for k in g.cells})
+    if len(g.row_keys) * max(1, len(g.col_keys)) > MAX_GROUPS:
+        raise Invalid(f"the pivot would have more than {MAX_GROUPS} groups; group by fewer fields")
+    return g
+
+
 def compute(
     b: Book,
     sid: int,
@@ -107,53 +174,13 @@ def compute(
     values: Sequence[dict[str, str]],
     filters: dict[str, list[Any]],
 ) -> list[Row]:
-    """The pivot table's cells, header row first."""
-    headers, data = _records(b, sid, area)
-    index = {h.lower(): i for i, h in enumerate(headers)}
-    for f in [*rows, *columns, *(v["field"] for v in values), *filters]:
-        if f.lower() not in index:
-            raise Invalid(f"the source has no column {f!r} (columns: {', '.join(headers)})")
-    keep = [
-        r
-        for r in data
-        if all(_matches(r[index[f.lower()]], allowed) for f, allowed in filters.items())
-    ]
-    rkey = lambda r: tuple(_key(r[index[f.lower()]]) for f in rows)  # noqa: E731
-    ckey = lambda r: tuple(_key(r[index[f.lower()]]) for f in columns)  # noqa: E731
-    row_keys, col_keys = _sorted({rkey(r) for r in keep}), _sorted({ckey(r) for r in keep})
-    if len(row_keys) * max(1, len(col_keys)) > MAX_GROUPS:
-        raise Invalid(f"the pivot would have more than {MAX_GROUPS} groups; group by fewer fields")
-    cells: dict[tuple[tuple, tuple], list[Row]] = {}
-    for r in keep:
-        cells.setdefault((rkey(r), ckey(r)), []).append(r)
-    labels = [f"{v['summary']} of {headers[index[v['field'].lower()]]}" for v in values]
-    head: Row = [headers[index[f.lower()]] for f in rows]
-    cols = col_keys if columns else [()]
-    for ck in cols:
-        for label in labels:
-            name = " - ".join(general(x) if isinstance(x, float) else str(x) for x in ck)
-            head.append(f"{name} {label}".strip() if columns else label)
-    if columns:
-        head += [f"Grand Total {label}" if len(labels) > 1 else "Grand Total" for label in labels]
-    out = [head]
-
-    def line(prefix: Row, picked: Any) -> Row:
-        vals: Row = []
-        for ck in cols:
-            for v in values:
-                group = [r for rk in picked for r in cells.get((rk, ck), [])]
-                vals.append(_summary(v["summary"], [r[index[v["field"].lower()]] for r in group]))
-        if columns:
-            for v in values:
-                group = [r for rk in picked for ck in cols for r in cells.get((rk, ck), [])]
-                vals.append(_summary(v["summary"], [r[index[v["field"].lower()]] for r in group]))
-        return prefix + vals
-
-    for rk in row_keys if rows else [()]:
-        if rows:
-            out.append(line(list(rk), [rk]))
-    total_prefix: Row = ["Grand Total", *[None] * (len(rows) - 1)] if rows else []
-    out.append(line(total_prefix, row_keys if rows else [()]))
+    """The pivot table's cells: a header row, a row per row key, a Grand Total row."""
+    g = _group(b, sid, area, rows, columns, values, filters)
+    out = [g.header()]
+    if rows:
+        out += [g.line(list(rk), [rk]) for rk in g.row_keys]
+    total: Row = ["Grand Total", *[None] * (len(rows) - 1)] if rows else []
+    out.append(g.line(total, g.row_keys if rows else [()]))
     return out
 
 
@@ -177,7 +204,8 @@ def _check(
 ) -> list[dict[str, str]]:
     if not values:
         raise Invalid(
-            "a pivot needs at least one value to summarise, e.g. {'field': 'Amount', 'summary': 'SUM'}"
+            "a pivot needs at least one value to summarise, e.g. "
+            "{'field': 'Amount', 'summary': 'SUM'}"
         )
     out = []
     for v in values:
@@ -190,48 +218,52 @@ def _check(
     return out
 
 
+def _typed(v: Value) -> str:
+    """What typing a pivot cell's value means (text that looks like a formula stays text)."""
+    if isinstance(v, XlError):
+        return v.code
+    if isinstance(v, bool):
+        return "TRUE" if v else "FALSE"
+    if isinstance(v, float):
+        return general(v)
+    return "'" + v if isinstance(v, str) and v[:1] in "='" else str(v)
+
+
 def _write(s: Session, b: Book, pivot: Pivot, table: list[Row]) -> list[Key]:
     """Replace the pivot's previous output with `table`; returns the changed cells."""
     keys: list[Key] = []
-    old = parse_area(pivot.extent) if pivot.extent else None
-    anchor = parse_area(pivot.anchor)
-    sid = pivot.target_sheet_id
-    new: dict[tuple[int, int], Value] = {}
-    for i, row in enumerate(table):
-        for j, v in enumerate(row):
-            if v is not None:
-                new[(anchor.r1 + i, anchor.c1 + j)] = v
-    if old is not None:
+    anchor, sid = parse_area(pivot.anchor), pivot.target_sheet_id
+    new = {
+        (anchor.r1 + i, anchor.c1 + j): _typed(v)
+        for i, row in enumerate(table)
+        for j, v in enumerate(row)
+        if v is not None
+    }
+    if pivot.extent:
+        old = parse_area(pivot.extent)
         for r in range(old.r1, old.r2 + 1):
             for c in range(old.c1, old.c2 + 1):
                 if (r, c) not in new and b.cell(sid, r, c) is not None:
                     b.set_input(sid, r, c, None)
                     keys.append((sid, r, c))
-    for (r, c), v in new.items():
-        text = (
-            v.code
-            if isinstance(v, XlError)
-            else (
-                "TRUE"
-                if v is True
-                else "FALSE"
-                if v is False
-                else general(v)
-                if isinstance(v, float)
-                else "'" + v
-                if isinstance(v, str) and v[:1] in "='"
-                else str(v)
-            )
-        )
+    for (r, c), text in new.items():
         state = b.cell(sid, r, c)
         if state is None or state.input != text:
             b.set_input(sid, r, c, text)
             keys.append((sid, r, c))
-    width = max(len(r) for r in table)
-    extent = Area(anchor.r1, anchor.c1, anchor.r1 + len(table) - 1, anchor.c1 + width - 1)
+    extent = Area(
+        anchor.r1, anchor.c1, anchor.r1 + len(table) - 1, anchor.c1 + max(map(len, table)) - 1
+    )
     if extent.a1() != pivot.extent:
         update_row(s, pivot, extent=extent.a1())
     return keys
+
+
+def _extent(anchor: Area, table: list[Row]) -> Area:
+    """Where a table written from `anchor` lands."""
+    return Area(
+        anchor.r1, anchor.c1, anchor.r1 + len(table) - 1, anchor.c1 + max(map(len, table)) - 1
+    )
 
 
 def _overlaps(a: Area, b: Area) -> bool:
@@ -259,30 +291,21 @@ def create_pivot(
     vals = _check(values, rows, columns)
     b = store.book(s, wb.id)
     table = compute(b, src_sheet.id, src, rows, columns, vals, filters or {})
-    out_area = Area(
-        dst.r1, dst.c1, dst.r1 + len(table) - 1, dst.c1 + max(len(r) for r in table) - 1
-    )
-    if src_sheet.id == dst_sheet.id and _overlaps(src, out_area):
+    out = Area(dst.r1, dst.c1, dst.r1 + len(table) - 1, dst.c1 + max(map(len, table)) - 1)
+    if src_sheet.id == dst_sheet.id and _overlaps(src, out):
         raise Invalid(
-            f"the pivot at {out_area.a1()} would overlap its source {src.a1()}; put it elsewhere"
+            f"the pivot at {out.a1()} would overlap its source {src.a1()}; put it elsewhere"
         )
+    spec = {"rows": list(rows), "columns": list(columns), "values": vals}
     pivot = insert_row(
         s, Pivot, workbook_id=wb.id, source_sheet_id=src_sheet.id, source=src.a1(),
-        target_sheet_id=dst_sheet.id, anchor=a1(dst.r1, dst.c1), rows=list(rows),
-        columns=list(columns), values=vals, filters=filters or {}, extent="",
+        target_sheet_id=dst_sheet.id, anchor=a1(dst.r1, dst.c1), filters=filters or {},
+        extent="", **spec,
     )  # fmt: skip
-    keys = _write(s, b, pivot, table)
-    b.recalc(keys)
+    b.recalc(_write(s, b, pivot, table))
     store.save(s, b)
-    record(
-        s,
-        actor,
-        wb,
-        "create_pivot",
-        f"{src.label()} -> {dst_sheet.name}!{pivot.anchor}",
-        {"rows": list(rows), "columns": list(columns), "values": vals},
-        sheet_id=dst_sheet.id,
-    )
+    where = f"{src.label()} -> {dst_sheet.name}!{pivot.anchor}"
+    record(s, actor, wb, "create_pivot", where, spec, sheet_id=dst_sheet.id)
     return pivot
 
 

@@ -55,7 +55,8 @@ def locate(s: Session, wb: Workbook, ref: str, sheet: str | None = None) -> tupl
         area = parse_area(text)
     except Invalid:
         raise Invalid(
-            f"{ref!r} is not a range such as A1:C10, Sheet2!B2:B9, C:C or a named range of {wb.name!r}",
+            f"{ref!r} is not a range such as A1:C10, Sheet2!B2:B9, C:C or a named range "
+            f"of {wb.name!r}",
             code="bad_range",
         ) from None
     target = sheet_named(s, wb, area.sheet or sheet)

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
 from officegym.apps.sheets.parse import RefT
-from officegym.apps.sheets.values import NA, REF, Value, XlError
+from officegym.apps.sheets.values import NA, REF, Raise, Value, XlError
 
 __all__ = ["Ctx", "Grid", "Rng", "broadcast", "is_array", "shape"]
 
@@ -68,6 +68,11 @@ class Rng:
         """The non-blank values, row by row (sparse: blank cells are skipped)."""
         vals = self.book.values_of(self.sid)
         r2, c2 = self.clipped()
+        if self.c1 == c2 and r2 - self.r1 < 2 * len(vals):
+            get, c = vals.get, c2
+            found = [get((r, c)) for r in range(self.r1, r2 + 1)]
+            yield from (v for v in found if v is not None)
+            return
         if (r2 - self.r1 + 1) * (c2 - self.c1 + 1) <= 2 * len(vals):
             for r in range(self.r1, r2 + 1):
                 for c in range(self.c1, c2 + 1):
@@ -75,10 +80,38 @@ class Rng:
                     if v is not None:
                         yield v
             return
-        inside = [(k, v) for k, v in vals.items()
-                  if self.r1 <= k[0] <= r2 and self.c1 <= k[1] <= c2 and v is not None]  # fmt: skip
+        inside = [
+            (k, v)
+            for k, v in vals.items()
+            if self.r1 <= k[0] <= r2 and self.c1 <= k[1] <= c2 and v is not None
+        ]
         inside.sort(key=lambda kv: kv[0])
         yield from (v for _, v in inside)
+
+    def cells(self) -> list[Value]:
+        """Every value of the range (blanks as None), row by row, clipped."""
+        vals = self.book.values_of(self.sid)
+        r2, c2 = self.clipped()
+        get = vals.get
+        if self.c1 == c2:
+            c = c2
+            return [get((r, c)) for r in range(self.r1, r2 + 1)]
+        return [get((r, c)) for r in range(self.r1, r2 + 1) for c in range(self.c1, c2 + 1)]
+
+    def numbers(self) -> list[float]:
+        """The numbers of the range (text, logicals and blanks skipped); an error in it
+        is raised."""
+        got = (
+            self.cells()
+            if self.size <= 4 * len(self.book.values_of(self.sid)) + 64
+            else list(self.values())
+        )
+        nums = [v for v in got if type(v) is float]
+        if len(nums) != len(got):
+            for v in got:
+                if type(v) is XlError:
+                    raise Raise(v)
+        return nums
 
     def matrix(self) -> Array:
         """The values as rows of a dense array, clipped to the sheet's used extent."""

@@ -18,8 +18,6 @@ from officegym.apps.sheets.cells import (
     Block,
     append_rows,
     clear_range,
-    copy_range,
-    fill_range,
     find_cells,
     json_value,
     read_range,
@@ -28,6 +26,7 @@ from officegym.apps.sheets.cells import (
 )
 from officegym.apps.sheets.files import export_csv, export_xlsx, import_csv, import_xlsx
 from officegym.apps.sheets.history import history
+from officegym.apps.sheets.paste import copy_range, fill_range
 from officegym.apps.sheets.pivots import create_pivot, delete_pivot, pivots_of, refresh_pivot
 from officegym.apps.sheets.places import locate, sheet_named, sheets_of
 from officegym.apps.sheets.store import book
@@ -54,13 +53,50 @@ from officegym.apps.sheets.workbooks import (
 )
 
 __all__ = [
-    "MAX_READ", "MAX_WRITE", "Block", "add_sheet", "append_rows", "book", "clear_range",
-    "copy_range", "create_pivot", "create_workbook", "define_name", "delete_dimension",
-    "delete_name", "delete_pivot", "delete_sheet", "delete_workbook", "export_csv",
-    "export_xlsx", "fill_range", "find_cells", "find_workbook", "freeze_rows", "history",
-    "import_csv", "import_xlsx", "insert_dimension", "json_value", "list_workbooks", "locate",
-    "pivots_of", "read_range", "refresh_pivot", "remove_duplicates", "rename_sheet",
-    "rename_workbook", "require_edit", "role_of", "set_link_access", "set_number_format",
-    "share_workbook", "shares_of", "sheet_named", "sheets_of", "sort_range", "visible_ids",
+    "MAX_READ",
+    "MAX_WRITE",
+    "Block",
+    "add_sheet",
+    "append_rows",
+    "book",
+    "clear_range",
+    "copy_range",
+    "create_pivot",
+    "create_workbook",
+    "define_name",
+    "delete_dimension",
+    "delete_name",
+    "delete_pivot",
+    "delete_sheet",
+    "delete_workbook",
+    "export_csv",
+    "export_xlsx",
+    "fill_range",
+    "find_cells",
+    "find_workbook",
+    "freeze_rows",
+    "history",
+    "import_csv",
+    "import_xlsx",
+    "insert_dimension",
+    "json_value",
+    "list_workbooks",
+    "locate",
+    "pivots_of",
+    "read_range",
+    "refresh_pivot",
+    "remove_duplicates",
+    "rename_sheet",
+    "rename_workbook",
+    "require_edit",
+    "role_of",
+    "set_link_access",
+    "set_number_format",
+    "share_workbook",
+    "shares_of",
+    "sheet_named",
+    "sheets_of",
+    "sort_range",
+    "visible_ids",
     "write_range",
-]  # fmt: skip
+]

@@ -212,6 +212,7 @@ def _place(
                 sheet.values[(r, c)] = st.value
             keys.append((sid, r, c))
             b.dirty[(sid, r, c)] = None
+    b.refit(sid)
     return keys
 
 
@@ -229,6 +230,33 @@ def _data_area(
     return target, area
 
 
+def _sort_columns(area: Area, keys: Sequence[tuple[str, bool]]) -> list[tuple[int, bool]]:
+    if not keys:
+        raise Invalid("give at least one column to sort by")
+    cols = []
+    for letter, desc in keys:
+        c = _line("col", letter)
+        if not area.c1 <= c <= area.c2:
+            raise Invalid(f"column {letter} is outside {area.a1()}")
+        cols.append((c, desc))
+    return cols
+
+
+def _row_order(rows: list[dict[int, CellState]], cols: list[tuple[int, bool]]) -> list[int]:
+    """Indexes of `rows` in sorted order (stable; blanks last either way)."""
+
+    def cmp(i: int, j: int) -> int:
+        for c, desc in cols:
+            a, z = rows[i].get(c), rows[j].get(c)
+            k = _order(a.value if a else None, z.value if z else None)
+            if k:
+                blank = (a is None or a.value in (None, "")) or (z is None or z.value in (None, ""))
+                return k if (not desc or blank) else -k
+        return 0
+
+    return sorted(range(len(rows)), key=functools.cmp_to_key(cmp))
+
+
 def sort_range(
     s: Session,
     actor: Person,
@@ -244,41 +272,33 @@ def sort_range(
     require_edit(s, actor, wb)
     b = store.book(s, wb.id)
     target, area = _data_area(s, wb, b, ref, sheet, header)
-    if not keys:
-        raise Invalid("give at least one column to sort by")
-    cols = []
-    for letter, desc in keys:
-        c = _line("col", letter)
-        if not area.c1 <= c <= area.c2:
-            raise Invalid(f"column {letter} is outside {area.a1()}")
-        cols.append((c, desc))
+    cols = _sort_columns(area, keys)
     rows = _rows_of(b, target.id, area)
-
-    def cmp(i: int, j: int) -> int:
-        for c, desc in cols:
-            a, z = rows[i].get(c), rows[j].get(c)
-            k = _order(a.value if a else None, z.value if z else None)
-            if k:
-                blank = (a is None or a.value in (None, "")) or (z is None or z.value in (None, ""))
-                return k if (not desc or blank) else -k
-        return 0
-
-    order = sorted(range(len(rows)), key=functools.cmp_to_key(cmp))
-    keys_changed = _place(
-        b, target.id, area, [rows[i] for i in order], [area.r1 + i for i in order]
-    )
+    order = _row_order(rows, cols)
+    changed = _place(b, target.id, area, [rows[i] for i in order], [area.r1 + i for i in order])
     b.relink_all()
-    settle(s, wb, b, keys_changed)
-    record(
-        s,
-        actor,
-        wb,
-        "sort",
-        area.label(),
-        {"by": [f"{col_letters(c)} {'desc' if d else 'asc'}" for c, d in cols]},
-        sheet_id=target.id,
-    )
+    settle(s, wb, b, changed)
+    by = [f"{col_letters(c)} {'desc' if d else 'asc'}" for c, d in cols]
+    record(s, actor, wb, "sort", area.label(), {"by": by}, sheet_id=target.id)
     return area
+
+
+def _distinct(
+    b: Book, rows: list[dict[int, CellState]], cols: list[int], first: int
+) -> tuple[list, list[int]]:
+    """The rows that repeat no earlier one (in `cols`), with their row numbers; the
+    cells of the others are marked for deletion."""
+    seen: set[tuple] = set()
+    kept, sources = [], []
+    for i, row in enumerate(rows):
+        key = tuple(_norm(row[c].value) if c in row else None for c in cols)
+        if key in seen:
+            b.removed.extend(st.id for st in row.values() if st.id is not None)
+            continue
+        seen.add(key)
+        kept.append(row)
+        sources.append(first + i)
+    return kept, sources
 
 
 def remove_duplicates(
@@ -298,32 +318,17 @@ def remove_duplicates(
     target, area = _data_area(s, wb, b, ref, sheet, header)
     cols = [_line("col", c) for c in columns] or list(range(area.c1, area.c2 + 1))
     rows = _rows_of(b, target.id, area)
-    seen: set[tuple] = set()
-    kept, sources = [], []
-    for i, row in enumerate(rows):
-        key = tuple(_norm(row[c].value) if c in row else None for c in cols)
-        if key in seen:
-            for st in row.values():
-                if st.id is not None:
-                    b.removed.append(st.id)
-            continue
-        seen.add(key)
-        kept.append(row)
-        sources.append(area.r1 + i)
+    kept, sources = _distinct(b, rows, cols, area.r1)
     removed = len(rows) - len(kept)
     if removed:
         changed = _place(b, target.id, area, kept, sources)
+        emptied = range(area.r1 + len(kept), area.r2 + 1)
         b.relink_all()
         settle(
             s,
             wb,
             b,
-            changed
-            + [
-                (target.id, r, c)
-                for r in range(area.r1 + len(kept), area.r2 + 1)
-                for c in range(area.c1, area.c2 + 1)
-            ],
+            changed + [(target.id, r, c) for r in emptied for c in range(area.c1, area.c2 + 1)],
         )
     record(
         s, actor, wb, "remove_duplicates", area.label(), {"removed": removed}, sheet_id=target.id

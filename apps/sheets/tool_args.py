@@ -37,7 +37,8 @@ Rows = Annotated[
 Mode = Annotated[
     Literal["values", "formulas", "formatted"],
     Field(
-        description="values: computed values; formulas: what was typed (formulas as =...); formatted: as shown."
+        description="values: computed values; formulas: what was typed (formulas as =...); "
+        "formatted: as shown."
     ),
 ]
 Dimension = Annotated[Literal["rows", "columns"], Field(description="rows or columns.")]

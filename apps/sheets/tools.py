@@ -1,6 +1,7 @@
 """Sheets tools for agents, part one: finding workbooks and reading, writing and
-clearing cells. Rows and columns, sorting, sheets, pivots, formats, names, sharing
-and files are in `tools_edit.py`; importing this module registers all.
+clearing cells. Rows and columns, sorting, sheets, formats, sharing and files are in
+`tools_edit.py`, pivot tables and named ranges in `tools_pivots.py`; importing this
+module registers all.
 
 Ranges are written in A1 notation ('A1:C10', 'Data!B2:B9', 'C:C') or by a named
 range; a workbook is named by id or exact name; people by handle, email or name.
@@ -17,11 +18,11 @@ from pydantic import Field
 from officegym.apps.org import service as org
 from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets import tool_args as A
-from officegym.apps.sheets import tools_edit
+from officegym.apps.sheets import tools_edit, tools_pivots
 from officegym.apps.sheets.refs import Area
 from officegym.tools import ToolContext, tool
 
-__all__ = ["tools_edit"]  # registered on import
+__all__ = ["tools_edit", "tools_pivots"]  # registered on import
 
 
 @tool("read")
@@ -35,12 +36,16 @@ def sheets_list_workbooks(
     found = sheets.list_workbooks(ctx.session, ctx.actor, query=query)
     return {
         "workbooks": [
-            {"id": w.id, "name": w.name, "owner": org.profile(ctx.session, w.owner_id).handle,
-             "your_access": sheets.role_of(ctx.session, ctx.actor, w),
-             "updated_at": w.updated_at.isoformat(sep=" ")}
+            {
+                "id": w.id,
+                "name": w.name,
+                "owner": org.profile(ctx.session, w.owner_id).handle,
+                "your_access": sheets.role_of(ctx.session, ctx.actor, w),
+                "updated_at": w.updated_at.isoformat(sep=" "),
+            }
             for w in found[:100]
         ]
-    }  # fmt: skip
+    }
 
 
 @tool("read")
@@ -57,20 +62,31 @@ def sheets_get_workbook(ctx: ToolContext, *, workbook: A.WorkbookRef) -> dict[st
     ]
     names = {sh.id: sh.name for sh in sheets.sheets_of(s, wb)}
     view["pivots"] = [
-        {"id": p.id, "source": f"{names[p.source_sheet_id]}!{p.source}",
-         "anchor": f"{names[p.target_sheet_id]}!{p.anchor}", "output": p.extent, "rows": p.rows,
-         "columns": p.columns, "values": p.values, "filters": p.filters}
+        {
+            "id": p.id,
+            "source": f"{names[p.source_sheet_id]}!{p.source}",
+            "anchor": f"{names[p.target_sheet_id]}!{p.anchor}",
+            "output": p.extent,
+            "rows": p.rows,
+            "columns": p.columns,
+            "values": p.values,
+            "filters": p.filters,
+        }
         for p in sheets.pivots_of(s, wb)
-    ]  # fmt: skip
+    ]
     view["shared_with"] = [{"person": p.handle, "role": r} for p, r in sheets.shares_of(s, wb)]
     return view
 
 
 @tool("read")
 def sheets_read_range(
-    ctx: ToolContext, *, workbook: A.WorkbookRef, range: A.RangeRef, sheet: A.SheetOpt = None,
+    ctx: ToolContext,
+    *,
+    workbook: A.WorkbookRef,
+    range: A.RangeRef,
+    sheet: A.SheetOpt = None,
     mode: A.Mode = "values",
-) -> dict[str, Any]:  # fmt: skip
+) -> dict[str, Any]:
     """Read the cells of a range as rows. Ranges past the sheet's last used row or column
     are cut there; more than 10,000 cells come back one page of rows at a time (ask for
     `next_range` to go on)."""
@@ -86,9 +102,13 @@ def sheets_read_range(
 
 @tool("write")
 def sheets_write_range(
-    ctx: ToolContext, *, workbook: A.WorkbookRef, range: A.RangeRef, values: A.Rows,
+    ctx: ToolContext,
+    *,
+    workbook: A.WorkbookRef,
+    range: A.RangeRef,
+    values: A.Rows,
     sheet: A.SheetOpt = None,
-) -> dict[str, Any]:  # fmt: skip
+) -> dict[str, Any]:
     """Type values and formulas into cells, the block's top-left at the range's first
     cell (give one cell, or a range of the block's exact size). Formulas recalculate and
     so does everything that depends on the cells; returns the computed values."""
@@ -99,12 +119,18 @@ def sheets_write_range(
 
 @tool("write")
 def sheets_append_rows(
-    ctx: ToolContext, *, workbook: A.WorkbookRef, values: A.Rows, sheet: A.SheetOpt = None,
+    ctx: ToolContext,
+    *,
+    workbook: A.WorkbookRef,
+    values: A.Rows,
+    sheet: A.SheetOpt = None,
     range: Annotated[
         str | None,
-        Field(description="Columns of the table to append to, e.g. 'A:E' (default: the whole sheet)."),
+        Field(
+            description="Columns of the table to append to, e.g. 'A:E' (default: the whole sheet)."
+        ),
     ] = None,
-) -> dict[str, Any]:  # fmt: skip
+) -> dict[str, Any]:
     """Add rows below the last non-empty row of a table, starting in its first column."""
     wb = A.workbook(ctx, workbook)
     area = sheets.append_rows(ctx.session, ctx.actor, wb, values, sheet=sheet, ref=range)
@@ -113,9 +139,13 @@ def sheets_append_rows(
 
 @tool("write")
 def sheets_clear_range(
-    ctx: ToolContext, *, workbook: A.WorkbookRef, range: A.RangeRef, sheet: A.SheetOpt = None,
+    ctx: ToolContext,
+    *,
+    workbook: A.WorkbookRef,
+    range: A.RangeRef,
+    sheet: A.SheetOpt = None,
     formats: Annotated[bool, Field(description="Also clear number formats.")] = False,
-) -> dict[str, Any]:  # fmt: skip
+) -> dict[str, Any]:
     """Empty the cells of a range (formulas that read them recalculate)."""
     wb = A.workbook(ctx, workbook)
     n = sheets.clear_range(ctx.session, ctx.actor, wb, range, sheet=sheet, formats=formats)
@@ -124,33 +154,52 @@ def sheets_clear_range(
 
 @tool("read")
 def sheets_find_cells(
-    ctx: ToolContext, *, workbook: A.WorkbookRef,
+    ctx: ToolContext,
+    *,
+    workbook: A.WorkbookRef,
     query: Annotated[str, Field(description="Text to look for (any case).")],
     sheet: A.SheetOpt = None,
     exact: Annotated[bool, Field(description="Whole cell must equal the text.")] = False,
-    in_formulas: Annotated[bool, Field(description="Search what was typed (formulas) instead of values.")] = False,
+    in_formulas: Annotated[
+        bool, Field(description="Search what was typed (formulas) instead of values.")
+    ] = False,
     limit: Annotated[int, Field(description="Most cells to return (1-200).", ge=1, le=200)] = 50,
-) -> dict[str, Any]:  # fmt: skip
+) -> dict[str, Any]:
     """Find the cells whose value (or formula) contains some text, sheet by sheet, row
     by row."""
     wb = A.workbook(ctx, workbook)
-    found = sheets.find_cells(ctx.session, ctx.actor, wb, query, sheet=sheet, exact=exact,
-                              formulas=in_formulas, limit=limit)  # fmt: skip
+    found = sheets.find_cells(
+        ctx.session,
+        ctx.actor,
+        wb,
+        query,
+        sheet=sheet,
+        exact=exact,
+        formulas=in_formulas,
+        limit=limit,
+    )
     cells = [{"cell": Area(r, c, r, c, sh.name).label(), "value": v} for sh, r, c, v in found]
     return {"matches": cells}
 
 
 @tool("read")
 def sheets_get_history(
-    ctx: ToolContext, *, workbook: A.WorkbookRef,
+    ctx: ToolContext,
+    *,
+    workbook: A.WorkbookRef,
     limit: Annotated[int, Field(description="How many changes (1-100).", ge=1, le=100)] = 20,
-) -> dict[str, Any]:  # fmt: skip
+) -> dict[str, Any]:
     """The latest changes to a workbook: who did what, when, where."""
     wb = A.workbook(ctx, workbook)
     return {
         "changes": [
-            {"at": c.at.isoformat(sep=" "), "by": org.profile(ctx.session, c.actor_id).handle,
-             "action": c.action, "target": c.target, "detail": c.detail}
+            {
+                "at": c.at.isoformat(sep=" "),
+                "by": org.profile(ctx.session, c.actor_id).handle,
+                "action": c.action,
+                "target": c.target,
+                "detail": c.detail,
+            }
             for c in sheets.history(ctx.session, wb, limit=limit)
         ]
-    }  # fmt: skip
+    }

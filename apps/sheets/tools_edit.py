@@ -1,5 +1,6 @@
 """Sheets tools, part two: rows and columns, sort and de-duplicate, fill and copy,
-sheets and workbooks, pivot tables, number formats, named ranges, sharing, CSV."""
+sheets and workbooks, number formats, sharing, CSV (pivot tables and named ranges
+are in `tools_pivots.py`)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from officegym.apps.org import service as org
 from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets import tool_args as A
-from officegym.apps.sheets.models import Summary
-from officegym.apps.sheets.refs import Area
-from officegym.errors import Invalid, NotFound
+from officegym.errors import Invalid
 from officegym.tools import ToolContext, tool
 
 
@@ -22,44 +21,68 @@ class SortKey(BaseModel):
     descending: bool = Field(False, description="Largest (or Z) first.")
 
 
-class PivotValue(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    field: str = Field(description="Header of the source column to summarise, e.g. 'Revenue'.")
-    summary: Summary = Field("SUM", description="SUM, COUNT, COUNTA, AVERAGE, MIN or MAX.")
-
-
 @tool("write")
 def sheets_insert_dimension(
-    ctx: ToolContext, *, workbook: A.WorkbookRef, dimension: A.Dimension, start: A.Start,
-    count: A.Count = 1, sheet: A.SheetOpt = None,
-) -> dict[str, Any]:  # fmt: skip
+    ctx: ToolContext,
+    *,
+    workbook: A.WorkbookRef,
+    dimension: A.Dimension,
+    start: A.Start,
+    count: A.Count = 1,
+    sheet: A.SheetOpt = None,
+) -> dict[str, Any]:
     """Insert empty rows before row `start` (or columns before column `start`); cells,
     formulas, named ranges and pivots below or to the right move along."""
     wb = A.workbook(ctx, workbook)
-    sheets.insert_dimension(ctx.session, ctx.actor, wb, sheet=sheet, axis=A.dimension(dimension),
-                            start=start, count=count)  # fmt: skip
+    sheets.insert_dimension(
+        ctx.session,
+        ctx.actor,
+        wb,
+        sheet=sheet,
+        axis=A.dimension(dimension),
+        start=start,
+        count=count,
+    )
     return {"ok": True}
 
 
 @tool("write")
 def sheets_delete_dimension(
-    ctx: ToolContext, *, workbook: A.WorkbookRef, dimension: A.Dimension, start: A.Start,
-    count: A.Count = 1, sheet: A.SheetOpt = None,
-) -> dict[str, Any]:  # fmt: skip
+    ctx: ToolContext,
+    *,
+    workbook: A.WorkbookRef,
+    dimension: A.Dimension,
+    start: A.Start,
+    count: A.Count = 1,
+    sheet: A.SheetOpt = None,
+) -> dict[str, Any]:
     """Delete rows from row `start` (or columns from column `start`); formulas that named
     deleted cells show #REF!."""
     wb = A.workbook(ctx, workbook)
-    sheets.delete_dimension(ctx.session, ctx.actor, wb, sheet=sheet, axis=A.dimension(dimension),
-                            start=start, count=count)  # fmt: skip
+    sheets.delete_dimension(
+        ctx.session,
+        ctx.actor,
+        wb,
+        sheet=sheet,
+        axis=A.dimension(dimension),
+        start=start,
+        count=count,
+    )
     return {"ok": True}
 
 
 @tool("write")
 def sheets_sort_range(
-    ctx: ToolContext, *, workbook: A.WorkbookRef, range: A.RangeRef,
-    by: Annotated[list[SortKey], Field(description="Columns to sort by, most important first.", min_length=1)],
-    header: A.Header = False, sheet: A.SheetOpt = None,
-) -> dict[str, Any]:  # fmt: skip
+    ctx: ToolContext,
+    *,
+    workbook: A.WorkbookRef,
+    range: A.RangeRef,
+    by: Annotated[
+        list[SortKey], Field(description="Columns to sort by, most important first.", min_length=1)
+    ],
+    header: A.Header = False,
+    sheet: A.SheetOpt = None,
+) -> dict[str, Any]:
     """Sort the rows of a range by one or more columns (blanks last)."""
     wb = A.workbook(ctx, workbook)
     keys = [(k.column, k.descending) for k in by]
@@ -69,10 +92,20 @@ def sheets_sort_range(
 
 @tool("write")
 def sheets_remove_duplicates(
-    ctx: ToolContext, *, workbook: A.WorkbookRef, range: A.RangeRef,
-    columns: Annotated[list[str], Field(description="Column letters that make rows duplicates (default: all columns of the range).")] = [],  # noqa: B006
-    header: A.Header = False, sheet: A.SheetOpt = None,
-) -> dict[str, Any]:  # fmt: skip
+    ctx: ToolContext,
+    *,
+    workbook: A.WorkbookRef,
+    range: A.RangeRef,
+    columns: Annotated[
+        list[str],
+        Field(
+            description="Column letters that make rows duplicates (default: all columns of "
+            "the range)."
+        ),
+    ] = (),
+    header: A.Header = False,
+    sheet: A.SheetOpt = None,
+) -> dict[str, Any]:
     """Delete the rows of a range that repeat an earlier row (text compared in any case),
     moving the rest up."""
     wb = A.workbook(ctx, workbook)
@@ -84,10 +117,16 @@ def sheets_remove_duplicates(
 
 @tool("write")
 def sheets_fill_range(
-    ctx: ToolContext, *, workbook: A.WorkbookRef, range: A.RangeRef,
-    direction: Annotated[Literal["down", "right"], Field(description="down: copy the first row into the rest; right: the first column.")] = "down",
+    ctx: ToolContext,
+    *,
+    workbook: A.WorkbookRef,
+    range: A.RangeRef,
+    direction: Annotated[
+        Literal["down", "right"],
+        Field(description="down: copy the first row into the rest; right: the first column."),
+    ] = "down",
     sheet: A.SheetOpt = None,
-) -> dict[str, Any]:  # fmt: skip
+) -> dict[str, Any]:
     """Fill a range from its first row (down) or first column (right), as dragging the
     fill handle does: relative references in formulas move along, $-anchored ones stay."""
     wb = A.workbook(ctx, workbook)
@@ -97,10 +136,15 @@ def sheets_fill_range(
 
 @tool("write")
 def sheets_copy_range(
-    ctx: ToolContext, *, workbook: A.WorkbookRef, source: A.RangeRef,
-    destination: Annotated[str, Field(description="Top-left cell to paste at, e.g. 'F2' or 'Summary!A1'.")],
+    ctx: ToolContext,
+    *,
+    workbook: A.WorkbookRef,
+    source: A.RangeRef,
+    destination: Annotated[
+        str, Field(description="Top-left cell to paste at, e.g. 'F2' or 'Summary!A1'.")
+    ],
     sheet: A.SheetOpt = None,
-) -> dict[str, Any]:  # fmt: skip
+) -> dict[str, Any]:
     """Copy and paste a range (values, formulas, formats); relative references move by
     the offset."""
     wb = A.workbook(ctx, workbook)
@@ -110,10 +154,20 @@ def sheets_copy_range(
 
 @tool("write")
 def sheets_set_number_format(
-    ctx: ToolContext, *, workbook: A.WorkbookRef, range: A.RangeRef,
-    format: Annotated[str, Field(description="A preset (general, number, integer, currency, currency_rounded, percent, percent_decimal, date, date_us, month, text) or a format code such as '#,##0.00' or 'yyyy-mm-dd'.")],
+    ctx: ToolContext,
+    *,
+    workbook: A.WorkbookRef,
+    range: A.RangeRef,
+    format: Annotated[
+        str,
+        Field(
+            description="A preset (general, number, integer, currency, currency_rounded, "
+            "percent, percent_decimal, date, date_us, month, text) or a format code such as "
+            "'#,##0.00' or 'yyyy-mm-dd'."
+        ),
+    ],
     sheet: A.SheetOpt = None,
-) -> dict[str, Any]:  # fmt: skip
+) -> dict[str, Any]:
     """Change how the numbers of a range are shown (values stay the same)."""
     wb = A.workbook(ctx, workbook)
     area = sheets.set_number_format(ctx.session, ctx.actor, wb, range, format, sheet=sheet)
@@ -122,10 +176,14 @@ def sheets_set_number_format(
 
 @tool("write")
 def sheets_create_workbook(
-    ctx: ToolContext, *,
+    ctx: ToolContext,
+    *,
     name: Annotated[str, Field(description="The workbook's name.")],
-    sheets_: Annotated[list[str] | None, Field(alias="sheets", description="Names of its sheets (default: one 'Sheet1').")] = None,
-) -> dict[str, Any]:  # fmt: skip
+    sheets_: Annotated[
+        list[str] | None,
+        Field(alias="sheets", description="Names of its sheets (default: one 'Sheet1')."),
+    ] = None,
+) -> dict[str, Any]:
     """Create a workbook that you own."""
     wb = sheets.create_workbook(ctx.session, ctx.actor, name, sheets_)
     return {"ok": True, "workbook": A.workbook_view(ctx, wb)}
@@ -133,9 +191,11 @@ def sheets_create_workbook(
 
 @tool("write")
 def sheets_rename_workbook(
-    ctx: ToolContext, *, workbook: A.WorkbookRef,
+    ctx: ToolContext,
+    *,
+    workbook: A.WorkbookRef,
     name: Annotated[str, Field(description="The new name.")],
-) -> dict[str, Any]:  # fmt: skip
+) -> dict[str, Any]:
     """Rename a workbook you can edit."""
     wb = sheets.rename_workbook(ctx.session, ctx.actor, A.workbook(ctx, workbook), name)
     return {"ok": True, "workbook": A.workbook_view(ctx, wb)}
@@ -151,9 +211,14 @@ def sheets_delete_workbook(ctx: ToolContext, *, workbook: A.WorkbookRef) -> dict
 
 @tool("write")
 def sheets_create_sheet(
-    ctx: ToolContext, *, workbook: A.WorkbookRef, name: A.SheetName,
-    position: Annotated[int | None, Field(description="Tab position, 0 = first (default: last).", ge=0)] = None,
-) -> dict[str, Any]:  # fmt: skip
+    ctx: ToolContext,
+    *,
+    workbook: A.WorkbookRef,
+    name: A.SheetName,
+    position: Annotated[
+        int | None, Field(description="Tab position, 0 = first (default: last).", ge=0)
+    ] = None,
+) -> dict[str, Any]:
     """Add an empty sheet (tab) to a workbook."""
     wb = A.workbook(ctx, workbook)
     sheets.add_sheet(ctx.session, ctx.actor, wb, name, position=position)
@@ -162,9 +227,12 @@ def sheets_create_sheet(
 
 @tool("write")
 def sheets_rename_sheet(
-    ctx: ToolContext, *, workbook: A.WorkbookRef, sheet: A.SheetName,
+    ctx: ToolContext,
+    *,
+    workbook: A.WorkbookRef,
+    sheet: A.SheetName,
     name: Annotated[str, Field(description="The new name.")],
-) -> dict[str, Any]:  # fmt: skip
+) -> dict[str, Any]:
     """Rename a sheet; formulas that name it follow."""
     wb = A.workbook(ctx, workbook)
     sheets.rename_sheet(
@@ -185,10 +253,14 @@ def sheets_delete_sheet(
 
 @tool("write")
 def sheets_freeze_rows(
-    ctx: ToolContext, *, workbook: A.WorkbookRef,
-    rows: Annotated[int, Field(description="How many top rows stay visible when scrolling (0-50).", ge=0, le=50)],
+    ctx: ToolContext,
+    *,
+    workbook: A.WorkbookRef,
+    rows: Annotated[
+        int, Field(description="How many top rows stay visible when scrolling (0-50).", ge=0, le=50)
+    ],
     sheet: A.SheetOpt = None,
-) -> dict[str, Any]:  # fmt: skip
+) -> dict[str, Any]:
     """Freeze the top rows of a sheet (0 unfreezes)."""
     wb = A.workbook(ctx, workbook)
     sheets.freeze_rows(ctx.session, ctx.actor, wb, sheets.sheet_named(ctx.session, wb, sheet), rows)
@@ -196,93 +268,16 @@ def sheets_freeze_rows(
 
 
 @tool("write")
-def sheets_create_pivot(
-    ctx: ToolContext, *, workbook: A.WorkbookRef,
-    source: Annotated[str, Field(description="The data range, headers in its first row, e.g. 'Orders!A1:I401' or 'Orders!A:I'.")],
-    anchor: Annotated[str, Field(description="Top-left cell of the pivot table, e.g. 'Pivot!A1' (on an empty area).")],
-    values: Annotated[list[PivotValue], Field(description="What to summarise, e.g. [{'field': 'Revenue', 'summary': 'SUM'}].", min_length=1)],
-    rows: Annotated[list[str], Field(description="Source headers to group rows by, e.g. ['Region'].")] = [],  # noqa: B006
-    columns: Annotated[list[str], Field(description="Source headers to group columns by.")] = [],  # noqa: B006
-    filters: Annotated[dict[str, list[str | float]], Field(description="Only rows whose column has one of these values, e.g. {'Category': ['Software']}.")] = {},  # noqa: B006
-    sheet: A.SheetOpt = None,
-) -> dict[str, Any]:  # fmt: skip
-    """Create a pivot table: it groups the source rows, summarises values, and refreshes
-    itself whenever the source cells change. Returns its id and output range."""
-    wb = A.workbook(ctx, workbook)
-    vals = [{"field": v.field, "summary": v.summary} for v in values]
-    pivot = sheets.create_pivot(ctx.session, ctx.actor, wb, source, anchor, rows=rows, columns=columns,
-                                values=vals, filters=filters, sheet=sheet)  # fmt: skip
-    target = sheets.sheets_of(ctx.session, wb)
-    name = next(x.name for x in target if x.id == pivot.target_sheet_id)
-    area = Area(*_corners(pivot.extent), name)
-    return A.written(ctx, wb, area, pivot_id=pivot.id)
-
-
-def _corners(extent: str) -> tuple[int, int, int, int]:
-    from officegym.apps.sheets.refs import parse_area
-
-    a = parse_area(extent)
-    return a.r1, a.c1, a.r2, a.c2
-
-
-def _pivot(ctx: ToolContext, wb: Any, pivot_id: int) -> Any:
-    for p in sheets.pivots_of(ctx.session, wb):
-        if p.id == pivot_id:
-            return p
-    raise NotFound(f"{wb.name!r} has no pivot table {pivot_id} (see sheets_get_workbook)")
-
-
-PivotId = Annotated[int, Field(description="The pivot table's id (see sheets_get_workbook).")]
-
-
-@tool("write")
-def sheets_refresh_pivot(
-    ctx: ToolContext, *, workbook: A.WorkbookRef, pivot_id: PivotId
-) -> dict[str, Any]:
-    """Recompute a pivot table from its source now."""
-    wb = A.workbook(ctx, workbook)
-    sheets.refresh_pivot(ctx.session, ctx.actor, wb, _pivot(ctx, wb, pivot_id))
-    return {"ok": True}
-
-
-@tool("write")
-def sheets_delete_pivot(
-    ctx: ToolContext, *, workbook: A.WorkbookRef, pivot_id: PivotId
-) -> dict[str, Any]:
-    """Delete a pivot table and clear its cells."""
-    wb = A.workbook(ctx, workbook)
-    sheets.delete_pivot(ctx.session, ctx.actor, wb, _pivot(ctx, wb, pivot_id))
-    return {"ok": True}
-
-
-@tool("write")
-def sheets_define_name(
-    ctx: ToolContext, *, workbook: A.WorkbookRef,
-    name: Annotated[str, Field(description="The name, e.g. 'Revenue' (letters, digits, _ and .).")],
-    range: A.RangeRef,
-) -> dict[str, Any]:  # fmt: skip
-    """Name a range so formulas can use it (=SUM(Revenue)); redefining moves the name."""
-    wb = A.workbook(ctx, workbook)
-    sheets.define_name(ctx.session, ctx.actor, wb, name, range)
-    return {"ok": True}
-
-
-@tool("write")
-def sheets_delete_name(
-    ctx: ToolContext, *, workbook: A.WorkbookRef,
-    name: Annotated[str, Field(description="The named range to delete.")],
-) -> dict[str, Any]:  # fmt: skip
-    """Delete a named range (formulas using it show #NAME?)."""
-    sheets.delete_name(ctx.session, ctx.actor, A.workbook(ctx, workbook), name)
-    return {"ok": True}
-
-
-@tool("write")
 def sheets_share_workbook(
-    ctx: ToolContext, *, workbook: A.WorkbookRef,
+    ctx: ToolContext,
+    *,
+    workbook: A.WorkbookRef,
     person: Annotated[str, Field(description="Handle, email or full name of the person.")],
-    role: Annotated[Literal["viewer", "editor", "none"], Field(description="viewer, editor, or none to remove their access.")],
-) -> dict[str, Any]:  # fmt: skip
+    role: Annotated[
+        Literal["viewer", "editor", "none"],
+        Field(description="viewer, editor, or none to remove their access."),
+    ],
+) -> dict[str, Any]:
     """Share a workbook with a colleague as viewer or editor, or take their access away."""
     wb = A.workbook(ctx, workbook)
     if not person.strip():
@@ -294,12 +289,16 @@ def sheets_share_workbook(
 
 @tool("write")
 def sheets_import_csv(
-    ctx: ToolContext, *, workbook: A.WorkbookRef,
+    ctx: ToolContext,
+    *,
+    workbook: A.WorkbookRef,
     csv: Annotated[str, Field(description="CSV text, first line usually the headers.")],
     sheet: A.SheetOpt = None,
     at: Annotated[str, Field(description="Top-left cell to put it at.")] = "A1",
-    new_sheet: Annotated[str | None, Field(description="Put it in a new sheet of this name instead.")] = None,
-) -> dict[str, Any]:  # fmt: skip
+    new_sheet: Annotated[
+        str | None, Field(description="Put it in a new sheet of this name instead.")
+    ] = None,
+) -> dict[str, Any]:
     """Type CSV text into a sheet (numbers, dates and formulas read as typed)."""
     wb = A.workbook(ctx, workbook)
     area = sheets.import_csv(
@@ -319,11 +318,21 @@ def sheets_export_csv(
 
 @tool("read")
 def sheets_filter_rows(
-    ctx: ToolContext, *, workbook: A.WorkbookRef, range: A.RangeRef,
+    ctx: ToolContext,
+    *,
+    workbook: A.WorkbookRef,
+    range: A.RangeRef,
     column: Annotated[str, Field(description="Column letter to test, e.g. 'C'.")],
-    condition: Annotated[str, Field(description="A criterion as COUNTIF takes it: 'East', '>1000', '<>Closed', 'Acme*', '' for blanks.")],
-    header: A.Header = True, sheet: A.SheetOpt = None,
-) -> dict[str, Any]:  # fmt: skip
+    condition: Annotated[
+        str,
+        Field(
+            description="A criterion as COUNTIF takes it: 'East', '>1000', '<>Closed', "
+            "'Acme*', '' for blanks."
+        ),
+    ],
+    header: A.Header = True,
+    sheet: A.SheetOpt = None,
+) -> dict[str, Any]:
     """The rows of a range whose column meets a condition (a filter view: nothing changes)."""
     from officegym.apps.sheets.functions.criteria import matcher
     from officegym.apps.sheets.refs import col_index

@@ -82,8 +82,15 @@ def create_workbook(
 ) -> Workbook:
     """A new workbook owned by the actor, with the given sheets (default one 'Sheet1')."""
     when = now(s)
-    wb = insert_row(s, Workbook, name=_clean_name(name, "workbook", 120), owner_id=actor.id,
-                    link_access="none", created_at=when, updated_at=when)  # fmt: skip
+    wb = insert_row(
+        s,
+        Workbook,
+        name=_clean_name(name, "workbook", 120),
+        owner_id=actor.id,
+        link_access="none",
+        created_at=when,
+        updated_at=when,
+    )
     names = sheets or ["Sheet1"]
     if len({n.strip().lower() for n in names}) != len(names):
         raise Invalid("sheet names must differ")
@@ -245,7 +252,8 @@ def define_name(s: Session, actor: Person, wb: Workbook, name: str, ref: str) ->
     require_edit(s, actor, wb)
     if not NAME_RE.match(name) or _looks_like_cell(name) or name.upper() in ("TRUE", "FALSE"):
         raise Invalid(
-            f"{name!r} is not a valid name: use letters, digits, _ and ., starting with a letter, not a cell address"
+            f"{name!r} is not a valid name: use letters, digits, _ and ., starting with a "
+            "letter, and not a cell address"
         )
     sheet, area = locate(s, wb, ref)
     row = s.scalar(

@@ -165,7 +165,9 @@ def numbers(args: Sequence[Any], *, direct_text: bool = True) -> list[float]:
     coerced (TRUE is 1, "3" is 3); any error is raised."""
     out: list[float] = []
     for a in args:
-        if isinstance(a, Rng) or is_array(a):
+        if isinstance(a, Rng):
+            out.extend(a.numbers())
+        elif is_array(a):
             for v in values_of(a):
                 if isinstance(v, XlError):
                     raise Raise(v)

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import functools
+import operator
 import re
 from collections.abc import Callable, Sequence
 
@@ -51,14 +52,41 @@ def _text_matcher(criterion: str) -> Callable[[Value], bool]:
     if pattern is not None:
         hit = lambda v: isinstance(v, str) and pattern.fullmatch(v) is not None  # noqa: E731
         return (lambda v: not hit(v)) if op == "<>" else hit
-    return _compare_with(op or "=", operand, lambda v: isinstance(v, str))
+    if op in ("", "="):
+        lowered = operand.lower()
+        return lambda v: type(v) is str and v.lower() == lowered
+    return _compare_with(op, operand, lambda v: isinstance(v, str))
+
+
+_NUM_OPS = {
+    "=": operator.eq,
+    "<>": operator.ne,
+    "<": operator.lt,
+    ">": operator.gt,
+    "<=": operator.le,
+    ">=": operator.ge,
+}
+
+
+def _numeric(op: str, x: float) -> Callable[[Value], bool]:
+    """A numeric criterion: only numbers compare ('<>5' also matches text and blanks)."""
+    test = _NUM_OPS[op]
+    if op == "<>":
+        return lambda v: type(v) is not float or v != x
+    return lambda v: type(v) is float and test(v, x)
 
 
 def _compare_with(
     op: str, target: Value, same_kind: Callable[[Value], bool]
 ) -> Callable[[Value], bool]:
-    tests = {"=": lambda c: c == 0, "<>": lambda c: c != 0, "<": lambda c: c < 0,
-             ">": lambda c: c > 0, "<=": lambda c: c <= 0, ">=": lambda c: c >= 0}  # fmt: skip
+    tests = {
+        "=": lambda c: c == 0,
+        "<>": lambda c: c != 0,
+        "<": lambda c: c < 0,
+        ">": lambda c: c > 0,
+        "<=": lambda c: c <= 0,
+        ">=": lambda c: c >= 0,
+    }
     test = tests[op]
     if op == "<>":
         return lambda v: not same_kind(v) or compare(v, target) != 0
@@ -88,6 +116,35 @@ def cells(arg: object) -> list[list[Value]]:
     raise Raise(VALUE)
 
 
+def _matches(
+    grid: list[list[Value]], test: Callable[[Value], bool], rows: int, cols: int, blank_ok: bool
+) -> set[tuple[int, int]]:
+    found = set()
+    for i in range(rows if blank_ok else min(rows, len(grid))):
+        row = grid[i] if i < len(grid) else []
+        for j in range(cols):
+            v = row[j] if j < len(row) else None
+            if test(v):
+                found.add((i, j))
+    return found
+
+
+def _column_positions(pairs: Sequence[tuple[Rng, Value]]) -> tuple[list[tuple[int, int]], int, int]:
+    """`matching_positions` for single-column ranges, without sets."""
+    rows = pairs[0][0].rows
+    keep: list[bool] | None = None
+    for rng, criterion in pairs:
+        if rng.rows != rows:
+            raise Raise(VALUE)
+        test = matcher(criterion)
+        column = rng.column(0)
+        hits = [test(v) for v in column]
+        if len(hits) < rows:
+            hits.extend([test(None)] * (rows - len(hits)))
+        keep = hits if keep is None else [a and b for a, b in zip(keep, hits, strict=True)]
+    return [(i, 0) for i, k in enumerate(keep or ()) if k], rows, 1
+
+
 def matching_positions(
     pairs: Sequence[tuple[object, Value]],
 ) -> tuple[list[tuple[int, int]], int, int]:
@@ -96,6 +153,8 @@ def matching_positions(
     for rng, _ in pairs:
         if isinstance(rng, XlError):
             raise Raise(rng)
+    if all(isinstance(r, Rng) and r.cols == 1 for r, _ in pairs):
+        return _column_positions(pairs)  # type: ignore[arg-type]
     first = pairs[0][0]
     if isinstance(first, Rng):
         rows, cols = first.rows, first.cols
@@ -107,14 +166,13 @@ def matching_positions(
         if isinstance(rng, Rng) and (rng.rows, rng.cols) != (rows, cols):
             raise Raise(VALUE)
         test = matcher(criterion)
-        grid = cells(rng)
-        found = set()
         blank_ok = test(None)
-        for i in range(rows if blank_ok else min(rows, len(grid))):
-            row = grid[i] if i < len(grid) else []
-            for j in range(cols):
-                v = row[j] if j < len(row) else None
-                if test(v):
-                    found.add((i, j))
+        if isinstance(rng, Rng) and rng.cols == 1:
+            column = rng.column(0)
+            found = {(i, 0) for i, v in enumerate(column) if test(v)}
+            if blank_ok:
+                found.update((i, 0) for i in range(len(column), rows))
+        else:
+            found = _matches(cells(rng), test, rows, cols, blank_ok)
         hits = found if hits is None else hits & found
     return sorted(hits or ()), rows, cols

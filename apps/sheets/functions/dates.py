@@ -25,8 +25,8 @@ def _add_months(day: dt.date, months: int) -> tuple[int, int]:
 def date(y: Value, m: Value, d: Value) -> float:
     year, month, day = (
         int(as_number(y)),
-        int(math.floor(as_number(m))),
-        int(math.floor(as_number(d))),
+        math.floor(as_number(m)),
+        math.floor(as_number(d)),
     )
     if 0 <= year < 1900:
         year += 1900

@@ -153,11 +153,9 @@ def switch(ctx: Ctx, expr: Thunk, *cases: Thunk) -> Any:
         case = scalar(pairs[i](), ctx)
         if isinstance(case, XlError):
             return case
-        if type(case) is type(v) or (
-            isinstance(case, float | int) and isinstance(v, float | int) and not isinstance(v, bool)
-        ):
-            if compare(v, case) == 0:
-                return _branch(pairs[i + 1]())
+        numbers = _num(case) and _num(v)
+        if (type(case) is type(v) or numbers) and compare(v, case) == 0:
+            return _branch(pairs[i + 1]())
     return _branch(default()) if default else NA
 
 

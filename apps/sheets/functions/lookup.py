@@ -33,13 +33,13 @@ def _grid(v: object) -> list[list[Value]]:
 
 def _vector(v: object) -> list[Value]:
     """A one-row or one-column range or array as a flat list; #N/A otherwise."""
-    g = _grid(v)
     if isinstance(v, Rng):
         if v.cols == 1:
-            return [row[0] for row in g]
+            return v.column(0)
         if v.rows == 1:
-            return list(g[0]) if g else []
+            return v.row(0)
         raise Raise(NA)
+    g = _grid(v)
     if len(g) == 1:
         return list(g[0])
     if g and len(g[0]) == 1:
@@ -105,22 +105,28 @@ def _table_lookup(
     target = scalar(x, ctx)
     if isinstance(target, XlError):
         raise Raise(target)
-    grid = _grid(table)
     i = int(as_number(scalar(index, ctx)))
-    width = (
-        (table.cols if isinstance(table, Rng) else len(grid[0]))
-        if by_rows
-        else (table.rows if isinstance(table, Rng) else len(grid))
-    )
+    if isinstance(table, Rng):  # read the key line only, then the one cell found
+        width = table.cols if by_rows else table.rows
+        keys = table.column(0) if by_rows else table.row(0)
+    else:
+        grid = _grid(table)
+        width = len(grid[0]) if by_rows else len(grid)
+        keys = (
+            [row[0] if row else None for row in grid] if by_rows else list(grid[0]) if grid else []
+        )
     if i < 1:
         raise Raise(VALUE)
     if i > width:
         raise Raise(REF)
-    keys = [row[0] if row else None for row in grid] if by_rows else (list(grid[0]) if grid else [])
     sorted_ = approx is None or as_bool(scalar(approx, ctx))
     pos = approx_position(target, keys) if sorted_ else exact_position(target, keys)
     if pos is None:
         raise Raise(NA)
+    if isinstance(table, Rng):
+        if by_rows:
+            return table.value_at(table.r1 + pos, table.c1 + i - 1)
+        return table.value_at(table.r1 + i - 1, table.c1 + pos)
     if by_rows:
         row = grid[pos]
         return row[i - 1] if i - 1 < len(row) else None

@@ -50,6 +50,8 @@ def sumproduct(ctx: Ctx, *args: object) -> float:
     }  # type: ignore[arg-type]
     if len(shapes) > 1:
         raise Raise(VALUE)
+    if all(isinstance(a, Rng) and a.cols == 1 for a in args):
+        return _sumproduct_columns([a.cells() for a in args])  # type: ignore[union-attr]
     grids = [_grid(a) for a in args]
     rows = min(len(g) for g in grids) if grids else 0
     total = 0.0
@@ -62,6 +64,20 @@ def sumproduct(ctx: Ctx, *args: object) -> float:
                     raise Raise(v)
                 p *= float(v) if isinstance(v, float | int) and not isinstance(v, bool) else 0.0
             total += p
+    return total
+
+
+def _sumproduct_columns(columns: list[list[Value]]) -> float:
+    for col in columns:
+        for v in col:
+            if type(v) is XlError:
+                raise Raise(v)
+    total = 0.0
+    for values in zip(*columns, strict=False):
+        p = 1.0
+        for v in values:
+            p *= v if type(v) is float else 0.0
+        total += p
     return total
 
 
@@ -301,6 +317,9 @@ def lcm(ctx: Ctx, *args: object) -> float:
 def _target(rng: object, hits: list[tuple[int, int]]) -> list[Value]:
     """The values of `rng` at the matching offsets."""
     if isinstance(rng, Rng):
+        if rng.cols == 1:
+            column = rng.column(0)
+            return [column[i] if i < len(column) else None for i, _ in hits]
         return [rng.value_at(rng.r1 + i, rng.c1 + j) for i, j in hits]
     grid = rng if is_array(rng) else [[rng]]
     return [grid[i][j] for i, j in hits]  # type: ignore[index]

@@ -64,7 +64,7 @@ def count(ctx: Ctx, *args: object) -> float:
             n += sum(
                 1 for v in values_of(a) if isinstance(v, float | int) and not isinstance(v, bool)
             )
-        elif isinstance(a, bool) or isinstance(a, float | int):
+        elif isinstance(a, bool | float | int):
             n += 1
         elif isinstance(a, str):
             try:

@@ -17,11 +17,15 @@ from typing import Any
 from tests.apps.sheets.corpus import Corpus, write_xlsx
 
 # Recalculate every formula on load (LibreOffice otherwise trusts cached values).
-PROFILE = """<?xml version="1.0" encoding="UTF-8"?>
-<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
-<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>
-</oor:items>
-"""
+PROFILE = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n'
+    '<oor:items xmlns:oor="http://openoffice.org/2001/registry" '
+    'xmlns:xs="http://www.w3.org/2001/XMLSchema" '
+    'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n'
+    '<item oor:path="/org.openoffice.Office.Calc/Formula/Load">'
+    '<prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>\n'
+    "</oor:items>\n"
+)
 
 
 def soffice() -> str | None:
@@ -54,8 +58,17 @@ def recalculate(corpus: Corpus, binary: str) -> dict[str, list[Any]]:
         profile = Path(tmp, "profile", "user")
         profile.mkdir(parents=True)
         (profile / "registrymodifications.xcu").write_text(PROFILE)
-        cmd = [binary, f"-env:UserInstallation=file://{profile.parent}", "--headless", "--norestore",
-               "--convert-to", "xlsx", "--outdir", str(out), str(src)]  # fmt: skip
+        cmd = [
+            binary,
+            f"-env:UserInstallation=file://{profile.parent}",
+            "--headless",
+            "--norestore",
+            "--convert-to",
+            "xlsx",
+            "--outdir",
+            str(out),
+            str(src),
+        ]
         subprocess.run(
             cmd, check=True, capture_output=True, timeout=300, env={**os.environ, "HOME": tmp}
         )

@@ -42,7 +42,9 @@ def evaluate(corpus: Corpus) -> tuple[list[Any], list[Any], Book]:
                         sid,
                         r,
                         c,
-                        "'" + text if isinstance(v, str) and v.strip() != v or v == "12" else text,
+                        "'" + text
+                        if isinstance(v, str) and (v.strip() != v or v == "12")
+                        else text,
                     )
     fid = len(corpus.data) + 1
     b.add_sheet(fid, "Formulas")

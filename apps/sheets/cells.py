@@ -38,6 +38,7 @@ __all__ = [
     "json_value",
     "read_range",
     "set_number_format",
+    "write_cells",
     "write_range",
 ]
 
@@ -218,6 +219,29 @@ def write_range(
     written = Area(area.r1, area.c1, area.r1 + len(rows) - 1, area.c1 + width - 1, target.name)
     apply(s, actor, wb, target, inputs, "write", written.label())
     return written
+
+
+def write_cells(
+    s: Session, actor: Person, wb: Workbook, cells: dict[str, Cellish], *, sheet: str | None = None
+) -> int:
+    """Type into scattered cells at once (``{"B5": "=SUM(B2:B4)", "C7": 12}``), as a grid
+    page saves the cells a person changed; returns how many were written."""
+    require_edit(s, actor, wb)
+    if not cells:
+        return 0
+    if len(cells) > MAX_WRITE:
+        raise Invalid(f"at most {MAX_WRITE} cells per write")
+    target = None
+    inputs: dict[tuple[int, int], str | None] = {}
+    for ref, value in cells.items():
+        found, area = locate(s, wb, ref, sheet)
+        if target is not None and found.id != target.id:
+            raise Invalid("write cells of one sheet at a time")
+        target = found
+        inputs.update(_prepare(Area(area.r1, area.c1, area.r1, area.c1), [[value]]))
+    label = ", ".join(sorted(cells))[:150]
+    apply(s, actor, wb, target, inputs, "write", f"{target.name}!{label}")  # type: ignore[arg-type]
+    return len(inputs)
 
 
 def append_rows(

@@ -298,10 +298,17 @@ def create_pivot(
         )
     spec = {"rows": list(rows), "columns": list(columns), "values": vals}
     pivot = insert_row(
-        s, Pivot, workbook_id=wb.id, source_sheet_id=src_sheet.id, source=src.a1(),
-        target_sheet_id=dst_sheet.id, anchor=a1(dst.r1, dst.c1), filters=filters or {},
-        extent="", **spec,
-    )  # fmt: skip
+        s,
+        Pivot,
+        workbook_id=wb.id,
+        source_sheet_id=src_sheet.id,
+        source=src.a1(),
+        target_sheet_id=dst_sheet.id,
+        anchor=a1(dst.r1, dst.c1),
+        filters=filters or {},
+        extent="",
+        **spec,
+    )
     b.recalc(_write(s, b, pivot, table))
     store.save(s, b)
     where = f"{src.label()} -> {dst_sheet.name}!{pivot.anchor}"

@@ -22,6 +22,7 @@ from officegym.apps.sheets.cells import (
     json_value,
     read_range,
     set_number_format,
+    write_cells,
     write_range,
 )
 from officegym.apps.sheets.files import export_csv, export_xlsx, import_csv, import_xlsx
@@ -98,5 +99,6 @@ __all__ = [
     "sheets_of",
     "sort_range",
     "visible_ids",
+    "write_cells",
     "write_range",
 ]

@@ -270,6 +270,16 @@ def _overlaps(a: Area, b: Area) -> bool:
     return not (a.r2 < b.r1 or b.r2 < a.r1 or a.c2 < b.c1 or b.c2 < a.c1)
 
 
+def _placement(
+    s: Session, wb: Workbook, source: str, anchor: str, sheet: str | None
+) -> dict[str, Any]:
+    """Where a new pivot reads and writes (the Pivot row's columns)."""
+    src_sheet, src = locate(s, wb, source, sheet)
+    dst_sheet, dst = locate(s, wb, anchor, sheet)
+    return {"source_sheet_id": src_sheet.id, "source": src.a1(),
+            "target_sheet_id": dst_sheet.id, "anchor": a1(dst.r1, dst.c1)}  # fmt: skip
+
+
 def create_pivot(
     s: Session,
     actor: Person,
@@ -286,33 +296,22 @@ def create_pivot(
     """A pivot table of `source` (a range whose first row holds the field names) written
     at `anchor` (a cell, possibly on another sheet)."""
     require_edit(s, actor, wb)
-    src_sheet, src = locate(s, wb, source, sheet)
-    dst_sheet, dst = locate(s, wb, anchor, sheet)
-    vals = _check(values, rows, columns)
+    place = _placement(s, wb, source, anchor, sheet)
+    spec = {"rows": list(rows), "columns": list(columns), "values": _check(values, rows, columns)}
     b = store.book(s, wb.id)
-    table = compute(b, src_sheet.id, src, rows, columns, vals, filters or {})
-    out = Area(dst.r1, dst.c1, dst.r1 + len(table) - 1, dst.c1 + max(map(len, table)) - 1)
-    if src_sheet.id == dst_sheet.id and _overlaps(src, out):
-        raise Invalid(
-            f"the pivot at {out.a1()} would overlap its source {src.a1()}; put it elsewhere"
-        )
-    spec = {"rows": list(rows), "columns": list(columns), "values": vals}
+    src = parse_area(place["source"])
+    table = compute(b, place["source_sheet_id"], src, rows, columns, spec["values"], filters or {})
+    out = _extent(parse_area(place["anchor"]), table)
+    if place["source_sheet_id"] == place["target_sheet_id"] and _overlaps(src, out):
+        where = f"the pivot at {out.a1()} would overlap its source {src.a1()}"
+        raise Invalid(f"{where}; put it elsewhere")
     pivot = insert_row(
-        s,
-        Pivot,
-        workbook_id=wb.id,
-        source_sheet_id=src_sheet.id,
-        source=src.a1(),
-        target_sheet_id=dst_sheet.id,
-        anchor=a1(dst.r1, dst.c1),
-        filters=filters or {},
-        extent="",
-        **spec,
+        s, Pivot, workbook_id=wb.id, filters=filters or {}, extent="", **place, **spec
     )
     b.recalc(_write(s, b, pivot, table))
     store.save(s, b)
-    where = f"{src.label()} -> {dst_sheet.name}!{pivot.anchor}"
-    record(s, actor, wb, "create_pivot", where, spec, sheet_id=dst_sheet.id)
+    target = f"{source} -> {anchor}"
+    record(s, actor, wb, "create_pivot", target, spec, sheet_id=place["target_sheet_id"])
     return pivot
 
 

@@ -21,11 +21,12 @@ from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets import views
 from officegym.apps.sheets.formats import PRESETS, format_value
 from officegym.apps.sheets.models import Workbook
-from officegym.apps.sheets.refs import Area, a1
+from officegym.apps.sheets.refs import Area, a1, col_letters
 from officegym.errors import Invalid
 from officegym.web import flash_errors
 
 bp = Blueprint("sheets", __name__, template_folder="templates", static_folder="static")
+bp.add_app_template_filter(col_letters, "col")
 KEEP = ("sheet", "at", "sel", "filter_col", "filter", "formulas")
 
 
@@ -163,7 +164,7 @@ def action(wb_id: int) -> BaseResponse:
 
 @bp.post("/<int:wb_id>/sheets")
 def sheet_tabs(wb_id: int) -> BaseResponse:
-    """Add, rename or delete a sheet (``op``: add, rename, delete)."""
+    """Add, rename, freeze or delete a sheet (``op``: add, rename, freeze, delete)."""
     wb = workbook(wb_id)
     op, form = request.form.get("op", ""), request.form
     with flash_errors():
@@ -173,6 +174,11 @@ def sheet_tabs(wb_id: int) -> BaseResponse:
         current = sheets.sheet_named(g.db, wb, form.get("sheet"))
         if op == "rename":
             sheets.rename_sheet(g.db, g.actor, wb, current, form.get("name", ""))
+            return redirect(url_for("sheets.grid", wb_id=wb.id, sheet=current.name))
+        if op == "freeze":
+            rows = request.form.get("rows", "0").strip()
+            sheets.freeze_rows(g.db, g.actor, wb, current, int(rows) if rows.isdigit() else -1)
+            flash(f"{current.name}: {rows} frozen rows.")
             return redirect(url_for("sheets.grid", wb_id=wb.id, sheet=current.name))
         if op == "delete":
             sheets.delete_sheet(g.db, g.actor, wb, current)

@@ -121,6 +121,25 @@ def share(wb_id: int) -> str | BaseResponse:
     )
 
 
+@bp.get("/<int:wb_id>/find")
+def find(wb_id: int) -> str:
+    """Cells whose value (or formula) holds some text, with links to them."""
+    wb = workbook(wb_id)
+    q, args = request.args.get("q", ""), request.args
+    found = []
+    if q.strip():
+        found = sheets.find_cells(
+            g.db,
+            g.actor,
+            wb,
+            q,
+            sheet=args.get("sheet") or None,
+            exact=args.get("exact") == "1",
+            formulas=args.get("formulas") == "1",
+        )
+    return render("sheets/find.html", wb=wb, q=q, found=found, args=args)
+
+
 @bp.get("/<int:wb_id>/history")
 def history(wb_id: int) -> str:
     wb = workbook(wb_id)

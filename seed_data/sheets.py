@@ -165,7 +165,7 @@ def expense_reports(
                     "Amtrak",
                 ]
             )
-            rows.append([when.isoformat(), category, merchant, round(rng.uniform(lo, hi), 2), ""])
+            rows.append([when.isoformat(), category, merchant, round(rng.uniform(lo, hi)), ""])
         rows[1:] = sorted(rows[1:], key=lambda r: str(r[0]))
         n = len(rows)
         rows.append(["Total", "", "", f"=SUM(D2:D{n})", ""])

@@ -10,10 +10,12 @@ from pydantic import Field
 from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets.models import Workbook
 from officegym.apps.sheets.refs import Area
-from officegym.tools import ToolContext
+from officegym.tools import Ref, ToolContext
 
 WorkbookRef = Annotated[
-    int | str, Field(description="Workbook id (from sheets_list_workbooks), or its exact name.")
+    int | str,
+    Field(description="Workbook id (from sheets_list_workbooks), or its exact name."),
+    Ref("sheets_workbook", ("name",)),
 ]
 RangeRef = Annotated[
     str,

@@ -12,7 +12,7 @@ from officegym.apps.org import service as org
 from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets import tool_args as A
 from officegym.errors import Invalid
-from officegym.tools import ToolContext, tool
+from officegym.tools import Ref, ToolContext, tool
 
 
 class SortKey(BaseModel):
@@ -272,7 +272,11 @@ def sheets_share_workbook(
     ctx: ToolContext,
     *,
     workbook: A.WorkbookRef,
-    person: Annotated[str, Field(description="Handle, email or full name of the person.")],
+    person: Annotated[
+        str,
+        Field(description="Handle, email or full name of the person."),
+        Ref("org_person", ("handle", "email", "name")),
+    ],
     role: Annotated[
         Literal["viewer", "editor", "none"],
         Field(description="viewer, editor, or none to remove their access."),

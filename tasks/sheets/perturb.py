@@ -1,0 +1,168 @@
+"""Grading spreadsheets by what their outputs do, not what they show.
+
+`Follows` is the check for goals that ask for a formula, a fix or a pivot table: the
+target cells must hold the expected values in the final state *and* on private
+in-memory copies of it whose source cells were changed (several rounds), recalculated
+and, for pivot tables, refreshed. A number typed in that happens to be right today
+fails the first round. The copies are `Book`s loaded from the final state's connection:
+the database is only read, so grading stays a pure function of the two states.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, func, select
+from sqlalchemy.orm import Session
+
+from officegym.apps.sheets import pivots, store
+from officegym.apps.sheets.engine import Book, Key
+from officegym.apps.sheets.models import Change, Pivot
+from officegym.apps.sheets.refs import Area, parse_area
+from officegym.apps.sheets.values import Value, XlError, serial_of
+from officegym.tasks.checks import Check, GradeContext
+
+__all__ = ["Edit", "Follows", "Reader", "load_final"]
+
+Edit = tuple[str, str, str | float | None]  # (sheet, A1 cell, what to type)
+
+
+class Reader:
+    """Values of a (possibly perturbed) workbook copy, by sheet name and A1."""
+
+    def __init__(self, book: Book) -> None:
+        self.book = book
+
+    def sid(self, sheet: str) -> int:
+        found = self.book.sheet_id(sheet)
+        if found is None:
+            raise KeyError(f"no sheet {sheet!r}")
+        return found
+
+    def grid(self, sheet: str, ref: str) -> list[list[Value]]:
+        a, sid = parse_area(ref), self.sid(sheet)
+        return [
+            [self.book.value(sid, r, c) for c in range(a.c1, a.c2 + 1)]
+            for r in range(a.r1, a.r2 + 1)
+        ]
+
+    def column(self, sheet: str, ref: str) -> list[Value]:
+        return [row[0] for row in self.grid(sheet, ref)]
+
+    def value(self, sheet: str, cell: str) -> Value:
+        return self.grid(sheet, cell)[0][0]
+
+
+def _today(conn: Connection, workbook_id: int) -> float:
+    last = conn.execute(
+        select(func.max(Change.at)).where(Change.workbook_id == workbook_id)
+    ).scalar()
+    return serial_of(last.date() if last else dt.date(2026, 1, 1))
+
+
+def load_final(conn: Connection, workbook_id: int) -> Book:
+    """A private copy of a workbook as the final state holds it."""
+    with Session(bind=conn) as s:
+        return store.load(s, workbook_id, _today(conn, workbook_id))
+
+
+def _refresh_pivots(book: Book, conn: Connection, workbook_id: int, changed: list[Key]) -> None:
+    """Rewrite the cells of every pivot table fed by the changed cells, in the copy only."""
+    rows = conn.execute(select(Pivot.__table__).where(Pivot.workbook_id == workbook_id)).all()
+    for p in rows:
+        src = parse_area(p.source)
+        if not any(
+            k[0] == p.source_sheet_id and src.contains(k[1], k[2]) for k in [*changed, *book.dirty]
+        ):
+            continue
+        table = pivots.compute(book, p.source_sheet_id, src, p.rows, p.columns, p.values, p.filters)
+        anchor = parse_area(p.anchor)
+        keys = []
+        if p.extent:
+            old = parse_area(p.extent)
+            for r in range(old.r1, old.r2 + 1):
+                for c in range(old.c1, old.c2 + 1):
+                    if book.cell(p.target_sheet_id, r, c) is not None:
+                        book.set_input(p.target_sheet_id, r, c, None)
+                        keys.append((p.target_sheet_id, r, c))
+        for i, row in enumerate(table):
+            for j, v in enumerate(row):
+                if v is not None:
+                    key = (p.target_sheet_id, anchor.r1 + i, anchor.c1 + j)
+                    book.set_input(*key, pivots._typed(v))
+                    keys.append(key)
+        book.recalc(keys)
+
+
+def _same(got: Value, want: Value) -> bool:
+    if isinstance(want, float | int) and not isinstance(want, bool):
+        return (
+            isinstance(got, float | int)
+            and not isinstance(got, bool)
+            and abs(got - want) <= 1e-6 * max(1, abs(want))
+        )
+    if isinstance(want, str) and isinstance(got, str):
+        return got.strip().lower() == want.strip().lower()
+    return got == want and type(got) is type(want)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Follows(Check):
+    """The cells `target` (sheet, A1 range) of workbook `workbook_id` equal `expect(reader)`
+    in the final state and after each round of `rounds` (edits to source cells) applied
+    to a private copy. An error value anywhere in the target fails."""
+
+    workbook_id: int
+    target: tuple[str, str]
+    expect: Callable[[Reader], list[list[Value]]]
+    rounds: Sequence[Sequence[Edit]] = ()
+
+    def evaluate(self, g: GradeContext) -> tuple[bool, str]:
+        for n, edits in enumerate([(), *self.rounds]):
+            book = load_final(g.final, self.workbook_id)
+            reader = Reader(book)
+            keys = [self._edit(reader, edit) for edit in edits]
+            book.recalc(keys)
+            _refresh_pivots(book, g.final, self.workbook_id, keys)
+            got, want = reader.grid(*self.target), self.expect(reader)
+            if len(got) != len(want) or any(
+                len(a) != len(b) or not all(_same(x, y) for x, y in zip(a, b, strict=False))
+                for a, b in zip(got, want, strict=False)
+            ):
+                what = (
+                    "the final state"
+                    if n == 0
+                    else f"a copy with {len(edits)} source cells changed"
+                )
+                return (
+                    False,
+                    f"{self.target[0]}!{self.target[1]} in {what}: {_short(got)}, want {_short(want)}",
+                )
+        return (
+            True,
+            f"{self.target[0]}!{self.target[1]} follows its sources ({len(self.rounds)} changes)",
+        )
+
+    def _edit(self, reader: Reader, edit: Edit) -> Key:
+        sheet, cell, text = edit
+        area: Area = parse_area(cell)
+        sid = reader.sid(sheet)
+        typed = None if text is None else (text if isinstance(text, str) else repr(float(text)))
+        reader.book.set_input(sid, area.r1, area.c1, typed)
+        return (sid, area.r1, area.c1)
+
+
+def _short(rows: list[list[Value]]) -> str:
+    flat = [v.code if isinstance(v, XlError) else v for row in rows for v in row]
+    text = repr(flat[:8])
+    return text if len(flat) <= 8 else text[:-1] + ", ...]"
+
+
+def no_errors(reader: Reader, sheet: str, ref: str) -> bool:
+    return not any(isinstance(v, XlError) for row in reader.grid(sheet, ref) for v in row)
+
+
+_ = Any

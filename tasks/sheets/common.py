@@ -9,6 +9,7 @@ the workbook's modification time.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -21,7 +22,8 @@ from officegym.apps.org.models import Person
 from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets.models import Share, Sheet, Workbook
 from officegym.apps.sheets.refs import parse_area
-from officegym.tasks.checks import Allow, NewRowId, Same
+from officegym.changes import RowChange
+from officegym.tasks.checks import Allow, GradeContext, NewRowId, Same
 
 __all__ = [
     "Book",
@@ -119,6 +121,38 @@ def allow_cells(
 ) -> list[Allow]:
     """Any change to the cells of one sheet (its content is the task)."""
     return [Allow("sheets_cell", kinds=tuple(kinds), where={"sheet_id": sheet_id})]
+
+
+@dataclass(frozen=True)
+class AllowOnNewSheets(Allow):
+    """Any change to cells of sheets the episode created (in a workbook it made)."""
+
+    table: str = "sheets_cell"
+    kinds: tuple[str, ...] = ("insert", "update", "delete")
+    sheet_ids: frozenset[int] = frozenset()
+
+    def resolved(self, g: GradeContext) -> Allow:
+        made = frozenset(r["id"] for r in g.new_rows("sheets_sheet", {}))
+        return dataclasses.replace(self, sheet_ids=made)
+
+    def matches(self, change: RowChange) -> bool:
+        return (
+            change.table == self.table
+            and change.kind in self.kinds
+            and change.row.get("sheet_id") in self.sheet_ids
+        )
+
+
+def allow_new_workbook(owner_id: int, name: str) -> tuple[NewRowId, list[Allow]]:
+    """A workbook the task makes (owned by the persona, by name), its sheets, cells, history."""
+    where = {"owner_id": owner_id, "name": Same(name)}
+    made = NewRowId("sheets_workbook", where)
+    return made, [
+        Allow("sheets_workbook", where=where, limit=1),
+        Allow("sheets_sheet", where={"workbook_id": made}),
+        Allow("sheets_change", where={"workbook_id": made}),
+        AllowOnNewSheets(),
+    ]
 
 
 def allow_new_sheet(book: Book, name: str) -> tuple[NewRowId, list[Allow]]:

@@ -4,6 +4,7 @@ format a column, share a workbook, add a line to an expense report above its tot
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import random
 from typing import Any
 
@@ -54,7 +55,7 @@ def _sorted_as_asked(
         body, want = rows[1:], original[1:]
         same = sorted(map(repr, body)) == sorted(map(repr, want))
         keys = [r[key] for r in body]
-        ordered = all((a >= b) if desc else (a <= b) for a, b in zip(keys, keys[1:], strict=False))
+        ordered = all((a >= b) if desc else (a <= b) for a, b in itertools.pairwise(keys))
         return (
             same and ordered,
             f"rows kept: {same}, ordered by column {col_letters(key + 1)}: {ordered}",
@@ -200,8 +201,8 @@ def number_format(w: Session, rng: random.Random) -> Spec:
     me = rng.choice(book.editors)
     sid, col = book.sheets[sheet], ord(letter) - 64
     return Spec(
-        goal=f'In "{name}", show the {what} on the {sheet} sheet ({letter}{first}:{letter}{last}) as '
-        f"{FORMATS[preset]}.",
+        goal=f'In "{name}", show the {what} on the {sheet} sheet '
+        f"({letter}{first}:{letter}{last}) as {FORMATS[preset]}.",
         persona=me.handle,
         checks=[
             Predicate(
@@ -286,8 +287,9 @@ def append_expense(w: Session, rng: random.Random) -> Spec:
     row = [day.isoformat(), category, merchant, amount]
     before = grid(w, book, f"Expenses!A2:D{total_row - 1}")
     return Spec(
-        goal=f'Add an expense to your report "{book.name}": {day:%B %-d, %Y}, {category}, {merchant}, '
-        f"${amount}. Put it as the last line above the Total row, and make sure the total includes it.",
+        goal=f'Add an expense to your report "{book.name}": {day:%B %-d, %Y}, {category}, '
+        f"{merchant}, ${amount}. Put it as the last line above the Total row, and make sure the "
+        "total includes it.",
         persona=book.owner.handle,
         checks=[
             RowExists(

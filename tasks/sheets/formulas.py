@@ -359,9 +359,10 @@ def named_range(w: Session, rng: random.Random) -> Spec:
     me = book.owner
     col = ord(col_letter) - 64
     sid = book.sheets["Q1"]
-    expect = lambda r: [
-        [agg([_num(v) for v in r.column("Q1", f"{col_letter}2:{col_letter}{last}")])]
-    ]
+
+    def expect(r: Reader) -> list[Row]:
+        return [[agg([_num(v) for v in r.column("Q1", f"{col_letter}2:{col_letter}{last}")])]]
+
     rounds = [[("Q1", f"{col_letter}{rng.randint(2, last)}", 123_456)]]
     row, c = int(cell[1:]), ord(cell[0]) - 64
     return Spec(

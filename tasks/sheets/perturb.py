@@ -121,38 +121,44 @@ class Follows(Check):
     rounds: Sequence[Sequence[Edit]] = ()
 
     def evaluate(self, g: GradeContext) -> tuple[bool, str]:
-        for n, edits in enumerate([(), *self.rounds]):
-            book = load_final(g.final, self.workbook_id)
-            reader = Reader(book)
-            keys = [self._edit(reader, edit) for edit in edits]
-            book.recalc(keys)
-            _refresh_pivots(book, g.final, self.workbook_id, keys)
-            got, want = reader.grid(*self.target), self.expect(reader)
-            if len(got) != len(want) or any(
-                len(a) != len(b) or not all(_same(x, y) for x, y in zip(a, b, strict=False))
-                for a, b in zip(got, want, strict=False)
-            ):
-                what = (
-                    "the final state"
-                    if n == 0
-                    else f"a copy with {len(edits)} source cells changed"
-                )
-                return (
-                    False,
-                    f"{self.target[0]}!{self.target[1]} in {what}: {_short(got)}, want {_short(want)}",
-                )
-        return (
-            True,
-            f"{self.target[0]}!{self.target[1]} follows its sources ({len(self.rounds)} changes)",
-        )
+        return follows(g, self.workbook_id, self.target, self.expect, self.rounds)
 
-    def _edit(self, reader: Reader, edit: Edit) -> Key:
-        sheet, cell, text = edit
-        area: Area = parse_area(cell)
-        sid = reader.sid(sheet)
-        typed = None if text is None else (text if isinstance(text, str) else repr(float(text)))
-        reader.book.set_input(sid, area.r1, area.c1, typed)
-        return (sid, area.r1, area.c1)
+
+def _apply(reader: Reader, edit: Edit) -> Key:
+    sheet, cell, text = edit
+    area: Area = parse_area(cell)
+    sid = reader.sid(sheet)
+    typed = None if text is None else (text if isinstance(text, str) else repr(float(text)))
+    reader.book.set_input(sid, area.r1, area.c1, typed)
+    return (sid, area.r1, area.c1)
+
+
+def _matches(got: list[list[Value]], want: list[list[Value]]) -> bool:
+    return len(got) == len(want) and all(
+        len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+        for a, b in zip(got, want, strict=True)
+    )
+
+
+def follows(
+    g: GradeContext,
+    workbook_id: int,
+    target: tuple[str, str],
+    expect: Callable[[Reader], list[list[Value]]],
+    rounds: Sequence[Sequence[Edit]] = (),
+) -> tuple[bool, str]:
+    """`Follows`'s verdict, for checks that find their workbook first."""
+    where = f"{target[0]}!{target[1]}"
+    for n, edits in enumerate([(), *rounds]):
+        reader = Reader(load_final(g.final, workbook_id))
+        keys = [_apply(reader, edit) for edit in edits]
+        reader.book.recalc(keys)
+        _refresh_pivots(reader.book, g.final, workbook_id, keys)
+        got, want = reader.grid(*target), expect(reader)
+        if not _matches(got, want):
+            state = "the final state" if n == 0 else f"a copy with {len(edits)} cells changed"
+            return False, f"{where} in {state}: {_short(got)}, want {_short(want)}"
+    return True, f"{where} follows its sources ({len(rounds)} rounds of changes)"
 
 
 def _short(rows: list[list[Value]]) -> str:

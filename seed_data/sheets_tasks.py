@@ -96,21 +96,38 @@ def regional(s: Session, rng: random.Random, owner: Person) -> None:
     sheets.set_link_access(s, owner, wb, "editor")
 
 
+ASKS = {
+    "Regional Sales Summary": "the Regional Sales Summary shows #REF! for {region} instead of a "
+    "total. Could you fix the formula?",
+    "Support Tickets Weekly": "the totals in Support Tickets Weekly leave out the last weeks. "
+    "Could you fix them so they cover every week?",
+    "Q1 Marketing Spend": "the grand total in Q1 Marketing Spend no longer matches the rows; "
+    "someone typed the number in. Could you replace it with a formula?",
+}
+REQUESTS_PER_REPORT = 20
+
+
 def fix_request(s: Session, rng: random.Random, owner: Person, people: list[Person]) -> None:
-    """A rep DMs the owner of the broken summary: the #REF! region needs fixing."""
+    """Colleagues DM people who can edit the damaged workbooks (anyone: they are open to the
+    company) asking them to fix what is broken."""
+    region = _broken_region(s, owner)
+    for name, ask in ASKS.items():
+        if s.scalar(select(Workbook).where(Workbook.name == name)) is None:
+            continue
+        pairs = set()
+        while len(pairs) < min(REQUESTS_PER_REPORT, len(people) // 2):
+            asker, doer = rng.sample(people, 2)
+            pairs.add((asker.id, doer.id))
+        for asker_id, doer_id in sorted(pairs):
+            asker, doer = s.get_one(Person, asker_id), s.get_one(Person, doer_id)
+            dm = chat.open_dm(s, asker, [doer])
+            text = f"Hi {doer.name.split()[0]}, " + ask.format(region=region)
+            chat.post_message(s, asker, dm, text)
+
+
+def _broken_region(s: Session, owner: Person) -> str:
     wb = s.scalar(select(Workbook).where(Workbook.name == "Regional Sales Summary"))
     if wb is None:
-        return
+        return ""
     block = sheets.read_range(s, owner, wb, "Summary!A2:B5")
-    broken = [row[0] for row in block.rows if row[1] == "#REF!"]
-    reps = [p for p in people if p.team_id == owner.team_id and p.id != owner.id] or [
-        p for p in people if p.id != owner.id
-    ]
-    if not broken:
-        return
-    rep = rng.choice(reps)
-    dm = chat.open_dm(s, rep, [owner])
-    chat.post_message(
-        s, rep, dm, f"Hi {owner.name.split()[0]}, the Regional Sales Summary shows #REF! for "
-        f"{broken[0]} instead of a total. Could you fix the formula?",
-    )  # fmt: skip
+    return next((str(row[0]) for row in block.rows if row[1] == "#REF!"), "")

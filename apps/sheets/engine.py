@@ -72,6 +72,35 @@ class Book:
         self.circular: dict[Key, None] = {}
         self.internal_errors = 0
 
+    def fork(self) -> Book:
+        """An independent copy (cells, names, graph), for a new episode or a grader's
+        private copy: cheaper than loading the workbook again."""
+        b = Book(self.workbook_id, self.today)
+        for sid, sh in self.sheets.items():
+            cells = {k: CellState(st.id, st.input, st.value, st.fmt, st.formula) for k, st in sh.cells.items()}
+            b.sheets[sid] = SheetData(sid, sh.name, cells, dict(sh.values), sh.max_row, sh.max_col)
+        b.by_name, b.names = dict(self.by_name), dict(self.names)
+        b.reads = dict(self.reads)
+        b.cell_deps = {k: dict(v) for k, v in self.cell_deps.items()}
+        b.col_deps = {k: {d: list(x) for d, x in v.items()} for k, v in self.col_deps.items()}
+        b.wide_deps = {k: {d: list(x) for d, x in v.items()} for k, v in self.wide_deps.items()}
+        b.name_users = dict(self.name_users)
+        b.circular = dict(self.circular)
+        return b
+
+    def place(self, sid: int, row: int, col: int, state: CellState | None) -> None:
+        """Put a stored cell (or nothing) at a place, relinking its formula; values are
+        taken as stored (no recalculation): for copies brought up to a saved state."""
+        sheet = self.sheets[sid]
+        key = (sid, row, col)
+        old = sheet.cells.pop((row, col), None)
+        sheet.values.pop((row, col), None)
+        if old is not None and old.formula is not None:
+            self._unlink(key)
+        if state is not None:
+            state.formula = None
+            self.load_cell(sid, row, col, state)
+
     # ------------------------------------------------------------ the Grid protocol
 
     def value(self, sid: int, row: int, col: int) -> Value:

@@ -131,12 +131,37 @@ def _mark(s: Session) -> str:
 
 
 def book(s: Session, workbook_id: int) -> Book:
-    """The session's book of a workbook, loaded on first use."""
+    """The session's book of a workbook, loaded on first use: a copy of the world's
+    initial book while no sheets row changed since the world was seeded or reset (the
+    change log says so), else from the database."""
     books = _books(s)
     found = books.get(workbook_id)
     if found is None:
-        found = books[workbook_id] = load(s, workbook_id)
+        found = books[workbook_id] = _initial_copy(s, workbook_id) or load(s, workbook_id)
     return found
+
+
+_UNTOUCHED = "SELECT 1 FROM og_change WHERE tbl LIKE 'sheets%' LIMIT 1"
+
+
+def _initial_copy(s: Session, workbook_id: int) -> Book | None:
+    """A fork of the world's cached initial book, if the sheets are as seeded."""
+    shared = s.info.get("directory")
+    if shared is None or s.get_bind().dialect.name != "sqlite":
+        return None
+    cur = _cursor(s)
+    try:
+        cur.execute(_UNTOUCHED)
+    except Exception:  # a database without the change log
+        return None
+    if cur.fetchone() is not None:
+        return None
+    initial = shared.setdefault("sheets.initial", {})
+    if workbook_id not in initial:
+        initial[workbook_id] = load(s, workbook_id)
+    b = initial[workbook_id].fork()
+    b.today = today_serial(s)
+    return b
 
 
 @functools.cache

@@ -63,6 +63,8 @@ def _index(engine: Engine) -> dict[str, Book]:
                 select(Share.person_id).where(Share.workbook_id == wb.id, Share.role == "editor")
             )
             editors = [people[wb.owner_id], *(people[i] for i in sorted(shared))]
+            if wb.link_access == "editor":  # everyone in the company may edit it
+                editors += [p for i, p in people.items() if i not in {e.id for e in editors}]
             tabs = w.scalars(
                 select(Sheet).where(Sheet.workbook_id == wb.id).order_by(Sheet.position)
             )

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.sheets.formats import PRESETS
 from officegym.apps.sheets.refs import col_letters
+from officegym.apps.sheets.values import compare
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, GradeContext, Predicate, RowExists
 from officegym.tasks.mutants import Equivalent
@@ -32,15 +33,53 @@ from officegym.tasks.slack.common import call, pick
 SORTABLE = {
     "Pipeline Export": (
         "Opportunities",
-        {"B": "Account", "D": "Owner", "F": "Amount", "G": "Close Date"},
+        {
+            "A": "Opportunity",
+            "B": "Account",
+            "D": "Owner",
+            "E": "Stage",
+            "F": "Amount",
+            "G": "Close Date",
+            "H": "Probability",
+        },
     ),
-    "Orders 2025": ("Orders", {"F": "Sales Rep", "G": "Units", "I": "Revenue", "D": "Product"}),
+    "Orders 2025": (
+        "Orders",
+        {
+            "B": "Order Date",
+            "C": "Region",
+            "D": "Product",
+            "F": "Sales Rep",
+            "G": "Units",
+            "H": "Unit Price",
+            "I": "Revenue",
+        },
+    ),
 }
+SORTABLE |= {
+    "Vendor List": ("Vendors", {"A": "Vendor", "B": "Email", "C": "Category"}),
+    "Regional Sales Summary": ("Deals", {"A": "Region", "B": "Amount"}),
+    "Product Catalog": ("Orders", {"A": "Order ID", "B": "Product", "C": "Units"}),
+}
+TEXT_COLUMNS = {
+    "Opportunity",
+    "Account",
+    "Owner",
+    "Stage",
+    "Region",
+    "Product",
+    "Sales Rep",
+    "Vendor",
+    "Email",
+    "Category",
+    "Order ID",
+}
+DATE_COLUMNS = {"Close Date", "Order Date"}
 
 
 def _final_rows(book: Book, sheet: str, ref: str):
     def read(g: GradeContext) -> list[list[Any]]:
-        return Reader(load_final(g.final, book.id)).grid(sheet, ref)
+        return Reader(load_final(g, book.id)).grid(sheet, ref)
 
     return read
 
@@ -55,7 +94,8 @@ def _sorted_as_asked(
         body, want = rows[1:], original[1:]
         same = sorted(map(repr, body)) == sorted(map(repr, want))
         keys = [r[key] for r in body]
-        ordered = all((a >= b) if desc else (a <= b) for a, b in itertools.pairwise(keys))
+        steps = [compare(a, b) for a, b in itertools.pairwise(keys)]
+        ordered = all(c >= 0 for c in steps) if desc else all(c <= 0 for c in steps)
         return (
             same and ordered,
             f"rows kept: {same}, ordered by column {col_letters(key + 1)}: {ordered}",
@@ -70,20 +110,22 @@ def sort_range(w: Session, rng: random.Random) -> Spec:
     name = rng.choice(sorted(SORTABLE))
     sheet, columns = SORTABLE[name]
     book = book_of(w, name)
-    letter = rng.choice(sorted(columns))
-    desc = rng.random() < 0.5
     last = used_rows(w, book, sheet)
     width = len([v for v in grid(w, book, f"{sheet}!A1:Z1")[0] if v is not None])
     original = grid(w, book, f"{sheet}!A1:{col_letters(width)}{last}")
+    ways = [(c, d) for c in sorted(columns) for d in (False, True)]
+    letter, desc = pick(
+        rng, [(c, d) for c, d in ways if not _ordered(original, c, d)], "unsorted columns"
+    )
     order = "largest first" if desc else "smallest first"
-    if columns[letter] in ("Account", "Owner", "Sales Rep", "Product"):
+    if columns[letter] in TEXT_COLUMNS:
         order = "Z to A" if desc else "A to Z"
-    if columns[letter] == "Close Date":
+    if columns[letter] in DATE_COLUMNS:
         order = "latest first" if desc else "earliest first"
     return Spec(
         goal=f'Sort the {sheet} sheet of "{name}" by {columns[letter]} ({order}), keeping the '
         "header row on top and every row intact.",
-        persona=book.owner.handle,
+        persona=rng.choice(book.editors[:12]).handle,
         checks=[
             Predicate(
                 name=f"sorted by {columns[letter]}",
@@ -100,17 +142,27 @@ def sort_range(w: Session, rng: random.Random) -> Spec:
                 header=True,
             )
         ],
-        equivalent=_header_stays(desc, [r[ord(letter) - 65] for r in original[1:]]),
+        equivalent=_header_stays(
+            desc, original[0][ord(letter) - 65], [r[ord(letter) - 65] for r in original[1:]]
+        ),
     )
 
 
-def _header_stays(desc: bool, keys: list[Any]) -> list[Equivalent]:
-    """Sorted largest first, a column of numbers keeps its text header on top anyway (text
-    sorts after numbers): forgetting the header row changes nothing then."""
-    numbers = all(isinstance(k, float | int) for k in keys)
-    if not (desc and numbers):
+def _ordered(rows: list[list[Any]], letter: str, desc: bool) -> bool:
+    """Whether the table's rows are already in that order (nothing to sort)."""
+    keys = [r[ord(letter) - 65] for r in rows[1:]]
+    steps = [compare(a, b) for a, b in itertools.pairwise(keys)]
+    return all(c >= 0 for c in steps) if desc else all(c <= 0 for c in steps)
+
+
+def _header_stays(desc: bool, header: Any, keys: list[Any]) -> list[Equivalent]:
+    """When the header would sort first anyway (text after numbers, sorted largest first;
+    a header alphabetically before or after every value), forgetting to keep it changes
+    nothing: that mutant is equivalent."""
+    first = all((compare(header, k) >= 0) if desc else (compare(header, k) <= 0) for k in keys)
+    if not first:
         return []
-    why = "a text header sorts after every number, so a descending sort keeps it on top"
+    why = "the header sorts before every value in this order, so it stays on top either way"
     return [Equivalent("bool.flip", why, tool="sheets_sort_range", arg="header")]
 
 
@@ -173,6 +225,7 @@ FORMATS = {
     "currency_rounded": "whole dollars ($12,500)",
     "currency": "dollars and cents ($12,500.00)",
     "integer": "whole numbers with thousands separators (12,500)",
+    "number": "numbers with two decimals and thousands separators (12,500.00)",
 }
 
 
@@ -195,6 +248,8 @@ def number_format(w: Session, rng: random.Random) -> Spec:
         for g in ["EMEA", "APAC", "LATAM", "North America"]
     ]
     targets.append(("Product Catalog", "Prices", "C", 2, 9, "unit prices"))
+    deals = used_rows(w, book_of(w, "Regional Sales Summary"), "Deals")
+    targets.append(("Regional Sales Summary", "Deals", "B", 2, deals, "deal amounts"))
     name, sheet, letter, first, last, what = rng.choice(targets)
     book = book_of(w, name)
     preset = rng.choice(sorted(FORMATS))

@@ -4,6 +4,7 @@ Each output must follow its sources (`Follows`): typed-in numbers fail."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -51,65 +52,178 @@ def _cell(r: Reader, sheet: str, col: str, row: int) -> float:
     return _num(r.value(sheet, f"{col}{row}"))
 
 
-COLUMNS = [
-    Column(
-        "Pipeline Export",
-        "Opportunities",
-        "Weighted Amount",
-        "the amount times the probability",
-        lambda r: f"=F{r}*H{r}",
-        lambda x, r: _cell(x, "Opportunities", "F", r) * _cell(x, "Opportunities", "H", r),
-        "FH",
-    ),
-    Column(
-        "Orders 2025",
-        "Orders",
-        "Revenue per Unit",
-        "the revenue divided by the units",
-        lambda r: f"=I{r}/G{r}",
-        lambda x, r: _cell(x, "Orders", "I", r) / _cell(x, "Orders", "G", r),
-        "IG",
-    ),
-    Column(
-        "Orders 2025",
-        "Orders",
-        "Net Revenue",
-        "the revenue less a 15% commission",
-        lambda r: f"=I{r}*0.85",
-        lambda x, r: _cell(x, "Orders", "I", r) * 0.85,
-        "I",
-    ),
-    Column(
-        "FY2026 Team Budgets",
-        "Q1",
-        "Remaining",
-        "the budget minus the actual spending",
-        lambda r: f"=C{r}-D{r}",
-        lambda x, r: _cell(x, "Q1", "C", r) - _cell(x, "Q1", "D", r),
-        "CD",
-        True,
-    ),
-    Column(
-        "FY2026 Team Budgets",
-        "Q1",
-        "Over Budget",
-        'the text "Yes" when the actual exceeds the budget, else "No"',
-        lambda r: f'=IF(D{r}>C{r},"Yes","No")',
-        lambda x, r: "Yes" if _cell(x, "Q1", "D", r) > _cell(x, "Q1", "C", r) else "No",
-        "CD",
-        True,
-    ),
-    Column(
-        "Headcount Plan 2026",
-        "Plan",
-        "Total Hires",
-        "the sum of the Q2, Q3 and Q4 hires",
-        lambda r: f"=SUM(D{r}:F{r})",
-        lambda x, r: sum(_cell(x, "Plan", c, r) for c in "DEF"),
-        "DEF",
-        True,
-    ),
-]
+def _regional(rng: random.Random, p: int, rate: float) -> list[Column]:
+    """Columns of one region's sheet of the regional sales (anyone may edit it)."""
+    g = rng.choice(["EMEA", "APAC", "LATAM", "North America"])
+
+    def running(x: Reader, r: int) -> float:
+        return sum(_cell(x, g, "B", i) for i in range(2, r + 1))
+
+    def share(x: Reader, r: int) -> float:
+        return _cell(x, g, "B", r) / sum(_cell(x, g, "B", i) for i in range(2, 14))
+
+    return [
+        Column(
+            "Regional Sales 2025",
+            g,
+            "Running Total",
+            "the sales of the year so far (a running total)",
+            lambda r: f"=SUM($B$2:B{r})",
+            running,
+            "B",
+        ),
+        Column(
+            "Regional Sales 2025",
+            g,
+            "Share of Year",
+            "the month's share of the whole year's sales",
+            lambda r: f"=B{r}/SUM($B$2:$B$13)",
+            share,
+            "B",
+        ),
+        Column(
+            "Regional Sales 2025",
+            g,
+            "Target",
+            f"the month's sales raised by {p}%",
+            lambda r: f"=B{r}*(1+{p}%)",
+            lambda x, r: _cell(x, g, "B", r) * (1 + rate),
+            "B",
+        ),
+    ]
+
+
+# Other names a person might give the same column.
+HEADERS = {
+    "Weighted Amount": ("Weighted Amount", "Weighted", "Expected Value"),
+    "Discounted Amount": ("Discounted Amount", "After Discount"),
+    "Revenue per Unit": ("Revenue per Unit", "Avg Price", "Price per Unit"),
+    "Net Revenue": ("Net Revenue", "Net", "After Commission"),
+    "Gross Revenue": ("Gross Revenue", "With Tax"),
+    "List Value": ("List Value", "Units x Price"),
+    "Remaining": ("Remaining", "Left to Spend", "Headroom"),
+    "Over Budget": ("Over Budget", "Overspent?"),
+    "Q2 Budget": ("Q2 Budget", "Next Quarter"),
+    "Total Hires": ("Total Hires", "Hires 2026"),
+    "Growth": ("Growth", "Net Change"),
+    "Running Total": ("Running Total", "Year to Date", "Cumulative"),
+    "Share of Year": ("Share of Year", "Share"),
+    "Target": ("Target", "Next Year Target"),
+}
+
+
+def _columns(rng: random.Random) -> list[Column]:
+    """Every computed column a template may ask for (some with a rate the seed picks)."""
+    p = rng.choice([5, 10, 15, 20, 25, 30])
+    rate = p / 100
+    o, q, pl = "Orders", "Q1", "Plan"
+    return [
+        Column(
+            "Pipeline Export",
+            "Opportunities",
+            "Weighted Amount",
+            "the amount times the probability",
+            lambda r: f"=F{r}*H{r}",
+            lambda x, r: _cell(x, "Opportunities", "F", r) * _cell(x, "Opportunities", "H", r),
+            "FH",
+        ),
+        Column(
+            "Pipeline Export",
+            "Opportunities",
+            "Discounted Amount",
+            f"the amount less a {p}% discount",
+            lambda r: f"=F{r}*(1-{p}%)",
+            lambda x, r: _cell(x, "Opportunities", "F", r) * (1 - rate),
+            "F",
+        ),
+        Column(
+            "Orders 2025",
+            o,
+            "Revenue per Unit",
+            "the revenue divided by the units",
+            lambda r: f"=I{r}/G{r}",
+            lambda x, r: _cell(x, o, "I", r) / _cell(x, o, "G", r),
+            "IG",
+        ),
+        Column(
+            "Orders 2025",
+            o,
+            "Net Revenue",
+            f"the revenue less a {p}% commission",
+            lambda r: f"=I{r}*(1-{p}%)",
+            lambda x, r: _cell(x, o, "I", r) * (1 - rate),
+            "I",
+        ),
+        Column(
+            "Orders 2025",
+            o,
+            "Gross Revenue",
+            f"the revenue plus {p}% sales tax",
+            lambda r: f"=I{r}*(1+{p}%)",
+            lambda x, r: _cell(x, o, "I", r) * (1 + rate),
+            "I",
+        ),
+        Column(
+            "Orders 2025",
+            o,
+            "List Value",
+            "the units times the unit price",
+            lambda r: f"=G{r}*H{r}",
+            lambda x, r: _cell(x, o, "G", r) * _cell(x, o, "H", r),
+            "GH",
+        ),
+        Column(
+            "FY2026 Team Budgets",
+            q,
+            "Remaining",
+            "the budget minus the actual spending",
+            lambda r: f"=C{r}-D{r}",
+            lambda x, r: _cell(x, q, "C", r) - _cell(x, q, "D", r),
+            "CD",
+            True,
+        ),
+        Column(
+            "FY2026 Team Budgets",
+            q,
+            "Over Budget",
+            'the text "Yes" when the actual exceeds the budget, else "No"',
+            lambda r: f'=IF(D{r}>C{r},"Yes","No")',
+            lambda x, r: "Yes" if _cell(x, q, "D", r) > _cell(x, q, "C", r) else "No",
+            "CD",
+            True,
+        ),
+        Column(
+            "FY2026 Team Budgets",
+            q,
+            "Q2 Budget",
+            f"the Q1 budget raised by {p}%",
+            lambda r: f"=C{r}*(1+{p}%)",
+            lambda x, r: _cell(x, q, "C", r) * (1 + rate),
+            "C",
+            True,
+        ),
+        Column(
+            "Headcount Plan 2026",
+            pl,
+            "Total Hires",
+            "the sum of the Q2, Q3 and Q4 hires",
+            lambda r: f"=SUM(D{r}:F{r})",
+            lambda x, r: sum(_cell(x, pl, c, r) for c in "DEF"),
+            "DEF",
+            True,
+        ),
+        Column(
+            "Headcount Plan 2026",
+            pl,
+            "Growth",
+            "the year-end head count minus the current one",
+            lambda r: f"=G{r}-C{r}",
+            lambda x, r: _cell(x, pl, "G", r) - _cell(x, pl, "C", r),
+            "CD",
+            True,
+        ),
+        *_regional(rng, p, rate),
+    ]
 
 
 def _column_rounds(
@@ -127,7 +241,10 @@ def _column_rounds(
 @template("sheets.formula-column", difficulty="medium")
 def formula_column(w: Session, rng: random.Random) -> Spec:
     """Add a computed column to a table, as one formula filled down every row."""
-    col = rng.choice(COLUMNS)
+    columns = _columns(rng)
+    regional = [c for c in columns if c.workbook == "Regional Sales 2025"]
+    col = rng.choice(columns + regional * 2)  # anyone may edit those: more instances
+    col = dataclasses.replace(col, header=rng.choice(HEADERS.get(col.header, (col.header,))))
     book = book_of(w, col.workbook)
     used = used_rows(w, book, col.sheet)
     last = used - 1 if col.skip_last else used

@@ -11,15 +11,16 @@ the database is only read, so grading stays a pure function of the two states.
 from __future__ import annotations
 
 import datetime as dt
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection, Engine, func, select
 from sqlalchemy.orm import Session
 
 from officegym.apps.sheets import pivots, store
-from officegym.apps.sheets.engine import Book, Key
+from officegym.apps.sheets.engine import Book, CellState, Key
 from officegym.apps.sheets.models import Change, Pivot
 from officegym.apps.sheets.refs import Area, parse_area
 from officegym.apps.sheets.values import Value, XlError, serial_of
@@ -63,10 +64,41 @@ def _today(conn: Connection, workbook_id: int) -> float:
     return serial_of(last.date() if last else dt.date(2026, 1, 1))
 
 
-def load_final(conn: Connection, workbook_id: int) -> Book:
-    """A private copy of a workbook as the final state holds it."""
+def _load(conn: Connection, workbook_id: int) -> Book:
     with Session(bind=conn) as s:
         return store.load(s, workbook_id, _today(conn, workbook_id))
+
+
+_INITIAL: weakref.WeakKeyDictionary[Engine, dict[int, Book]] = weakref.WeakKeyDictionary()
+_STRUCTURE = ("sheets_sheet", "sheets_named_range")
+
+
+def load_final(g: GradeContext, workbook_id: int) -> Book:
+    """A private copy of a workbook as the final state holds it: the initial workbook
+    (loaded once per world) brought up to date with the episode's changed cells, or, when
+    sheets or names changed, loaded from the final state."""
+    structural = any(c.table in _STRUCTURE for c in g.changes)
+    books = _INITIAL.setdefault(g.initial.engine, {})
+    if structural:
+        return _load(g.final, workbook_id)
+    if workbook_id not in books:
+        books[workbook_id] = _load(g.initial, workbook_id)
+    if not books[workbook_id].sheets:  # a workbook the episode made
+        return _load(g.final, workbook_id)
+    book = books[workbook_id].fork()
+    cells = [c for c in g.changes if c.table == "sheets_cell" and c.row["sheet_id"] in book.sheets]
+    for c in cells:
+        if c.before is not None:
+            book.place(c.before["sheet_id"], c.before["row"], c.before["col"], None)
+    for c in cells:
+        a = c.after
+        if a is not None:
+            state = CellState(
+                a["id"], a["input"], store.value_of(a["kind"], a["num"], a["text"]), a["fmt"]
+            )
+            book.place(a["sheet_id"], a["row"], a["col"], state)
+    book.today = _today(g.final, workbook_id)
+    return book
 
 
 def _refresh_pivots(book: Book, conn: Connection, workbook_id: int, changed: list[Key]) -> None:
@@ -150,7 +182,7 @@ def follows(
     """`Follows`'s verdict, for checks that find their workbook first."""
     where = f"{target[0]}!{target[1]}"
     for n, edits in enumerate([(), *rounds]):
-        reader = Reader(load_final(g.final, workbook_id))
+        reader = Reader(load_final(g, workbook_id))
         keys = [_apply(reader, edit) for edit in edits]
         reader.book.recalc(keys)
         _refresh_pivots(reader.book, g.final, workbook_id, keys)

@@ -76,17 +76,22 @@ BUDGETS = "FY2026 Team Budgets"
 
 @template("sheets.budget-overrun", difficulty="medium")
 def budget_overrun(w: Session, rng: random.Random) -> Spec:
-    """Answer by how much one team's budget line went over (actual minus budget)."""
+    """Answer by how much one team budget line went over (or stayed under) its budget."""
     book = book_of(w, BUDGETS)
     last = used_rows(w, book, "Q1") - 1
     rows = [(i + 2, r) for i, r in enumerate(grid(w, book, f"Q1!A2:D{last}"))]
-    over = [(n, r) for n, r in rows if _num(r[3]) > _num(r[2])]
-    n, (team, category, budget, actual) = pick(rng, over, "budget lines over budget")
+    lines = [(n, r) for n, r in rows if _num(r[3]) != _num(r[2])]
+    n, (team, category, budget, actual) = pick(rng, lines, "budget lines off budget")
     me = rng.choice(book.editors + tuple(p for p in _people(w) if p.title == f"Head of {team}"))
-    excess = int(_num(actual) - _num(budget))
+    excess = int(abs(_num(actual) - _num(budget)))
+    asked = (
+        "exceed its Q1 budget"
+        if _num(actual) > _num(budget)
+        else "stay under its Q1 budget (how much is left unspent)"
+    )
     return Spec(
         goal=f'In "{BUDGETS}", by how many dollars did the {team} team\'s {category} spending '
-        "exceed its Q1 budget? Answer with just the amount.",
+        f"{asked}? Answer with just the amount.",
         persona=me.handle,
         checks=[],
         allowed=[],

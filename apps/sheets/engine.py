@@ -77,7 +77,10 @@ class Book:
         private copy: cheaper than loading the workbook again."""
         b = Book(self.workbook_id, self.today)
         for sid, sh in self.sheets.items():
-            cells = {k: CellState(st.id, st.input, st.value, st.fmt, st.formula) for k, st in sh.cells.items()}
+            cells = {
+                k: CellState(st.id, st.input, st.value, st.fmt, st.formula)
+                for k, st in sh.cells.items()
+            }
             b.sheets[sid] = SheetData(sid, sh.name, cells, dict(sh.values), sh.max_row, sh.max_col)
         b.by_name, b.names = dict(self.by_name), dict(self.names)
         b.reads = dict(self.reads)

@@ -80,15 +80,26 @@ def test_a_graders_copy_equals_the_final_workbook(world: World) -> None:
         me_id = wb.owner_id
     runner = ToolRunner(world, _handle(world, me_id))
     for name, args in [
-        ("sheets_write_range", {"workbook": wb.id, "range": "K2", "values": [["=I2*2"], ["=SUM(I:I)"]]}),
-        ("sheets_sort_range", {"workbook": wb.id, "range": "A1:I401", "by": [{"column": "G"}], "header": True}),
+        (
+            "sheets_write_range",
+            {"workbook": wb.id, "range": "K2", "values": [["=I2*2"], ["=SUM(I:I)"]]},
+        ),
+        (
+            "sheets_sort_range",
+            {"workbook": wb.id, "range": "A1:I401", "by": [{"column": "G"}], "header": True},
+        ),
         ("sheets_clear_range", {"workbook": wb.id, "range": "C5:D9"}),
-        ("sheets_write_range", {"workbook": wb.id, "range": "A402", "values": [["SO-X", "2025-01-01"]]}),
+        (
+            "sheets_write_range",
+            {"workbook": wb.id, "range": "A402", "values": [["SO-X", "2025-01-01"]]},
+        ),
     ]:
         assert runner.call(name, args).ok
     runner.close()
     with world.initial_connection() as before, world.engine.connect() as after:
-        g = GradeContext(initial=before, final=after, changes=tuple(diff(before, after)), answer=None)
+        g = GradeContext(
+            initial=before, final=after, changes=tuple(diff(before, after)), answer=None
+        )
         copy, full = load_final(g, wb.id), _load(after, wb.id)
     for sid, sheet in full.sheets.items():
         got = {k: (c.input, c.value, c.fmt) for k, c in copy.sheets[sid].cells.items()}

@@ -29,7 +29,7 @@ from officegym.tasks.sheets.common import (
 )
 from officegym.tasks.sheets.fixes import SUMMARY, broken_region, region_rounds, region_total
 from officegym.tasks.sheets.formulas import _num
-from officegym.tasks.sheets.perturb import Reader, follows, load_final
+from officegym.tasks.sheets.perturb import Reader, final_book, follows
 from officegym.tasks.slack.common import allow_dm, allow_post, call, member_ids, pick
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
@@ -46,7 +46,7 @@ def _pipeline_sheet(made: NewRowId, deals: list[Any], tab: str):
         wb_id = made.resolve(g)
         if wb_id is None:
             return False, "no such workbook was created"
-        r = Reader(load_final(g, wb_id))
+        r = Reader(final_book(g, wb_id))
         rows = r.grid(tab, f"A1:C{n + 2}")
         body = sorted((str(a), str(b), _num(c)) for a, b, c in rows[1 : n + 1])
         if [str(x).lower() for x in rows[0]] != ["opportunity", "stage", "amount"] or body != want:

@@ -27,7 +27,7 @@ from officegym.tasks.sheets.common import (
     used_rows,
 )
 from officegym.tasks.sheets.formulas import _num, _people
-from officegym.tasks.sheets.perturb import Follows, Reader, load_final
+from officegym.tasks.sheets.perturb import Follows, Reader, final_book
 from officegym.tasks.slack.common import call, pick
 
 SORTABLE = {
@@ -79,7 +79,7 @@ DATE_COLUMNS = {"Close Date", "Order Date"}
 
 def _final_rows(book: Book, sheet: str, ref: str):
     def read(g: GradeContext) -> list[list[Any]]:
-        return Reader(load_final(g, book.id)).grid(sheet, ref)
+        return Reader(final_book(g, book.id)).grid(sheet, ref)
 
     return read
 

@@ -11,6 +11,7 @@ the database is only read, so grading stays a pure function of the two states.
 from __future__ import annotations
 
 import datetime as dt
+import threading
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from officegym.apps.sheets.refs import Area, parse_area
 from officegym.apps.sheets.values import Value, XlError, serial_of
 from officegym.tasks.checks import Check, GradeContext
 
-__all__ = ["Edit", "Follows", "Reader", "load_final"]
+__all__ = ["Edit", "Follows", "Reader", "final_book", "follows", "load_final"]
 
 Edit = tuple[str, str, str | float | None]  # (sheet, A1 cell, what to type)
 
@@ -181,16 +182,46 @@ def follows(
 ) -> tuple[bool, str]:
     """`Follows`'s verdict, for checks that find their workbook first."""
     where = f"{target[0]}!{target[1]}"
+    reader = Reader(final_book(g, workbook_id))
     for n, edits in enumerate([(), *rounds]):
-        reader = Reader(load_final(g, workbook_id))
-        keys = [_apply(reader, edit) for edit in edits]
-        reader.book.recalc(keys)
-        _refresh_pivots(reader.book, g.final, workbook_id, keys)
+        before = [_input_at(reader, edit) for edit in edits]
+        keys = _change(reader, g, workbook_id, list(edits))
         got, want = reader.grid(*target), expect(reader)
+        _change(reader, g, workbook_id, before)  # undo, for the next round and check
         if not _matches(got, want):
-            state = "the final state" if n == 0 else f"a copy with {len(edits)} cells changed"
+            state = "the final state" if n == 0 else f"a copy with {len(keys)} cells changed"
             return False, f"{where} in {state}: {_short(got)}, want {_short(want)}"
     return True, f"{where} follows its sources ({len(rounds)} rounds of changes)"
+
+
+def _change(reader: Reader, g: GradeContext, workbook_id: int, edits: list[Edit]) -> list[Key]:
+    """Type edits into the copy, recalculate, refresh the pivot tables they feed."""
+    keys = [_apply(reader, edit) for edit in edits]
+    reader.book.recalc(keys)
+    _refresh_pivots(reader.book, g.final, workbook_id, keys)
+    return keys
+
+
+def _input_at(reader: Reader, edit: Edit) -> Edit:
+    """The edit that puts back what a cell holds now."""
+    sheet, cell, _ = edit
+    area = parse_area(cell)
+    state = reader.book.cell(reader.sid(sheet), area.r1, area.c1)
+    return (sheet, cell, state.input if state is not None else None)
+
+
+_GRADING = threading.local()
+
+
+def final_book(g: GradeContext, workbook_id: int) -> Book:
+    """The final copy of a workbook, loaded once per grading (every check of one grade
+    shares it; perturbations are undone after each round)."""
+    if getattr(_GRADING, "g", None) is not g:
+        _GRADING.g, _GRADING.books = g, {}
+    books: dict[int, Book] = _GRADING.books
+    if workbook_id not in books:
+        books[workbook_id] = load_final(g, workbook_id)
+    return books[workbook_id]
 
 
 def _short(rows: list[list[Value]]) -> str:

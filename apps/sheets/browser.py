@@ -6,8 +6,9 @@ there) and fills the cells, whose ids are their A1 addresses in lower case, then
 the grid; blocks larger than the window are done a window at a time. Toolbar
 operations select their range in the URL and press the button; pivots, named ranges,
 sharing and files use their pages' forms. A read opens the grid (or list) showing the
-same cells. `world` is a read-only session on the task's initial world, used only
-through the service (a workbook's id, a sheet's used rows for appends and reads).
+same cells (for a filter, the filter view with the range's last column selected: the
+status bar shows its sum and count). `world` is a read-only session on the task's initial
+world, used only through the service (a workbook's id, a sheet's used rows for appends and reads).
 """
 
 from __future__ import annotations
@@ -23,9 +24,10 @@ from officegym.apps.org.models import Person
 from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets.formats import PRESETS
 from officegym.apps.sheets.models import Workbook
-from officegym.apps.sheets.refs import Area, a1, col_index, col_letters
+from officegym.apps.sheets.refs import Area, a1, col_index, col_letters, parse_area
 from officegym.apps.sheets.values import general
 from officegym.apps.sheets.views import COLS, ROWS
+from officegym.errors import NotFound
 from officegym.tools import ToolCall
 from officegym.web import stable_id
 
@@ -45,7 +47,11 @@ def steps(call: ToolCall, world: Session, persona: str) -> list[str]:
 
 
 def _wb(w: Session, me: Person, a: Args) -> Workbook:
-    return sheets.find_workbook(w, me, a["workbook"])
+    """The workbook a call names; one the solution creates first gets the next id."""
+    try:
+        return sheets.find_workbook(w, me, a["workbook"])
+    except NotFound:
+        return Workbook(id=sheets.next_workbook_id(w), name=str(a["workbook"]))
 
 
 def _grid(wb: Workbook, sheet: str | None = None, **query: Any) -> str:
@@ -54,7 +60,12 @@ def _grid(wb: Workbook, sheet: str | None = None, **query: Any) -> str:
 
 def _place(w: Session, wb: Workbook, ref: str, sheet: str | None) -> tuple[str, Area]:
     """The sheet name and area a tool's range names (clipped to the sheet's used cells)."""
-    target, area = sheets.locate(w, wb, ref, sheet)
+    try:
+        target, area = sheets.locate(w, wb, ref, sheet)
+    except NotFound:  # a workbook or sheet the solution makes first: the range as written
+        area = parse_area(ref)
+        name = area.sheet or sheet or "Sheet1"
+        return name, Area(area.r1, area.c1, area.r2, area.c2, name)
     data = sheets.book(w, wb.id).sheets[target.id]
     r2, c2 = min(area.r2, max(data.max_row, area.r1)), min(area.c2, max(data.max_col, area.c1))
     return target.name, Area(area.r1, area.c1, r2, c2, target.name)
@@ -180,10 +191,12 @@ def _read(a: Args, w: Session, me: Person) -> list[str]:
     wb = _wb(w, me, a)
     sheet, area = _place(w, wb, a["range"], a.get("sheet"))
     extra = {"formulas": "1"} if a.get("mode") == "formulas" else {}
-    return [
+    first = _grid(wb, sheet, sel=area.a1(), **extra)  # the status bar sums the selection
+    return [first] + [
         _grid(wb, sheet, sel=a1(r, c), **extra)
         for r in range(area.r1, area.r2 + 1, ROWS)
         for c in range(area.c1, area.c2 + 1, COLS)
+        if (r, c) != (area.r1, area.c1)
     ]
 
 
@@ -317,8 +330,10 @@ def _import_csv(a: Args, w: Session, me: Person) -> list[str]:
 
 def _filter_rows(a: Args, w: Session, me: Person) -> list[str]:
     wb = _wb(w, me, a)
-    sheet, _ = _place(w, wb, a["range"], a.get("sheet"))
-    return [_grid(wb, sheet, filter_col=a["column"].upper(), filter=a["condition"])]
+    sheet, area = _place(w, wb, a["range"], a.get("sheet"))
+    where = {"filter_col": a["column"].upper(), "filter": a["condition"]}
+    last = Area(area.r1, area.c2, area.r2, area.c2)  # the status bar sums the last column
+    return [_grid(wb, sheet, sel=last.a1(), **where)]
 
 
 def _find(a: Args, w: Session, me: Person) -> list[str]:

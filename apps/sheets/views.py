@@ -20,7 +20,7 @@ from officegym.apps.sheets.formats import format_value
 from officegym.apps.sheets.functions.criteria import matcher
 from officegym.apps.sheets.models import Sheet, Workbook
 from officegym.apps.sheets.refs import MAX_COLS, MAX_ROWS, Area, a1, col_index, col_letters
-from officegym.apps.sheets.values import XlError
+from officegym.apps.sheets.values import XlError, general
 from officegym.errors import Invalid
 
 __all__ = ["COLS", "ROWS", "CellView", "Grid", "grid", "parse_selection"]
@@ -49,6 +49,7 @@ class Grid:
     used: tuple[int, int]
     filter: tuple[str, str] | None = None
     matched: int | None = None
+    summary: dict[str, str] | None = None  # of a selection of several cells: sum, average, count
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -96,7 +97,7 @@ def grid(s: Session, actor: Person, wb: Workbook, args: Mapping[str, str]) -> Gr
         top, left = sel.r1, sel.c1
     columns = list(range(left, min(left + COLS, MAX_COLS + 1)))
     shown_rows = list(range(top, min(top + ROWS, MAX_ROWS + 1)))
-    g_filter, matched = None, None
+    g_filter, matched, hits = None, None, []
     if args.get("filter_col"):
         col = col_index(args["filter_col"].strip().upper()) if args["filter_col"].isalpha() else 0
         if not 1 <= col <= MAX_COLS:
@@ -107,7 +108,26 @@ def grid(s: Session, actor: Person, wb: Workbook, args: Mapping[str, str]) -> Gr
     rows = [(r, [_view(data.cells.get((r, c)), r, c) for c in columns]) for r in shown_rows]
     letters = [col_letters(c) for c in columns]
     used = (data.max_row, data.max_col)
-    return Grid(sheet, top, left, rows, letters, sel, used, g_filter, matched)
+    counted = hits if g_filter else range(sel.r1, min(sel.r2, data.max_row) + 1)
+    summary = (
+        _summary(data, sel, [r for r in counted if sel.r1 <= r <= sel.r2]) if sel.size > 1 else None
+    )
+    return Grid(sheet, top, left, rows, letters, sel, used, g_filter, matched, summary)
+
+
+def _summary(data: Any, sel: Area, rows: list[int]) -> dict[str, str]:
+    """What a spreadsheet's status bar shows for a selection: the sum, average and count
+    of its numbers (in a filter view, of the rows shown only)."""
+    cols = range(sel.c1, min(sel.c2, data.max_col) + 1)
+    nums = [v for r in rows for c in cols if type(v := data.values.get((r, c))) is float]
+    if not nums:
+        return {"sum": "0", "average": "", "count": "0"}
+    total = sum(nums)
+    return {"sum": _shown(total), "average": _shown(total / len(nums)), "count": str(len(nums))}
+
+
+def _shown(x: float) -> str:
+    return general(round(x, 2))
 
 
 def window_link(g: Grid, rows: int = 0, cols: int = 0) -> dict[str, str]:

@@ -39,6 +39,7 @@ __all__ = [
     "find_workbook",
     "freeze_rows",
     "list_workbooks",
+    "next_workbook_id",
     "rename_sheet",
     "rename_workbook",
     "set_link_access",
@@ -66,6 +67,12 @@ def _sheet_name(name: str) -> str:
             f"a sheet name may not contain {' '.join(sorted(bad)) or chr(39)} (got {name!r})"
         )
     return clean
+
+
+def next_workbook_id(s: Session) -> int:
+    """The id the next workbook created will get (for reference steps that name a workbook
+    their own earlier step makes)."""
+    return (s.scalar(select(func.max(Workbook.id))) or 0) + 1
 
 
 def list_workbooks(s: Session, actor: Person, *, query: str | None = None) -> list[Workbook]:

@@ -106,18 +106,26 @@ def _channel(w: Session, name: str) -> Any:
 
 @template("cross.sheet-total-to-chat", difficulty="medium", apps=["sheets", "slack"])
 def sheet_total_to_chat(w: Session, rng: random.Random) -> Spec:
-    """Post a workbook's true total (not its stale total cell) in the team channel."""
+    """Post a figure of the marketing spend workbook (its true totals, not the stale grand
+    total cell) in the team channel."""
     book = book_of(w, "Q1 Marketing Spend")
     last = used_rows(w, book, "Spend")
     rows = grid(w, book, f"Spend!A2:D{last - 1}")
+    channels = [str(r[0]) for r in rows]
     col = rng.choice([1, 2, 3, None])
     month = {1: "January", 2: "February", 3: "March"}.get(col or 0)
-    true = int(sum(_num(r[c]) for r in rows for c in ((col,) if col else (1, 2, 3))))
+    k = rng.choice([None, *range(len(rows))])
+    picked = rows if k is None else [rows[k]]
+    true = int(sum(_num(r[c]) for r in picked for c in ((col,) if col else (1, 2, 3))))
     channel = _channel(w, "marketing")
-    members = sorted(member_ids(w, channel.id))
     people = {p.id: p for p in _people_rows(w)}
-    me = people[rng.choice(members)]
-    what = f"{month} marketing spend" if month else "Q1 marketing spend"
+    me = people[rng.choice(sorted(member_ids(w, channel.id)))]
+    period = month or "Q1"
+    on = f" on {channels[k]}" if k is not None else ""
+    what = f"{period} marketing spend{on}"
+    top, bottom = (2, last - 1) if k is None else (k + 2, k + 2)
+    cols = "BD" if col is None else "BCD"[col - 1] * 2
+    facts = _period(month) + ([choice(channels[k], channels)] if k is not None else [])
     return Spec(
         goal=f'Post the total {what} in #marketing, added up from the channel rows of the "Q1 '
         'Marketing Spend" workbook (its grand total cell is known to be stale).',
@@ -127,12 +135,17 @@ def sheet_total_to_chat(w: Session, rng: random.Random) -> Spec:
                 name=f"the {what} posted",
                 author_id=me.id,
                 channel_id=channel.id,
-                says=Says(amount=true, act="report", facts=_period(month)),
+                says=Says(amount=true, act="report", facts=facts),
             )
         ],
         allowed=allow_post(channel.id, me.id),
         solution=[
             call("sheets_read_range", workbook="Q1 Marketing Spend", range=f"Spend!A1:E{last}"),
+            call(
+                "sheets_read_range",
+                workbook="Q1 Marketing Spend",
+                range=f"Spend!{cols[0]}{top}:{cols[1]}{bottom}",
+            ),
             call("slack_post_message", channel="marketing", text=f"The {what} comes to ${true:,}."),
         ],
     )
@@ -439,6 +452,19 @@ def expense_total_to_manager(w: Session, rng: random.Random) -> Spec:
         allowed=allow_dm(w, me, boss),
         solution=[
             call("sheets_read_range", workbook=book.name, range=f"Expenses!A1:E{last + 1}"),
+            *(
+                [
+                    call(
+                        "sheets_filter_rows",
+                        workbook=book.name,
+                        range=f"Expenses!B1:D{last}",
+                        column="B",
+                        condition=category,
+                    )
+                ]
+                if category in categories
+                else []
+            ),
             call("slack_send_dm", people=[boss.handle], text=text),
         ],
     )

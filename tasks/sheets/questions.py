@@ -27,18 +27,9 @@ def conditional_total(w: Session, rng: random.Random) -> Spec:
     field = rng.choice(sorted(COLS))
     i = ord(COLS[field]) - 65
     value = rng.choice(sorted({r[i] for r in rows}))
-    also = rng.choice([None, "Region", "Category"])
-    extra = None
-    if also and also != field:
-        j = ord(COLS[also]) - 65
-        extra = (also, rng.choice(sorted({r[j] for r in rows if r[i] == value})))
-    picked = [
-        r
-        for r in rows
-        if r[i] == value and (extra is None or r[ord(COLS[extra[0]]) - 65] == extra[1])
-    ]
+    picked = [r for r in rows if r[i] == value]
     measure = rng.choice(["revenue", "units", "orders"])
-    where = f"{field} {value}" + (f" in the {extra[0].lower()} {extra[1]}" if extra else "")
+    where = f"{field.lower()} {value}"
     if measure == "orders":
         n, fact, question = (
             len(picked),
@@ -52,11 +43,12 @@ def conditional_total(w: Session, rng: random.Random) -> Spec:
         n = int(math.fsum(_num(r[8]) for r in picked))
         fact, question = money(n, alone=True), f"What is the total revenue of the orders of {where}"
     me = rng.choice([book.owner, *rng.sample(list(_people(w)), 5)])
+    summed = "G" if measure == "units" else "I"  # the status bar sums the last column
     cond = [
         call(
             "sheets_filter_rows",
             workbook=ORDERS,
-            range=f"Orders!A1:I{last}",
+            range=f"Orders!{COLS[field]}1:{summed}{last}",
             column=COLS[field],
             condition=value,
         )
@@ -127,6 +119,15 @@ def planned_hires(w: Session, rng: random.Random) -> Spec:
         persona=me.handle,
         checks=[],
         allowed=[],
-        solution=[call("sheets_read_range", workbook=PLAN, range=f"Plan!A1:G{last + 1}")],
+        solution=[
+            call("sheets_read_range", workbook=PLAN, range=f"Plan!A1:G{last + 1}"),
+            call(
+                "sheets_filter_rows",
+                workbook=PLAN,
+                range=f"Plan!A1:{'ABCDEFG'[col]}{last}",
+                column="A",
+                condition=str(team),
+            ),
+        ],
         answer=integer(n, alone=True, ignoring=(team,)),
     )

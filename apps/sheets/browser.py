@@ -13,28 +13,30 @@ world, used only through the service (a workbook's id, a sheet's used rows for a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
 
 from sqlalchemy.orm import Session
 
 from officegym.apps.browser_steps import act, goto
 from officegym.apps.org import service as org
 from officegym.apps.org.models import Person
+from officegym.apps.sheets import browser_reads as R
 from officegym.apps.sheets import service as sheets
+from officegym.apps.sheets.browser_base import (
+    Args,
+    Make,
+    fill_block,
+    grid_url,
+    place,
+    text,
+    workbook,
+)
 from officegym.apps.sheets.formats import PRESETS
-from officegym.apps.sheets.models import Workbook
-from officegym.apps.sheets.refs import Area, a1, col_index, col_letters, parse_area
-from officegym.apps.sheets.values import general
-from officegym.apps.sheets.views import COLS, ROWS
-from officegym.errors import NotFound
+from officegym.apps.sheets.refs import Area, col_index, col_letters
 from officegym.tools import ToolCall
 from officegym.web import stable_id
 
 __all__ = ["STEPS", "steps"]
-
-Args = Mapping[str, Any]
-Make = Callable[[Args, Session, Person], list[str]]
 
 
 def steps(call: ToolCall, world: Session, persona: str) -> list[str]:
@@ -46,62 +48,15 @@ def steps(call: ToolCall, world: Session, persona: str) -> list[str]:
     return make(call.arguments, world, org.find_person(world, persona))
 
 
-def _wb(w: Session, me: Person, a: Args) -> Workbook:
-    """The workbook a call names; one the solution creates first gets the next id."""
-    try:
-        return sheets.find_workbook(w, me, a["workbook"])
-    except NotFound:
-        return Workbook(id=sheets.next_workbook_id(w), name=str(a["workbook"]))
-
-
-def _grid(wb: Workbook, sheet: str | None = None, **query: Any) -> str:
-    return goto(f"/sheets/{wb.id}", sheet=sheet, **query)
-
-
-def _place(w: Session, wb: Workbook, ref: str, sheet: str | None) -> tuple[str, Area]:
-    """The sheet name and area a tool's range names (clipped to the sheet's used cells)."""
-    try:
-        target, area = sheets.locate(w, wb, ref, sheet)
-    except NotFound:  # a workbook or sheet the solution makes first: the range as written
-        area = parse_area(ref)
-        name = area.sheet or sheet or "Sheet1"
-        return name, Area(area.r1, area.c1, area.r2, area.c2, name)
-    data = sheets.book(w, wb.id).sheets[target.id]
-    r2, c2 = min(area.r2, max(data.max_row, area.r1)), min(area.c2, max(data.max_col, area.c1))
-    return target.name, Area(area.r1, area.c1, r2, c2, target.name)
-
-
-def _text(v: Any) -> str:
-    if v is None:
-        return ""
-    if isinstance(v, bool):
-        return "TRUE" if v else "FALSE"
-    return general(float(v)) if isinstance(v, int | float) else str(v)
-
-
-def _fill_block(wb: Workbook, sheet: str, top: int, left: int, rows: list[list[Any]]) -> list[str]:
-    """Type a block into the grid a window (ROWS x COLS) at a time, saving each."""
-    out: list[str] = []
-    width = max((len(r) for r in rows), default=0)
-    for i0 in range(0, len(rows), ROWS):
-        for j0 in range(0, width, COLS):
-            out.append(_grid(wb, sheet, sel=a1(top + i0, left + j0)))
-            for i, row in enumerate(rows[i0 : i0 + ROWS]):
-                for j, v in enumerate(row[j0 : j0 + COLS]):
-                    out.append(act("fill", a1(top + i0 + i, left + j0 + j).lower(), _text(v)))
-            out.append(act("click", "grid-save"))
-    return out
-
-
 def _write_range(a: Args, w: Session, me: Person) -> list[str]:
-    wb = _wb(w, me, a)
-    sheet, area = _place(w, wb, a["range"], a.get("sheet"))
-    return _fill_block(wb, sheet, area.r1, area.c1, a["values"])
+    wb = workbook(w, me, a)
+    sheet, area = place(w, wb, a["range"], a.get("sheet"))
+    return fill_block(wb, sheet, area.r1, area.c1, a["values"])
 
 
 def _append_rows(a: Args, w: Session, me: Person) -> list[str]:
-    wb = _wb(w, me, a)
-    sheet, area = _place(w, wb, a.get("range") or "A:A", a.get("sheet"))
+    wb = workbook(w, me, a)
+    sheet, area = place(w, wb, a.get("range") or "A:A", a.get("sheet"))
     cells = sheets.book(w, wb.id).sheets[sheets.sheet_named(w, wb, sheet).id].cells
     right = area.c2 if a.get("range") else 16_384
     last = max(
@@ -112,15 +67,15 @@ def _append_rows(a: Args, w: Session, me: Person) -> list[str]:
         ),
         default=0,
     )
-    return _fill_block(wb, sheet, last + 1, area.c1, a["values"])
+    return fill_block(wb, sheet, last + 1, area.c1, a["values"])
 
 
 def _toolbar(button: str, extra: Callable[[Args, Area], list[str]] | None = None) -> Make:
     def make(a: Args, w: Session, me: Person) -> list[str]:
-        wb = _wb(w, me, a)
-        sheet, area = _place(w, wb, a["range"], a.get("sheet"))
+        wb = workbook(w, me, a)
+        sheet, area = place(w, wb, a["range"], a.get("sheet"))
         more = extra(a, area) if extra else []
-        return [_grid(wb, sheet, sel=area.a1()), *more, act("click", button)]
+        return [grid_url(wb, sheet, sel=area.a1()), *more, act("click", button)]
 
     return make
 
@@ -132,12 +87,12 @@ def _fill(a: Args, w: Session, me: Person) -> list[str]:
 def _sort(a: Args, w: Session, me: Person) -> list[str]:
     """One sort per key, least important first: the sort is stable, so the result is the
     multi-key order."""
-    wb = _wb(w, me, a)
-    sheet, area = _place(w, wb, a["range"], a.get("sheet"))
+    wb = workbook(w, me, a)
+    sheet, area = place(w, wb, a["range"], a.get("sheet"))
     out = []
     for key in reversed(a["by"]):
         out += [
-            _grid(wb, sheet, sel=area.a1()),
+            grid_url(wb, sheet, sel=area.a1()),
             act("select_option", "sort-column", key["column"].upper()),
             act("select_option", "sort-order", "desc" if key.get("descending") else "asc"),
         ]
@@ -169,7 +124,7 @@ def _format(a: Args, w: Session, me: Person) -> list[str]:
 
 def _lines(verb: str) -> Make:
     def make(a: Args, w: Session, me: Person) -> list[str]:
-        wb = _wb(w, me, a)
+        wb = workbook(w, me, a)
         sheet = sheets.sheet_named(w, wb, a.get("sheet")).name
         count, start = a.get("count", 1), a["start"]
         if a["dimension"] == "rows":
@@ -181,23 +136,9 @@ def _lines(verb: str) -> Make:
                 else int(start)
             )
             sel, button = f"{col_letters(first)}1:{col_letters(first + count - 1)}1", f"{verb}-cols"
-        return [_grid(wb, sheet, sel=sel), act("click", button)]
+        return [grid_url(wb, sheet, sel=sel), act("click", button)]
 
     return make
-
-
-def _read(a: Args, w: Session, me: Person) -> list[str]:
-    """The grid windows that show the range (formulas shown when asked for)."""
-    wb = _wb(w, me, a)
-    sheet, area = _place(w, wb, a["range"], a.get("sheet"))
-    extra = {"formulas": "1"} if a.get("mode") == "formulas" else {}
-    first = _grid(wb, sheet, sel=area.a1(), **extra)  # the status bar sums the selection
-    return [first] + [
-        _grid(wb, sheet, sel=a1(r, c), **extra)
-        for r in range(area.r1, area.r2 + 1, ROWS)
-        for c in range(area.c1, area.c2 + 1, COLS)
-        if (r, c) != (area.r1, area.c1)
-    ]
 
 
 def _page(path: str, *fields: tuple[str, str], submit: str, selects: tuple[str, ...] = ()) -> Make:
@@ -205,7 +146,7 @@ def _page(path: str, *fields: tuple[str, str], submit: str, selects: tuple[str, 
     press `submit`."""
 
     def make(a: Args, w: Session, me: Person) -> list[str]:
-        wb = _wb(w, me, a)
+        wb = workbook(w, me, a)
         out = [goto(f"/sheets/{wb.id}{path}")]
         for element, arg in fields:
             if a.get(arg) is not None:
@@ -218,29 +159,29 @@ def _page(path: str, *fields: tuple[str, str], submit: str, selects: tuple[str, 
 
 def _sheet_form(op: str) -> Make:
     def make(a: Args, w: Session, me: Person) -> list[str]:
-        wb = _wb(w, me, a)
+        wb = workbook(w, me, a)
         if op == "add":
             if a.get("position") is not None:
                 raise KeyError("the page adds sheets last")
             return [
-                _grid(wb),
+                grid_url(wb),
                 act("fill", "new-sheet-name", a["name"]),
                 act("click", "new-sheet-add"),
             ]
         sheet = sheets.sheet_named(w, wb, a.get("sheet")).name
         if op == "rename":
             return [
-                _grid(wb, sheet),
+                grid_url(wb, sheet),
                 act("fill", "rename-sheet-name", a["name"]),
                 act("click", "rename-sheet-save"),
             ]
         if op == "freeze":
             return [
-                _grid(wb, sheet),
+                grid_url(wb, sheet),
                 act("fill", "freeze-rows", str(a["rows"])),
                 act("click", "freeze-save"),
             ]
-        return [_grid(wb, sheet), act("click", "delete-sheet")]
+        return [grid_url(wb, sheet), act("click", "delete-sheet")]
 
     return make
 
@@ -260,7 +201,7 @@ def _create_workbook(a: Args, w: Session, me: Person) -> list[str]:
 
 
 def _create_pivot(a: Args, w: Session, me: Person) -> list[str]:
-    wb = _wb(w, me, a)
+    wb = workbook(w, me, a)
     values, filters = a["values"], a.get("filters") or {}
     if len(values) != 1 or len(filters) > 1:
         raise KeyError("the pivot editor takes one value and at most one filter")
@@ -278,14 +219,14 @@ def _create_pivot(a: Args, w: Session, me: Person) -> list[str]:
     for field, allowed in filters.items():
         out += [
             act("fill", "pivot-filter-field", field),
-            act("fill", "pivot-filter-values", ", ".join(_text(x) for x in allowed)),
+            act("fill", "pivot-filter-values", ", ".join(text(x) for x in allowed)),
         ]
     return [*out, act("click", "pivot-create")]
 
 
 def _pivot_button(verb: str) -> Make:
     def make(a: Args, w: Session, me: Person) -> list[str]:
-        wb = _wb(w, me, a)
+        wb = workbook(w, me, a)
         return [
             goto(f"/sheets/{wb.id}/pivots"),
             act("click", stable_id("pivot", a["pivot_id"], verb)),
@@ -295,7 +236,7 @@ def _pivot_button(verb: str) -> Make:
 
 
 def _share(a: Args, w: Session, me: Person) -> list[str]:
-    wb = _wb(w, me, a)
+    wb = workbook(w, me, a)
     who = org.find_person(w, a["person"]).handle
     if a["role"] == "none":
         return [goto(f"/sheets/{wb.id}/share"), act("click", stable_id("share", who, "remove"))]
@@ -308,7 +249,7 @@ def _share(a: Args, w: Session, me: Person) -> list[str]:
 
 
 def _delete_name(a: Args, w: Session, me: Person) -> list[str]:
-    wb = _wb(w, me, a)
+    wb = workbook(w, me, a)
     return [
         goto(f"/sheets/{wb.id}/names"),
         act("click", stable_id("name", a["name"].upper(), "delete")),
@@ -316,10 +257,10 @@ def _delete_name(a: Args, w: Session, me: Person) -> list[str]:
 
 
 def _import_csv(a: Args, w: Session, me: Person) -> list[str]:
-    wb = _wb(w, me, a)
+    wb = workbook(w, me, a)
     sheet = sheets.sheet_named(w, wb, a.get("sheet")).name
     out = [
-        _grid(wb, sheet),
+        grid_url(wb, sheet),
         act("fill", "import-csv-text", a["csv"]),
         act("fill", "import-csv-at", a.get("at", "A1")),
     ]
@@ -328,40 +269,19 @@ def _import_csv(a: Args, w: Session, me: Person) -> list[str]:
     return [*out, act("click", "import-csv-submit")]
 
 
-def _filter_rows(a: Args, w: Session, me: Person) -> list[str]:
-    wb = _wb(w, me, a)
-    sheet, area = _place(w, wb, a["range"], a.get("sheet"))
-    where = {"filter_col": a["column"].upper(), "filter": a["condition"]}
-    last = Area(area.r1, area.c2, area.r2, area.c2)  # the status bar sums the last column
-    return [_grid(wb, sheet, sel=last.a1(), **where)]
-
-
-def _find(a: Args, w: Session, me: Person) -> list[str]:
-    wb = _wb(w, me, a)
-    flags = {
-        "exact": "1" if a.get("exact") else None,
-        "formulas": "1" if a.get("in_formulas") else None,
-    }
-    return [goto(f"/sheets/{wb.id}/find", q=a["query"], sheet=a.get("sheet"), **flags)]
-
-
-def _open(path: str = "") -> Make:
-    return lambda a, w, me: [goto(f"/sheets/{_wb(w, me, a).id}{path}")]
-
-
 STEPS: dict[str, Make] = {
     "sheets_list_workbooks": lambda a, w, me: [goto("/sheets/", q=a.get("query"))],
-    "sheets_get_workbook": _open(),
-    "sheets_read_range": _read,
-    "sheets_find_cells": _find,
-    "sheets_get_history": _open("/history"),
-    "sheets_filter_rows": _filter_rows,
-    "sheets_export_csv": lambda a, w, me: _read({**a, "range": "A:ZZ"}, w, me),
+    "sheets_get_workbook": R.open_page(),
+    "sheets_read_range": R.read,
+    "sheets_find_cells": R.find,
+    "sheets_get_history": R.open_page("/history"),
+    "sheets_filter_rows": R.filter_rows,
+    "sheets_export_csv": lambda a, w, me: R.read({**a, "range": "A:ZZ"}, w, me),
     "sheets_write_range": _write_range,
     "sheets_append_rows": _append_rows,
     "sheets_clear_range": _toolbar("clear-range"),
     "sheets_fill_range": _fill,
-    "sheets_copy_range": lambda a, w, me: _copy(a, w, me),
+    "sheets_copy_range": R.copy,
     "sheets_sort_range": _sort,
     "sheets_remove_duplicates": _dedupe,
     "sheets_set_number_format": _format,
@@ -386,26 +306,3 @@ STEPS: dict[str, Make] = {
     "sheets_share_workbook": _share,
     "sheets_import_csv": _import_csv,
 }
-
-
-def _copy(a: Args, w: Session, me: Person) -> list[str]:
-    """Copying is typing the translated inputs at the destination (the page has no
-    clipboard): read the source's inputs through the service, as the copy would paste."""
-    from officegym.apps.sheets.moves import translate
-
-    wb = _wb(w, me, a)
-    _, src = _place(w, wb, a["source"], a.get("sheet"))
-    dst_sheet, dst = _place(w, wb, a["destination"], a.get("sheet"))
-    block = sheets.read_range(w, me, wb, src.label(), mode="formulas").rows
-    dr, dc = dst.r1 - src.r1, dst.c1 - src.c1
-    moved = [
-        [
-            ("=" + translate(v[1:], dr, dc)) if isinstance(v, str) and v.startswith("=") else v
-            for v in row
-        ]
-        for row in block
-    ]
-    return [
-        *_read({"workbook": a["workbook"], "range": src.label()}, w, me),
-        *_fill_block(wb, dst_sheet, dst.r1, dst.c1, moved),
-    ]

@@ -45,9 +45,7 @@ def _text_matcher(criterion: str) -> Callable[[Value], bool]:
         flag = operand.upper() == "TRUE"
         return _compare_with(op or "=", flag, lambda v: isinstance(v, bool))
     if number is not None:
-        return _compare_with(
-            op or "=", number, lambda v: isinstance(v, float | int) and not isinstance(v, bool)
-        )
+        return _numeric(op or "=", number)
     pattern = _wildcard(operand) if op in ("", "=", "<>") else None
     if pattern is not None:
         hit = lambda v: isinstance(v, str) and pattern.fullmatch(v) is not None  # noqa: E731

@@ -62,6 +62,11 @@ def exact_position(
     """Index of the first (or last) item equal to `x` (text ignoring case, with * ? ~)."""
     pattern = _wildcard(x) if wildcards and isinstance(x, str) else None
     order = range(len(items) - 1, -1, -1) if reverse else range(len(items))
+    if pattern is None and type(x) is float:  # the common case, without per-item compare
+        return next((i for i in order if type(items[i]) is float and items[i] == x), None)
+    if pattern is None and isinstance(x, str):
+        low = x.lower()
+        return next((i for i in order if type(items[i]) is str and items[i].lower() == low), None)
     for i in order:
         v = items[i]
         if pattern is not None:

@@ -98,6 +98,7 @@ def create(kind: str) -> str | BaseResponse | tuple[str, int]:
             rec = crm.create_record(g.db, g.actor, rt, values, owner=owner)
             return redirect(record_url(rt, rec))
         except (Invalid, Conflict) as exc:
+            g.db.rollback()  # the failed change (a lost race too) leaves nothing behind
             flash(exc.message, "error")
             return _form(rt, kind, None, request.form), 422
     return _form(rt, kind, None, {})
@@ -115,6 +116,7 @@ def edit(kind: str, rid: int) -> str | BaseResponse | tuple[str, int]:
             flash(f"Saved ({', '.join(changed) or 'nothing changed'}).")
             return redirect(record_url(rt, rec))
         except (Invalid, Conflict) as exc:
+            g.db.rollback()  # the failed change (a lost race too) leaves nothing behind
             flash(exc.message, "error")
             return _form(rt, kind, rec, request.form), 422
     if not crm.can_edit(g.db, g.actor, rec.owner_id):

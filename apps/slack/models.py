@@ -27,6 +27,8 @@ class Channel(Base):
     is_archived: Mapped[bool] = mapped_column(Boolean, default=False)
     created_by_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"))
     created_at: Mapped[dt.datetime] = mapped_column(DateTime())
+    # DMs and group DMs: the members' sorted ids ("3,17"), one conversation per set of people.
+    dm_key: Mapped[str | None] = mapped_column(String(80), unique=True)
 
     memberships: Mapped[list[Membership]] = relationship(viewonly=True, back_populates="channel")
 

@@ -81,16 +81,7 @@ PIN_ID = PIN_OF.with_only_columns(Pin.id)
 STATUS_OF = select(Status).where(Status.person_id == bindparam("p"))
 NEWEST = select(func.max(Message.id)).where(Message.channel_id == bindparam("c"))
 MEMBER_COUNT = select(func.count()).where(Membership.channel_id == bindparam("c"))
-DM_CANDIDATES = (  # conversations of this kind holding all of these people
-    select(Membership.channel_id)
-    .join(Channel, Channel.id == Membership.channel_id)
-    .where(
-        Channel.kind == bindparam("kind"),
-        Membership.person_id.in_(bindparam("ids", expanding=True)),
-    )
-    .group_by(Membership.channel_id)
-    .having(func.count() == bindparam("n"))
-)
+DM_BY_KEY = select(Channel.id).where(Channel.dm_key == bindparam("k"))
 REACTION = select(Reaction).where(
     Reaction.message_id == bindparam("m"),
     Reaction.person_id == bindparam("p"),

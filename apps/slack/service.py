@@ -64,7 +64,7 @@ from officegym.apps.slack.reads import (
 from officegym.clock import now
 from officegym.db import get, read
 from officegym.errors import Conflict, Forbidden, Invalid, NotFound
-from officegym.writes import delete_row, insert_row, update_by_id, update_row
+from officegym.writes import delete_row, insert_new, insert_row, update_by_id, update_row
 
 __all__ = [
     "CHANNEL_NAME_RE",
@@ -200,10 +200,12 @@ def add_reaction(s: Session, actor: Person, message: Message, emoji: str) -> Rea
     emoji = _clean_emoji(emoji)
     require_member(s, actor, message.channel)
     require_active(message.channel)
-    exists = read(s, q.REACTION_ID, {"m": message.id, "p": actor.id, "e": emoji}).first()
-    if exists is not None:
+    # One statement: the unique (message, person, emoji) says whether it is already there,
+    # also when a concurrent request of the same person added it a moment ago.
+    reaction = insert_new(s, Reaction, message_id=message.id, person_id=actor.id, emoji=emoji)
+    if reaction is None:
         raise Conflict(f"you already reacted with :{emoji}:", code="already_reacted")
-    return insert_row(s, Reaction, message_id=message.id, person_id=actor.id, emoji=emoji)
+    return reaction
 
 
 def _own_reaction(s: Session, actor: Person, message: Message, emoji: str) -> Reaction | None:
@@ -224,9 +226,7 @@ def pin_message(s: Session, actor: Person, message: Message) -> Pin:
     require_active(message.channel)
     if message.thread_parent_id is not None:
         raise Invalid("only top-level messages can be pinned")
-    if read(s, q.PIN_ID, {"m": message.id}).first() is not None:
-        raise Conflict("message is already pinned", code="already_pinned")
-    return insert_row(
+    pin = insert_new(
         s,
         Pin,
         channel_id=message.channel_id,
@@ -234,6 +234,9 @@ def pin_message(s: Session, actor: Person, message: Message) -> Pin:
         pinned_by_id=actor.id,
         pinned_at=now(s),
     )
+    if pin is None:
+        raise Conflict("message is already pinned", code="already_pinned")
+    return pin
 
 
 def unpin_message(s: Session, actor: Person, message: Message) -> None:
@@ -250,7 +253,11 @@ def set_status(s: Session, actor: Person, text: str, emoji: str = "") -> Status:
     emoji = _clean_emoji(emoji) if emoji else ""
     status = get_status(s, actor)
     if status is None:
-        return insert_row(s, Status, person_id=actor.id, text=text, emoji=emoji)
+        status = insert_new(s, Status, person_id=actor.id, text=text, emoji=emoji)
+        if status is not None:
+            return status
+        status = get_status(s, actor)  # set by a concurrent request meanwhile: overwrite it
+        assert status is not None
     update_row(s, status, text=text, emoji=emoji)
     return status
 
@@ -285,5 +292,5 @@ def _record_mentions(s: Session, msg: Message) -> None:
     handles = set(MENTION_RE.findall(msg.text))
     if not handles:
         return
-    for person_id in sorted(person_ids(s, handles)):
-        insert_row(s, Mention, message_id=msg.id, person_id=person_id)
+    for person_id in sorted(set(person_ids(s, handles))):
+        insert_new(s, Mention, message_id=msg.id, person_id=person_id)

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
+from officegym.apps.slack import events
 from officegym.apps.slack import queries as q
 from officegym.apps.slack.access import (
     Someone,
@@ -23,10 +24,11 @@ from officegym.clock import now
 from officegym.db import get, read
 from officegym.errors import Conflict, Forbidden, Invalid, NotFound
 from officegym.memo import recall
-from officegym.writes import delete_row, insert_new, insert_row, update_row
+from officegym.writes import delete_row, insert_new, insert_row, unique_or, update_row
 
 CHANNEL_NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,79}$")
 DEFAULT_CHANNEL = "general"
+NOT_FOR_DMS = "method_not_supported_for_channel_type"
 
 
 def create_channel(
@@ -76,6 +78,7 @@ def invite(s: Session, actor: Person, channel: Channel, people: Sequence[Someone
         row = {"channel_id": channel.id, "person_id": person.id, "joined_at": now(s)}
         if insert_new(s, Membership, **row) is not None:  # None: added meanwhile by another
             added.append(person)
+            events.member_joined(s, channel, person.id, actor.id)
     if not added and people:
         raise Conflict("everyone named is already a member", code="already_in_channel")
     return added
@@ -94,6 +97,7 @@ def join_channel(s: Session, actor: Person, channel: Channel) -> Membership:
         found = membership(s, actor, channel)
         assert found is not None
         return found
+    events.member_joined(s, channel, actor.id, None)
     return joined
 
 
@@ -113,8 +117,64 @@ def leave_channel(s: Session, actor: Person, channel: Channel) -> None:
 def set_topic(s: Session, actor: Person, channel: Channel, topic: str) -> Channel:
     require_member(s, actor, channel)
     require_active(channel)
-    update_row(s, channel, topic=check_length(topic, 250, "topic"))
+    update_row(s, channel, topic=check_length(topic, 250, "topic", code="too_long"))
     return channel
+
+
+def set_purpose(s: Session, actor: Person, channel: Channel, purpose: str) -> Channel:
+    """Set what a channel is for (members only; 250 characters)."""
+    require_member(s, actor, channel)
+    require_active(channel)
+    update_row(s, channel, purpose=check_length(purpose, 250, "purpose", code="too_long"))
+    return channel
+
+
+def rename_channel(s: Session, actor: Person, channel: Channel, name: str) -> Channel:
+    """Rename a channel (its creator only, as in Slack without admins; #general never)."""
+    if channel.kind not in ("public", "private"):
+        raise Invalid("a direct message has no name", code=NOT_FOR_DMS)
+    if channel.name == DEFAULT_CHANNEL:
+        raise Forbidden("#general cannot be renamed", code="cant_rename_general")
+    require_member(s, actor, channel)
+    require_active(channel)
+    if channel.created_by_id != actor.id:
+        raise Forbidden("only the channel's creator may rename it", code="not_authorized")
+    name = name.strip().lstrip("#")
+    if not CHANNEL_NAME_RE.match(name):
+        raise Invalid(f"invalid channel name {name!r}", code="invalid_name")
+    if name == channel.name:
+        return channel
+    if read(s, q.ID_BY_NAME, {"name": name}).first() is not None:
+        raise Conflict(f"a channel named #{name} already exists", code="name_taken")
+    with unique_or(Conflict(f"a channel named #{name} already exists", code="name_taken")):
+        update_row(s, channel, name=name)
+    return channel
+
+
+def unarchive_channel(s: Session, actor: Person, channel: Channel) -> Channel:
+    """Bring an archived channel back (its members only)."""
+    if not channel.is_archived:
+        raise Conflict(f"#{channel.name} is not archived", code="not_archived")
+    require_member(s, actor, channel)
+    update_row(s, channel, is_archived=False)
+    return channel
+
+
+def kick(s: Session, actor: Person, channel: Channel, person: Someone) -> None:
+    """Remove someone else from a channel the actor belongs to (not from #general, not
+    from a DM)."""
+    if channel.kind not in ("public", "private"):
+        raise Invalid("nobody can be removed from a DM", code=NOT_FOR_DMS)
+    if channel.name == DEFAULT_CHANNEL:
+        raise Forbidden("nobody can be removed from #general", code="cant_kick_from_general")
+    if person.id == actor.id:
+        raise Invalid("leave the channel instead of removing yourself", code="cant_kick_self")
+    require_member(s, actor, channel)
+    require_active(channel)
+    m = membership(s, person, channel)
+    if m is None:
+        raise NotFound(f"@{person.handle} is not in #{channel.name}", code="not_in_channel")
+    delete_row(s, m)
 
 
 def archive_channel(s: Session, actor: Person, channel: Channel) -> Channel:

@@ -9,7 +9,15 @@ from sqlalchemy import and_, bindparam, func, or_, select
 from sqlalchemy.orm import joinedload
 
 from officegym.apps.org.models import Person
-from officegym.apps.slack.models import Channel, Membership, Message, Pin, Reaction, Status
+from officegym.apps.slack.models import (
+    Channel,
+    Membership,
+    Message,
+    Pin,
+    Reaction,
+    ScheduledMessage,
+    Status,
+)
 
 MEMBERSHIP = select(Membership.id).where(
     Membership.channel_id == bindparam("c"), Membership.person_id == bindparam("p")
@@ -22,7 +30,7 @@ HISTORY = (
     select(Message)
     .where(
         Message.channel_id == bindparam("c"),
-        Message.thread_parent_id.is_(None),
+        or_(Message.thread_parent_id.is_(None), Message.broadcast.is_(True)),
         Message.is_deleted.is_(False),
         Message.id < bindparam("before"),
     )
@@ -88,3 +96,10 @@ REACTION = select(Reaction).where(
     Reaction.emoji == bindparam("e"),
 )
 REACTION_ID = REACTION.with_only_columns(Reaction.id)
+DUE = (  # the oldest scheduled message whose time has come
+    select(ScheduledMessage)
+    .where(ScheduledMessage.message_id.is_(None), ScheduledMessage.post_at <= bindparam("t"))
+    .order_by(ScheduledMessage.post_at, ScheduledMessage.id)
+    .limit(1)
+)
+ANY_DUE = DUE.with_only_columns(ScheduledMessage.id)

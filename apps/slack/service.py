@@ -4,11 +4,14 @@ Every function takes the session first and the acting person second, enforces
 what that person may see and do, never commits (the caller owns the session)
 and raises `officegym.errors` with a message an agent or a person can act on.
 
-This module holds messages (history, posting, edits, deletes), reactions, pins
-and statuses; it re-exports the rest so that callers import one module:
-`access` (look-ups and the rules: who may see and do what), `reads` (lists,
-threads, search) and `channels` (channels, invitations, direct messages). The
-statements they run are built once in `queries`.
+This module holds messages (history, posting, edits, deletes, scheduled posts
+released on the simulated clock), reactions, pins and statuses; it re-exports the
+rest so that callers import one module: `access` (look-ups and the rules: who may
+see and do what), `reads` (lists, threads, search), `channels` (channels,
+invitations, direct messages), `files` (two-step uploads), `extras` (bookmarks,
+scheduled and ephemeral messages) and `events` (apps and their Events API
+subscriptions). Message text may use Slack's markup (`markup`). The statements
+they run are built once in `queries`.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
 from officegym.apps.org.service import person_ids
+from officegym.apps.slack import events
 from officegym.apps.slack import queries as q
 from officegym.apps.slack.access import (
     SLACK_ID_RE,
@@ -43,18 +47,57 @@ from officegym.apps.slack.channels import (
     find_dm,
     invite,
     join_channel,
+    kick,
     leave_channel,
     open_dm,
+    rename_channel,
+    set_purpose,
     set_topic,
+    unarchive_channel,
 )
-from officegym.apps.slack.models import Channel, Membership, Mention, Message, Pin, Reaction, Status
+from officegym.apps.slack.extras import (
+    add_bookmark,
+    cancel_scheduled,
+    edit_bookmark,
+    ephemerals_for,
+    get_bookmark,
+    get_scheduled,
+    list_bookmarks,
+    list_scheduled,
+    post_ephemeral,
+    remove_bookmark,
+    schedule_message,
+)
+from officegym.apps.slack.files import (
+    complete_upload,
+    delete_file,
+    file_message,
+    files_of,
+    get_file,
+    list_files,
+    reserve_upload,
+    write_upload,
+)
+from officegym.apps.slack.markup import MENTION_RE, to_stored
+from officegym.apps.slack.models import (
+    Channel,
+    Membership,
+    Mention,
+    Message,
+    Pin,
+    Reaction,
+    ScheduledMessage,
+    Status,
+)
 from officegym.apps.slack.reads import (
+    count_matches,
     get_status,
     list_channels,
     list_conversations_of,
     member_ids,
     members,
     pins,
+    reactions_by_person,
     reactions_for,
     replies,
     reply_counts,
@@ -76,23 +119,39 @@ __all__ = [
     "SLACK_ID_RE",
     "Point",
     "Someone",
+    "add_bookmark",
     "add_reaction",
     "archive_channel",
     "can_read",
+    "cancel_scheduled",
+    "complete_upload",
+    "count_matches",
     "create_channel",
+    "delete_file",
     "delete_message",
+    "edit_bookmark",
     "edit_message",
+    "ephemerals_for",
+    "file_message",
+    "files_of",
     "find_dm",
+    "get_bookmark",
     "get_channel",
+    "get_file",
     "get_message",
+    "get_scheduled",
     "get_status",
     "history",
     "invite",
     "is_member",
     "join_channel",
+    "kick",
     "leave_channel",
+    "list_bookmarks",
     "list_channels",
     "list_conversations_of",
+    "list_files",
+    "list_scheduled",
     "mark_read",
     "member_ids",
     "members",
@@ -100,24 +159,34 @@ __all__ = [
     "open_dm",
     "pin_message",
     "pins",
+    "post_ephemeral",
     "post_message",
+    "reactions_by_person",
     "reactions_for",
+    "release_due",
+    "remove_bookmark",
     "remove_reaction",
+    "rename_channel",
     "replies",
     "reply_counts",
+    "reserve_upload",
     "resolve_people",
+    "schedule_message",
     "search_messages",
+    "set_purpose",
     "set_status",
     "set_topic",
+    "unarchive_channel",
     "unpin_message",
     "unread_counts",
+    "write_upload",
 ]
 
 MAX_TEXT = 4000
 EMOJI_RE = re.compile(r"^[a-z0-9_+-]{1,60}$")
-MENTION_RE = re.compile(r"(?<![\w@])@([a-z0-9._-]+)")
 DELETED_TEXT = "This message was deleted."  # what readers see of a deleted thread parent
 Point = tuple[dt.datetime, int]  # a place in message order: (created_at, row id)
+_RELEASING = "slack_releasing"  # session.info flag: scheduled messages are being posted
 
 
 # ---------------------------------------------------------------- messages
@@ -142,6 +211,7 @@ def history(
     after them."""
     if not can_read(s, actor, channel):
         raise NotFound("no such channel", code="channel_not_found")
+    release_due(s)
     params = {"c": channel.id, "before": before_id or 2**62, "n": clamp(limit, 1000)}
     window = newer_than is not None or older_than is not None
     if window:
@@ -154,12 +224,24 @@ def history(
 
 
 def post_message(
-    s: Session, actor: Person, channel: Channel, text: str, *, thread_parent: Message | None = None
+    s: Session,
+    actor: Person,
+    channel: Channel,
+    text: str,
+    *,
+    thread_parent: Message | None = None,
+    broadcast: bool = False,
+    markup: bool = True,
+    at: dt.datetime | None = None,
 ) -> Message:
-    """Post to a channel (or reply in a thread); the actor must be a member."""
+    """Post to a channel (or reply in a thread; `broadcast` shows the reply in the channel
+    too); the actor must be a member. Slack markup in `text` (``<@U…>``, ``<#C…>``,
+    ``<!here>``) is read as ``@handle``, ``#name``, ``@here`` unless `markup` is False (the
+    caller converted it already). `at` dates a scheduled message at its time."""
+    release_due(s)
     require_member(s, actor, channel)
     require_active(channel)
-    text = _clean_text(text)
+    text = _clean_text(to_stored(s, text) if markup else text)
     if thread_parent is not None:
         if thread_parent.channel_id != channel.id or thread_parent.is_deleted:
             raise Invalid("thread parent is not a live message of this channel")
@@ -171,18 +253,55 @@ def post_message(
         channel_id=channel.id,
         user_id=actor.id,
         text=text,
-        created_at=now(s),
+        created_at=at or now(s),
         thread_parent_id=thread_parent.id if thread_parent else None,
+        broadcast=broadcast and thread_parent is not None,
     )
     _record_mentions(s, msg)
+    events.message_posted(s, msg, channel)
     return msg
+
+
+def release_due(s: Session) -> int:
+    """Post every scheduled message whose time has come on the world's clock (each dated
+    at its time, as its author); how many. Every read and post of messages calls it first,
+    so a scheduled message is in place before anything that comes after its time."""
+    clock = s.info.get("clock")
+    if clock is None or s.info.get(_RELEASING):
+        return 0
+    if read(s, q.ANY_DUE, {"t": clock.peek()}).first() is None:
+        return 0
+    released = 0
+    s.info[_RELEASING] = True
+    try:
+        while (due := s.scalars(q.DUE, {"t": clock.peek()}).first()) is not None:
+            _release(s, due)
+            released += 1
+    finally:
+        s.info.pop(_RELEASING, None)
+    return released
+
+
+def _release(s: Session, due: ScheduledMessage) -> None:
+    """Post one scheduled message; one its author may no longer post is dropped (as Slack
+    drops it when the author left the channel or it was archived)."""
+    author = get(s, Person, due.user_id)
+    channel = get(s, Channel, due.channel_id)
+    parent = get(s, Message, due.thread_parent_id) if due.thread_parent_id else None
+    try:
+        msg = post_message(s, author, channel, due.text, thread_parent=parent, at=due.post_at,
+                           markup=False)  # fmt: skip
+    except (Forbidden, Invalid, NotFound):
+        delete_row(s, due)
+        return
+    update_row(s, due, message_id=msg.id)
 
 
 def edit_message(s: Session, actor: Person, message: Message, text: str) -> Message:
     if message.user_id != actor.id:
         raise Forbidden("you can only edit your own messages", code="cant_update_message")
     require_active(message.channel)
-    update_row(s, message, text=_clean_text(text), edited_at=now(s))
+    update_row(s, message, text=_clean_text(to_stored(s, text)), edited_at=now(s))
     s.execute(Mention.__table__.delete().where(Mention.message_id == message.id))
     _record_mentions(s, message)
     return message
@@ -205,6 +324,7 @@ def add_reaction(s: Session, actor: Person, message: Message, emoji: str) -> Rea
     reaction = insert_new(s, Reaction, message_id=message.id, person_id=actor.id, emoji=emoji)
     if reaction is None:
         raise Conflict(f"you already reacted with :{emoji}:", code="already_reacted")
+    events.reaction_changed(s, message, actor.id, emoji, added=True)
     return reaction
 
 
@@ -219,6 +339,7 @@ def remove_reaction(s: Session, actor: Person, message: Message, emoji: str) -> 
     if reaction is None:
         raise NotFound(f"you have no :{emoji}: reaction on this message", code="no_reaction")
     delete_row(s, reaction)
+    events.reaction_changed(s, message, actor.id, emoji, added=False)
 
 
 def pin_message(s: Session, actor: Person, message: Message) -> Pin:
@@ -262,10 +383,18 @@ def set_status(s: Session, actor: Person, text: str, emoji: str = "") -> Status:
     return status
 
 
-def mark_read(s: Session, actor: Person, channel: Channel) -> None:
-    newest = read(s, q.NEWEST, {"c": channel.id}).scalar()
-    if newest:
-        _mark_read(s, actor, channel, newest)
+def mark_read(s: Session, actor: Person, channel: Channel, upto: Message | None = None) -> None:
+    """Move the actor's read marker to `upto` (default: the newest message), forward or
+    back (conversations.mark); not a change graders count."""
+    require_member(s, actor, channel)
+    if upto is None:
+        newest = read(s, q.NEWEST, {"c": channel.id}).scalar()
+        if newest:
+            _mark_read(s, actor, channel, newest)
+        return
+    row = read(s, q.READ_MARK, {"c": channel.id, "p": actor.id}).first()
+    if row is not None:
+        update_by_id(s, Membership, row.id, last_read_id=upto.id)
 
 
 def _clean_text(text: str) -> str:

@@ -18,8 +18,8 @@ from officegym.errors import Invalid
 __all__: list[str] = []
 
 
-@method("apps.manifest.create", write=True)
-def apps_manifest_create(p: Params) -> dict[str, Any]:
+def _manifest(p: Params) -> tuple[str, str, list[str]]:
+    """(name, request URL, bot event types) of the `manifest` parameter."""
     manifest = p.json("manifest")
     if not isinstance(manifest, dict):
         raise Invalid("manifest must be a JSON object", code="invalid_manifest")
@@ -31,11 +31,33 @@ def apps_manifest_create(p: Params) -> dict[str, Any]:
     url, kinds = subscription.get("request_url", ""), subscription.get("bot_events", [])
     if not isinstance(name, str) or not isinstance(url, str) or not isinstance(kinds, list):
         raise Invalid("the manifest needs display_information.name", code="invalid_manifest")
-    app = apps.create_app(g.db, g.actor, name=name, request_url=url,
-                          events=[str(k) for k in kinds])  # fmt: skip
+    return name, url, [str(k) for k in kinds]
+
+
+def _verify(app: Any) -> None:
+    """Slack's handshake with a new request URL; the call fails if it is not answered."""
+    url = app.request_url
     if url and not delivery.verify_url(url, app.signing_secret, app.verification_token):
         raise Invalid(f"{url} did not answer the url_verification challenge",
                       code="invalid_manifest")  # fmt: skip
+
+
+@method("apps.manifest.update", write=True)
+def apps_manifest_update(p: Params) -> dict[str, Any]:
+    """Change an app's name and Events API subscription (its request URL is verified)."""
+    app = apps.get_app(g.db, g.actor, p.text("app_id", missing="invalid_app_id"))
+    name, url, kinds = _manifest(p)
+    apps.update_app(g.db, g.actor, app, name=name, request_url=url, events=kinds)
+    _verify(app)
+    return {"app_id": app.slack_id, "permissions_updated": False}
+
+
+@method("apps.manifest.create", write=True)
+def apps_manifest_create(p: Params) -> dict[str, Any]:
+    """Create an app (its bot user is the caller) and its Events API subscription."""
+    name, url, kinds = _manifest(p)
+    app = apps.create_app(g.db, g.actor, name=name, request_url=url, events=kinds)
+    _verify(app)
     credentials = {
         "client_id": f"{app.id}.{app.id}",
         "client_secret": app.verification_token,

@@ -29,7 +29,7 @@ from officegym.apps.slack.models import App, Channel, Message
 from officegym.clock import now
 from officegym.db import get, read
 from officegym.errors import Invalid, NotFound
-from officegym.writes import delete_row, insert_row
+from officegym.writes import delete_row, insert_row, update_row
 
 __all__ = [
     "EVENT_TYPES",
@@ -41,6 +41,7 @@ __all__ = [
     "member_joined",
     "message_posted",
     "reaction_changed",
+    "update_app",
 ]
 
 TEAM_ID = "T0000001"
@@ -80,16 +81,7 @@ def create_app(
     """Create an app whose bot user is `bot_user` (a person of the world; by default the
     actor), subscribed to `events` at `request_url`. Its tokens and signing secret are
     random: only the creator learns them."""
-    name = check_length(name.strip(), 80, "app name")
-    if not name:
-        raise Invalid("an app needs a name", code="invalid_manifest")
-    unknown = sorted(set(events) - set(EVENT_TYPES))
-    if unknown:
-        raise Invalid(f"unknown event types {unknown}", code="invalid_manifest")
-    if request_url and not URL_RE.match(request_url):
-        raise Invalid(f"request URL {request_url!r} is not http(s)", code="invalid_manifest")
-    if events and not request_url:
-        raise Invalid("events need a request URL", code="invalid_manifest")
+    name, events = _checked(name, request_url, events)
     return insert_row(
         s,
         App,
@@ -100,9 +92,35 @@ def create_app(
         signing_secret=secrets.token_hex(16),
         verification_token=secrets.token_hex(12),
         request_url=request_url,
-        events=",".join(sorted(set(events))),
+        events=events,
         created_at=now(s),
     )
+
+
+def update_app(
+    s: Session, actor: Person, app: App, *, name: str, request_url: str, events: Sequence[str]
+) -> App:
+    """Change an app's name and subscription (its creator only)."""
+    if app.created_by_id != actor.id:
+        raise NotFound(f"no app {app.slack_id} of yours", code="app_not_found")
+    name, kinds = _checked(name, request_url, events)
+    update_row(s, app, name=name, request_url=request_url, events=kinds)
+    return app
+
+
+def _checked(name: str, request_url: str, events: Sequence[str]) -> tuple[str, str]:
+    """The app's name and its event types as stored, or `Invalid` (``invalid_manifest``)."""
+    name = check_length(name.strip(), 80, "app name")
+    if not name:
+        raise Invalid("an app needs a name", code="invalid_manifest")
+    unknown = sorted(set(events) - set(EVENT_TYPES))
+    if unknown:
+        raise Invalid(f"unknown event types {unknown}", code="invalid_manifest")
+    if request_url and not URL_RE.match(request_url):
+        raise Invalid(f"request URL {request_url!r} is not http(s)", code="invalid_manifest")
+    if events and not request_url:
+        raise Invalid("events need a request URL", code="invalid_manifest")
+    return name, ",".join(sorted(set(events)))
 
 
 def delete_app(s: Session, actor: Person, app: App) -> None:

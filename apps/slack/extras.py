@@ -127,9 +127,11 @@ def schedule_message(
     require_active(channel)
     current = now(s)
     if post_at <= current:
-        raise Invalid("post_at is in the past", code="time_in_past")
+        raise Invalid(f"post_at is in the past: the world's time is {current:%Y-%m-%d %H:%M:%S} "
+                      "UTC", code="time_in_past")  # fmt: skip
     if post_at > current + MAX_AHEAD:
-        raise Invalid("post_at is more than 120 days ahead", code="time_too_far")
+        raise Invalid(f"post_at is more than 120 days after the world's time "
+                      f"({current:%Y-%m-%d %H:%M:%S} UTC)", code="time_too_far")  # fmt: skip
     text = check_length(to_stored(s, text).strip(), 4000, "message text", code="msg_too_long")
     if not text:
         raise Invalid("message text is empty", code="no_text")

@@ -483,6 +483,7 @@ def test_form_and_json_bodies_and_the_token_field_all_work(base_url: str, me: We
 WRITES = {
     "apps.manifest.create",
     "apps.manifest.delete",
+    "apps.manifest.update",
     "bookmarks.add",
     "bookmarks.edit",
     "bookmarks.remove",

@@ -69,9 +69,24 @@ def cell(record: Any, column: str) -> Any:
     if column == "account":
         return record.account.name if record.account else ""
     value = getattr(record, column)
-    if isinstance(value, int) and column in ("amount", "annual_revenue"):
-        return f"{value:,}"
+    if column in MONEY:
+        return money(value)
     return text_value(value) or ""
+
+
+MONEY = ("amount", "annual_revenue")  # fields shown as currency
+
+
+def money(value: Any) -> str:
+    """An amount as the pages show it: ``$52,000`` (empty when there is none)."""
+    if value is None or value == "":
+        return ""
+    return f"-${-int(value):,}" if int(value) < 0 else f"${int(value):,}"
+
+
+def shown_value(record: Any, name: str) -> str:
+    """A field's value as a record page shows it (amounts as currency)."""
+    return money(getattr(record, name)) if name in MONEY else current_value(record, name)
 
 
 def sort_key(rt: str, column: str) -> str | None:

@@ -22,6 +22,7 @@ from officegym.web import flash_errors
 
 BOARD_CARDS = 20
 bp = Blueprint("crm", __name__, template_folder="templates", static_folder="static")
+bp.add_app_template_filter(pages.money, "money")
 
 
 @bp.get("/")
@@ -83,7 +84,7 @@ def record(kind: str, rid: int) -> str:
         history=crm.field_history(g.db, g.actor, rt, rid)[:30],
         editable=crm.can_edit(g.db, g.actor, rec.owner_id), users=pages.user_options(),
         accounts=pages.account_options() if rt == "lead" else [], stages=STAGES,
-        fields=pages.form_fields(rt, rec), value=pages.current_value,
+        fields=pages.form_fields(rt, rec), value=pages.shown_value,
     )  # fmt: skip
 
 
@@ -189,7 +190,7 @@ def change_stage(rid: int) -> BaseResponse:
         crm.change_stage(g.db, g.actor, opp, request.form.get("stage", ""), loss_reason=reason)
         flash(f"Stage is now {opp.stage}.")
     if request.form.get("next") == "board":
-        return redirect(url_for("crm.board"))
+        return redirect(url_for("crm.board", owner=request.form.get("owner") or None))
     return redirect(record_url("opportunity", opp))
 
 
@@ -248,7 +249,9 @@ def board() -> str:
         columns[stage] = crm.search(g.db, g.actor, "opportunity", filters=filters,
                                     sort="close_date", limit=BOARD_CARDS)  # fmt: skip
     totals = crm.pipeline_by_stage(g.db, g.actor, owner_id=owner.id if owner else None)
-    return render("crm/board.html", columns=columns, stages=STAGES, owner=owner,
+    movable = {o.id for found in columns.values() for o in found.items
+               if crm.can_edit(g.db, g.actor, o.owner_id)}  # fmt: skip
+    return render("crm/board.html", columns=columns, stages=STAGES, owner=owner, movable=movable,
                   totals={r.key: r for r in totals}, users=pages.user_options())  # fmt: skip
 
 

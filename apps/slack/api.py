@@ -71,7 +71,7 @@ from officegym.apps.slack.api_objects import (
 )
 from officegym.errors import Forbidden, Invalid, NotFound, OfficeGymError
 from officegym.personas import bearer_token, handle_of_token
-from officegym.web import persona_policy
+from officegym.web import cross_site_reason, persona_policy
 
 __all__ = ["METHODS", "WRITE_METHODS", "bp", "user_id"]
 
@@ -121,15 +121,11 @@ def _fail(code: str, detail: str, *, status: int = 200) -> tuple[Response, int]:
 
 def _refuse_cross_site() -> tuple[Response, int] | None:
     """Another site's page (an <img>, a form, a fetch) may not call the API: a browser
-    marks such a request with an `Origin` other than ours or `Sec-Fetch-Site: cross-site`.
-    Clients outside a browser (slack_sdk, curl) send neither."""
-    origin = request.headers.get("Origin")
-    own = request.host_url.rstrip("/").lower()
-    if origin is not None and origin.rstrip("/").lower() != own:
-        return _fail("access_denied", f"requests from {origin} are refused", status=403)
-    if request.headers.get("Sec-Fetch-Site", "").lower() == "cross-site":
-        return _fail("access_denied", "cross-site requests are refused", status=403)
-    return None
+    marks such a request with an `Origin` or `Referer` other than ours or
+    `Sec-Fetch-Site: cross-site` (`officegym.web.cross_site_reason`, the web forms' rule).
+    Clients outside a browser (slack_sdk, curl) send none of them."""
+    reason = cross_site_reason()
+    return _fail("access_denied", reason, status=403) if reason is not None else None
 
 
 def _refuse_method(name: str) -> tuple[Response, int] | None:

@@ -21,6 +21,7 @@ from officegym.apps.slack.api_objects import (
     method,
     page,
     unix_time,
+    user_id,
 )
 from officegym.apps.slack.api_views import messages, scheduled_obj, seconds
 from officegym.apps.slack.markup import from_wire
@@ -134,7 +135,7 @@ def chat_schedule_message(p: Params) -> dict[str, Any]:
     parent = find_message(p, c, "thread_ts") if p.text("thread_ts") else None
     text = _text(p)
     waiting = chat.schedule_message(g.db, g.actor, c, text, post_at=post_at, thread_parent=parent)
-    obj = {"type": "message", "text": scheduled_obj(waiting)["text"], "user": p.text("user")}
+    obj = {"type": "message", "text": scheduled_obj(waiting)["text"], "user": user_id(g.actor.id)}
     return {"channel": c.slack_id, "scheduled_message_id": f"Q{waiting.id:07d}",
             "post_at": seconds(waiting.post_at), "message": obj}  # fmt: skip
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
 
+from officegym.apps.org import service as org
 from officegym.apps.slack import service as chat
 from officegym.apps.slack.api_objects import (
     Params,
@@ -22,8 +23,10 @@ from officegym.apps.slack.api_objects import (
 )
 from officegym.apps.slack.api_views import file_obj
 from officegym.apps.slack.models import Channel, File
+from officegym.db import get
 from officegym.errors import Invalid, NotFound, OfficeGymError
 from officegym.personas import bearer_token, handle_of_token
+from officegym.web import persona_policy
 
 __all__ = ["register_routes"]
 
@@ -68,8 +71,6 @@ def files_complete_upload_external(p: Params) -> dict[str, Any]:
 
 
 def _pending(file_id: int) -> File:
-    from officegym.db import get
-
     f = get(g.db, File, file_id)
     if f is None or f.user_id != g.actor.id or f.is_complete:
         raise NotFound(f"no pending upload F{file_id:07d} of yours", code="file_not_found")
@@ -134,9 +135,6 @@ def register_routes(bp: Blueprint) -> None:
         handle = handle_of_token(bearer_token(request.headers.get("Authorization")) or "")
         actor = g.get("actor")
         if handle:
-            from officegym.apps.org import service as org
-            from officegym.web import persona_policy
-
             try:
                 actor = org.find_person(g.db, persona_policy(current_app).admit(handle))
             except OfficeGymError:

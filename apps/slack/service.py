@@ -5,9 +5,10 @@ what that person may see and do, never commits (the caller owns the session)
 and raises `officegym.errors` with a message an agent or a person can act on.
 
 This module holds messages (history, posting, edits, deletes, scheduled posts
-released on the simulated clock), reactions, pins and statuses; it re-exports the
+released on the simulated clock), statuses and read markers; it re-exports the
 rest so that callers import one module: `access` (look-ups and the rules: who may
-see and do what), `reads` (lists, threads, search), `channels` (channels,
+see and do what), `reads` (lists, threads, search), `reactions` (reactions and
+pins), `channels` (channels,
 invitations, direct messages), `files` (two-step uploads), `extras` (bookmarks,
 scheduled and ephemeral messages) and `events` (apps and their Events API
 subscriptions). Message text may use Slack's markup (`markup`). The statements
@@ -17,7 +18,6 @@ they run are built once in `queries`.
 from __future__ import annotations
 
 import datetime as dt
-import re
 
 from sqlalchemy.orm import Session
 
@@ -26,11 +26,13 @@ from officegym.apps.org.service import person_ids
 from officegym.apps.slack import events
 from officegym.apps.slack import queries as q
 from officegym.apps.slack.access import (
+    EMOJI_RE,
     SLACK_ID_RE,
     Someone,
     can_read,
     check_length,
     clamp,
+    clean_emoji,
     get_channel,
     get_message,
     is_member,
@@ -84,10 +86,14 @@ from officegym.apps.slack.models import (
     Membership,
     Mention,
     Message,
-    Pin,
-    Reaction,
     ScheduledMessage,
     Status,
+)
+from officegym.apps.slack.reactions import (
+    add_reaction,
+    pin_message,
+    remove_reaction,
+    unpin_message,
 )
 from officegym.apps.slack.reads import (
     count_matches,
@@ -106,7 +112,7 @@ from officegym.apps.slack.reads import (
 )
 from officegym.clock import now
 from officegym.db import get, read
-from officegym.errors import Conflict, Forbidden, Invalid, NotFound
+from officegym.errors import Forbidden, Invalid, NotFound
 from officegym.writes import delete_row, insert_new, insert_row, update_by_id, update_row
 
 __all__ = [
@@ -183,7 +189,6 @@ __all__ = [
 ]
 
 MAX_TEXT = 4000
-EMOJI_RE = re.compile(r"^[a-z0-9_+-]{1,60}$")
 DELETED_TEXT = "This message was deleted."  # what readers see of a deleted thread parent
 Point = tuple[dt.datetime, int]  # a place in message order: (created_at, row id)
 _RELEASING = "slack_releasing"  # session.info flag: scheduled messages are being posted
@@ -315,63 +320,9 @@ def delete_message(s: Session, actor: Person, message: Message) -> None:
     update_row(s, message, is_deleted=True)
 
 
-def add_reaction(s: Session, actor: Person, message: Message, emoji: str) -> Reaction:
-    emoji = _clean_emoji(emoji)
-    require_member(s, actor, message.channel)
-    require_active(message.channel)
-    # One statement: the unique (message, person, emoji) says whether it is already there,
-    # also when a concurrent request of the same person added it a moment ago.
-    reaction = insert_new(s, Reaction, message_id=message.id, person_id=actor.id, emoji=emoji)
-    if reaction is None:
-        raise Conflict(f"you already reacted with :{emoji}:", code="already_reacted")
-    events.reaction_changed(s, message, actor.id, emoji, added=True)
-    return reaction
-
-
-def _own_reaction(s: Session, actor: Person, message: Message, emoji: str) -> Reaction | None:
-    return s.scalars(q.REACTION, {"m": message.id, "p": actor.id, "e": emoji}).first()
-
-
-def remove_reaction(s: Session, actor: Person, message: Message, emoji: str) -> None:
-    emoji = _clean_emoji(emoji)
-    require_active(message.channel)
-    reaction = _own_reaction(s, actor, message, emoji)
-    if reaction is None:
-        raise NotFound(f"you have no :{emoji}: reaction on this message", code="no_reaction")
-    delete_row(s, reaction)
-    events.reaction_changed(s, message, actor.id, emoji, added=False)
-
-
-def pin_message(s: Session, actor: Person, message: Message) -> Pin:
-    require_member(s, actor, message.channel)
-    require_active(message.channel)
-    if message.thread_parent_id is not None:
-        raise Invalid("only top-level messages can be pinned")
-    pin = insert_new(
-        s,
-        Pin,
-        channel_id=message.channel_id,
-        message_id=message.id,
-        pinned_by_id=actor.id,
-        pinned_at=now(s),
-    )
-    if pin is None:
-        raise Conflict("message is already pinned", code="already_pinned")
-    return pin
-
-
-def unpin_message(s: Session, actor: Person, message: Message) -> None:
-    require_member(s, actor, message.channel)
-    require_active(message.channel)
-    pin = s.scalars(q.PIN_OF, {"m": message.id}).first()
-    if pin is None:
-        raise NotFound("message is not pinned", code="no_pin")
-    delete_row(s, pin)
-
-
 def set_status(s: Session, actor: Person, text: str, emoji: str = "") -> Status:
     text = check_length(text.strip(), 100, "status text")
-    emoji = _clean_emoji(emoji) if emoji else ""
+    emoji = clean_emoji(emoji) if emoji else ""
     status = get_status(s, actor)
     if status is None:
         status = insert_new(s, Status, person_id=actor.id, text=text, emoji=emoji)
@@ -402,13 +353,6 @@ def _clean_text(text: str) -> str:
     if not text:
         raise Invalid("message text is empty", code="no_text")
     return check_length(text, MAX_TEXT, "message text", code="msg_too_long")
-
-
-def _clean_emoji(emoji: str) -> str:
-    name = emoji.strip().strip(":").lower()
-    if not EMOJI_RE.match(name):
-        raise Invalid(f"invalid emoji name {emoji!r}", code="invalid_name")
-    return name
 
 
 def _mark_read(s: Session, actor: Person, channel: Channel, message_id: int) -> None:

@@ -1,8 +1,8 @@
-"""Fuzzing every HTTP door of a served world (as `officegym serve` runs it: uvicorn, the
-web UI, the Slack API and MCP over streamable HTTP): a bounded, deterministic number of
-malformed requests (hypothesis, derandomized), each answered with a 4xx or the door's
-own error format, never a 500; afterwards the server still answers and the database
-passes SQLite's integrity check.
+"""Fuzzing every HTTP door of a served world (as `officegym serve --expose-grading` runs
+it: uvicorn, the web UI, the Slack API, MCP over streamable HTTP and ``POST /grade``): a
+bounded, deterministic number of malformed requests (hypothesis, derandomized), each
+answered with a 4xx or the door's own error format, never a 500; afterwards the server
+still answers and the database passes SQLite's integrity check.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ deep = st.integers(100, 20_000).map(lambda n: "[" * n + "]" * n)
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, World, Any]]:
     db = Path(tmp_path_factory.mktemp("fuzz")) / "world.sqlite"
     world = World(world_image("default", 0), url=f"sqlite:///{db}")
-    flask_app = create_app(world, persona=ME)
+    flask_app = create_app(world, persona=ME, expose_grading=True)
     flask_app.logger.disabled = True  # the fuzz answers are asserted, not logged
     with served(build_asgi_app(world, flask_app)) as url:
         opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
@@ -176,6 +176,24 @@ def test_mcp_over_http_answers_bad_input_without_a_server_error(site: tuple, bod
     headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
     status, answer = send(opener, f"{url}/mcp", body, headers, "POST")
     assert status < 500, (body[:200], answer[:300])
+
+
+@st.composite
+def grade_bodies(draw: st.DrawFn) -> bytes:
+    """Grade requests with wrong fields, wrong types, or no JSON at all."""
+    fields = {"task": draw(st.sampled_from(["slack.post-channel", "nope", ""]) | values),
+              "seed": draw(scalars), "answer": draw(values)}  # fmt: skip
+    return draw(st.sampled_from([json.dumps(fields).encode(), b"{", draw(deep).encode()]))
+
+
+@settings(FUZZ, max_examples=40)
+@given(body=grade_bodies())
+def test_grading_over_http_answers_bad_input_in_json(site: tuple, body: bytes) -> None:
+    url, _, opener = site
+    headers = {"Content-Type": "application/json"}
+    status, answer = send(opener, f"{url}/grade", body, headers, "POST")
+    assert status < 500, (body[:200], answer[:300])
+    assert isinstance(json.loads(answer), dict)
 
 
 def test_after_the_fuzz_the_server_answers_and_the_database_is_intact(site: tuple) -> None:

@@ -150,6 +150,13 @@ def user_options() -> list[tuple[str, str]]:
     return [(p.handle, f"{p.name} ({role}, {p.team.name})") for p, role in users]
 
 
+def assignable_options() -> list[tuple[str, str]]:
+    """The CRM users the signed-in person may give records to (themselves at least)."""
+    users = crm.list_users(g.db, g.actor)
+    return [(p.handle, f"{p.name} ({role}, {p.team.name})") for p, role in users
+            if crm.can_edit(g.db, g.actor, p.id)]  # fmt: skip
+
+
 def form_values(rt: str, form: Mapping[str, str], record: Any | None = None) -> dict[str, Any]:
     """The submitted fields (only those that differ from `record`, when editing)."""
     values: dict[str, Any] = {}

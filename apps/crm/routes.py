@@ -82,7 +82,7 @@ def record(kind: str, rid: int) -> str:
         "crm/record.html", rt=rt, kind=kind, rec=rec, related=related,
         activities=crm.list_activities(g.db, g.actor, rt, rid),
         history=crm.field_history(g.db, g.actor, rt, rid)[:30],
-        editable=crm.can_edit(g.db, g.actor, rec.owner_id), users=pages.user_options(),
+        editable=crm.can_edit(g.db, g.actor, rec.owner_id), users=pages.assignable_options(),
         accounts=pages.account_options() if rt == "lead" else [], stages=STAGES,
         fields=pages.form_fields(rt, rec), value=pages.shown_value,
     )  # fmt: skip

@@ -357,3 +357,18 @@ def test_amounts_show_as_currency(client: FlaskClient, db: Session, who: Cast) -
     assert f"${mine.amount:,}" in page
     listed = client.get("/crm/opportunities?open=1").get_data(as_text=True)
     assert re.search(r"Total amount of the \d+ opportunities: \$[\d,]+<", listed)
+
+
+def test_reassigning_is_offered_only_to_those_who_may_reassign(
+    client: FlaskClient, db: Session, who: Cast
+) -> None:
+    mine = open_opportunity_of(db, who.rep)
+    sign_in(client, who.rep)
+    page = client.get(f"/crm/opportunities/{mine.id}").get_data(as_text=True)
+    assert "stage-submit" in page and "owner-submit" not in page  # reps keep their deals
+    sign_in(client, who.manager)
+    page = client.get(f"/crm/opportunities/{mine.id}").get_data(as_text=True)
+    offered = re.findall(
+        r'<option value="([a-z0-9]+)"', page.split("Change owner")[1].split("</select>")[0]
+    )
+    assert who.rep2.handle in offered and who.support_rep.handle not in offered

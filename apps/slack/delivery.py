@@ -42,6 +42,17 @@ def sign(secret: str, timestamp: str, body: bytes) -> str:
     return "v0=" + hmac.new(secret.encode(), base, hashlib.sha256).hexdigest()
 
 
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    """Slack does not follow a request URL's redirects; neither do we (it could point off
+    this machine)."""
+
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+_OPENER = urllib.request.build_opener(_NoRedirects)
+
+
 def _post(url: str, secret: str, body: bytes, retry: int, reason: str) -> tuple[int, bytes]:
     """One signed POST: the HTTP status (0 when no answer came) and the answer's body."""
     stamp = str(int(time.time()))  # real time: Bolt checks it against its own clock
@@ -55,7 +66,7 @@ def _post(url: str, secret: str, body: bytes, retry: int, reason: str) -> tuple[
         headers |= {"X-Slack-Retry-Num": str(retry), "X-Slack-Retry-Reason": reason}
     request = urllib.request.Request(url, data=body, headers=headers, method="POST")
     try:
-        with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
+        with _OPENER.open(request, timeout=TIMEOUT) as answer:
             return answer.status, answer.read()
     except urllib.error.HTTPError as exc:
         return exc.code, b""

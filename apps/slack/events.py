@@ -19,6 +19,7 @@ import re
 import secrets
 from collections.abc import Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
 from sqlalchemy import event, select
 from sqlalchemy.orm import Session, SessionTransaction
@@ -29,6 +30,7 @@ from officegym.apps.slack.models import App, Channel, Message
 from officegym.clock import now
 from officegym.db import get, read
 from officegym.errors import Invalid, NotFound
+from officegym.hosts import is_loopback
 from officegym.writes import delete_row, insert_row, update_row
 
 __all__ = [
@@ -77,11 +79,13 @@ def create_app(
     request_url: str = "",
     events: Sequence[str] = (),
     bot_user: Person | None = None,
+    remote: bool = False,
 ) -> App:
     """Create an app whose bot user is `bot_user` (a person of the world; by default the
-    actor), subscribed to `events` at `request_url`. Its tokens and signing secret are
-    random: only the creator learns them."""
-    name, events = _checked(name, request_url, events)
+    actor), subscribed to `events` at `request_url`: an address of this machine unless
+    `remote` (the API never allows it: an agent must not make a served world post to
+    other hosts). Its tokens and signing secret are random: only the creator learns them."""
+    name, events = _checked(name, request_url, events, remote=remote)
     return insert_row(
         s,
         App,
@@ -103,12 +107,14 @@ def update_app(
     """Change an app's name and subscription (its creator only)."""
     if app.created_by_id != actor.id:
         raise NotFound(f"no app {app.slack_id} of yours", code="app_not_found")
-    name, kinds = _checked(name, request_url, events)
+    name, kinds = _checked(name, request_url, events, remote=False)
     update_row(s, app, name=name, request_url=request_url, events=kinds)
     return app
 
 
-def _checked(name: str, request_url: str, events: Sequence[str]) -> tuple[str, str]:
+def _checked(
+    name: str, request_url: str, events: Sequence[str], *, remote: bool
+) -> tuple[str, str]:
     """The app's name and its event types as stored, or `Invalid` (``invalid_manifest``)."""
     name = check_length(name.strip(), 80, "app name")
     if not name:
@@ -118,6 +124,13 @@ def _checked(name: str, request_url: str, events: Sequence[str]) -> tuple[str, s
         raise Invalid(f"unknown event types {unknown}", code="invalid_manifest")
     if request_url and not URL_RE.match(request_url):
         raise Invalid(f"request URL {request_url!r} is not http(s)", code="invalid_manifest")
+    host = urlsplit(request_url).hostname or ""
+    if request_url and not remote and not is_loopback(host):
+        raise Invalid(
+            f"request URL host {host!r} is not this machine: a sandboxed world posts events "
+            "only to loopback addresses",
+            code="invalid_manifest",
+        )
     if events and not request_url:
         raise Invalid("events need a request URL", code="invalid_manifest")
     return name, ",".join(sorted(set(events)))

@@ -19,11 +19,13 @@ from flask import Flask, request
 from slack_bolt import App
 from slack_bolt.adapter.wsgi import SlackRequestHandler
 from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
 from slack_sdk.signature import SignatureVerifier
 from sqlalchemy import select
 from werkzeug.serving import make_server
 
 from officegym.apps.slack import delivery
+from officegym.apps.slack.models import App as AppRow
 from officegym.apps.slack.models import Message
 from officegym.runner import ToolRunner
 from officegym.world import World
@@ -185,3 +187,15 @@ def test_failed_deliveries_are_retried_with_slacks_headers(
     simulated = api_world.clock.peek().replace(tzinfo=dt.UTC).timestamp()
     assert abs(second["payload"]["event_time"] - simulated) < 600  # the world's time
     assert first["payload"]["event_id"] == second["payload"]["event_id"]
+
+
+def test_request_urls_off_this_machine_are_refused(
+    api_world: World, client_of: Callable[[str], WebClient]
+) -> None:
+    """An agent must not make a served world post to other hosts (nor follow redirects)."""
+    for url in ("http://example.com/events", "http://10.0.0.8/events", "ftp://127.0.0.1/x"):
+        with pytest.raises(SlackApiError) as refused:
+            client_of(ME).apps_manifest_create(manifest=manifest(url, ["reaction_added"]))
+        assert refused.value.response["error"] == "invalid_manifest"
+    with api_world.session() as s:
+        assert not s.scalars(select(AppRow).where(AppRow.request_url.contains("example"))).all()

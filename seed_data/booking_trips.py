@@ -1,5 +1,5 @@
 """The company's trips, consistent with the chat and the CRM: past stays and flights
-(a few cancelled), upcoming ones announced in the traveller's team channel (customer
+(a few cancelled), upcoming ones announced in #travel (customer
 visits logged as meetings on the account in the CRM, most of them), and, on the morning
 of the scenario date, trips announced but not booked yet, over-policy stays a manager
 approved by DM, and colleagues asking when a traveller is back. Written through the
@@ -12,6 +12,7 @@ import datetime as dt
 import random
 from dataclasses import dataclass
 
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from officegym.apps.booking import service as booking
@@ -19,14 +20,14 @@ from officegym.apps.booking.models import City
 from officegym.apps.crm import service as crm
 from officegym.apps.org.models import Person
 from officegym.apps.slack import service as chat
-from officegym.apps.slack.models import Channel
-from officegym.errors import OfficeGymError
+from officegym.apps.slack.models import Channel, Message
 from officegym.seed_data import booking_text as T
 from officegym.seed_data.booking_places import HOME_BY_TIMEZONE, PURPOSES
 from officegym.seed_data.context import SeedContext
 
 DAY = dt.timedelta(days=1)
 REQUESTS, APPROVALS, QUESTIONS = 14, 8, 8
+TRAVEL = "travel"
 
 
 @dataclass
@@ -55,6 +56,11 @@ class Trips:
         flying = [c for c in booking.cities(s) if c.airport]
         self.by_slug = {c.slug: c for c in booking.cities(s)}
         self.destinations = flying
+        # Chat goes after every message already posted, in order, so message ids stay in
+        # time order (the Slack API's timestamps rely on it).
+        latest = s.scalar(select(func.max(Message.created_at)))
+        self.chat_time = latest or self.sc.date - dt.timedelta(minutes=30)
+        self.travel: Channel | None = None
 
     def home(self, p: Person) -> City:
         return self.by_slug[HOME_BY_TIMEZONE.get(p.timezone, "new-york-ny")]
@@ -113,17 +119,26 @@ class Trips:
         fare = next(f for f, _ in option.fares if f.brand == brand)
         booking.book_flight(self.s, who, fare, date=day, purpose=purpose)
 
-    def team_channel(self, p: Person) -> Channel | None:
-        for name in (p.team.slug, "general"):
-            try:
-                return chat.get_channel(self.s, p, name)
-            except OfficeGymError:
-                continue
-        return None
+    def team_channel(self, p: Person) -> Channel:
+        """#travel, where trips are announced, asked for and asked about (made on first
+        use, everyone in it), so the other channels' recent history stays as it was."""
+        if self.travel is None:
+            self.chat_time += dt.timedelta(seconds=2)
+            self.clock.set(self.chat_time)
+            founder = self.people[0]
+            self.travel = chat.create_channel(
+                self.s, founder, TRAVEL, topic="Trips, bookings and travel questions"
+            )
+            chat.invite(
+                self.s, founder, self.travel, [x for x in self.people if x.id != founder.id]
+            )
+        return self.travel
 
-    def post(self, who: Person, where: Channel | None, text: str, when: dt.datetime) -> None:
+    def post(self, who: Person, where: Channel | None, text: str) -> None:
+        """Post after the chat's latest message, a few seconds on."""
         if where is not None:
-            self.at(when)
+            self.chat_time += dt.timedelta(seconds=self.rng.randint(2, 4))
+            self.clock.set(self.chat_time)
             chat.post_message(self.s, who, where, text)
 
 
@@ -137,16 +152,13 @@ def seed_trips(s: Session, ctx: SeedContext) -> None:
         _past(t, t.plan(t.rng.choice(t.people), -300, -10))
     booked = [p for p in (t.plan(t.rng.choice(t.people), 3, 60) for _ in range(params.trips))
               if _upcoming(t, p)]  # fmt: skip
-    morning = ctx.scenario.date - dt.timedelta(minutes=58)
-    for i, p in enumerate(t.rng.sample(booked, k=min(QUESTIONS, len(booked)))):
-        _question(t, p, morning + dt.timedelta(minutes=20, seconds=30 * i))
-    for i in range(min(REQUESTS, params.trips)):
-        _request(
-            t, t.plan(t.rng.choice(t.people), 7, 45), morning + i * 2 * dt.timedelta(minutes=1)
-        )
+    for p in t.rng.sample(booked, k=min(QUESTIONS, len(booked))):
+        _question(t, p)
+    for _ in range(min(REQUESTS, params.trips)):
+        _request(t, t.plan(t.rng.choice(t.people), 7, 45))
     managed = [p for p in t.people if p.manager_id is not None]
-    for i in range(min(APPROVALS, params.trips, len(managed))):
-        _approval(t, t.plan(t.rng.choice(managed), 10, 45), morning + dt.timedelta(minutes=30 + i))
+    for _ in range(min(APPROVALS, params.trips, len(managed))):
+        _approval(t, t.plan(t.rng.choice(managed), 10, 45))
 
 
 def _past(t: Trips, p: Plan) -> None:
@@ -169,7 +181,7 @@ def _upcoming(t: Trips, p: Plan) -> bool:
     text = t.rng.choice(T.ANNOUNCEMENTS).format(
         city=p.city.label, dates=T.dates(stay.check_in, stay.check_out), purpose=p.purpose,
         hood=listing.neighbourhood)  # fmt: skip
-    t.post(p.traveller, t.team_channel(p.traveller), text, booked + dt.timedelta(minutes=20))
+    t.post(p.traveller, t.team_channel(p.traveller), text)
     if p.account is not None and t.rng.random() < 0.7:
         t.at(booked + dt.timedelta(minutes=25))
         crm.log_activity(
@@ -180,17 +192,17 @@ def _upcoming(t: Trips, p: Plan) -> bool:
     return True
 
 
-def _question(t: Trips, p: Plan, when: dt.datetime) -> None:
-    """A teammate asks the traveller in the team channel when they are back."""
+def _question(t: Trips, p: Plan) -> None:
+    """A teammate asks the traveller in #travel when they are back."""
     channel = t.team_channel(p.traveller)
     mates = [x for x in t.people if x.team_id == p.traveller.team_id and x.id != p.traveller.id]
     if channel is None or not mates:
         return
     asker = t.rng.choice(mates)
-    t.post(asker, channel, T.QUESTION.format(handle=p.traveller.handle, city=p.city.name), when)
+    t.post(asker, channel, T.QUESTION.format(handle=p.traveller.handle, city=p.city.name))
 
 
-def _request(t: Trips, p: Plan, when: dt.datetime) -> None:
+def _request(t: Trips, p: Plan) -> None:
     """A trip announced but not booked: someone should book it (cross-app tasks)."""
     cap = booking.nightly_cap(t.s, p.city)
     found = t.listing(p)
@@ -200,10 +212,10 @@ def _request(t: Trips, p: Plan, when: dt.datetime) -> None:
     dates = T.dates(p.check_in, p.check_in + p.nights * DAY)
     text = T.REQUEST.format(city=p.city.label, dates=dates,
                             purpose=p.purpose, bedrooms=bedrooms, cap=cap // 100)  # fmt: skip
-    t.post(p.traveller, t.team_channel(p.traveller), text, when)
+    t.post(p.traveller, t.team_channel(p.traveller), text)
 
 
-def _approval(t: Trips, p: Plan, when: dt.datetime) -> None:
+def _approval(t: Trips, p: Plan) -> None:
     """An over-policy stay the traveller's manager approved by DM this morning."""
     found = t.listing(p, within=False)
     manager = t.s.get(Person, p.traveller.manager_id)
@@ -214,5 +226,5 @@ def _approval(t: Trips, p: Plan, when: dt.datetime) -> None:
     ask = T.APPROVAL_ASK.format(first=manager.name.split()[0], title=found.listing.title,
                                 city=p.city.label, dates=T.dates(p.check_in, out),
                                 purpose=p.purpose)  # fmt: skip
-    t.post(p.traveller, dm, ask, when)
-    t.post(manager, dm, t.rng.choice(T.APPROVALS), when + dt.timedelta(minutes=3))
+    t.post(p.traveller, dm, ask)
+    t.post(manager, dm, t.rng.choice(T.APPROVALS))

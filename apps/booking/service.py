@@ -43,6 +43,7 @@ from officegym.apps.booking.flights import (
 )
 from officegym.apps.booking.ical import trips_ical
 from officegym.apps.booking.policy import check_policy, nightly_cap, today
+from officegym.apps.booking.pricing import night_rate
 from officegym.apps.booking.stays import (
     book_stay,
     cancel_stay,
@@ -94,6 +95,7 @@ __all__ = [
     "list_stays",
     "listing_quote",
     "message_host",
+    "night_rate",
     "nightly_cap",
     "passengers",
     "payments",

@@ -12,7 +12,7 @@ ANNOUNCEMENTS = (
 REQUEST = (
     "Trip request: I need a place in {city} from {dates} for {purpose}. At least {bedrooms} "
     "bedroom(s), within the travel policy (${cap} a night). Could someone book the cheapest "
-    "one that fits and post the confirmation code here?"
+    "one that fits and confirm the place and dates here?"
 )
 APPROVAL_ASK = (
     'Hi {first}, for {purpose} in {city} ({dates}) the only good option is "{title}", '

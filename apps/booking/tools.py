@@ -19,11 +19,14 @@ from officegym.apps.booking import tools_trips
 from officegym.apps.booking import views as V
 from officegym.apps.booking.models import PropertyType
 from officegym.errors import Invalid
-from officegym.tools import ToolContext, tool
+from officegym.tools import Ref, ToolContext, tool
 
 __all__ = ["tools_trips"]  # registered on import
 
-ListingId = Annotated[int, Field(description="The listing's id, as search results show it.")]
+ListingId = Annotated[
+    int, Field(description="The listing's id, as search results show it."), Ref("booking_listing")
+]
+PERSON = Ref("org_person", ("handle", "email", "name"))
 CityRef = Annotated[
     str,
     Field(description="City name ('Chicago'), with its state or country when several share "
@@ -34,7 +37,11 @@ CheckOut = Annotated[
     dt.date, Field(description="Check-out date, YYYY-MM-DD (the morning you leave).")
 ]
 Guests = Annotated[int, Field(description="How many guests (1-16).", ge=1, le=10_000)]
-Code = Annotated[str, Field(description="The reservation's confirmation code, e.g. HM4K9PXQ2A.")]
+Code = Annotated[
+    str,
+    Field(description="The reservation's confirmation code, e.g. HM4K9PXQ2A."),
+    Ref("booking_reservation", ("code",)),
+]
 FirstNight = Annotated[dt.date, Field(description="First night to look at, YYYY-MM-DD.")]
 UntilNight = Annotated[
     dt.date, Field(description="Look at nights before this date (at most 120 days on).")
@@ -142,7 +149,9 @@ def booking_book_stay(
     check_out: CheckOut,
     guests: Guests = 1,
     traveller: Annotated[
-        str | None, Field(description="Handle of the colleague who travels (default: you).")
+        str | None,
+        Field(description="Handle of the colleague who travels (default: you)."),
+        PERSON,
     ] = None,
     approved_by: Annotated[
         str | None,
@@ -150,6 +159,7 @@ def booking_book_stay(
             description="For a stay over the travel policy cap: the handle of the "
             "traveller's manager who approved it."
         ),
+        PERSON,
     ] = None,
     purpose: Annotated[str, Field(description="What the trip is for.")] = "",
     message: Annotated[

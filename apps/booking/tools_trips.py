@@ -14,12 +14,17 @@ from officegym.apps.booking import service as booking
 from officegym.apps.booking import views as V
 from officegym.apps.org.service import profile
 from officegym.errors import NotFound
-from officegym.tools import ToolContext, tool
+from officegym.tools import Ref, ToolContext, tool
 
 Place = Annotated[
     str, Field(description="City name ('Chicago', 'Portland, Oregon'), id or airport code.")
 ]
 Day = Annotated[dt.date, Field(description="Date of the flight, YYYY-MM-DD.")]
+FlightCode = Annotated[
+    str,
+    Field(description="The flight booking's 6-character record locator."),
+    Ref("booking_flight_booking", ("code",)),
+]
 TripCode = Annotated[
     str,
     Field(description="A stay's confirmation code (HM...) or a flight's 6-character record "
@@ -53,7 +58,9 @@ def booking_search_flights(
 def booking_get_fare_rules(
     ctx: ToolContext,
     *,
-    fare_id: Annotated[int, Field(description="The fare's id, as flight search shows it.")],
+    fare_id: Annotated[
+        int, Field(description="The fare's id, as flight search shows it."), Ref("booking_fare")
+    ],
 ) -> dict[str, Any]:
     """A fare's rules: cabin, brand, refundable or not, change fee (or no changes), bags."""
     fare = booking.get_fare(ctx.session, fare_id)
@@ -64,10 +71,13 @@ def booking_get_fare_rules(
 def booking_book_flight(
     ctx: ToolContext,
     *,
-    fare_id: Annotated[int, Field(description="The fare to buy, from booking_search_flights.")],
+    fare_id: Annotated[
+        int, Field(description="The fare to buy, from booking_search_flights."), Ref("booking_fare")
+    ],
     date: Day,
     travellers: Annotated[
-        list[str], Field(description="Handles of everyone flying (default: just you).")
+        list[Annotated[str, Ref("org_person", ("handle", "email", "name"))]],
+        Field(description="Handles of everyone flying (default: just you)."),
     ] = [],  # noqa: B006
     purpose: Annotated[str, Field(description="What the trip is for.")] = "",
 ) -> dict[str, Any]:
@@ -82,7 +92,7 @@ def booking_book_flight(
 def booking_change_flight(
     ctx: ToolContext,
     *,
-    code: Annotated[str, Field(description="The flight booking's record locator.")],
+    code: FlightCode,
     date: Annotated[dt.date, Field(description="The new date, YYYY-MM-DD.")],
     flight: Annotated[
         str | None,
@@ -104,7 +114,7 @@ def booking_change_flight(
 def booking_cancel_flight(
     ctx: ToolContext,
     *,
-    code: Annotated[str, Field(description="The flight booking's record locator.")],
+    code: FlightCode,
 ) -> dict[str, Any]:
     """Cancel a flight booking; the refund follows the fare's rules."""
     s = ctx.session

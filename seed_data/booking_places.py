@@ -111,6 +111,7 @@ FARE_BRANDS = (
     ("Business", "business", 3.6, True, 0, 2),
 )
 PURPOSES = (
-    "a customer visit", "a customer visit", "the team offsite", "a conference",
+    "a customer visit", "a customer visit", "a customer visit", "the team offsite",
+    "a conference",
     "a partner workshop", "a recruiting event", "quarterly planning",
 )  # fmt: skip

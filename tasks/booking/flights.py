@@ -167,7 +167,7 @@ def change_flight(w: Session, rng: random.Random) -> Spec:
         return booking.flies_on(route, f.flight_date + shift * DAY) and cost(f) > 0
 
     fb = _own_flight(w, rng, movable)
-    fare, new_day = fares[fb.fare_id], fb.flight_date + shift * DAY
+    _fare, new_day = fares[fb.fare_id], fb.flight_date + shift * DAY
     due = cost(fb)
     route = w.get_one(Route, fb.route_id)
     return Spec(

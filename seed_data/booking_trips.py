@@ -26,7 +26,7 @@ from officegym.seed_data.booking_places import HOME_BY_TIMEZONE, PURPOSES
 from officegym.seed_data.context import SeedContext
 
 DAY = dt.timedelta(days=1)
-REQUESTS, APPROVALS, QUESTIONS = 30, 24, 30
+REQUESTS, APPROVALS, QUESTIONS = 30, 40, 30
 TRAVEL = "travel"
 
 
@@ -182,7 +182,7 @@ def _upcoming(t: Trips, p: Plan) -> bool:
         city=p.city.label, dates=T.dates(stay.check_in, stay.check_out), purpose=p.purpose,
         hood=listing.neighbourhood)  # fmt: skip
     t.post(p.traveller, t.team_channel(p.traveller), text)
-    if p.account is not None and t.rng.random() < 0.5:
+    if p.account is not None and t.rng.random() < 0.4:
         t.at(booked + dt.timedelta(minutes=25))
         crm.log_activity(
             t.s, p.traveller, record_type="account", record_id=p.account.id, kind="meeting",

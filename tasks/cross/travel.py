@@ -179,8 +179,9 @@ def book_approved_stay(w: Session, rng: random.Random) -> Spec:
     where = {"listing_id": listing.id, "check_in": ci, "check_out": co, "guest_id": me.id,
              "over_policy": True, "approver_id": boss.id, "status": "confirmed"}  # fmt: skip
     return Spec(
-        goal="This morning you asked your manager by DM about an over-policy stay. Read "
-        "their answer; since they approved, book that stay for the dates you asked about.",
+        goal=f"This morning you asked your manager by DM about an over-policy stay in "
+        f"{listing.city.label}. Read their answer; since they approved, book that stay for "
+        "the dates you asked about.",
         persona=me.handle,
         checks=[
             RowExists(

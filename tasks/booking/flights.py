@@ -75,18 +75,23 @@ def cheapest_bag_fare(w: Session, rng: random.Random) -> Spec:
     )
 
 
+def _flying(w: Session, rng: random.Random) -> tuple[Any, Any, Any, list[Route]]:
+    """Two cities and a day with flights between them."""
+    today = booking_index(w).today
+    for _ in range(60):
+        origin, dest = _pair(w, rng)
+        day = today + rng.randint(5, 40) * DAY
+        flying = [r for r in _routes(w, origin.id, dest.id) if booking.flies_on(r, day)]
+        if flying:
+            return origin, dest, day, flying
+    raise LookupError("no flight case")
+
+
 @template("booking.book-flight-for-two", difficulty="medium")
 def book_flight_for_two(w: Session, rng: random.Random) -> Spec:
     """Book yourself and a colleague on a named flight at a named fare."""
     idx = booking_index(w)
-    for _ in range(60):
-        origin, dest = _pair(w, rng)
-        day = idx.today + rng.randint(5, 40) * DAY
-        flying = [r for r in _routes(w, origin.id, dest.id) if booking.flies_on(r, day)]
-        if flying:
-            break
-    else:
-        raise LookupError("no flight case")
+    origin, dest, day, flying = _flying(w, rng)
     route = rng.choice(flying)
     fare = rng.choice([f for f in _fares(w, route) if f.cabin == "economy"])
     me, mate = rng.sample(list(idx.people.values()), 2)

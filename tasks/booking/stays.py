@@ -125,24 +125,28 @@ def book_cheapest_stay(w: Session, rng: random.Random) -> Spec:
     )
 
 
-@template("booking.book-within-policy", difficulty="medium")
-def book_within_policy(w: Session, rng: random.Random) -> Spec:
-    """Book the best-rated place with an amenity that is within the travel policy cap."""
-    me = _persona(w, rng)
+def _policy_case(w: Session, rng: random.Random) -> tuple[Any, str, dt.date, dt.date, list]:
+    """A city, an amenity and dates whose best-rated instant place within the cap is one."""
     today = booking_index(w).today
     for _ in range(60):
         city, amenity = _city(w, rng), rng.choice(AMENITY_ASKS)
         ci = today + rng.randint(7, 70) * DAY
         co = ci + rng.randint(2, 5) * DAY
-        cap = booking.nightly_cap(w, city)
         found = booking.search_stays(
-            w, city=city.slug, check_in=ci, check_out=co, max_price=cap, amenities=[amenity],
-            instant_book=True, limit=3,
+            w, city=city.slug, check_in=ci, check_out=co, amenities=[amenity],
+            max_price=booking.nightly_cap(w, city), instant_book=True, limit=3,
         ).results  # fmt: skip
         if len(found) >= 2 and found[0].listing.rating > found[1].listing.rating:
-            break
-    else:
-        raise LookupError("no policy case")
+            return city, amenity, ci, co, found
+    raise LookupError("no policy case")
+
+
+@template("booking.book-within-policy", difficulty="medium")
+def book_within_policy(w: Session, rng: random.Random) -> Spec:
+    """Book the best-rated place with an amenity that is within the travel policy cap."""
+    me = _persona(w, rng)
+    city, amenity, ci, co, found = _policy_case(w, rng)
+    cap = booking.nightly_cap(w, city)
     best = found[0].listing
     where = {"listing_id": best.id, "check_in": ci, "check_out": co, "guest_id": me.id,
              "status": "confirmed", "over_policy": False}  # fmt: skip
@@ -183,10 +187,8 @@ def book_within_policy(w: Session, rng: random.Random) -> Spec:
     )
 
 
-@template("booking.request-to-book", difficulty="medium")
-def request_to_book(w: Session, rng: random.Random) -> Spec:
-    """Request a stay at a request-to-book place, telling the host your arrival time."""
-    me = _persona(w, rng)
+def _request_case(w: Session, rng: random.Random) -> tuple[Any, dt.date, dt.date, list]:
+    """A city and dates with request-to-book places within the policy cap."""
     today = booking_index(w).today
     for _ in range(60):
         city = _city(w, rng)
@@ -197,9 +199,15 @@ def request_to_book(w: Session, rng: random.Random) -> Spec:
         cap = booking.nightly_cap(w, city)
         found = [r for r in found if not r.listing.instant_book and r.nightly <= cap]
         if found:
-            break
-    else:
-        raise LookupError("no request-to-book place")
+            return city, ci, co, found
+    raise LookupError("no request-to-book place")
+
+
+@template("booking.request-to-book", difficulty="medium")
+def request_to_book(w: Session, rng: random.Random) -> Spec:
+    """Request a stay at a request-to-book place, telling the host your arrival time."""
+    me = _persona(w, rng)
+    city, ci, co, found = _request_case(w, rng)
     place = rng.choice(found).listing
     arrive = rng.choice(ARRIVALS)
     text = f"Hello! I will arrive at {arrive}."
@@ -237,18 +245,22 @@ def request_to_book(w: Session, rng: random.Random) -> Spec:
     )
 
 
-@template("booking.save-to-wishlist", difficulty="medium")
-def save_to_wishlist(w: Session, rng: random.Random) -> Spec:
-    """Save a city's three best-rated places of a type to a new wishlist."""
-    me = _persona(w, rng)
+def _wishlist_case(w: Session, rng: random.Random) -> tuple[Any, str, list]:
+    """A city and a type of place whose three best-rated places are clear of the fourth."""
     for _ in range(60):
         city, ptype = _city(w, rng), rng.choice(("apartment", "house", "condo", "loft"))
         found = booking.search_stays(w, city=city.slug, property_type=ptype, limit=4).results
         ratings = [r.listing.rating for r in found]
         if len(found) == 4 and ratings[2] > ratings[3] and len(set(ratings[:3])) == 3:
-            break
-    else:
-        raise LookupError("no wishlist case")
+            return city, ptype, found
+    raise LookupError("no wishlist case")
+
+
+@template("booking.save-to-wishlist", difficulty="medium")
+def save_to_wishlist(w: Session, rng: random.Random) -> Spec:
+    """Save a city's three best-rated places of a type to a new wishlist."""
+    me = _persona(w, rng)
+    city, ptype, found = _wishlist_case(w, rng)
     top = [r.listing for r in found[:3]]
     name = f"{city.name} {ptype}s {rng.randint(2, 99)}"
     made = NewRowId("booking_wishlist", {"owner_id": me.id, "name": Same(name)})

@@ -32,23 +32,30 @@ def _dates_fact(ci: Any, co: Any) -> Fact:
     return Fact("date", (ci, co))
 
 
+def _request_case(w: Session, rng: random.Random) -> tuple[Any, Any, Any, int, list]:
+    """A trip request of #travel whose cheapest fitting place is one place: the request,
+    its city, its dates, the bedrooms asked for and the fitting places, cheapest first."""
+    today = booking_index(w).today
+    for _ in range(30):
+        req = pick(rng, trip_posts(w, "request"), "trip requests")
+        dates = req.dates(today)
+        city = booking.find_city(w, req.fields["city"])
+        bedrooms = int(req.fields["bedrooms"])
+        found = booking.search_stays(
+            w, city=city.slug, check_in=dates[0], check_out=dates[1], bedrooms=bedrooms,
+            max_price=booking.nightly_cap(w, city), sort="total_price", limit=10,
+        ).results  # fmt: skip
+        if len(found) >= 2 and found[0].quote.total < found[1].quote.total:  # type: ignore[union-attr]
+            return req, city, dates, bedrooms, found
+    raise LookupError("no trip request with one cheapest place")
+
+
 @template("cross.book-requested-trip", difficulty="hard", apps=CHAT)
 def book_requested_trip(w: Session, rng: random.Random) -> Spec:
     """Book the cheapest fitting stay a colleague asked for in #travel; confirm in thread."""
     idx = booking_index(w)
-    for _ in range(30):
-        req = pick(rng, trip_posts(w, "request"), "trip requests")
-        ci, co = req.dates(idx.today)
-        city = booking.find_city(w, req.fields["city"])
-        cap = booking.nightly_cap(w, city)
-        bedrooms = int(req.fields["bedrooms"])
-        found = booking.search_stays(w, city=city.slug, check_in=ci, check_out=co,
-                                     bedrooms=bedrooms, max_price=cap, sort="total_price",
-                                     limit=10).results  # fmt: skip
-        if len(found) >= 2 and found[0].quote.total < found[1].quote.total:  # type: ignore[union-attr]
-            break
-    else:
-        raise LookupError("no trip request with one cheapest place")
+    req, city, (ci, co), bedrooms, found = _request_case(w, rng)
+    cap = booking.nightly_cap(w, city)
     best = found[0].listing
     traveller = idx.people[req.author_id]
     me = rng.choice([p for p in idx.people.values() if p.id != traveller.id])

@@ -312,7 +312,9 @@ def refuse_flight_change(w: Session, rng: random.Random) -> Spec:
     basic = {f.id for f in w.scalars(select(Fare).where(Fare.change_fee.is_(None)))}
     flights = [f for f in idx.upcoming_flights(days=3) if f.fare_id in basic
                and idx.passengers.get(f.id) == [f.booked_by_id]
-               and idx.people[f.booked_by_id].manager_id is not None]  # fmt: skip
+               and idx.people[f.booked_by_id].manager_id is not None
+               # a DM naming the manager's neighbour too would still be this DM
+               and abs(idx.people[f.booked_by_id].manager_id - f.booked_by_id) > 1]  # fmt: skip
     fb = pick(rng, flights, "Basic Economy flights")
     me = idx.people[fb.booked_by_id]
     boss = idx.people[me.manager_id]

@@ -26,7 +26,7 @@ from officegym.apps.sheets import service as sheets
 from officegym.seed_data import sheets_text as T
 from officegym.seed_data.context import SeedContext
 
-ORDER = 40
+ORDER = 45
 
 
 def seed(s: Session, ctx: SeedContext) -> None:

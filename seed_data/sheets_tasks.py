@@ -22,7 +22,7 @@ from officegym.apps.slack import service as chat
 from officegym.seed_data import sheets_text as T
 from officegym.seed_data.context import SeedContext
 
-ORDER = 41
+ORDER = 46
 MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 VENDORS = [
     ("Acme Office Supply", "orders@acme-office.test", "Office"),

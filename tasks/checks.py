@@ -171,14 +171,14 @@ class RowExists(Check):
     def evaluate(self, g: GradeContext) -> tuple[bool, str]:
         where = resolve(self.where, g)
         rows = g.new_rows(self.table, where) if self.new else g.rows(self.table, where)
-        hits = [r for r in rows if self._fits(r)]
+        hits = [r for r in rows if self._fits(r, g.goal)]
         ok = len(hits) == self.count if self.count is not None else bool(hits)
         want = f"exactly {self.count}" if self.count is not None else "at least 1"
         return ok, f"{len(hits)} matching {self.table} row(s), want {want}"
 
-    def _fits(self, row: Mapping[str, Any]) -> bool:
+    def _fits(self, row: Mapping[str, Any], goal: str) -> bool:
         return all(_contains_all(row[k], v) for k, v in self.contains.items()) and all(
-            says.judge(str(row[k] or ""))[0] for k, says in self.says.items()
+            says.judge(str(row[k] or ""), goal)[0] for k, says in self.says.items()
         )
 
 
@@ -212,7 +212,7 @@ class FieldEquals(Check):
             return False, f"{self.table} {self.row_id} no longer exists"
         got = rows[0][self.field]
         if self.says is not None:
-            ok = self.says.judge(str(got or ""))[0]
+            ok = self.says.judge(str(got or ""), g.goal)[0]
         elif self.contains:
             ok = _contains_all(got, self.contains)
         else:

@@ -22,8 +22,9 @@ def test_there_are_enough_crm_and_cross_templates() -> None:
     assert apps.count("crm") >= 12
     assert apps.count("cross") >= 6
     for t in TEMPLATES.values():
-        if t.app == "cross":  # across apps: the CRM or the sheets with the chat
-            assert {"slack"} < set(t.apps) <= {"crm", "slack", "sheets"}, t.id
+        if t.app == "cross":  # the chat with the CRM, trips or the sheets; trips with the CRM
+            pairs = ({"crm", "slack"}, {"booking", "slack"}, {"booking", "crm"}, {"sheets", "slack"})
+            assert set(t.apps) in (*pairs, {"sheets", "crm", "slack"}), t.id
 
 
 def test_gym_ids_exist_for_the_apps_and_each_template() -> None:

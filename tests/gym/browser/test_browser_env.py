@@ -42,6 +42,7 @@ SUITES = sorted(i for i in env_specs() if "." not in i.removeprefix("officegym/"
 
 def test_the_suites_are_the_apps() -> None:
     assert SUITES == [
+        "officegym/booking-v0",
         "officegym/crm-v0",
         "officegym/cross-v0",
         "officegym/sheets-v0",

@@ -23,7 +23,12 @@ def test_there_are_enough_crm_and_cross_templates() -> None:
     assert apps.count("cross") >= 6
     for t in TEMPLATES.values():
         if t.app == "cross":  # the chat with the CRM, trips or the sheets; trips with the CRM
-            pairs = ({"crm", "slack"}, {"booking", "slack"}, {"booking", "crm"}, {"sheets", "slack"})
+            pairs = (
+                {"crm", "slack"},
+                {"booking", "slack"},
+                {"booking", "crm"},
+                {"sheets", "slack"},
+            )
             assert set(t.apps) in (*pairs, {"sheets", "crm", "slack"}), t.id
 
 

@@ -11,6 +11,7 @@ stored state changed are collected in `dirty` for `store.save` to write.
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -30,13 +31,16 @@ WIDE = 64  # ranges wider than this many columns are checked on every edit of th
 
 @dataclass(slots=True)
 class CellState:
-    """One stored cell: its row id (None until saved), input as typed, value, format."""
+    """One stored cell: its row id (None until saved), input as typed, value, format.
+    `owner` is the token of the book that may change it in place (a fork shares its
+    parent's cells until it changes one: copy on write)."""
 
     id: int | None
     input: str | None
     value: Value
     fmt: str | None = None
     formula: Compiled | None = None
+    owner: int = 0
 
     @property
     def is_formula(self) -> bool:
@@ -53,10 +57,14 @@ class SheetData:
     max_col: int = 0
 
 
+_TOKENS = itertools.count(1)
+
+
 class Book:
     """A workbook's cells and formula graph, in memory."""
 
     def __init__(self, workbook_id: int, today: float) -> None:
+        self.token = next(_TOKENS)
         self.workbook_id = workbook_id
         self.today = today
         self.sheets: dict[int, SheetData] = {}
@@ -76,12 +84,10 @@ class Book:
         """An independent copy (cells, names, graph), for a new episode or a grader's
         private copy: cheaper than loading the workbook again."""
         b = Book(self.workbook_id, self.today)
-        for sid, sh in self.sheets.items():
-            cells = {
-                k: CellState(st.id, st.input, st.value, st.fmt, st.formula)
-                for k, st in sh.cells.items()
-            }
-            b.sheets[sid] = SheetData(sid, sh.name, cells, dict(sh.values), sh.max_row, sh.max_col)
+        for sid, sh in self.sheets.items():  # cells shared until changed (see `own`)
+            b.sheets[sid] = SheetData(
+                sid, sh.name, dict(sh.cells), dict(sh.values), sh.max_row, sh.max_col
+            )
         b.by_name, b.names = dict(self.by_name), dict(self.names)
         b.reads = dict(self.reads)
         b.cell_deps = {k: dict(v) for k, v in self.cell_deps.items()}
@@ -90,6 +96,16 @@ class Book:
         b.name_users = dict(self.name_users)
         b.circular = dict(self.circular)
         return b
+
+    def own(self, sid: int, row: int, col: int) -> CellState | None:
+        """The cell's state, made this book's own first if a fork still shares it."""
+        cells = self.sheets[sid].cells
+        state = cells.get((row, col))
+        if state is not None and state.owner != self.token:
+            state = cells[(row, col)] = CellState(
+                state.id, state.input, state.value, state.fmt, state.formula, self.token
+            )
+        return state
 
     def place(self, sid: int, row: int, col: int, state: CellState | None) -> None:
         """Put a stored cell (or nothing) at a place, relinking its formula; values are
@@ -134,6 +150,7 @@ class Book:
     def load_cell(self, sid: int, row: int, col: int, state: CellState) -> None:
         """Put a stored cell in place without recalculating (its value is trusted)."""
         sheet = self.sheets[sid]
+        state.owner = self.token
         sheet.cells[(row, col)] = state
         if state.value is not None:
             sheet.values[(row, col)] = state.value
@@ -208,7 +225,7 @@ class Book:
         A malformed formula raises `FormulaError` and changes nothing."""
         sheet = self.sheets[sid]
         key = (sid, row, col)
-        old = sheet.cells.get((row, col))
+        old = self.own(sid, row, col)
         formula = None
         value: Value = None
         implied = None
@@ -221,7 +238,7 @@ class Book:
         if old is not None and old.formula is not None:
             self._unlink(key)
         self.circular.pop(key, None)
-        state = old or CellState(None, None, None)
+        state = old or CellState(None, None, None, owner=self.token)
         state.input, state.formula = (text or None), formula
         state.fmt = state.fmt or implied
         state.value = value
@@ -233,11 +250,11 @@ class Book:
 
     def set_format(self, sid: int, row: int, col: int, fmt: str | None) -> None:
         sheet = self.sheets[sid]
-        state = sheet.cells.get((row, col))
+        state = self.own(sid, row, col)
         if state is None:
             if fmt is None:
                 return
-            state = sheet.cells[(row, col)] = CellState(None, None, None)
+            state = sheet.cells[(row, col)] = CellState(None, None, None, owner=self.token)
         state.fmt = fmt
         self.dirty[(sid, row, col)] = None
 
@@ -336,6 +353,7 @@ class Book:
         sheet = self.sheets[sid]
         state = sheet.cells[(row, col)]
         if state.value != value or type(state.value) is not type(value):
+            state = self.own(sid, row, col)  # type: ignore[assignment]
             state.value = value
             self._set_value(sheet, row, col, value)
             self.dirty[key] = None

@@ -57,6 +57,8 @@ def _reposition(b: Book, sid: int, axis: str, at: int, count: int) -> None:
         if key != (r, c):
             b.dirty[(sid, *key)] = None
     sheet.cells = moved
+    for r, c in list(moved):
+        b.own(sid, r, c)  # the cells move: this book's own copies from now on
     sheet.values = {k: st.value for k, st in moved.items() if st.value is not None}
     sheet.max_row = max((k[0] for k in moved), default=0)
     sheet.max_col = max((k[1] for k in moved), default=0)
@@ -65,9 +67,10 @@ def _reposition(b: Book, sid: int, axis: str, at: int, count: int) -> None:
 def _rewrite_all(b: Book, sheet_name: str, axis: str, at: int, count: int) -> None:
     names = {sid: sh.name for sid, sh in b.sheets.items()}
     for sid, sh in b.sheets.items():
-        for (r, c), st in sh.cells.items():
+        for (r, c), st in list(sh.cells.items()):
             if st.formula is None or st.input is None:
                 continue
+            st = b.own(sid, r, c)  # type: ignore[assignment]
             text = shift_text(st.input[1:], names[sid], sheet_name, axis, at, count)
             if text != st.input[1:]:
                 st.input = "=" + text
@@ -204,10 +207,11 @@ def _place(
     for i, (row, src) in enumerate(zip(rows, sources, strict=True)):
         r = area.r1 + i
         for c, st in row.items():
+            sheet.cells[(r, c)] = st
             if st.formula is not None and st.input and r != src:
+                st = b.own(sid, r, c)  # type: ignore[assignment]
                 st.input = "=" + translate(st.input[1:], r - src, 0)
                 st.formula = compile_formula(st.input[1:], r, c)
-            sheet.cells[(r, c)] = st
             if st.value is not None:
                 sheet.values[(r, c)] = st.value
             keys.append((sid, r, c))

@@ -17,8 +17,17 @@ from officegym.apps.org.models import Person
 from officegym.apps.sheets.models import Share, Workbook
 from officegym.db import get, read
 from officegym.errors import Forbidden, Invalid, NotFound
+from officegym.memo import forget, recall, watch
 
-__all__ = ["Access", "find_workbook", "require_edit", "require_owner", "role_of", "visible_ids"]
+__all__ = [
+    "Access",
+    "find_workbook",
+    "forget_workbooks",
+    "require_edit",
+    "require_owner",
+    "role_of",
+    "visible_ids",
+]
 
 Access = Literal["owner", "editor", "viewer"]
 _SHARE = select(Share.role).where(
@@ -49,9 +58,28 @@ def visible_ids(s: Session, actor: Person) -> list[int]:
     return list(read(s, stmt.order_by(Workbook.id)).scalars())
 
 
+# A runner's session remembers look-ups; shares change them, and so do workbooks made,
+# renamed, deleted or opened to the company (`forget_workbooks`), not every write's
+# modification time.
+watch("sheets.workbook", Share)
+
+
+def forget_workbooks(s: Session) -> None:
+    forget(s, "sheets.workbook")
+
+
 def find_workbook(s: Session, actor: Person, ref: int | str) -> Workbook:
     """A workbook the actor can open, by id or exact name (any case); NotFound otherwise,
     Invalid naming the ids when several visible workbooks share the name."""
+    key = (actor.id, ref)
+    wb_id = recall(s, "sheets.workbook", key, lambda: _find_workbook(s, actor, ref).id)
+    wb = get(s, Workbook, wb_id)
+    if wb is None:  # deleted since it was remembered
+        raise NotFound(f"no workbook with id {wb_id} that you can open", code="workbook_not_found")
+    return wb
+
+
+def _find_workbook(s: Session, actor: Person, ref: int | str) -> Workbook:
     if isinstance(ref, int) or (isinstance(ref, str) and ref.strip().isdigit()):
         wb = get(s, Workbook, int(ref))
         if wb is not None and role_of(s, actor, wb) is not None:

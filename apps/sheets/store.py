@@ -130,6 +130,26 @@ def _mark(s: Session) -> str:
     return "?" if s.get_bind().dialect.paramstyle == "qmark" else "%s"
 
 
+def resync(s: Session, b: Book) -> None:
+    """Bring a loaded book's sheets and names up to the database (after sheets were added,
+    renamed or deleted, or names defined) and rebuild its graph; cells stay as loaded."""
+    rows = read(s, _SHEETS, {"wb": b.workbook_id}).all()
+    kept = {sid for sid, _ in rows}
+    for sid in [x for x in b.sheets if x not in kept]:
+        del b.sheets[sid]
+    b.by_name = {}
+    for sid, name in rows:
+        if sid not in b.sheets:
+            b.add_sheet(sid, name)
+        b.sheets[sid].name = name
+        b.by_name[name.lower()] = sid
+    b.names = {
+        name.upper(): (sid, (r1, c1, r2, c2))
+        for name, sid, r1, c1, r2, c2 in read(s, _NAMES, {"wb": b.workbook_id})
+    }
+    b.relink_all()
+
+
 def book(s: Session, workbook_id: int) -> Book:
     """The session's book of a workbook, loaded on first use: a copy of the world's
     initial book while no sheets row changed since the world was seeded or reset (the

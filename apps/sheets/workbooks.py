@@ -11,7 +11,13 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
 from officegym.apps.sheets import moves, store
-from officegym.apps.sheets.access import find_workbook, require_edit, require_owner, visible_ids
+from officegym.apps.sheets.access import (
+    find_workbook,
+    forget_workbooks,
+    require_edit,
+    require_owner,
+    visible_ids,
+)
 from officegym.apps.sheets.history import record
 from officegym.apps.sheets.models import (
     LINK_ACCESS,
@@ -88,6 +94,7 @@ def create_workbook(
     s: Session, actor: Person, name: str, sheets: list[str] | None = None
 ) -> Workbook:
     """A new workbook owned by the actor, with the given sheets (default one 'Sheet1')."""
+    forget_workbooks(s)
     when = now(s)
     wb = insert_row(
         s,
@@ -108,6 +115,7 @@ def create_workbook(
 
 
 def rename_workbook(s: Session, actor: Person, wb: Workbook, name: str) -> Workbook:
+    forget_workbooks(s)
     require_edit(s, actor, wb)
     old = wb.name
     update_row(s, wb, name=_clean_name(name, "workbook", 120))
@@ -117,6 +125,7 @@ def rename_workbook(s: Session, actor: Person, wb: Workbook, name: str) -> Workb
 
 def delete_workbook(s: Session, actor: Person, wb: Workbook) -> None:
     """Delete a workbook and everything in it (owner only)."""
+    forget_workbooks(s)
     require_owner(s, actor, wb, "delete it")
     sids = [x.id for x in sheets_of(s, wb)]
     record(s, actor, wb, "delete_workbook", wb.name)
@@ -170,6 +179,7 @@ def share_workbook(
 
 def set_link_access(s: Session, actor: Person, wb: Workbook, access: str) -> None:
     """Let everyone in the company view or edit (or nobody beyond the shares); owner only."""
+    forget_workbooks(s)
     require_owner(s, actor, wb, "change link access")
     if access not in LINK_ACCESS:
         raise Invalid(f"link access must be one of {', '.join(LINK_ACCESS)}")
@@ -246,9 +256,9 @@ def freeze_rows(s: Session, actor: Person, wb: Workbook, sheet: Sheet, rows: int
 
 
 def _reload(s: Session, wb: Workbook) -> None:
-    """Sheets changed: reload the book, rebuild its graph and recalculate everything."""
-    store.forget(s, wb.id)
+    """Sheets or names changed: update the book's, rebuild its graph, recalculate."""
     b = store.book(s, wb.id)
+    store.resync(s, b)
     b.recalc_all()
     store.save(s, b)
 

@@ -71,40 +71,63 @@ def _load(conn: Connection, workbook_id: int) -> Book:
 
 
 _INITIAL: weakref.WeakKeyDictionary[Engine, dict[int, Book]] = weakref.WeakKeyDictionary()
-_STRUCTURE = ("sheets_sheet", "sheets_named_range")
 
 
 def load_final(g: GradeContext, workbook_id: int) -> Book:
     """A private copy of a workbook as the final state holds it: the initial workbook
-    (loaded once per world) brought up to date with the episode's changed cells, or, when
-    sheets or names changed, loaded from the final state."""
-    structural = any(c.table in _STRUCTURE for c in g.changes)
+    (loaded once per world) brought up to date with the episode's changes — new sheets,
+    names, changed cells — or, when sheets were renamed or deleted or the workbook is
+    new, loaded from the final state."""
     books = _INITIAL.setdefault(g.initial.engine, {})
-    if structural:
-        return _load(g.final, workbook_id)
     if workbook_id not in books:
         books[workbook_id] = _load(g.initial, workbook_id)
-    if not books[workbook_id].sheets:  # a workbook the episode made
+    sheets = [
+        c for c in g.changes if c.table == "sheets_sheet" and c.row["workbook_id"] == workbook_id
+    ]
+    if not books[workbook_id].sheets or any(c.kind != "insert" for c in sheets):
         return _load(g.final, workbook_id)
     book = books[workbook_id].fork()
-    cells = [c for c in g.changes if c.table == "sheets_cell" and c.row["sheet_id"] in book.sheets]
+    for c in sheets:
+        book.add_sheet(c.after["id"], c.after["name"])  # type: ignore[index]
+    _apply_cells(
+        book,
+        [c for c in g.changes if c.table == "sheets_cell" and c.row["sheet_id"] in book.sheets],
+    )
+    if sheets or any(c.table == "sheets_named_range" for c in g.changes):
+        with Session(bind=g.final) as s:
+            store.resync(s, book)
+    book.today = _today(g.final, workbook_id)
+    return book
+
+
+def _apply_cells(book: Book, cells: list[Any]) -> None:
+    """The episode's changed cells into a fork: every old place emptied, then filled."""
     for c in cells:
         if c.before is not None:
             book.place(c.before["sheet_id"], c.before["row"], c.before["col"], None)
     for c in cells:
         a = c.after
         if a is not None:
-            state = CellState(
-                a["id"], a["input"], store.value_of(a["kind"], a["num"], a["text"]), a["fmt"]
+            value = store.value_of(a["kind"], a["num"], a["text"])
+            book.place(
+                a["sheet_id"], a["row"], a["col"], CellState(a["id"], a["input"], value, a["fmt"])
             )
-            book.place(a["sheet_id"], a["row"], a["col"], state)
-    book.today = _today(g.final, workbook_id)
-    return book
 
 
-def _refresh_pivots(book: Book, conn: Connection, workbook_id: int, changed: list[Key]) -> None:
+def _pivots(g: GradeContext, workbook_id: int) -> list[Any]:
+    """The workbook's pivot tables in the final state, read once per grading."""
+    if getattr(_GRADING, "g", None) is not g:
+        _GRADING.g, _GRADING.books, _GRADING.pivots = g, {}, {}
+    found: dict[int, list[Any]] = _GRADING.pivots
+    if workbook_id not in found:
+        stmt = select(Pivot.__table__).where(Pivot.workbook_id == workbook_id)
+        found[workbook_id] = g.final.execute(stmt).all()
+    return found[workbook_id]
+
+
+def _refresh_pivots(book: Book, g: GradeContext, workbook_id: int, changed: list[Key]) -> None:
     """Rewrite the cells of every pivot table fed by the changed cells, in the copy only."""
-    rows = conn.execute(select(Pivot.__table__).where(Pivot.workbook_id == workbook_id)).all()
+    rows = _pivots(g, workbook_id)
     for p in rows:
         src = parse_area(p.source)
         if not any(
@@ -198,7 +221,7 @@ def _change(reader: Reader, g: GradeContext, workbook_id: int, edits: list[Edit]
     """Type edits into the copy, recalculate, refresh the pivot tables they feed."""
     keys = [_apply(reader, edit) for edit in edits]
     reader.book.recalc(keys)
-    _refresh_pivots(reader.book, g.final, workbook_id, keys)
+    _refresh_pivots(reader.book, g, workbook_id, keys)
     return keys
 
 
@@ -217,7 +240,7 @@ def final_book(g: GradeContext, workbook_id: int) -> Book:
     """The final copy of a workbook, loaded once per grading (every check of one grade
     shares it; perturbations are undone after each round)."""
     if getattr(_GRADING, "g", None) is not g:
-        _GRADING.g, _GRADING.books = g, {}
+        _GRADING.g, _GRADING.books, _GRADING.pivots = g, {}, {}
     books: dict[int, Book] = _GRADING.books
     if workbook_id not in books:
         books[workbook_id] = load_final(g, workbook_id)

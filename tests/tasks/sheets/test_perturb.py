@@ -89,6 +89,9 @@ def test_a_graders_copy_equals_the_final_workbook(world: World) -> None:
             {"workbook": wb.id, "range": "A1:I401", "by": [{"column": "G"}], "header": True},
         ),
         ("sheets_clear_range", {"workbook": wb.id, "range": "C5:D9"}),
+        ("sheets_create_sheet", {"workbook": wb.id, "name": "Notes"}),
+        ("sheets_define_name", {"workbook": wb.id, "name": "Rev", "range": "Orders!I2:I401"}),
+        ("sheets_write_range", {"workbook": wb.id, "range": "Notes!A1", "values": [["=SUM(Rev)"]]}),
         (
             "sheets_write_range",
             {"workbook": wb.id, "range": "A402", "values": [["SO-X", "2025-01-01"]]},
@@ -101,6 +104,7 @@ def test_a_graders_copy_equals_the_final_workbook(world: World) -> None:
             initial=before, final=after, changes=tuple(diff(before, after)), answer=None
         )
         copy, full = load_final(g, wb.id), _load(after, wb.id)
+    assert copy.names == full.names and set(copy.sheets) == set(full.sheets)
     for sid, sheet in full.sheets.items():
         got = {k: (c.input, c.value, c.fmt) for k, c in copy.sheets[sid].cells.items()}
         assert got == {k: (c.input, c.value, c.fmt) for k, c in sheet.cells.items()}

@@ -25,22 +25,31 @@ class Agent(Protocol):
     def act(self, observation: dict[str, str], info: dict[str, Any]) -> str | dict[str, Any]: ...
 
 
+RETRIED_FAULTS = frozenset({"rate_limited", "timeout", "server_error"})
+
+
 class OracleAgent:
-    """Plays the task's reference solution, then submits the task's answer."""
+    """Plays the task's reference solution, then submits the task's answer; a call that
+    met an injected fault (`officegym.gym.faults`) is sent again."""
 
     def __init__(self, seed: int | None = None) -> None:
         """`seed` is accepted (and unused) so every agent is built the same way."""
         self._calls: Iterator[ToolCall] = iter(())
         self._answer: str | None = None
+        self._last: dict[str, Any] | None = None
 
     def reset(self, env: gymnasium.Env, observation: dict[str, str], info: dict) -> None:
         task = env.unwrapped.task  # type: ignore[attr-defined]
         self._calls = iter(task.solution)
         self._answer = task.answer
+        self._last = None
 
     def act(self, observation: dict[str, str], info: dict[str, Any]) -> dict[str, Any]:
+        if self._last is not None and info.get("fault") in RETRIED_FAULTS:
+            return {"tool": self._last["tool"], "arguments": dict(self._last["arguments"])}
         call = next(self._calls, None)
         if call is not None:
+            self._last = {"tool": call.name, "arguments": dict(call.arguments)}
             return {"tool": call.name, "arguments": dict(call.arguments)}
         answer = {} if self._answer is None else {"answer": self._answer}
         return {"tool": SUBMIT, "arguments": answer}

@@ -14,7 +14,7 @@ import gymnasium
 from officegym.gym.spaces import SUBMIT
 from officegym.tools import ToolCall
 
-__all__ = ["AGENTS", "Agent", "OracleAgent", "RandomAgent"]
+__all__ = ["AGENTS", "AGENT_NAMES", "Agent", "OracleAgent", "RandomAgent", "make_agent"]
 
 
 class Agent(Protocol):
@@ -76,3 +76,24 @@ AGENTS: dict[str, type[OracleAgent] | type[RandomAgent]] = {
     "oracle": OracleAgent,
     "random": RandomAgent,
 }
+
+AGENT_NAMES = ("oracle", "random", "openai", "browser-oracle")
+
+
+def make_agent(name: str, *, seed: int | None = None, **options: Any) -> Agent:
+    """An agent by name: ``oracle``, ``random``, ``openai`` (`officegym.gym.llm.ChatAgent`,
+    `options` are its keyword arguments: ``model``, ``base_url`` ...) or ``browser-oracle``
+    (the reference solution played in browser mode)."""
+    if name == "openai":
+        from officegym.gym.llm import ChatAgent
+
+        return ChatAgent(seed=seed, **options)
+    if name == "browser-oracle":
+        from officegym.gym.browser.solutions import BrowserOracleAgent
+
+        return BrowserOracleAgent(seed=seed)
+    if name not in AGENTS:
+        raise ValueError(f"unknown agent {name!r}; use one of {', '.join(AGENT_NAMES)}")
+    if options:
+        raise ValueError(f"agent {name!r} takes no options, got {sorted(options)}")
+    return AGENTS[name](seed=seed)

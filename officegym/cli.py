@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from officegym.cli_agents import agent_options, build_agent
 from officegym.cli_worlds import file_world, memory_world, sign_in_handles
 from officegym.errors import OfficeGymError
 
@@ -281,10 +282,11 @@ def tasks(app: str | None) -> None:
 @click.option(
     "--agent",
     "agent_name",
-    type=click.Choice(["oracle", "random"]),
+    type=click.Choice(["oracle", "random", "openai"]),
     default="oracle",
     show_default=True,
 )
+@agent_options
 @click.option("--env", "env_name", default="officegym/slack-v0", show_default=True)
 @click.option("--episodes", default=10, show_default=True, type=click.IntRange(min=1))
 @click.option("--seed", default=0, show_default=True, help="Seed of the first reset.")
@@ -296,23 +298,30 @@ def tasks(app: str | None) -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Append every episode to this JSONL file.",
 )
+@click.option("--faults", default=0.0, show_default=True, help="Share of tool calls that fail.")
 def run(
     agent_name: str,
+    model: str | None,
+    base_url: str | None,
+    max_turns: int,
     env_name: str,
     episodes: int,
     seed: int,
     split: str,
     max_steps: int,
     record: Path | None,
+    faults: float,
 ) -> None:
     """Run an agent for some episodes and print the rewards per template."""
-    from officegym.gym import AGENTS, make_env, run_episode, summarize
+    from officegym.gym import make_env, run_episode, summarize
 
+    agent = build_agent(agent_name, seed, model, base_url, max_turns)
     try:
-        env = make_env(env_name, record=record, split=split, max_steps=max_steps)
+        env = make_env(env_name, record=record, split=split, max_steps=max_steps, faults=faults)
     except OfficeGymError as exc:
         raise click.BadParameter(exc.message, param_hint="--env") from None
-    agent = AGENTS[agent_name](seed=seed)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--faults") from None
     console = _console()
     results = []
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())

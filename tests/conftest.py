@@ -10,6 +10,7 @@ from flask.testing import FlaskClient
 
 from officegym.web import create_app
 from officegym.world import World, world_image
+from tests.gym.openai_stub import ScriptedModel
 
 
 @pytest.fixture
@@ -30,3 +31,12 @@ def web_app(world: World) -> Flask:
 def client(web_app: Flask) -> FlaskClient:
     """A browser-like test client, not signed in."""
     return web_app.test_client()
+
+
+@pytest.fixture(scope="session")
+def scripted_model() -> Iterator[ScriptedModel]:
+    """One OpenAI-compatible stub server on 127.0.0.1 for the session (tests teach it the
+    tasks they run)."""
+    model = ScriptedModel(slow_seconds=1.5)
+    yield model
+    model.close()

@@ -387,3 +387,13 @@ def validate(template_ids: tuple[str, ...], seeds: int, first_seed: int, scenari
     console.print(table)
     if bad:
         raise SystemExit(1)
+
+
+def _add_commands() -> None:
+    """Commands kept in modules of their own (so this file stays short)."""
+    from officegym.cli_task import task
+
+    main.add_command(task)
+
+
+_add_commands()

@@ -40,3 +40,15 @@ def scripted_model() -> Iterator[ScriptedModel]:
     model = ScriptedModel(slow_seconds=1.5)
     yield model
     model.close()
+
+
+@pytest.fixture(scope="session")
+def local_ray() -> Iterator[None]:
+    """One local Ray (2 CPUs) for the session; tests that use it share an xdist group, so
+    only one test process starts it."""
+    ray = pytest.importorskip("ray")
+    from officegym.gym.distributed import init_ray
+
+    init_ray(num_cpus=2)
+    yield
+    ray.shutdown()

@@ -392,10 +392,12 @@ def validate(template_ids: tuple[str, ...], seeds: int, first_seed: int, scenari
 def _add_commands() -> None:
     """Commands kept in modules of their own (so this file stays short)."""
     from officegym.cli_rollout import rollout
+    from officegym.cli_sft import export_sft
     from officegym.cli_task import task
 
     main.add_command(task)
     main.add_command(rollout)
+    main.add_command(export_sft)
 
 
 _add_commands()

@@ -46,7 +46,8 @@ def scripted_model() -> Iterator[ScriptedModel]:
 def local_ray() -> Iterator[None]:
     """One local Ray (2 CPUs) for the session; tests that use it share an xdist group, so
     only one test process starts it."""
-    ray = pytest.importorskip("ray")
+    import ray
+
     from officegym.gym.distributed import init_ray
 
     init_ray(num_cpus=2)

@@ -9,7 +9,12 @@ The model name chooses the behaviour:
   then as ``reference``;
 - ``refuse``: text only ("I can't help with that.");
 - ``slow``: answers after `slow_seconds` (longer than the client's timeout);
-- ``flaky``: the first request of each turn gets an HTTP 500, the retry as ``reference``.
+- ``flaky``: the first request of each turn gets an HTTP 500, the retry as ``reference``;
+- ``reference-text``: as ``reference``, but each call as JSON text in the reply's content
+  (``{"tool": ..., "arguments": ...}``), for harnesses that read actions from text.
+
+The goal is found in user and system messages, also inside JSON they carry (an
+observation serialized by a harness).
 """
 
 from __future__ import annotations
@@ -81,9 +86,11 @@ class ScriptedModel:
         calls, answer = self._script(messages, body.get("tools", []))
         if turn < len(calls):
             name, args = calls[turn]
-            return 200, _completion(model, None, [(name, json.dumps(args))])
-        done = {} if answer is None else {"answer": answer}
-        return 200, _completion(model, None, [(self._submit_name(body), json.dumps(done))])
+        else:
+            name, args = self._submit_name(body), {} if answer is None else {"answer": answer}
+        if model == "reference-text":
+            return 200, _completion(model, json.dumps({"tool": name, "arguments": args}), [])
+        return 200, _completion(model, None, [(name, json.dumps(args))])
 
     def _script(self, messages: list[dict], tools: list[dict]) -> tuple[list, str | None]:
         text = _text(messages)
@@ -108,10 +115,12 @@ class ScriptedModel:
                     status, payload = model.reply(body)
                 except LookupError as exc:
                     status, payload = 400, {"error": {"message": str(exc)}}
-                data = json.dumps(payload).encode()
+                streamed = body.get("stream") and status == 200
+                data = _sse(payload) if streamed else json.dumps(payload).encode()
+                kind = "text/event-stream" if streamed else "application/json"
                 try:
                     self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Type", kind)
                     self.send_header("Content-Length", str(len(data)))
                     self.end_headers()
                     self.wfile.write(data)
@@ -124,8 +133,27 @@ class ScriptedModel:
         return Handler
 
 
+def _sse(completion: dict[str, Any]) -> bytes:
+    """A completion as a server-sent event stream of chunks (for ``"stream": true``)."""
+    choice = completion["choices"][0]
+    message = choice["message"]
+    delta: dict[str, Any] = {"role": "assistant", "content": message.get("content")}
+    if message.get("tool_calls"):
+        delta["tool_calls"] = [{"index": i, **c} for i, c in enumerate(message["tool_calls"])]
+    head = {k: completion[k] for k in ("id", "created", "model")}
+    chunks = [
+        {**head, "object": "chat.completion.chunk",
+         "choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
+        {**head, "object": "chat.completion.chunk",
+         "choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}]},
+        {**head, "object": "chat.completion.chunk", "choices": [], "usage": completion["usage"]},
+    ]  # fmt: skip
+    events = [f"data: {json.dumps(c)}\n\n" for c in chunks] + ["data: [DONE]\n\n"]
+    return "".join(events).encode()
+
+
 def _text(messages: list[dict]) -> str:
-    """Every user and system message's text, joined."""
+    """Every user and system message's text, joined, with the strings of JSON they hold."""
     parts = []
     for m in messages:
         if m.get("role") in ("user", "system"):
@@ -133,7 +161,27 @@ def _text(messages: list[dict]) -> str:
             if isinstance(content, list):
                 content = " ".join(p.get("text", "") for p in content if isinstance(p, dict))
             parts.append(str(content or ""))
+            parts.extend(_json_strings(str(content or "")))
     return "\n".join(parts)
+
+
+def _json_strings(text: str) -> list[str]:
+    """The string values inside `text` if it is JSON (an observation a harness sent)."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return []
+    found: list[str] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.append(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
 
 
 def _completion(model: str, content: str | None, calls: list[tuple[str, str]]) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from officegym.errors import Invalid, NotFound
 
 __all__ = [
     "REGISTRY",
+    "Ref",
     "Tool",
     "ToolCall",
     "ToolContext",
@@ -40,6 +41,17 @@ __all__ = [
 ToolKind = Literal["read", "write"]
 NAME_RE = re.compile(r"^[a-z0-9]+_[a-z0-9_]+$")
 MAX_TEXT = 40_000  # characters in any one string argument (Slack's own message limit)
+
+
+@dataclass(frozen=True)
+class Ref:
+    """Argument metadata: the argument names a row of `table`, by id or by one of
+    `columns` (``Annotated[str, Field(...), Ref("slack_channel", ("name",))]``, also on the
+    items of a list). Agents never see it; `officegym validate` swaps such an argument for
+    a neighbouring row's to check that graders tell the rows apart."""
+
+    table: str
+    columns: tuple[str, ...] = ()
 
 
 @dataclass
@@ -89,6 +101,18 @@ class Tool:
         schema = self.args_model.model_json_schema()
         schema.pop("title", None)
         return schema
+
+    def ref(self, argument: str) -> Ref | None:
+        """The `Ref` an argument (or each item of a list argument) carries, if any."""
+        info = self.args_model.model_fields.get(argument)
+        if info is None:
+            return None
+        found = next((m for m in info.metadata if isinstance(m, Ref)), None)
+        if found is None and get_origin(info.annotation) is list:
+            (item,) = get_args(info.annotation) or (None,)
+            if get_origin(item) is Annotated:
+                found = next((m for m in get_args(item)[1:] if isinstance(m, Ref)), None)
+        return found
 
     def spec(self) -> dict[str, Any]:
         """The tool as an agent sees it (OpenAI/MCP-style function spec)."""

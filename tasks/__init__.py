@@ -14,15 +14,18 @@ from officegym.tasks.base import (
 )
 from officegym.tasks.checks import (
     Allow,
-    AnswerSays,
+    AnswerIs,
     Check,
     FieldEquals,
     GradeContext,
     Predicate,
     RowAbsent,
     RowExists,
+    Same,
 )
+from officegym.tasks.facts import Fact
 from officegym.tasks.grading import Grade, grade
+from officegym.tasks.mutants import Equivalent
 from officegym.tasks.splits import SPLITS
 from officegym.tasks.statements import Says
 
@@ -30,14 +33,17 @@ __all__ = [
     "SPLITS",
     "TEMPLATES",
     "Allow",
-    "AnswerSays",
+    "AnswerIs",
     "Check",
+    "Equivalent",
+    "Fact",
     "FieldEquals",
     "Grade",
     "GradeContext",
     "Predicate",
     "RowAbsent",
     "RowExists",
+    "Same",
     "Says",
     "Spec",
     "Task",

@@ -24,7 +24,9 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from officegym.errors import NotFound
-from officegym.tasks.checks import Allow, Check
+from officegym.tasks.checks import Allow, AnswerIs, Check
+from officegym.tasks.facts import Fact
+from officegym.tasks.mutants import Equivalent
 from officegym.tools import ToolCall
 from officegym.world import world_image
 
@@ -45,14 +47,19 @@ ID_RE = re.compile(r"^[a-z0-9]+\.[a-z0-9]+(-[a-z0-9]+)*$")
 
 @dataclass(frozen=True)
 class Spec:
-    """What a template returns for one seed."""
+    """What a template returns for one seed. A question task gives its `answer` as a typed
+    fact (`officegym.tasks.facts`: `integer`, `money`, `person`, `choice`, ...): the task
+    then gets the one answer check (`AnswerIs`) and the fact's own text as its reference
+    answer. `equivalent` declares the near-miss mutants of the reference solution that
+    this task cannot tell apart from it, each with its reason (`officegym.tasks.mutants`)."""
 
     goal: str
     persona: str
     checks: Sequence[Check]
     allowed: Sequence[Allow]
     solution: Sequence[ToolCall]
-    answer: str | None = None
+    answer: Fact | None = None
+    equivalent: Sequence[Equivalent] = ()
 
 
 @dataclass(frozen=True)
@@ -69,8 +76,10 @@ class Task:
     checks: tuple[Check, ...]
     allowed: tuple[Allow, ...]
     solution: tuple[ToolCall, ...]
-    answer: str | None = None
+    answer: str | None = None  # the reference answer's text
     apps: tuple[str, ...] = field(default_factory=tuple)
+    expects: Fact | None = None  # the typed answer a question task expects
+    equivalent: tuple[Equivalent, ...] = ()
 
     @property
     def app(self) -> str:
@@ -176,6 +185,14 @@ def make_task(template_id: str, seed: int, scenario: str = "default", world_seed
     tpl = get_template(template_id)
     rng = random.Random(f"{template_id}:{seed}")
     spec = tpl.build(_catalog_session(scenario, world_seed), rng)
+    if spec.answer is not None and not isinstance(spec.answer, Fact):
+        raise TypeError(
+            f"template {template_id}: Spec.answer must be a typed fact (officegym.tasks.facts), "
+            f"not {type(spec.answer).__name__}"
+        )
+    checks = tuple(spec.checks)
+    if spec.answer is not None:
+        checks += (AnswerIs(name=f"answer: {spec.answer.describe()}", fact=spec.answer),)
     return Task(
         id=tpl.id,
         seed=seed,
@@ -184,9 +201,11 @@ def make_task(template_id: str, seed: int, scenario: str = "default", world_seed
         difficulty=tpl.difficulty,
         goal=spec.goal,
         persona=spec.persona,
-        checks=tuple(spec.checks),
+        checks=checks,
         allowed=tuple(spec.allowed),
         solution=tuple(spec.solution),
-        answer=spec.answer,
+        answer=spec.answer.text() if spec.answer is not None else None,
         apps=tpl.apps,
+        expects=spec.answer,
+        equivalent=tuple(spec.equivalent),
     )

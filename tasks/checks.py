@@ -3,8 +3,11 @@
 A check reads the final state (and the episode's changes, and the agent's
 answer) and says pass/fail with a detail line. An `Allow` names changes a task
 may make; every change no allowance matches is collateral damage. Text is
-matched as whole tokens (`officegym.tasks.statements`); what an answer must
-say, and must not, is a `Says`.
+matched as whole tokens (`officegym.tasks.statements`); what a message or field
+must say, and must not, is a `Says`; a question's answer is a typed fact
+(`officegym.tasks.facts`) judged by `AnswerIs`. In a `where`, `Same("text")`
+matches a text column up to case, spacing and Unicode normal form (names,
+titles, companies), and `NewRowId(...)` a row the episode created.
 """
 
 from __future__ import annotations
@@ -19,11 +22,12 @@ from sqlalchemy import Connection, Select, Table, bindparam, select
 
 from officegym.changes import RowChange
 from officegym.db import Base
-from officegym.tasks.statements import Says, mentions
+from officegym.tasks.facts import Fact, judge_answer
+from officegym.tasks.statements import Says, mentions, same_text
 
 __all__ = [
     "Allow",
-    "AnswerSays",
+    "AnswerIs",
     "Check",
     "FieldEquals",
     "GradeContext",
@@ -31,7 +35,24 @@ __all__ = [
     "Predicate",
     "RowAbsent",
     "RowExists",
+    "Same",
 ]
+
+
+@dataclass(frozen=True)
+class Same:
+    """A `where` value matching a text column up to case, spacing, Unicode normal form and
+    closing punctuation (`same_text`): for names, titles and companies a person would call
+    the same whatever their case."""
+
+    text: str
+
+    def matches(self, value: Any) -> bool:
+        return isinstance(value, str) and same_text(value, self.text)
+
+
+def _equal(actual: Any, wanted: Any) -> bool:
+    return wanted.matches(actual) if isinstance(wanted, Same) else actual == wanted
 
 
 @dataclass(frozen=True)
@@ -70,6 +91,7 @@ class GradeContext:
     final: Connection
     changes: tuple[RowChange, ...]
     answer: str | None
+    goal: str = ""  # the task's instructions: messages must not merely post them back
 
     def inserted_ids(self, table: str) -> set[int]:
         return {c.row_id for c in self.changes if c.table == table and c.kind == "insert"}
@@ -83,15 +105,19 @@ class GradeContext:
             if c.table == table
             and c.kind == "insert"
             and c.after is not None
-            and all(c.after[k] == v for k, v in where.items())
+            and all(_equal(c.after[k], v) for k, v in where.items())
         ]
 
     def rows(self, table: str, where: Mapping[str, Any], *, initial: bool = False) -> list[dict]:
-        """Rows of `table` in the final (or initial) state whose columns equal `where`."""
-        keys = tuple(sorted((k, where[k] is None) for k in where))
-        params = {k: v for k, v in where.items() if v is not None}
+        """Rows of `table` in the final (or initial) state whose columns equal `where`
+        (`Same` values compared as text, after the query)."""
+        exact = {k: v for k, v in where.items() if not isinstance(v, Same)}
+        keys = tuple(sorted((k, exact[k] is None) for k in exact))
+        params = {k: v for k, v in exact.items() if v is not None}
         conn = self.initial if initial else self.final
-        return [dict(r._mapping) for r in conn.execute(_matching(table, keys), params)]
+        rows = [dict(r._mapping) for r in conn.execute(_matching(table, keys), params)]
+        texts = {k: v for k, v in where.items() if isinstance(v, Same)}
+        return [r for r in rows if all(v.matches(r[k]) for k, v in texts.items())]
 
 
 @functools.lru_cache(maxsize=1024)
@@ -195,14 +221,15 @@ class FieldEquals(Check):
 
 
 @dataclass(frozen=True, kw_only=True)
-class AnswerSays(Check):
-    """The final answer says what `says` asks: the expected value, none of the distractors,
-    so answering with every candidate at once does not pass."""
+class AnswerIs(Check):
+    """The final answer states exactly the typed `fact` (`judge_answer`): its value, no
+    other value of its type, no hedge, negation or question. Added to every question task
+    from `Spec.answer`; templates do not write it themselves."""
 
-    says: Says
+    fact: Fact
 
     def evaluate(self, g: GradeContext) -> tuple[bool, str]:
-        ok, detail = self.says.judge(g.answer)
+        ok, detail = judge_answer(self.fact, g.answer)
         return ok, f"answer {detail}"
 
 
@@ -237,7 +264,7 @@ class Allow:
         if change.table != self.table or change.kind not in self.kinds:
             return False
         row = change.row
-        if any(row.get(k) != v for k, v in self.where.items()):
+        if not all(_equal(row.get(k), v) for k, v in self.where.items()):
             return False
         return not (change.kind == "update" and self.fields is not None) or (
             change.fields <= self.fields

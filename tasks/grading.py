@@ -50,7 +50,7 @@ class Grade:
 def grade(task: Task, initial: Connection, final: Connection, answer: str | None) -> Grade:
     """Score the final state of an episode against its task."""
     changes = tuple(diff(initial, final))
-    g = GradeContext(initial=initial, final=final, changes=changes, answer=answer)
+    g = GradeContext(initial=initial, final=final, changes=changes, answer=answer, goal=task.goal)
     results = []
     for check in task.checks:
         try:

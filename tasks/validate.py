@@ -1,19 +1,40 @@
-"""The self-check every template must pass, for authors and for the test suite:
-over many seeds, the reference solution scores 1.0 and passes, doing nothing
-scores 0, and dropping any single state-changing call (or the answer) fails."""
+"""The self-check every template must pass, for authors and for the test suite.
+
+Over many seeds: the reference solution scores 1.0 and passes, doing nothing scores
+0, dropping any single state-changing call (or the answer) fails, and every
+near-miss mutant of the reference (`officegym.tasks.mutants`) fails — unless it
+leaves the database exactly as the reference does (equivalent), or the template
+declares it indistinguishable with a reason (declared). Every other surviving
+mutant is a problem. `check_template` also counts the mutants, for the report of
+`officegym validate`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
+from sqlalchemy import DateTime
+
+from officegym.changes import diff
+from officegym.db import Base
 from officegym.runner import ToolRunner
 from officegym.tasks.base import Task, make_task
 from officegym.tasks.grading import Grade, grade
+from officegym.tasks.mutants import Mutant, mutants
 from officegym.tools import ToolCall, load_tools
 from officegym.world import World, world_image
 
-__all__ = ["Problem", "play", "replay", "validate_template"]
+__all__ = [
+    "MutationScore",
+    "Problem",
+    "TemplateReport",
+    "check_template",
+    "play",
+    "replay",
+    "validate_template",
+]
 
 
 @dataclass(frozen=True)
@@ -23,6 +44,51 @@ class Problem:
     template_id: str
     seed: int
     what: str
+
+
+@dataclass
+class MutationScore:
+    """How many mutants were built, and how each ended."""
+
+    built: int = 0
+    killed: int = 0
+    equivalent: int = 0  # left the database as the reference did
+    declared: int = 0  # survived, declared indistinguishable by the template
+    survived: int = 0
+
+    def add(self, other: MutationScore) -> None:
+        for name in ("built", "killed", "equivalent", "declared", "survived"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+    @property
+    def score(self) -> float:
+        """Killed share of the mutants that had to die (1.0 when none had to)."""
+        judged = self.killed + self.survived
+        return self.killed / judged if judged else 1.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "built": self.built,
+            "killed": self.killed,
+            "equivalent": self.equivalent,
+            "declared": self.declared,
+            "survived": self.survived,
+            "score": round(self.score, 4),
+        }
+
+
+@dataclass
+class TemplateReport:
+    """Everything validate found for one template over its seeds."""
+
+    template_id: str
+    problems: list[Problem] = field(default_factory=list)
+    mutation: MutationScore = field(default_factory=MutationScore)
+    declared: dict[str, str] = field(default_factory=dict)  # "kind tool.arg" -> reason
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
 
 
 def play(world: World, task: Task, *, skip: int | None = None) -> tuple[Grade, list[str]]:
@@ -58,20 +124,42 @@ def state_changing_steps(task: Task) -> list[int]:
 
 
 def validate_template(
-    template_id: str, seeds: Iterable[int], *, scenario: str = "default", world_seed: int = 0
+    template_id: str,
+    seeds: Iterable[int],
+    *,
+    scenario: str = "default",
+    world_seed: int = 0,
+    mutate: bool = True,
 ) -> list[Problem]:
     """Every problem found over `seeds` (an empty list means the template is sound)."""
+    return check_template(
+        template_id, seeds, scenario=scenario, world_seed=world_seed, mutate=mutate
+    ).problems
+
+
+def check_template(
+    template_id: str,
+    seeds: Iterable[int],
+    *,
+    scenario: str = "default",
+    world_seed: int = 0,
+    mutate: bool = True,
+) -> TemplateReport:
+    """The contract and the mutants of one template over `seeds`."""
     world = World(world_image(scenario, world_seed))
-    problems: list[Problem] = []
+    report = TemplateReport(template_id)
     for seed in seeds:
         try:
             task = make_task(template_id, seed, scenario, world_seed)
         except Exception as exc:  # report, don't stop: authors want every failure at once
-            problems.append(Problem(template_id, seed, f"build failed: {exc!r}"))
+            report.problems.append(Problem(template_id, seed, f"build failed: {exc!r}"))
             continue
-        problems += [Problem(template_id, seed, w) for w in _instance_problems(world, task)]
+        found = _instance_problems(world, task)
+        if mutate and not found:
+            found = _mutation(world, task, report)
+        report.problems += [Problem(template_id, seed, w) for w in found]
     world.close()
-    return problems
+    return report
 
 
 def _instance_problems(world: World, task: Task) -> list[str]:
@@ -93,3 +181,50 @@ def _instance_problems(world: World, task: Task) -> list[str]:
         if play(world, task, skip=i)[0].passed:
             out.append(f"passes without step {i}")
     return out
+
+
+def _mutation(world: World, task: Task, report: TemplateReport) -> list[str]:
+    """Run every mutant of the instance; count them into `report`, return the survivors."""
+    play(world, task)
+    reference = _state(world)
+    with world.initial_connection() as initial:
+        found = mutants(task, initial)
+    score, out = MutationScore(built=len(found)), []
+    for m in found:
+        graded, _ = replay(world, task, m.calls, m.answer)
+        if not graded.passed:
+            score.killed += 1
+        elif not m.kind.startswith("answer.") and _state(world) == reference:
+            score.equivalent += 1
+        elif (why := _declared(task, m)) is not None:
+            score.declared += 1
+            report.declared.setdefault(f"{m.kind} {m.tool}.{m.arg}", why)
+        else:
+            score.survived += 1
+            out.append(f"mutant survived: {m.label}")
+    report.mutation.add(score)
+    return out
+
+
+def _declared(task: Task, m: Mutant) -> str | None:
+    return next((e.why for e in task.equivalent if e.covers(m)), None)
+
+
+def _state(world: World) -> list[tuple[Any, ...]]:
+    """The episode's changes with timestamps left out (a mutant that takes another code
+    path may read the simulated clock a different number of times)."""
+    with world.initial_connection() as before, world.engine.connect() as after:
+        changes = diff(before, after)
+    return [
+        (c.table, c.row_id, _timeless(c.table, c.before), _timeless(c.table, c.after))
+        for c in changes
+    ]
+
+
+def _timeless(table: str, row: dict[str, Any] | None) -> tuple[Any, ...] | None:
+    if row is None:
+        return None
+    columns = Base.metadata.tables[table].columns
+    return tuple(
+        sorted((k, v) for k, v in row.items() if not isinstance(columns[k].type, DateTime))
+    )

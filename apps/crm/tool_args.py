@@ -13,28 +13,46 @@ from officegym.apps.crm.views import activity_view, record_view
 from officegym.apps.org import service as org
 from officegym.apps.org.models import Person
 from officegym.errors import Invalid
-from officegym.tools import ToolContext
+from officegym.tools import Ref, ToolContext
 
-AccountRef = Annotated[int | str, Field(description="Account id, or the account's exact name.")]
-OppRef = Annotated[int | str, Field(description="Opportunity id, or its exact name.")]
-ContactRef = Annotated[int | str, Field(description="Contact id, email or full name.")]
-LeadRef = Annotated[int | str, Field(description="Lead id, email or full name.")]
+ACCOUNT = Ref("crm_account", ("name",))
+CONTACT = Ref("crm_contact", ("email",))
+PERSON = Ref("org_person", ("handle", "email", "name"))
+AccountRef = Annotated[
+    int | str, Field(description="Account id, or the account's exact name."), ACCOUNT
+]
+OppRef = Annotated[
+    int | str,
+    Field(description="Opportunity id, or its exact name."),
+    Ref("crm_opportunity", ("name",)),
+]
+ContactRef = Annotated[int | str, Field(description="Contact id, email or full name."), CONTACT]
+LeadRef = Annotated[
+    int | str, Field(description="Lead id, email or full name."), Ref("crm_lead", ("email",))
+]
 CaseRef = Annotated[
     int | str,
     Field(description="Case number as a string such as '00001005' (as people quote it), or id."),
+    Ref("crm_case", ("number",)),
 ]
 AccountFilter = Annotated[
-    int | str | None, Field(description="Only records of this account (id or exact name).")
+    int | str | None,
+    Field(description="Only records of this account (id or exact name)."),
+    ACCOUNT,
 ]
 ContactOpt = Annotated[
-    int | str | None, Field(description="A contact at the account (id, email or full name).")
+    int | str | None,
+    Field(description="A contact at the account (id, email or full name)."),
+    CONTACT,
 ]
 Query = Annotated[
     str | None, Field(description="Words that must all appear in the record's name or text.")
 ]
 Owner = Annotated[str | None, Field(description="Only records of this owner (handle or name).")]
 NewOwner = Annotated[
-    str | None, Field(description="Owner's handle, email or full name (default: you).")
+    str | None,
+    Field(description="Owner's handle, email or full name (default: you)."),
+    PERSON,
 ]
 Limit = Annotated[int, Field(description="How many results to return (1-100).", ge=1, le=100)]
 Offset = Annotated[int, Field(description="Skip this many results (for paging).", ge=0)]

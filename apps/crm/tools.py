@@ -149,7 +149,9 @@ def crm_create_contact(
     *,
     last_name: Annotated[str, Field(description="Last name.")],
     first_name: A.FirstName = None,
-    account: Annotated[int | str | None, Field(description="Their account (id or name).")] = None,
+    account: Annotated[
+        int | str | None, Field(description="Their account (id or name)."), A.ACCOUNT
+    ] = None,
     title: A.Title = None,
     email: A.Email = None,
     phone: A.Phone = None,
@@ -171,7 +173,9 @@ def crm_update_contact(
     contact: A.ContactRef,
     first_name: A.FirstName = None,
     last_name: A.LastName = None,
-    account: Annotated[int | str | None, Field(description="Move to this account.")] = None,
+    account: Annotated[
+        int | str | None, Field(description="Move to this account."), A.ACCOUNT
+    ] = None,
     title: A.Title = None,
     email: A.Email = None,
     phone: A.Phone = None,

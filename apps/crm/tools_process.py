@@ -34,9 +34,12 @@ def crm_convert_lead(
             "the contact's account when a contact is given, else a new account created "
             "from the lead's company."
         ),
+        A.ACCOUNT,
     ] = None,
     contact: Annotated[
-        int | str | None, Field(description="Existing contact at that account to link instead.")
+        int | str | None,
+        Field(description="Existing contact at that account to link instead."),
+        A.CONTACT,
     ] = None,
     create_opportunity: Annotated[bool, Field(description="Also open an opportunity.")] = True,
     opportunity_name: Annotated[
@@ -139,7 +142,9 @@ def crm_reassign_owner(
     *,
     record_type: RecordKind,
     record_id: RecordId,
-    new_owner: Annotated[str, Field(description="New owner's handle, email or full name.")],
+    new_owner: Annotated[
+        str, Field(description="New owner's handle, email or full name."), A.PERSON
+    ],
 ) -> dict[str, Any]:
     """Give a record to another CRM user. Managers assign within their team; admins to anyone."""
     s, me = ctx.session, ctx.actor
@@ -156,7 +161,9 @@ def crm_escalate_case(
     case: A.CaseRef,
     reason: Annotated[str, Field(description="Why the case is escalated (logged on it).")],
     new_owner: Annotated[
-        str | None, Field(description="Hand the case to this person too (handle or name).")
+        str | None,
+        Field(description="Hand the case to this person too (handle or name)."),
+        A.PERSON,
     ] = None,
 ) -> dict[str, Any]:
     """Escalate an open case: status Escalated, priority raised to at least High, and the

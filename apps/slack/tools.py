@@ -15,14 +15,22 @@ from sqlalchemy.orm import Session
 from officegym.apps.org import service as org
 from officegym.apps.slack import service as chat
 from officegym.apps.slack.models import Channel, Message
-from officegym.tools import ToolContext, tool
+from officegym.tools import Ref, ToolContext, tool
 
-ChannelRef = Annotated[str, Field(description="Channel name such as 'general' or '#general'.")]
-MessageId = Annotated[int, Field(description="Numeric id of the message, as shown in listings.")]
+ChannelRef = Annotated[
+    str,
+    Field(description="Channel name such as 'general' or '#general'."),
+    Ref("slack_channel", ("name",)),
+]
+MessageId = Annotated[
+    int, Field(description="Numeric id of the message, as shown in listings."), Ref("slack_message")
+]
 Text = Annotated[str, Field(description="Message text; mention people with @handle.")]
 Limit = Annotated[int, Field(description="How many items to return (1-100).", ge=1, le=100)]
 PersonRef = Annotated[
-    str, Field(description="A person's handle (e.g. 'jdoe'), email or full name.")
+    str,
+    Field(description="A person's handle (e.g. 'jdoe'), email or full name."),
+    Ref("org_person", ("handle", "email", "name")),
 ]
 Emoji = Annotated[str, Field(description="Emoji name without colons, e.g. 'thumbsup' or 'eyes'.")]
 

@@ -13,7 +13,7 @@ from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, Predicate, RowExists
 from officegym.tasks.crm.common import allow_update, crm_index
 from officegym.tasks.slack.common import call, pick
-from officegym.tasks.statements import Says, rivals
+from officegym.tasks.statements import Says
 
 CLOSE_FIELDS = ["stage", "probability", "close_date", "closed_at", "loss_reason"]
 MOVE_FIELDS = ["stage", "probability"]  # what a move between open stages changes
@@ -98,7 +98,7 @@ def close_won(w: Session, rng: random.Random) -> Spec:
                 table="crm_activity",
                 new=True,
                 where={"record_type": "opportunity", "record_id": opp.id, "kind": "call"},
-                says={"subject": Says(all_of=[[subject]], none_of=rivals(SIGNED, subject))},
+                says={"subject": Says(exactly=subject)},
             ),
         ],
         allowed=[

@@ -9,10 +9,10 @@ from sqlalchemy.orm import Session
 
 from officegym.seed_data.crm_text import CONTACT_TITLES, NEXT_STEPS
 from officegym.tasks.base import Spec, template
-from officegym.tasks.checks import Allow, FieldEquals, RowExists
+from officegym.tasks.checks import Allow, FieldEquals, RowExists, Same
 from officegym.tasks.crm.common import allow_new, allow_update, crm_index
 from officegym.tasks.slack.common import call, pick
-from officegym.tasks.statements import Says, rivals
+from officegym.tasks.statements import Says
 
 FIRST = ["Avery", "Jordan", "Morgan", "Riley", "Quinn", "Harper", "Rowan", "Emerson", "Sage"]
 LAST = ["Okafor", "Lindqvist", "Moreau", "Tanaka", "Silva", "Novak", "Haddad", "Kowalski"]
@@ -76,10 +76,10 @@ def add_contact(w: Session, rng: random.Random) -> Spec:
                 new=True,
                 where={
                     "account_id": account.id,
-                    "email": email,
-                    "last_name": last,
-                    "first_name": first,
-                    "title": title,
+                    "email": Same(email),
+                    "last_name": Same(last),
+                    "first_name": Same(first),
+                    "title": Same(title),
                 },
             ),
         ],
@@ -117,7 +117,7 @@ def follow_up_task(w: Session, rng: random.Random) -> Spec:
                 table="crm_activity",
                 new=True,
                 where={**where, "due_date": due, "owner_id": me.id},
-                says={"subject": Says(all_of=[[subject]], none_of=rivals(TASKS, subject))},
+                says={"subject": Says(exactly=subject)},
             ),
         ],
         allowed=[

@@ -8,10 +8,9 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.crm.models import OPEN_STAGES
 from officegym.tasks.base import Spec, template
-from officegym.tasks.checks import AnswerSays
 from officegym.tasks.crm.common import crm_index
+from officegym.tasks.facts import integer, money
 from officegym.tasks.slack.common import call, pick
-from officegym.tasks.statements import Says
 
 
 @template("crm.pipeline-amount", difficulty="medium")
@@ -31,14 +30,10 @@ def pipeline_amount(w: Session, rng: random.Random) -> Spec:
         goal=f"What is the total amount of {who} open opportunities in the {stage} stage? "
         "Answer with the amount in dollars.",
         persona=me.handle,
-        checks=[
-            AnswerSays(
-                name=f"total of {stage}", says=Says(amount=answer, hedges=False, max_chars=120)
-            )
-        ],
+        checks=[],
         allowed=[],
         solution=[call("crm_pipeline_report", group_by="stage", owner=owner.handle)],
-        answer=f"${answer:,}",
+        answer=money(answer, label=f"the {stage} total, ${answer:,}"),
     )
 
 
@@ -57,13 +52,8 @@ def count_open_cases(w: Session, rng: random.Random) -> Spec:
         goal=f"How many open (not closed) support cases does {account.name} have? Answer with "
         "the number only.",
         persona=me.handle,
-        checks=[
-            AnswerSays(
-                name="open case count",
-                says=Says(count=n, hedges=False, ignoring=[account.name], max_chars=60),
-            )
-        ],
+        checks=[],
         allowed=[],
         solution=[call("crm_search_cases", account=account.id, open_only=True, limit=50)],
-        answer=str(n),
+        answer=integer(n, alone=True, ignoring=(account.name,)),
     )

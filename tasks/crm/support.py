@@ -34,8 +34,15 @@ def escalated(case_id: int):
 
 
 def reason_logged(reason: str) -> Says:
-    """What the escalation note must say: the reason given, and none of the others."""
-    return Says(all_of=[[reason]], none_of=rivals(ESCALATION_REASONS, reason))
+    """What the escalation note must say: the reason given (not denied), and none of the
+    others."""
+    return Says(all_of=[[reason]], none_of=rivals(ESCALATION_REASONS, reason), act="announce")
+
+
+def reason_quoted(reason: str) -> Says:
+    """The escalation note of a reason the goal quotes: that reason, word for word (the
+    service writes it as "Escalated: <reason>")."""
+    return Says(exactly=f"Escalated: {reason}")
 
 
 def allow_escalation(case_id: int, actor_id: int) -> list[Allow]:
@@ -65,7 +72,7 @@ def escalate_case(w: Session, rng: random.Random) -> Spec:
                 table="crm_activity",
                 new=True,
                 where={"record_type": "case", "record_id": case.id},
-                says={"subject": reason_logged(reason)},
+                says={"subject": reason_quoted(reason)},
             ),
         ],
         allowed=allow_escalation(case.id, me.id),
@@ -94,10 +101,7 @@ def close_case(w: Session, rng: random.Random) -> Spec:
                 table="crm_case",
                 row_id=case.id,
                 field="resolution",
-                says=Says(
-                    all_of=[[resolution.rstrip(".")]],
-                    none_of=[r.rstrip(".") for r in rivals(RESOLUTIONS, resolution)],
-                ),
+                says=Says(exactly=resolution),
             ),
         ],
         allowed=allow_update("case", case.id, ["status", "resolution", "closed_at"]),

@@ -13,13 +13,15 @@ from officegym.apps.crm.models import STAGES
 from officegym.apps.slack.models import Channel
 from officegym.seed_data.crm_text import ESCALATION_REASONS
 from officegym.tasks.base import Spec, template
-from officegym.tasks.checks import Predicate
+from officegym.tasks.checks import Predicate, RowExists
 from officegym.tasks.crm.common import crm_index
-from officegym.tasks.crm.support import allow_escalation, escalated
+from officegym.tasks.crm.support import allow_escalation, escalated, reason_quoted
 from officegym.tasks.cross.common import case_number
+from officegym.tasks.facts import choice
+from officegym.tasks.mutants import Equivalent
 from officegym.tasks.slack.common import allow_dm, allow_post, call, pick
 from officegym.tasks.slack.said import Said
-from officegym.tasks.statements import Says, rivals
+from officegym.tasks.statements import Says
 
 APPS = ["crm", "slack"]
 
@@ -45,14 +47,12 @@ def deal_status_to_channel(w: Session, rng: random.Random) -> Spec:
                 author_id=me.id,
                 channel_id=channel_id,
                 says=Says(
-                    all_of=[[opp.name], [opp.stage]],
-                    none_of=[
-                        *rivals(STAGES, opp.stage),
-                        *(o.name for o in idx.open_opps() if o.id != opp.id),
-                    ],
+                    all_of=[[opp.name]],
+                    none_of=[o.name for o in idx.open_opps() if o.id != opp.id],
+                    facts=[choice(opp.stage, STAGES, ignoring=(opp.name,))],
                     amount=opp.amount,
                     ignoring=[opp.name],
-                    affirms=True,
+                    act="report",
                 ),
             )
         ],
@@ -91,11 +91,18 @@ def escalate_and_tell_manager(w: Session, rng: random.Random) -> Spec:
         persona=me.handle,
         checks=[
             Predicate(name="case escalated", fn=escalated(case.id)),
+            RowExists(
+                name="the reason the goal gives is logged",
+                table="crm_activity",
+                new=True,
+                where={"record_type": "case", "record_id": case.id},
+                says={"subject": reason_quoted(reason)},
+            ),
             Said(
                 name=f"DM to {boss.name} with the case number",
                 author_id=me.id,
                 dm_to=boss.id,
-                says=Says(all_of=[case_number(case.number)]),
+                says=Says(all_of=[case_number(case.number)], act="confirm"),
             ),
         ],
         allowed=[*allow_escalation(case.id, me.id), *allow_dm(w, me, boss)],
@@ -155,10 +162,18 @@ def pipeline_to_manager(w: Session, rng: random.Random) -> Spec:
                 name=f"DM to {boss.name} with the total",
                 author_id=me.id,
                 dm_to=boss.id,
-                says=Says(amount=total, amounts_besides=_parts(idx, me.id, by)),
+                says=Says(amount=total, amounts_besides=_parts(idx, me.id, by), act="report"),
             )
         ],
         allowed=allow_dm(w, me, boss),
+        equivalent=[
+            Equivalent(
+                "text.drop-fact",
+                "the DM must carry the total; restating the closing date is optional",
+                tool="slack_send_dm",
+                words=(f"{by:%B}", str(by.day)),
+            )
+        ],
         solution=[
             call(
                 "crm_search_opportunities",

@@ -10,14 +10,15 @@ from sqlalchemy.orm import Session
 from officegym.apps.crm.models import CLOSED_STAGES, STAGES
 from officegym.seed_data.crm_text import NEXT_STEPS
 from officegym.tasks.base import Spec, template
-from officegym.tasks.checks import Allow, FieldEquals, Predicate, RowExists
+from officegym.tasks.checks import Allow, FieldEquals, Predicate, RowExists, Same
 from officegym.tasks.crm.common import allow_new, allow_update, crm_index
 from officegym.tasks.crm.pipeline import CLOSE_FIELDS, MOVE_FIELDS
 from officegym.tasks.crm.support import allow_escalation, escalated, reason_logged
 from officegym.tasks.cross.common import case_number, requests_of
+from officegym.tasks.facts import choice
 from officegym.tasks.slack.common import allow_post, call, pick
 from officegym.tasks.slack.said import Said
-from officegym.tasks.statements import Says, rivals
+from officegym.tasks.statements import Says
 
 APPS = ["crm", "slack"]
 
@@ -55,7 +56,11 @@ def stage_request(w: Session, rng: random.Random) -> Spec:
                 name="confirmed in the thread, naming the stage",
                 author_id=me.id,
                 thread_of=req.message_id,
-                says=Says(all_of=[[stage]], ignoring=[opp.name], affirms=True),
+                says=Says(
+                    facts=[choice(stage, STAGES, ignoring=(opp.name,))],
+                    ignoring=[opp.name],
+                    act="confirm",
+                ),
             ),
         ],
         allowed=[
@@ -81,12 +86,13 @@ def _answer(opp, field: str) -> tuple[Says, str]:
     """What a reply must say to answer a deal's field (that value and no rival one), and
     the reference wording."""
     if field == "close date":
-        says = Says(date=opp.close_date, hedges=False, ignoring=[opp.name])
+        says = Says(date=opp.close_date, hedges=False, ignoring=[opp.name], act="report")
         return says, opp.close_date.isoformat()
     if field == "amount":
-        return Says(amount=opp.amount, hedges=False, ignoring=[opp.name]), f"${opp.amount:,}"
-    others = rivals(NEXT_STEPS, opp.next_step)
-    says = Says(all_of=[[opp.next_step]], none_of=others, hedges=False, ignoring=[opp.name])
+        says = Says(amount=opp.amount, hedges=False, ignoring=[opp.name], act="report")
+        return says, f"${opp.amount:,}"
+    step = choice(opp.next_step, NEXT_STEPS, ignoring=(opp.name,))
+    says = Says(facts=[step], hedges=False, ignoring=[opp.name], act="report")
     return says, opp.next_step
 
 
@@ -146,11 +152,11 @@ def lead_from_chat(w: Session, rng: random.Random) -> Spec:
     me = rng.choice(idx.with_role("rep", "sales"))
     who = idx.people[req.asker_id].name
     where = {
-        "email": f["email"].lower(),
-        "company": f["company"],
-        "first_name": f["first"],
-        "last_name": f["last"],
-        "title": f["title"],
+        "email": Same(f["email"]),
+        "company": Same(f["company"]),
+        "first_name": Same(f["first"]),
+        "last_name": Same(f["last"]),
+        "title": Same(f["title"]),
         "source": "Trade Show",
         "owner_id": me.id,
     }
@@ -165,7 +171,7 @@ def lead_from_chat(w: Session, rng: random.Random) -> Spec:
                 name="said in the thread that the lead is in",
                 author_id=me.id,
                 thread_of=req.message_id,
-                says=Says(all_of=[["lead", "CRM", "added", "created"]], affirms=True),
+                says=Says(all_of=[["lead", "CRM", "added", "created"]], act="confirm"),
             ),
         ],
         allowed=[*allow_new("lead", {"owner_id": me.id}), *_reply(req, me.id)],
@@ -218,7 +224,7 @@ def escalation_request(w: Session, rng: random.Random) -> Spec:
                 name="confirmed in the thread, naming the case",
                 author_id=me.id,
                 thread_of=req.message_id,
-                says=Says(all_of=[case_number(case.number)]),
+                says=Says(all_of=[case_number(case.number)], act="confirm"),
             ),
         ],
         allowed=[*allow_escalation(case.id, me.id), *_reply(req, me.id)],

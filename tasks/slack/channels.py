@@ -13,6 +13,7 @@ from officegym.apps.slack.models import Channel, Status
 from officegym.seed_data.slack_text import DAYS, FEATURES, PROJECTS, STATUSES
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, Check, RowExists
+from officegym.tasks.mutants import Equivalent
 from officegym.tasks.slack.common import (
     allow_dm,
     allow_post,
@@ -113,7 +114,7 @@ def join_and_post(w: Session, rng: random.Random) -> Spec:
                 says=Says(
                     all_of=[with_plurals([feature])],
                     none_of=with_plurals(rivals(FEATURES, feature)),
-                    affirms=True,
+                    act="request",
                 ),
             ),
         ],
@@ -166,7 +167,7 @@ def invite_team(w: Session, rng: random.Random) -> Spec:
             channel_id=ch.id,
             says=Says(
                 all_of=[WELCOMES, *([f"@{p.handle}"] for p in missing)],
-                affirms=True,
+                act="announce",
             ),
         )
     )
@@ -182,6 +183,14 @@ def invite_team(w: Session, rng: random.Random) -> Spec:
                 for p in missing
             ),
             *allow_post(ch.id, me.id),
+        ],
+        equivalent=[
+            Equivalent(
+                "text.drop-fact",
+                "the welcome is posted in the channel; naming it there is optional",
+                tool="slack_post_message",
+                words=(f"#{ch.name}",),
+            )
         ],
         solution=[
             call("slack_list_people", team=team.slug, limit=100),
@@ -233,10 +242,7 @@ def no_access_request(w: Session, rng: random.Random) -> Spec:
                 name=f"told {asker.name} why not, by DM",
                 author_id=me.id,
                 dm_to=asker.id,
-                says=Says(
-                    all_of=[[channel.name, f"#{channel.name}"], CANNOT],
-                    none_of=["posted", "shared", "done", "put it", "added it", "sent it"],
-                ),
+                says=Says(all_of=[[channel.name, f"#{channel.name}"]], act="refuse"),
             )
         ],
         allowed=allow_dm(w, me, asker),
@@ -247,23 +253,6 @@ def no_access_request(w: Session, rng: random.Random) -> Spec:
     )
 
 
-# Ways of saying one cannot reach a channel (the message must say it, and not claim it
-# was posted after all).
-CANNOT = [
-    "can't",
-    "cannot",
-    "can not",
-    "couldn't",
-    "unable",
-    "not able",
-    "not a member",
-    "no access",
-    "don't have access",
-    "doesn't show",
-    "don't see",
-    "isn't visible",
-    "not visible",
-]
 WELCOMES = ["welcome", "welcomed", "glad to have you", "great to have you", "good to have you"]
 
 

@@ -11,10 +11,11 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
 from officegym.apps.slack.models import Channel, Message
+from officegym.seed_data.slack_text import DAYS
 from officegym.tasks.base import Spec, template
-from officegym.tasks.checks import AnswerSays
+from officegym.tasks.facts import Fact, choice, integer, percent, person
 from officegym.tasks.slack.common import call, channels_of, member_ids, people, pick
-from officegym.tasks.statements import Says
+from officegym.tasks.statements import day_forms
 
 
 @template("slack.lookup-manager", difficulty="easy")
@@ -25,37 +26,14 @@ def lookup_manager(w: Session, rng: random.Random) -> Spec:
     subject = rng.choice([p for p in everyone if p.manager_id and p.id != me.id])
     boss = w.get(Person, subject.manager_id)
     assert boss is not None
-    others = _others_than(everyone, boss, subject)
     return Spec(
         goal=f"Who is {subject.name}'s manager? Answer with the manager's full name.",
         persona=me.handle,
-        checks=[
-            AnswerSays(
-                name="names the manager",
-                says=Says(
-                    all_of=[[boss.name, boss.handle]],
-                    none_of=others,
-                    hedges=False,
-                    ignoring=[subject.name],
-                    max_chars=200,
-                ),
-            )
-        ],
+        checks=[],
         allowed=[],
         solution=[call("slack_get_person", person=subject.name)],
-        answer=boss.name,
+        answer=person(boss, everyone, ignoring=(subject.name, subject.handle)),
     )
-
-
-def _others_than(everyone: list[Person], boss: Person, subject: Person) -> list[str]:
-    """Everyone's names, handles, first and last names but the manager's (and the
-    subject's): naming any of them beside the manager hedges."""
-    mine = set(boss.name.split()) | set(subject.name.split())
-    out = []
-    for p in everyone:
-        if p.id not in (boss.id, subject.id):
-            out += [p.name, p.handle, *(part for part in p.name.split() if part not in mine)]
-    return out
 
 
 @template("slack.count-members", difficulty="easy")
@@ -67,15 +45,10 @@ def count_members(w: Session, rng: random.Random) -> Spec:
     return Spec(
         goal=f"How many members does #{ch.name} have? Answer with just the number.",
         persona=me.handle,
-        checks=[
-            AnswerSays(
-                name="member count",
-                says=Says(count=n, hedges=False, ignoring=[f"#{ch.name}"], max_chars=60),
-            )
-        ],
+        checks=[],
         allowed=[],
         solution=[call("slack_get_channel_info", channel=ch.name)],
-        answer=str(n),
+        answer=integer(n, alone=True, ignoring=(f"#{ch.name}",)),
     )
 
 
@@ -129,21 +102,22 @@ def latest_update(w: Session, rng: random.Random) -> Spec:
     """Report the latest value of a fact restated several times (older values are distractors)."""
     channel, subject, question, values = pick(rng, _fact_series(w.get_bind()), "restated facts")
     me = pick(rng, people(w), "people")
-    latest = values[-1]
     return Spec(
         goal=question.format(subject=subject, channel=channel),
         persona=me.handle,
-        checks=[
-            AnswerSays(
-                name=f"latest value for {subject} in #{channel}",
-                says=Says(
-                    all_of=[[latest]],
-                    none_of=sorted({v for v in values if v != latest}),
-                    max_chars=80,
-                ),
-            )
-        ],
+        checks=[],
         allowed=[],
         solution=[call("slack_search_messages", query=subject, channel=channel, limit=50)],
-        answer=latest,
+        answer=_latest_fact(question, values, subject),
     )
+
+
+def _latest_fact(question: str, values: list[str], subject: str) -> Fact:
+    """The latest value as the typed fact the question asks for: a version (every version
+    stated in the channel is an option), a percentage, or a weekday."""
+    latest, label = values[-1], f"the latest value for {subject}"
+    if "version" in question:
+        return choice(latest, sorted(set(values)), alone=True, ignoring=(subject,), label=label)
+    if "percentage" in question:
+        return percent(int(latest), alone=True, ignoring=(subject,), label=label)
+    return choice(latest, {d: day_forms(d) for d in DAYS}, alone=True, label=label)

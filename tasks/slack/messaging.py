@@ -61,7 +61,7 @@ def post_channel(w: Session, rng: random.Random) -> Spec:
                         *rivals(TIMES, time),
                         *rivals(ROOMS, room),
                     ],
-                    affirms=True,
+                    act="announce",
                 ),
             )
         ],
@@ -104,7 +104,7 @@ def reply_thread(w: Session, rng: random.Random) -> Spec:
                 says=Says(
                     all_of=[[f"@{author.handle}"], day_forms(day)],
                     none_of=[f for d in rivals(DAYS, day) for f in day_forms(d)],
-                    affirms=True,
+                    act="commit",
                 ),
             )
         ],
@@ -330,7 +330,7 @@ def dm_by_name(w: Session, rng: random.Random) -> Spec:
                 says=Says(
                     all_of=[with_plurals([feature])],
                     none_of=with_plurals(rivals(FEATURES, feature)),
-                    affirms=True,
+                    act="request",
                 ),
             )
         ],

@@ -100,7 +100,7 @@ def _onboarding_checks(
             name="welcome mentions the new hire",
             author_id=me.id,
             channel_id=channel,
-            says=Says(all_of=[[f"@{hire.handle}"]], affirms=True),
+            says=Says(all_of=[[f"@{hire.handle}"]], act="announce"),
         ),
         Predicate(
             name="welcome message pinned",
@@ -110,7 +110,7 @@ def _onboarding_checks(
             name=f"DM to {boss.name} naming #{name}",
             author_id=me.id,
             dm_to=boss.id,
-            says=Says(all_of=[[name, f"#{name}"]], affirms=True),
+            says=Says(all_of=[[name, f"#{name}"]], act="confirm"),
         ),
     ]
 

@@ -1,5 +1,6 @@
 """The declarative checks on real states: rows the episode created found by content
-(`NewRowId`), texts judged by `Says`, answers by `AnswerSays`, field values exact."""
+(`NewRowId`), texts judged by `Says`, answers by `AnswerIs`, field values exact or the
+same text (`Same`)."""
 
 from __future__ import annotations
 
@@ -12,14 +13,16 @@ from officegym.changes import diff
 from officegym.runner import ToolRunner
 from officegym.tasks.checks import (
     Allow,
-    AnswerSays,
+    AnswerIs,
     FieldEquals,
     GradeContext,
     NewRowId,
     RowAbsent,
     RowExists,
+    Same,
     resolve,
 )
+from officegym.tasks.facts import integer
 from officegym.tasks.statements import Says
 from officegym.world import World
 
@@ -95,8 +98,18 @@ def test_field_equals_reads_the_final_value(context) -> None:
     assert gone.evaluate(g) == (False, "slack_channel 1000000000 no longer exists")
 
 
-def test_answer_says_reads_the_final_answer(context) -> None:
-    check = AnswerSays(name="a", says=Says(all_of=[["42"]], none_of=["41", "43"]))
+def test_answer_is_reads_the_final_answer(context) -> None:
+    check = AnswerIs(name="a", fact=integer(42))
     assert check.evaluate(context(answer="It is 42."))[0]
     assert not check.evaluate(context(answer="42 or 43"))[0]
-    assert check.evaluate(context())[1] == "answer nothing said"
+    assert check.evaluate(context())[1] == "answer no answer"
+
+
+def test_same_matches_text_up_to_case_and_spacing_but_not_other_words(context) -> None:
+    g = context(("slack_set_status", {"text": "Out  Sick TODAY", "emoji": "face_with_thermometer"}))
+    where = {"text": Same("out sick today.")}
+    assert RowExists(name="s", table="slack_status", where=where, new=True).evaluate(g)[0]
+    assert RowExists(name="s", table="slack_status", where=where).evaluate(g)[0]
+    other = {"text": Same("out sick today and tomorrow")}
+    assert not RowExists(name="s", table="slack_status", where=other).evaluate(g)[0]
+    assert Allow("slack_status", kinds=("insert", "update"), where=where).matches(g.changes[0])

@@ -54,7 +54,8 @@ def rival(task: Task) -> str:
         return f"${says.amount + 7_500:,}"
     if says.date is not None:
         return (says.date + dt.timedelta(days=3)).isoformat()
-    return says.none_of[0]
+    fact = says.all_facts[0]
+    return fact.say(fact.rivals()[0])
 
 
 def passes(world: World, task: Task, calls: list[ToolCall]) -> bool:
@@ -113,7 +114,8 @@ def test_a_dm_to_a_group_with_the_manager_in_it_is_not_a_dm_to_the_manager(
 @pytest.mark.parametrize(
     ("template_id", "answer", "expected"),
     [
-        ("crm.count-open-cases", "There are {n}.", True),
+        ("crm.count-open-cases", "{n}", True),
+        ("crm.count-open-cases", "There are {n}.", False),  # "Answer with the number only"
         ("crm.count-open-cases", "{n} or {n1}", False),
         ("crm.pipeline-amount", "The total is {n}.", True),
         ("crm.pipeline-amount", "{n}, or {n1} with the lost deals", False),
@@ -121,11 +123,12 @@ def test_a_dm_to_a_group_with_the_manager_in_it_is_not_a_dm_to_the_manager(
         ("crm.count-open-cases", "{n}+", False),
         ("crm.pipeline-amount", "{n}, or maybe 326 grand", False),
         ("crm.pipeline-amount", "{n} give or take fifty thousand", False),
-        ("slack.count-members", "It has {n} members.", True),
+        ("slack.count-members", "{n}.", True),
+        ("slack.count-members", "It has {n} members.", False),  # "just the number"
         ("slack.count-members", "{n} or so", False),
     ],
 )
-def test_answers_are_read_as_sentences_but_hedges_fail(
+def test_answers_are_read_as_sentences_where_allowed_but_hedges_fail(
     world: World, template_id: str, answer: str, expected: bool
 ) -> None:
     for seed in range(6):

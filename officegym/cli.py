@@ -46,9 +46,13 @@ _SEED_HELP = "World seed (default: a kept file's, else 0)."
     "--db",
     default="officegym.sqlite",
     show_default=True,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="SQLite file to serve the world from.",
+    help="SQLite file to serve the world from, or a PostgreSQL URL "
+    "(postgresql+psycopg://user@host/db) for several --workers.",
 )
+@click.option(
+    "--workers", default=1, show_default=True, type=click.IntRange(min=1),
+    help="Worker processes (more than one needs a PostgreSQL --db).",
+)  # fmt: skip
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
 @click.option("--port", default=8000, show_default=True, help="Port to listen on.")
 @click.option(
@@ -77,7 +81,8 @@ _SEED_HELP = "World seed (default: a kept file's, else 0)."
 def serve(
     scenario: str | None,
     seed: int | None,
-    db: Path,
+    db: str,
+    workers: int,
     host: str,
     port: int,
     allowed_hosts: tuple[str, ...],
@@ -86,12 +91,22 @@ def serve(
     fresh: bool,
     expose_grading: bool,
 ) -> None:
-    """Serve the web clones, the Slack API and MCP over a seeded world in a SQLite file."""
+    """Serve the web clones, the Slack API and MCP over a seeded world in a SQLite file
+    (or a PostgreSQL database, with several worker processes)."""
     from officegym.hosts import host_names, is_loopback
     from officegym.mcp_wrappers.asgi import build_asgi_app
     from officegym.mcp_wrappers.asgi import serve as serve_asgi
+    from officegym.serve_workers import is_server_url
     from officegym.web import create_app
 
+    if is_server_url(db):
+        options = (scenario, seed, host, allowed_hosts, persona, allow_switch, expose_grading)
+        return _serve_server_db(db, workers, port, fresh, *options)
+    if workers > 1:
+        raise click.BadParameter(
+            "several workers need a PostgreSQL --db URL", param_hint="--workers"
+        )
+    db = Path(db)
     world = file_world(scenario, seed, db, fresh, seed_option="--seed")
     handles = sign_in_handles(world, persona)
     locked = persona is not None and not allow_switch
@@ -114,6 +129,35 @@ def serve(
         _warn_exposed(host, port, expose_grading)
     asgi = build_asgi_app(world, app, host=host, allowed_hosts=allowed_hosts)
     serve_asgi(asgi, host, port)
+
+
+def _serve_server_db(
+    url: str, workers: int, port: int, fresh: bool, scenario: str | None, seed: int | None,
+    host: str, allowed_hosts: tuple[str, ...], persona: str | None, allow_switch: bool,
+    expose_grading: bool,
+) -> None:  # fmt: skip
+    """`serve` on a database server: load (or keep) the world there, then serve it with
+    `workers` processes (`officegym.serve_workers`)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from officegym.serve_workers import ServeConfig, serve_database
+
+    config = ServeConfig(
+        url, scenario or "default", seed or 0, host, allowed_hosts, persona,
+        persona is not None and not allow_switch, expose_grading,
+    )  # fmt: skip
+    console = _console()
+    console.print(f"officegym: world {config.scenario} seed {config.seed} on {url} "
+                  f"({workers} worker(s))", soft_wrap=True, highlight=False)  # fmt: skip
+    console.print(f"Open http://{host}:{port}/ · Slack API /api/ · MCP /mcp", soft_wrap=True)
+    try:
+        serve_database(config, fresh=fresh, port=port, workers=workers)
+    except OfficeGymError as exc:
+        raise click.ClickException(exc.message) from None
+    except SQLAlchemyError as exc:
+        raise click.BadParameter(
+            f"cannot use {url}: {exc.orig or exc}", param_hint="--db"
+        ) from None
 
 
 def _print_doors(

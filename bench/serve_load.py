@@ -1,0 +1,114 @@
+"""PostgreSQL serving under load: `officegym serve --db postgresql+psycopg://... --workers 2`
+with 50 concurrent writers through the Slack API, MCP and the web forms.
+
+    python bench/serve_load.py [--seconds 15] [--writers 50] [--workers 2] [--kill]
+
+Creates a database of its own on the local server (``$OFFICEGYM_PG``, default
+postgresql+psycopg://postgres@127.0.0.1:5432/test), serves it, runs
+`officegym.loadtest.run_load`, verifies the database (`verify`) and prints requests/s,
+latency percentiles per door and the outcome counts; ``--kill`` SIGKILLs a worker a
+third of the way in. The database is dropped at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+
+from sqlalchemy import create_engine, text
+
+from officegym.loadtest import run_load, verify
+from officegym.world import World, world_image
+
+SERVER = os.environ.get("OFFICEGYM_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+def people() -> list[str]:
+    world = World(world_image())
+    with world.initial_connection() as conn:
+        rows = conn.execute(text(
+            "SELECT p.handle FROM org_person p JOIN slack_membership m ON m.person_id = p.id "
+            "JOIN slack_channel c ON c.id = m.channel_id WHERE c.name = 'general' ORDER BY p.id"
+        ))  # fmt: skip
+        handles = [r[0] for r in rows]
+    world.close()
+    return handles[:25]
+
+
+def wait_healthy(base: str, proc: subprocess.Popen, timeout: float = 300) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            with urllib.request.urlopen(f"{base}/healthz", timeout=2) as r:
+                if r.read() == b"ok":
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise RuntimeError("serve did not become healthy")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--writers", type=int, default=50)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--kill", action="store_true", help="SIGKILL a worker mid-load")
+    args = parser.parse_args()
+    name = f"og_bench_{uuid.uuid4().hex[:8]}"
+    admin = create_engine(SERVER, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f"CREATE DATABASE {name}"))
+    url = SERVER.rsplit("/", 1)[0] + f"/{name}"
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    officegym = Path(sys.executable).with_name("officegym")
+    cmd = [
+        str(officegym),
+        "serve",
+        "--db",
+        url,
+        "--workers",
+        str(args.workers),
+        "--port",
+        str(port),
+    ]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(base, proc)
+        chaos = None
+        if args.kill:
+            out = subprocess.run(["pgrep", "-P", str(proc.pid), "-f", "multiprocessing.spawn"],
+                                 capture_output=True, text=True)  # fmt: skip
+            victim = int(out.stdout.split()[0])
+
+            def chaos() -> None:
+                os.kill(victim, signal.SIGKILL)
+
+        report = run_load(base, url, people(), writers=args.writers, seconds=args.seconds,
+                          chaos=chaos, chaos_at=args.seconds / 3)  # fmt: skip
+        found = verify(url, report)
+        print(json.dumps(report.figures(), indent=1))
+        print(json.dumps({k: v if isinstance(v, int) else len(v) for k, v in found.items()}))
+        counts = {f"{k}/{o}": n for (k, o), n in sorted(report.counts().items())}
+        print(json.dumps(counts))
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(30)
+        with admin.connect() as conn:
+            conn.execute(text(f"DROP DATABASE {name} WITH (FORCE)"))
+        admin.dispose()
+
+
+if __name__ == "__main__":
+    main()

@@ -60,6 +60,9 @@ class RolloutSettings:
 
     def env_kwargs(self) -> dict[str, Any]:
         """Keyword arguments of `gymnasium.make` for this rollout's envs."""
+        if self.agent in ("openai", "oracle") and self.mode != "tools":
+            raise ValueError(f"the {self.agent} agent plays tools mode; in browser mode use "
+                             "browser-oracle, random or an agent of your own")  # fmt: skip
         kwargs: dict[str, Any] = {"mode": self.mode, "max_steps": self.max_steps}
         if self.faults:
             if self.mode != "tools":

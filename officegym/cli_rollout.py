@@ -86,7 +86,7 @@ def rollout(
         settings = RolloutSettings(name, options, mode, max_steps, faults)
         settings.env_kwargs()
     except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--faults") from None
+        raise click.BadParameter(str(exc), param_hint="--faults/--mode") from None
     parquet_path = out.with_suffix(".parquet") if parquet and _has("pyarrow") else None
     records = _play(plan, settings, local, address, workers, envs_per_worker, out, parquet_path)
     _report(records, out, parquet_path)

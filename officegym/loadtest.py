@@ -49,6 +49,7 @@ class Op:
     marker: str = ""
     person: str = ""
     detail: str = ""
+    ended: float = 0.0  # when the answer came, monotonic seconds
 
 
 @dataclass
@@ -179,11 +180,11 @@ class _Writer:
             outcome, detail = await act
         except Exception as exc:
             outcome, detail = "lost", type(exc).__name__
-            self.report.ops.append(Op(door, kind, outcome, time.monotonic() - began, key,
-                                      person, detail))  # fmt: skip
+            end = time.monotonic()
+            self.report.ops.append(Op(door, kind, outcome, end - began, key, person, detail, end))
             raise
-        self.report.ops.append(Op(door, kind, outcome, time.monotonic() - began, key,
-                                  person, detail))  # fmt: skip
+        end = time.monotonic()
+        self.report.ops.append(Op(door, kind, outcome, end - began, key, person, detail, end))
 
     async def _http_session(self, http: httpx2.AsyncClient, door: str, i: int, person: str) -> None:
         if door == "web":
@@ -199,7 +200,10 @@ class _Writer:
         r = await http.post(f"{self.base}/slack/c/{self.channel}/post", data={"text": marker})
         if r.status_code >= 500:
             return "error", str(r.status_code)
-        return ("ok", "") if r.status_code in (302, 303) else ("refused", str(r.status_code))
+        where = r.headers.get("location", "")
+        if r.status_code in (302, 303) and where.startswith("/slack/c/"):
+            return "ok", ""  # back to the channel: posted (a sign-in page would not be)
+        return "refused", f"{r.status_code} {where}"
 
     async def _api(
         self, http: httpx2.AsyncClient, person: str, kind: str, key: str

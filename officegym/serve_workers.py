@@ -5,7 +5,9 @@ The parent process loads the seeded world into the database (or, with ``--keep``
 checks that the database holds this world) and then runs uvicorn's process
 supervisor with `asgi_app` as the factory: every worker opens the same database as a
 kept `World`, builds the same web app, Slack API and MCP endpoints over it, and
-serves requests on the shared socket. PostgreSQL's transactions keep the workers
+serves requests on the shared socket. The workers share one session secret (made by
+the parent), so a browser signed in through one worker stays signed in on the next
+connection, whichever worker takes it. PostgreSQL's transactions keep the workers
 consistent; a request's changes are committed before its response is sent, so a
 write a client saw acknowledged survives a worker killed right after (uvicorn starts
 a new worker in its place). MCP runs stateless, so any worker answers any request.
@@ -18,8 +20,9 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 __all__ = ["CONFIG_ENV", "ServeConfig", "asgi_app", "is_server_url", "serve_database"]
@@ -39,6 +42,7 @@ class ServeConfig:
     persona: str | None = None
     lock_persona: bool = False
     expose_grading: bool = False
+    secret_key: str = ""  # one for all workers, or a sign-in made by one fails on another
 
 
 def is_server_url(db: str) -> bool:
@@ -58,6 +62,8 @@ def serve_database(config: ServeConfig, *, fresh: bool, port: int, workers: int)
     import uvicorn
 
     prepare(config, fresh)
+    if not config.secret_key:
+        config = replace(config, secret_key=secrets.token_hex(32))
     os.environ[CONFIG_ENV] = json.dumps(asdict(config))
     uvicorn.run(
         "officegym.serve_workers:asgi_app",
@@ -85,6 +91,7 @@ def asgi_app() -> Any:
         lock_persona=config.lock_persona,
         expose_grading=config.expose_grading,
         hosts=host_names(config.host, config.allowed_hosts),
+        config={"SECRET_KEY": config.secret_key} if config.secret_key else None,
     )
     return build_asgi_app(
         world, app, host=config.host, allowed_hosts=config.allowed_hosts, stateless=True

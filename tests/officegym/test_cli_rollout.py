@@ -52,6 +52,7 @@ def test_a_local_rollout_needs_no_ray_and_reports_failures(tmp_path: Path) -> No
         (["--templates", "slack.nope"], "unknown template(s): slack.nope"),
         (["--mode", "browser", "--faults", "0.2"], "tools-mode option"),
         (["--agent", "openai"], "needs --model"),
+        (["--agent", "openai", "--model", "m", "--mode", "browser"], "plays tools mode"),
     ],
 )
 def test_bad_options_are_usage_errors(args: list[str], message: str) -> None:

@@ -22,6 +22,8 @@ import sys
 import time
 import urllib.request
 import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from sqlalchemy import create_engine, text
@@ -56,13 +58,10 @@ def wait_healthy(base: str, proc: subprocess.Popen, timeout: float = 300) -> Non
     raise RuntimeError("serve did not become healthy")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seconds", type=float, default=15.0)
-    parser.add_argument("--writers", type=int, default=50)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--kill", action="store_true", help="SIGKILL a worker mid-load")
-    args = parser.parse_args()
+@contextmanager
+def served(workers: int) -> Iterator[tuple[str, str, subprocess.Popen]]:
+    """A database of its own on the local server, served by `workers` processes:
+    (base URL, database URL, the server process); all dropped at the end."""
     name = f"og_bench_{uuid.uuid4().hex[:8]}"
     admin = create_engine(SERVER, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
@@ -72,42 +71,42 @@ def main() -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     officegym = Path(sys.executable).with_name("officegym")
-    cmd = [
-        str(officegym),
-        "serve",
-        "--db",
-        url,
-        "--workers",
-        str(args.workers),
-        "--port",
-        str(port),
-    ]
+    cmd = [str(officegym), "serve", "--db", url, "--workers", str(workers), "--port", str(port)]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
     try:
-        wait_healthy(base, proc)
-        chaos = None
-        if args.kill:
-            out = subprocess.run(["pgrep", "-P", str(proc.pid), "-f", "multiprocessing.spawn"],
-                                 capture_output=True, text=True)  # fmt: skip
-            victim = int(out.stdout.split()[0])
-
-            def chaos() -> None:
-                os.kill(victim, signal.SIGKILL)
-
-        report = run_load(base, url, people(), writers=args.writers, seconds=args.seconds,
-                          chaos=chaos, chaos_at=args.seconds / 3)  # fmt: skip
-        found = verify(url, report)
-        print(json.dumps(report.figures(), indent=1))
-        print(json.dumps({k: v if isinstance(v, int) else len(v) for k, v in found.items()}))
-        counts = {f"{k}/{o}": n for (k, o), n in sorted(report.counts().items())}
-        print(json.dumps(counts))
+        wait_healthy(f"http://127.0.0.1:{port}", proc)
+        yield f"http://127.0.0.1:{port}", url, proc
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(30)
         with admin.connect() as conn:
             conn.execute(text(f"DROP DATABASE {name} WITH (FORCE)"))
         admin.dispose()
+
+
+def killer(proc: subprocess.Popen) -> Callable[[], None]:
+    """A function that SIGKILLs one of the server's workers."""
+    out = subprocess.run(["pgrep", "-P", str(proc.pid), "-f", "multiprocessing.spawn"],
+                         capture_output=True, text=True)  # fmt: skip
+    victim = int(out.stdout.split()[0])
+    return lambda: os.kill(victim, signal.SIGKILL)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--writers", type=int, default=50)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--kill", action="store_true", help="SIGKILL a worker mid-load")
+    args = parser.parse_args()
+    with served(args.workers) as (base, url, proc):
+        chaos = killer(proc) if args.kill else None
+        report = run_load(base, url, people(), writers=args.writers, seconds=args.seconds,
+                          chaos=chaos, chaos_at=args.seconds / 3)  # fmt: skip
+        found = verify(url, report)
+    print(json.dumps(report.figures(), indent=1))
+    print(json.dumps({k: v if isinstance(v, int) else len(v) for k, v in found.items()}))
+    print(json.dumps({f"{k}/{o}": n for (k, o), n in sorted(report.counts().items())}))
 
 
 if __name__ == "__main__":

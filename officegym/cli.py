@@ -101,7 +101,9 @@ def serve(
 
     if is_server_url(db):
         options = (scenario, seed, host, allowed_hosts, persona, allow_switch, expose_grading)
-        return _serve_server_db(db, workers, port, fresh, *options)
+        from officegym.cli_serve import serve_server_db
+
+        return serve_server_db(db, workers, port, fresh, *options)
     if workers > 1:
         raise click.BadParameter(
             "several workers need a PostgreSQL --db URL", param_hint="--workers"
@@ -129,35 +131,6 @@ def serve(
         _warn_exposed(host, port, expose_grading)
     asgi = build_asgi_app(world, app, host=host, allowed_hosts=allowed_hosts)
     serve_asgi(asgi, host, port)
-
-
-def _serve_server_db(
-    url: str, workers: int, port: int, fresh: bool, scenario: str | None, seed: int | None,
-    host: str, allowed_hosts: tuple[str, ...], persona: str | None, allow_switch: bool,
-    expose_grading: bool,
-) -> None:  # fmt: skip
-    """`serve` on a database server: load (or keep) the world there, then serve it with
-    `workers` processes (`officegym.serve_workers`)."""
-    from sqlalchemy.exc import SQLAlchemyError
-
-    from officegym.serve_workers import ServeConfig, serve_database
-
-    config = ServeConfig(
-        url, scenario or "default", seed or 0, host, allowed_hosts, persona,
-        persona is not None and not allow_switch, expose_grading,
-    )  # fmt: skip
-    console = _console()
-    console.print(f"officegym: world {config.scenario} seed {config.seed} on {url} "
-                  f"({workers} worker(s))", soft_wrap=True, highlight=False)  # fmt: skip
-    console.print(f"Open http://{host}:{port}/ · Slack API /api/ · MCP /mcp", soft_wrap=True)
-    try:
-        serve_database(config, fresh=fresh, port=port, workers=workers)
-    except OfficeGymError as exc:
-        raise click.ClickException(exc.message) from None
-    except SQLAlchemyError as exc:
-        raise click.BadParameter(
-            f"cannot use {url}: {exc.orig or exc}", param_hint="--db"
-        ) from None
 
 
 def _print_doors(

@@ -68,14 +68,8 @@ def rollout(
 ) -> None:
     """Run episodes over Ray actors and stream their trajectories to a file."""
     from officegym.gym.worker import RolloutSettings, plan_episodes
-    from officegym.tasks import load_templates
 
-    chosen = [t.strip() for t in templates.split(",") if t.strip()]
-    unknown = [t for t in chosen if t not in load_templates()]
-    if unknown:
-        raise click.BadParameter(
-            f"unknown template(s): {', '.join(unknown)}", param_hint="--templates"
-        )
+    chosen = _templates(templates)
     plan = plan_episodes(
         episodes, env_ids=env_ids or ("officegym/slack-v0",), templates=chosen, seed=seed,
         split=split,
@@ -90,6 +84,19 @@ def rollout(
     parquet_path = out.with_suffix(".parquet") if parquet and _has("pyarrow") else None
     records = _play(plan, settings, local, address, workers, envs_per_worker, out, parquet_path)
     _report(records, out, parquet_path)
+
+
+def _templates(option: str) -> list[str]:
+    """The template ids of ``--templates``, each known, or a usage error naming the rest."""
+    from officegym.tasks import load_templates
+
+    chosen = [t.strip() for t in option.split(",") if t.strip()]
+    unknown = [t for t in chosen if t not in load_templates()]
+    if unknown:
+        raise click.BadParameter(
+            f"unknown template(s): {', '.join(unknown)}", param_hint="--templates"
+        )
+    return chosen
 
 
 def _has(module: str) -> bool:

@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from officegym.cli_agents import agent_options, build_agent
+from officegym.cli_validate import validate
 from officegym.cli_worlds import file_world, memory_world, sign_in_handles
 from officegym.errors import OfficeGymError
 
@@ -376,34 +377,7 @@ def _rewards_table(title: str, results: list[EpisodeResult]) -> Table:
     return table
 
 
-@main.command()
-@click.argument("template_ids", nargs=-1)
-@click.option("--seeds", default=20, show_default=True, type=click.IntRange(min=1))
-@click.option("--first-seed", default=0, show_default=True, help="First task seed to check.")
-@click.option("--scenario", default="default", show_default=True, help="Scenario of the world.")
-def validate(template_ids: tuple[str, ...], seeds: int, first_seed: int, scenario: str) -> None:
-    """Self-check task templates (all if none named): the reference solution scores 1.0,
-    doing nothing scores 0, and dropping any state-changing call fails."""
-    from officegym.tasks import load_templates
-    from officegym.tasks.validate import validate_template
-
-    known = load_templates()
-    unknown = [t for t in template_ids if t not in known]
-    if unknown:
-        raise click.BadParameter(f"unknown template(s): {', '.join(unknown)}")
-    console = _console()
-    table = Table(title=f"template self-check over seeds {first_seed}..{first_seed + seeds - 1}")
-    for column in ("template", "result", "first problems"):
-        table.add_column(column, overflow="fold")
-    bad = 0
-    for tid in template_ids or sorted(known):
-        problems = validate_template(tid, range(first_seed, first_seed + seeds), scenario=scenario)
-        bad += bool(problems)
-        detail = "; ".join(f"seed {p.seed}: {p.what}" for p in problems[:3])
-        table.add_row(tid, "[red]broken[/]" if problems else "[green]ok[/]", detail)
-    console.print(table)
-    if bad:
-        raise SystemExit(1)
+main.add_command(validate)
 
 
 def _add_commands() -> None:

@@ -40,7 +40,7 @@ from sqlalchemy import Connection, select
 from officegym.db import Base
 from officegym.tasks.facts import Fact
 from officegym.tasks.statements import same_text
-from officegym.tools import REGISTRY, Ref, Tool, ToolCall
+from officegym.tools import Ref, Tool, ToolCall, load_tools
 
 __all__ = ["KINDS", "Equivalent", "Mutant", "mutants"]
 
@@ -99,8 +99,9 @@ def mutants(task: Any, world: Connection) -> list[Mutant]:
     """Every near-miss mutant of `task`'s reference solution; `world` is a connection to
     the initial state (for the rows a reference may be swapped with)."""
     out: list[Mutant] = []
+    registry = load_tools()
     for i, call in enumerate(task.solution):
-        tool = REGISTRY[call.name]
+        tool = registry[call.name]
         if tool.kind != "write":
             continue
         for arg, value in sorted(call.arguments.items()):

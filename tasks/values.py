@@ -156,8 +156,10 @@ def _more_days(words: Sequence[str], i: int, month: int, year: int) -> set[dt.da
     found: set[dt.date] = set()
     while i + 1 < len(words) and words[i] in ("or", "and", "to", "through", "until", "till"):
         day = _day_at(words, i + 1)
-        if day is None:
-            break
+        if day is None or (
+            day[1] < len(words) and (words[day[1]] == "of" or words[day[1]] in _MONTHS)
+        ):
+            break  # "June 30 or the 1st of July": that day belongs to another month
         with contextlib.suppress(ValueError):
             found.add(dt.date(year, month, day[0]))
         i = day[1]

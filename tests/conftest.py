@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -53,3 +54,27 @@ def local_ray() -> Iterator[None]:
     init_ray(num_cpus=2)
     yield
     ray.shutdown()
+
+
+# ---------------------------------------------------------------- red-team report
+
+_RED_TEAM: list[dict] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Collect the red-team counts the policies record (workers send them along)."""
+    if report.when == "call":
+        _RED_TEAM.extend(v for k, v in report.user_properties if k == "red_team")
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Print, per reward-hacking policy, how many episodes scored above 0 and passed."""
+    if not _RED_TEAM:
+        return
+    tr = terminalreporter
+    tr.write_sep("-", "red team: generic reward-hacking policies over every template")
+    for row in sorted(_RED_TEAM, key=lambda r: r["policy"]):
+        tr.write_line(
+            f"{row['policy']:<26} {row['episodes']:>4} episodes  "
+            f"{row['above_zero']:>4} scored above 0  {row['passed']:>3} passed"
+        )

@@ -12,8 +12,9 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from officegym.tasks.crm.common import CrmIndex, crm_index
+from officegym.tasks.facts import Fact, choice
 
-__all__ = ["Request", "case_number", "requests_of"]
+__all__ = ["Request", "case_fact", "case_number", "requests_of"]
 
 STAGES = "Prospecting|Qualification|Needs Analysis|Proposal|Negotiation|Closed Won"
 PATTERNS = {
@@ -81,3 +82,9 @@ def case_number(number: str) -> list[str]:
     """The ways people write a case number: 00001234, 1234, #00001234, #1234."""
     short = number.lstrip("0") or "0"
     return sorted({number, short, f"#{number}", f"#{short}"})
+
+
+def case_fact(idx: CrmIndex, number: str) -> Fact:
+    """A message naming case `number` (in any of the ways people write it), and no other
+    case of the CRM: every other case number is a rival."""
+    return choice(number, {c.number: case_number(c.number) for c in idx.cases})

@@ -16,7 +16,7 @@ from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Predicate, RowExists
 from officegym.tasks.crm.common import crm_index
 from officegym.tasks.crm.support import allow_escalation, escalated, reason_quoted
-from officegym.tasks.cross.common import case_number
+from officegym.tasks.cross.common import case_fact
 from officegym.tasks.facts import choice
 from officegym.tasks.mutants import Equivalent
 from officegym.tasks.slack.common import allow_dm, allow_post, call, pick
@@ -102,7 +102,7 @@ def escalate_and_tell_manager(w: Session, rng: random.Random) -> Spec:
                 name=f"DM to {boss.name} with the case number",
                 author_id=me.id,
                 dm_to=boss.id,
-                says=Says(all_of=[case_number(case.number)], act="confirm"),
+                says=Says(facts=[case_fact(idx, case.number)], act="confirm"),
             ),
         ],
         allowed=[*allow_escalation(case.id, me.id), *allow_dm(w, me, boss)],

@@ -14,7 +14,7 @@ from officegym.tasks.checks import Allow, FieldEquals, Predicate, RowExists, Sam
 from officegym.tasks.crm.common import allow_new, allow_update, crm_index
 from officegym.tasks.crm.pipeline import CLOSE_FIELDS, MOVE_FIELDS
 from officegym.tasks.crm.support import allow_escalation, escalated, reason_logged
-from officegym.tasks.cross.common import case_number, requests_of
+from officegym.tasks.cross.common import case_fact, requests_of
 from officegym.tasks.facts import choice
 from officegym.tasks.slack.common import allow_post, call, pick
 from officegym.tasks.slack.said import Said
@@ -224,7 +224,7 @@ def escalation_request(w: Session, rng: random.Random) -> Spec:
                 name="confirmed in the thread, naming the case",
                 author_id=me.id,
                 thread_of=req.message_id,
-                says=Says(all_of=[case_number(case.number)], act="confirm"),
+                says=Says(facts=[case_fact(idx, case.number)], act="confirm"),
             ),
         ],
         allowed=[*allow_escalation(case.id, me.id), *_reply(req, me.id)],

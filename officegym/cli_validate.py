@@ -1,0 +1,109 @@
+"""`officegym validate`: the self-check of task templates, with the mutation report.
+
+For each template over its seeds: the contract (reference 1.0, nothing 0, each write
+needed) and the near-miss mutants of its reference solution (built, killed,
+equivalent, declared, survived, and the mutation score), then the same counts per
+app, the declared equivalences with their reasons, and `--json` for machines.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from officegym.tasks.validate import MutationScore, TemplateReport
+
+__all__ = ["validate"]
+
+_COUNTS = ("built", "killed", "equivalent", "declared", "survived")
+
+
+@click.command()
+@click.argument("template_ids", nargs=-1)
+@click.option("--seeds", default=20, show_default=True, type=click.IntRange(min=1))
+@click.option("--first-seed", default=0, show_default=True, help="First task seed to check.")
+@click.option("--scenario", default="default", show_default=True, help="Scenario of the world.")
+@click.option("--mutants/--no-mutants", default=True, show_default=True, help="Run mutants.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def validate(
+    template_ids: tuple[str, ...],
+    seeds: int,
+    first_seed: int,
+    scenario: str,
+    mutants: bool,
+    as_json: bool,
+) -> None:
+    """Self-check task templates (all if none named): the reference solution scores 1.0,
+    doing nothing scores 0, dropping any state-changing call fails, and every near-miss
+    mutant of the reference fails unless it changes nothing or the template declares it."""
+    from officegym.tasks import load_templates
+    from officegym.tasks.validate import check_template
+
+    known = load_templates()
+    unknown = [t for t in template_ids if t not in known]
+    if unknown:
+        raise click.BadParameter(f"unknown template(s): {', '.join(unknown)}")
+    span = range(first_seed, first_seed + seeds)
+    reports = [
+        check_template(tid, span, scenario=scenario, mutate=mutants)
+        for tid in template_ids or sorted(known)
+    ]
+    if as_json:
+        click.echo(json.dumps(_as_json(reports, span), indent=2))
+    else:
+        _print(Console(), reports, span)
+    if any(not r.ok for r in reports):
+        raise SystemExit(1)
+
+
+def _by_app(reports: list[TemplateReport]) -> dict[str, MutationScore]:
+    apps: dict[str, MutationScore] = defaultdict(MutationScore)
+    total = MutationScore()
+    for r in reports:
+        apps[r.template_id.split(".")[0]].add(r.mutation)
+        total.add(r.mutation)
+    return {**dict(sorted(apps.items())), "all": total}
+
+
+def _as_json(reports: list[TemplateReport], span: range) -> dict:
+    return {
+        "seeds": [span.start, span.stop - 1],
+        "templates": {
+            r.template_id: {
+                "ok": r.ok,
+                "problems": [{"seed": p.seed, "what": p.what} for p in r.problems],
+                "mutants": r.mutation.to_dict(),
+                "declared": r.declared,
+            }
+            for r in reports
+        },
+        "apps": {app: score.to_dict() for app, score in _by_app(reports).items()},
+    }
+
+
+def _print(console: Console, reports: list[TemplateReport], span: range) -> None:
+    title = f"template self-check over seeds {span.start}..{span.stop - 1}"
+    table = Table(title=title)
+    table.add_column("template", no_wrap=True)
+    for column in ("result", *_COUNTS, "score", "first problems"):
+        table.add_column(column, overflow="fold")
+    for r in reports:
+        m = r.mutation
+        detail = "; ".join(f"seed {p.seed}: {p.what}" for p in r.problems[:3])
+        result = "[green]ok[/]" if r.ok else "[red]broken[/]"
+        counts = [str(getattr(m, c)) for c in _COUNTS]
+        table.add_row(r.template_id, result, *counts, f"{m.score:.3f}", detail)
+    console.print(table)
+    apps = Table(title="mutants per app")
+    for column in ("app", *_COUNTS, "score"):
+        apps.add_column(column)
+    for app, m in _by_app(reports).items():
+        apps.add_row(app, *(str(getattr(m, c)) for c in _COUNTS), f"{m.score:.3f}")
+    console.print(apps)
+    declared = [(r.template_id, k, why) for r in reports for k, why in r.declared.items()]
+    for tid, what, why in declared:
+        console.print(f"declared equivalent: {tid} {what}: {why}", highlight=False)

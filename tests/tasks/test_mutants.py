@@ -1,0 +1,130 @@
+"""Mutation testing of reference solutions: each kind of near miss is built where it
+applies, a grader too lenient to kill one is reported, a mutant that changes nothing is
+equivalent, and a template may declare what it cannot tell apart, with a reason."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy.orm import Session
+
+from officegym import cli
+from officegym.tasks import TEMPLATES, Equivalent, RowExists, Spec, make_task, template
+from officegym.tasks.checks import Allow
+from officegym.tasks.facts import integer
+from officegym.tasks.mutants import KINDS, mutants
+from officegym.tasks.validate import check_template
+from officegym.tools import ToolCall
+from officegym.world import World, world_image
+
+
+@pytest.fixture(scope="module")
+def world() -> Iterator[World]:
+    w = World(world_image("default", 0))
+    yield w
+    w.close()
+
+
+def kinds_of(template_id: str, world: World, seed: int = 0) -> set[str]:
+    with world.initial_connection() as conn:
+        return {m.kind for m in mutants(make_task(template_id, seed), conn)}
+
+
+def test_each_kind_of_mutant_is_built_by_some_template(world: World) -> None:
+    built = set()
+    for tid in ("slack.invite-team", "crm.update-deal", "slack.create-channel",
+                "crm.close-case", "slack.count-members", "cross.pipeline-to-manager",
+                "crm.close-lost", "crm.follow-up-task", "slack.post-channel",
+                "slack.onboard-new-hire"):  # fmt: skip
+        built |= kinds_of(tid, world)
+    assert built == set(KINDS)
+
+
+def test_a_quoted_text_gets_word_mutants_and_a_message_fact_mutants(world: World) -> None:
+    assert {"text.drop-word", "text.add-words"} <= kinds_of("crm.close-case", world)
+    assert "text.drop-word" not in kinds_of("slack.post-channel", world)
+    assert "text.drop-fact" in kinds_of("slack.post-channel", world)
+
+
+def test_mutants_of_a_question_are_only_of_its_answer(world: World) -> None:
+    assert {k.split(".")[0] for k in kinds_of("slack.lookup-manager", world)} == {"answer"}
+
+
+def test_equivalent_needs_a_known_kind_and_a_reason() -> None:
+    with pytest.raises(ValueError, match="unknown mutant kind"):
+        Equivalent("text.rewrite", "wording")
+    with pytest.raises(ValueError, match="reason"):
+        Equivalent("text.drop-fact", " ")
+
+
+LENIENT = "demo.lenient-post"
+
+
+def _lenient(declare: bool):
+    """A template whose grader reads no fact: any post in #general passes."""
+    posted = RowExists(name="posted", table="slack_message", where={"channel_id": 1}, new=True)
+    post = ToolCall("slack_post_message", {"channel": "general", "text": "7 people signed up."})
+    excuse = [Equivalent("text.drop-fact", "demo: the count is not graded")]
+
+    def build(w: Session, rng: random.Random) -> Spec:
+        """Post the count of 7 in #general (graded leniently on purpose)."""
+        return Spec(
+            goal="Tell #general that 7 people signed up.",
+            persona="kturner",
+            checks=[posted],
+            allowed=[Allow("slack_message", limit=2), Allow("slack_mention")],
+            solution=[post],
+            equivalent=excuse if declare else [],
+        )
+
+    return build
+
+
+@pytest.mark.parametrize("declare", [False, True])
+def test_a_lenient_grader_is_reported_unless_it_declares_why(declare: bool) -> None:
+    template(LENIENT, difficulty="easy", apps=["slack"])(_lenient(declare))
+    try:
+        report = check_template(LENIENT, [0])
+    finally:
+        TEMPLATES.pop(LENIENT)
+        make_task.cache_clear()
+    survived = [p.what for p in report.problems if "mutant survived" in p.what]
+    if declare:
+        assert "without '7'" not in " ".join(survived)
+        assert report.mutation.declared >= 1
+        assert report.declared == {
+            "text.drop-fact slack_post_message.text": "demo: the count is not graded"
+        }
+    else:
+        assert any("without '7'" in s for s in survived)
+        assert report.mutation.survived >= 1 and report.mutation.score < 1
+
+
+def test_a_mutant_that_changes_nothing_is_equivalent_not_a_survivor() -> None:
+    report = check_template("slack.invite-team", range(2))
+    assert report.ok and report.mutation.equivalent > 0  # inviting someone already there
+
+
+def test_validate_prints_the_mutation_report_as_json() -> None:
+    result = CliRunner().invoke(
+        cli.main,
+        ["validate", "--seeds", "2", "--json", "slack.count-members", "cross.pipeline-to-manager"],
+        catch_exceptions=False,
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert set(report["templates"]) == {"slack.count-members", "cross.pipeline-to-manager"}
+    counts = report["apps"]["all"]
+    assert counts["built"] == counts["killed"] + counts["equivalent"] + counts["declared"]
+    assert counts["survived"] == 0 and counts["score"] == 1.0
+    assert report["templates"]["cross.pipeline-to-manager"]["declared"]
+
+
+def test_an_answer_fact_keeps_its_reference_text() -> None:
+    task = make_task("slack.count-members", 0)
+    assert task.expects == integer(int(task.answer or 0), alone=True,
+                                   ignoring=task.expects.ignoring)  # fmt: skip

@@ -7,7 +7,8 @@ Creates a database of its own on the local server (``$OFFICEGYM_PG``, default
 postgresql+psycopg://postgres@127.0.0.1:5432/test), serves it, runs
 `officegym.loadtest.run_load`, verifies the database (`verify`) and prints requests/s,
 latency percentiles per door and the outcome counts; ``--kill`` SIGKILLs a worker a
-third of the way in. The database is dropped at the end.
+third of the way in. A few seconds of load first (``--warmup``) are not counted: the
+workers' first requests fill their caches. The database is dropped at the end.
 """
 
 from __future__ import annotations
@@ -98,8 +99,11 @@ def main() -> None:
     parser.add_argument("--writers", type=int, default=50)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--kill", action="store_true", help="SIGKILL a worker mid-load")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds of load not counted")
     args = parser.parse_args()
     with served(args.workers) as (base, url, proc):
+        if args.warmup:  # workers' first requests fill their caches; not what is measured
+            run_load(base, url, people(), writers=args.writers, seconds=args.warmup)
         chaos = killer(proc) if args.kill else None
         report = run_load(base, url, people(), writers=args.writers, seconds=args.seconds,
                           chaos=chaos, chaos_at=args.seconds / 3)  # fmt: skip

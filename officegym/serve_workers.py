@@ -28,6 +28,7 @@ from typing import Any
 __all__ = ["CONFIG_ENV", "ServeConfig", "asgi_app", "is_server_url", "serve_database"]
 
 CONFIG_ENV = "OFFICEGYM_SERVE_CONFIG"
+HEALTHCHECK_SECONDS = 60
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,9 @@ def serve_database(config: ServeConfig, *, fresh: bool, port: int, workers: int)
         workers=workers,
         log_level="warning",
         lifespan="on",
+        # The supervisor kills a worker that does not answer its ping in time; a worker
+        # busy with many requests on a loaded machine is slow, not hung (5 s by default).
+        timeout_worker_healthcheck=HEALTHCHECK_SECONDS,
     )
 
 

@@ -59,6 +59,7 @@ def server(
     base = f"http://127.0.0.1:{port}"
     try:
         _wait_healthy(base, proc, log)
+        run_load(base, database, _people(), writers=20, seconds=1.0)  # fill the workers' caches
         yield base, proc
     finally:
         os.killpg(proc.pid, signal.SIGTERM)

@@ -79,7 +79,11 @@ def served(workers: int) -> Iterator[tuple[str, str, subprocess.Popen]]:
         yield f"http://127.0.0.1:{port}", url, proc
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(30)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(30)
         with admin.connect() as conn:
             conn.execute(text(f"DROP DATABASE {name} WITH (FORCE)"))
         admin.dispose()

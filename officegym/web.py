@@ -14,6 +14,14 @@ Grading over HTTP (``POST /grade``, `officegym.grading_api`) is mounted only wit
 ``create_app(..., expose_grading=True)`` (``officegym serve --expose-grading``):
 an agent under test must not read its own grade; elsewhere ``/grade`` is a 404.
 
+Forms are protected from other sites: a state-changing request (POST, PUT, PATCH,
+DELETE) whose ``Origin`` or ``Referer`` names another origin, or that carries
+``Sec-Fetch-Site: cross-site``, is refused with 403 before any route runs (the
+native APIs answer the same refusal in their own format). A domain error raised by
+a form POST that came from one of the site's own pages is rolled back, flashed and
+redirected to that page (303), so a refused action explains itself where it was
+tried; anywhere else it is the error page with its status.
+
 Sign-in is by persona, without passwords (a local sandbox):
 ``GET /login/<handle>?next=/slack/`` signs in and redirects. Who may sign in is
 the app's `PersonaPolicy` (`persona_policy`), which the Slack API and MCP over
@@ -55,6 +63,7 @@ from officegym.world import World
 
 __all__ = [
     "create_app",
+    "cross_site_reason",
     "flash_errors",
     "grading_exposed",
     "og_id",
@@ -97,6 +106,7 @@ def create_app(
     _register_blueprints(app)
     _register_core_routes(app)
     _register_host_check(app)
+    _register_origin_check(app)
     _register_request_hooks(app)
     _register_layout_context(app)
     _register_error_handlers(app)
@@ -293,6 +303,61 @@ def _register_host_check(app: Flask) -> None:
         return None
 
 
+STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def _own_origin() -> str:
+    return request.host_url.rstrip("/").lower()
+
+
+def _origin_of(url: str) -> str | None:
+    """``scheme://host[:port]`` of an absolute URL, lower case (None if it has none)."""
+    parts = urlsplit(url.strip())
+    if not parts.scheme or not parts.netloc:
+        return None
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def cross_site_reason() -> str | None:
+    """Why the current request comes from another site, if a browser says it does."""
+    origin = request.headers.get("Origin")
+    if origin is not None and origin.rstrip("/").lower() != _own_origin():
+        return f"requests from {origin} are refused"
+    referer = request.headers.get("Referer")
+    if origin is None and referer and _origin_of(referer) != _own_origin():
+        return "requests from another site's page are refused"
+    if request.headers.get("Sec-Fetch-Site", "").lower() == "cross-site":
+        return "cross-site requests are refused"
+    return None
+
+
+def _register_origin_check(app: Flask) -> None:
+    """Refuse state-changing requests another site's page made a browser send (CSRF)."""
+    token_auth: set[str] = app.extensions["officegym"]["token_auth"]
+
+    @app.before_request
+    def check_origin() -> tuple[str, int] | None:
+        if request.method not in STATE_CHANGING or request.blueprint in token_auth:
+            return None  # token APIs refuse cross-site callers in their own format
+        reason = cross_site_reason()
+        if reason is None:
+            return None
+        return render_template("error.html", message=reason, status=403), 403
+
+
+def _form_origin(app: Flask) -> str | None:
+    """The path of the site's own page a form POST came from (its Referer), if any."""
+    token_auth: set[str] = app.extensions["officegym"]["token_auth"]
+    if request.method != "POST" or request.blueprint in token_auth:
+        return None
+    referer = request.headers.get("Referer", "")
+    if not referer or _origin_of(referer) != _own_origin():
+        return None
+    parts = urlsplit(referer)
+    path = parts.path + (f"?{parts.query}" if parts.query else "")
+    return safe_next(path, "") or None
+
+
 def _register_layout_context(app: Flask) -> None:
     """What every page's layout reads: who is signed in, the apps, the current one."""
 
@@ -309,7 +374,12 @@ def _register_error_handlers(app: Flask) -> None:
     """Translate domain errors (and HTTP errors) to an error page, once."""
 
     @app.errorhandler(OfficeGymError)
-    def domain_error(exc: OfficeGymError) -> tuple[str, int]:
+    def domain_error(exc: OfficeGymError) -> tuple[str, int] | BaseResponse:
+        back = _form_origin(app)
+        if back is not None and g.get("db") is not None:  # explain it on the page it came from
+            g.db.rollback()
+            flash(exc.message, "error")
+            return redirect(back, code=303)
         return render_template("error.html", message=exc.message, status=exc.http_status), (
             exc.http_status
         )

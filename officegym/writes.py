@@ -10,21 +10,41 @@ beside them, since pending ORM changes are flushed first.
 On rollback (a savepoint's too) the database forgets the writes, and so does the
 session: objects these functions inserted are expunged and, after updates, every
 object is expired (a savepoint's rollback alone would not expire them).
+
+Races: two sessions may both check that a row is absent and then both insert it.
+`insert_new` inserts with ``ON CONFLICT DO NOTHING`` (SQLite and PostgreSQL) and
+returns None when a unique constraint already holds the row, so the service answers
+with its domain error (or the row that won) instead of an IntegrityError, and the
+transaction stays usable on both databases; `unique_or` turns a unique violation of
+an ORM flush into a domain error.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from sqlalchemy import Delete, Insert, Table, Update, bindparam, event
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, make_transient_to_detached
 from sqlalchemy.orm.attributes import set_committed_value
 
 from officegym import memo
 from officegym.db import Base
+from officegym.errors import OfficeGymError
 
-__all__ = ["delete_row", "insert_row", "update_by_id", "update_row"]
+__all__ = [
+    "delete_row",
+    "insert_new",
+    "insert_row",
+    "is_unique_violation",
+    "unique_or",
+    "update_by_id",
+    "update_row",
+]
 
 M = TypeVar("M", bound=Base)
 _INSERTED = "og_inserted"  # session.info key: objects inserted in the open transaction
@@ -43,6 +63,53 @@ def insert_row(s: Session, model: type[M], **values: Any) -> M:
     s.info.setdefault(_INSERTED, []).append(obj)
     memo.changed(s, model)
     return obj
+
+
+def insert_new(s: Session, model: type[M], **values: Any) -> M | None:
+    """`insert_row`, unless a unique constraint already holds such a row (a concurrent
+    session may have just inserted it): then nothing is written and None is returned."""
+    table = _table(model)
+    row = {**_defaults(table), **values}
+    s.flush()
+    conn = s.connection()
+    stmt = _insert_new(table, conn.dialect.name)
+    if stmt is None:  # another database: a plain insert, its violation turned into None
+        try:
+            with s.begin_nested():
+                return insert_row(s, model, **values)
+        except IntegrityError as exc:
+            if not is_unique_violation(exc):
+                raise
+            return None
+    new_id = conn.execute(stmt, row).scalar()
+    memo.changed(s, model)
+    if new_id is None:
+        return None
+    obj = model(**row, id=new_id)
+    make_transient_to_detached(obj)
+    s.add(obj)
+    s.info.setdefault(_INSERTED, []).append(obj)
+    return obj
+
+
+def is_unique_violation(exc: IntegrityError) -> bool:
+    """Whether a database error is a unique (or primary key) constraint violation."""
+    code = getattr(exc.orig, "sqlstate", None)  # psycopg
+    if code is not None:
+        return code == "23505"
+    return "UNIQUE constraint failed" in str(exc.orig)
+
+
+@contextmanager
+def unique_or(error: OfficeGymError) -> Iterator[None]:
+    """Raise `error` instead of a unique violation from the block (an ORM flush). The
+    session must then be rolled back, as after any failed operation."""
+    try:
+        yield
+    except IntegrityError as exc:
+        if not is_unique_violation(exc):
+            raise
+        raise error from None
 
 
 def update_row(s: Session, obj: Base, **values: Any) -> None:
@@ -94,6 +161,15 @@ def _defaults(table: Table) -> dict[str, Any]:
 @functools.cache
 def _insert(table: Table) -> Insert:
     return table.insert()
+
+
+@functools.cache
+def _insert_new(table: Table, dialect: str) -> Insert | None:
+    """INSERT ... ON CONFLICT DO NOTHING RETURNING id, where the database has it."""
+    module = {"sqlite": sqlite, "postgresql": postgresql}.get(dialect)
+    if module is None:
+        return None
+    return module.insert(table).on_conflict_do_nothing().returning(table.c.id)
 
 
 @functools.cache

@@ -54,6 +54,15 @@ class CrmParams(_Strict):
     admin_title: str = Field("Chief Operating Officer", description="title of the CRM admin")
 
 
+class BookingParams(_Strict):
+    listings: int = Field(3000, ge=0, le=20_000, description="0 leaves the site without stays")
+    reviews_per_listing: float = Field(1.5, ge=0, le=10, description="stored review texts")
+    routes_per_pair: int = Field(2, ge=0, le=6, description="flights a day between two cities")
+    trips: int = Field(100, ge=0, le=2000, description="upcoming trips of the company's people")
+    past_trips: int = Field(40, ge=0, le=5000)
+    nightly_cap: int = Field(250, ge=50, le=5000, description="default policy cap, dollars")
+
+
 class Scenario(_Strict):
     name: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")
     company: str
@@ -63,6 +72,7 @@ class Scenario(_Strict):
     org: OrgParams
     slack: SlackParams = SlackParams()
     crm: CrmParams = CrmParams()
+    booking: BookingParams = BookingParams()
     _source: str = PrivateAttr(default="<scenario>")  # the file it was read from
 
     @property

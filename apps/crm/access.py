@@ -17,8 +17,9 @@ from officegym.apps.crm.models import ROLES, Role, UserRole
 from officegym.apps.org.models import Person
 from officegym.apps.org.service import profile, profiles
 from officegym.db import read
-from officegym.errors import Forbidden, Invalid, NotFound
+from officegym.errors import Conflict, Forbidden, Invalid, NotFound
 from officegym.memo import recall, watch
+from officegym.writes import unique_or
 
 __all__ = [
     "can_edit",
@@ -116,7 +117,9 @@ def set_role(s: Session, actor: Person, *, person: Person, role: Role | None) ->
         s.add(row)
     else:
         row.role = role
-    s.flush()
+    taken = Conflict(f"{person.name}'s role was set by someone else just now", code="conflict")
+    with unique_or(taken):
+        s.flush()
     return row
 
 

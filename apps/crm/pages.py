@@ -69,9 +69,24 @@ def cell(record: Any, column: str) -> Any:
     if column == "account":
         return record.account.name if record.account else ""
     value = getattr(record, column)
-    if isinstance(value, int) and column in ("amount", "annual_revenue"):
-        return f"{value:,}"
+    if column in MONEY:
+        return money(value)
     return text_value(value) or ""
+
+
+MONEY = ("amount", "annual_revenue")  # fields shown as currency
+
+
+def money(value: Any) -> str:
+    """An amount as the pages show it: ``$52,000`` (empty when there is none)."""
+    if value is None or value == "":
+        return ""
+    return f"-${-int(value):,}" if int(value) < 0 else f"${int(value):,}"
+
+
+def shown_value(record: Any, name: str) -> str:
+    """A field's value as a record page shows it (amounts as currency)."""
+    return money(getattr(record, name)) if name in MONEY else current_value(record, name)
 
 
 def sort_key(rt: str, column: str) -> str | None:
@@ -133,6 +148,13 @@ def user_options() -> list[tuple[str, str]]:
     """Every CRM user as a (handle, label) option."""
     users = crm.list_users(g.db, g.actor)
     return [(p.handle, f"{p.name} ({role}, {p.team.name})") for p, role in users]
+
+
+def assignable_options() -> list[tuple[str, str]]:
+    """The CRM users the signed-in person may give records to (themselves at least)."""
+    users = crm.list_users(g.db, g.actor)
+    return [(p.handle, f"{p.name} ({role}, {p.team.name})") for p, role in users
+            if crm.can_edit(g.db, g.actor, p.id)]  # fmt: skip
 
 
 def form_values(rt: str, form: Mapping[str, str], record: Any | None = None) -> dict[str, Any]:

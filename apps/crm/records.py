@@ -29,6 +29,7 @@ from officegym.apps.org.models import Person
 from officegym.clock import now
 from officegym.db import get, read
 from officegym.errors import Conflict, Invalid, NotFound
+from officegym.writes import unique_or
 
 __all__ = [
     "FILTERS",
@@ -290,8 +291,20 @@ def create(
     cleaned = fields.clean_all(s, record_type, values)
     record = _model(record_type)(**cleaned, **(extra or {}), owner_id=owner.id, created_at=now(s))
     s.add(record)
-    s.flush()
+    with unique_or(_taken(record_type)):  # a concurrent create took the name or number
+        s.flush()
     return record
+
+
+def _taken(record_type: str) -> Conflict:
+    """The error of a create or rename that lost a race for a unique name or case number."""
+    if record_type == "account":
+        return Conflict("another account with this name was just saved", code="duplicate_account")
+    return Conflict(
+        f"another {record_type} was saved at the same moment and took its number; "
+        "nothing was saved, try again",
+        code="conflict",
+    )
 
 
 def update(
@@ -300,7 +313,8 @@ def update(
     """Check the actor may edit `record`, validate, write changes and their history."""
     require_edit(s, actor, record, describe(record_type, record))
     cleaned = fields.clean_all(s, record_type, changes, partial=True)
-    return fields.record_changes(s, actor, record_type, record, cleaned)
+    with unique_or(_taken(record_type)):
+        return fields.record_changes(s, actor, record_type, record, cleaned)
 
 
 def account_named(s: Session, name: str) -> Account | None:

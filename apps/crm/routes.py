@@ -22,6 +22,7 @@ from officegym.web import flash_errors
 
 BOARD_CARDS = 20
 bp = Blueprint("crm", __name__, template_folder="templates", static_folder="static")
+bp.add_app_template_filter(pages.money, "money")
 
 
 @bp.get("/")
@@ -81,9 +82,9 @@ def record(kind: str, rid: int) -> str:
         "crm/record.html", rt=rt, kind=kind, rec=rec, related=related,
         activities=crm.list_activities(g.db, g.actor, rt, rid),
         history=crm.field_history(g.db, g.actor, rt, rid)[:30],
-        editable=crm.can_edit(g.db, g.actor, rec.owner_id), users=pages.user_options(),
+        editable=crm.can_edit(g.db, g.actor, rec.owner_id), users=pages.assignable_options(),
         accounts=pages.account_options() if rt == "lead" else [], stages=STAGES,
-        fields=pages.form_fields(rt, rec), value=pages.current_value,
+        fields=pages.form_fields(rt, rec), value=pages.shown_value,
     )  # fmt: skip
 
 
@@ -98,6 +99,7 @@ def create(kind: str) -> str | BaseResponse | tuple[str, int]:
             rec = crm.create_record(g.db, g.actor, rt, values, owner=owner)
             return redirect(record_url(rt, rec))
         except (Invalid, Conflict) as exc:
+            g.db.rollback()  # the failed change (a lost race too) leaves nothing behind
             flash(exc.message, "error")
             return _form(rt, kind, None, request.form), 422
     return _form(rt, kind, None, {})
@@ -115,6 +117,7 @@ def edit(kind: str, rid: int) -> str | BaseResponse | tuple[str, int]:
             flash(f"Saved ({', '.join(changed) or 'nothing changed'}).")
             return redirect(record_url(rt, rec))
         except (Invalid, Conflict) as exc:
+            g.db.rollback()  # the failed change (a lost race too) leaves nothing behind
             flash(exc.message, "error")
             return _form(rt, kind, rec, request.form), 422
     if not crm.can_edit(g.db, g.actor, rec.owner_id):
@@ -187,7 +190,7 @@ def change_stage(rid: int) -> BaseResponse:
         crm.change_stage(g.db, g.actor, opp, request.form.get("stage", ""), loss_reason=reason)
         flash(f"Stage is now {opp.stage}.")
     if request.form.get("next") == "board":
-        return redirect(url_for("crm.board"))
+        return redirect(url_for("crm.board", owner=request.form.get("owner") or None))
     return redirect(record_url("opportunity", opp))
 
 
@@ -246,7 +249,9 @@ def board() -> str:
         columns[stage] = crm.search(g.db, g.actor, "opportunity", filters=filters,
                                     sort="close_date", limit=BOARD_CARDS)  # fmt: skip
     totals = crm.pipeline_by_stage(g.db, g.actor, owner_id=owner.id if owner else None)
-    return render("crm/board.html", columns=columns, stages=STAGES, owner=owner,
+    movable = {o.id for found in columns.values() for o in found.items
+               if crm.can_edit(g.db, g.actor, o.owner_id)}  # fmt: skip
+    return render("crm/board.html", columns=columns, stages=STAGES, owner=owner, movable=movable,
                   totals={r.key: r for r in totals}, users=pages.user_options())  # fmt: skip
 
 

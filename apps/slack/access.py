@@ -117,3 +117,14 @@ def check_length(value: str, n: int, what: str, *, code: str = "invalid_argument
     if len(value) > n:
         raise Invalid(f"{what} is longer than {n} characters", code=code)
     return value
+
+
+EMOJI_RE = re.compile(r"^[a-z0-9_+-]{1,60}$")
+
+
+def clean_emoji(emoji: str) -> str:
+    """An emoji name without colons, lower case; `Invalid` if it is not one."""
+    name = emoji.strip().strip(":").lower()
+    if not EMOJI_RE.match(name):
+        raise Invalid(f"invalid emoji name {emoji!r}", code="invalid_name")
+    return name

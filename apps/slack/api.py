@@ -1,80 +1,92 @@
 """The Slack Web API subset, under ``/api/<method>``, so existing Slack client code
-(e.g. ``slack_sdk.WebClient(token=..., base_url="http://127.0.0.1:<port>/api/")``)
-runs against the clone unmodified.
+(``slack_sdk.WebClient(token=..., base_url="http://127.0.0.1:<port>/api/")``, its
+``AsyncWebClient``, a ``slack_bolt`` app) runs against the clone unmodified.
 
 It answers as Slack does: form, query or JSON parameters; ``{"ok": true, ...}`` or
 ``{"ok": false, "error": "<code>"}`` with HTTP 200; cursor pagination through
 ``response_metadata.next_cursor`` (``search.messages`` pages by number, as
 Slack's does). Ids are Slack's: channels ``C``/``G``/``D`` + 7 digits
 (`Channel.slack_id`), people ``U`` + the zero-padded person id, messages by
-`Message.ts` (the row id is its fractional part); ``latest`` / ``oldest`` of
-conversations.history are Unix times (`officegym.apps.slack.api_conversations`).
+`Message.ts` (the row id is its fractional part), files ``F``, apps ``A``. Text
+goes in and out in Slack's markup (``<@U…>``, ``<#C…|name>``, ``<!here>``,
+``&lt;``): `officegym.apps.slack.markup`.
 
 No other site may drive it through a browser: methods that change state
 (`WRITE_METHODS`) are accepted only by POST (``invalid_request``, HTTP 405,
 otherwise), and a request whose ``Origin`` is not this server's or that carries
 ``Sec-Fetch-Site: cross-site`` is ``access_denied`` (HTTP 403), whatever the method.
+Malformed input (bad JSON, a JSON object where a string belongs, a deeply nested
+body) is ``invalid_json`` / ``invalid_arguments``, never a server error.
 
 Authentication: every person of the world has the token ``xoxp-<handle>``
 (`officegym.personas.token_for`), sent as ``Authorization: Bearer xoxp-<handle>``
 or as the ``token`` parameter; a missing token is ``not_authed``, an unknown one
 ``invalid_auth``, and a person the server's persona policy refuses (a server
-locked to an agent's persona) ``persona_locked``. Every call goes through the
-chat and directory services and their access rules; their error codes (``not_in_channel``,
-``channel_not_found``, ``is_archived``, ``cant_update_message`` ...) are the
-Slack error codes returned.
+locked to an agent's persona) ``persona_locked``. An app's bot token
+(``xoxb-…``, from apps.manifest.create or `events.create_app`) acts as the app's
+bot user, a person of the world. Every call goes through the chat and directory
+services and their access rules; their error codes (``not_in_channel``,
+``channel_not_found``, ``is_archived`` ...) are the Slack error codes returned.
 
-Methods: auth.test, conversations.list / history / replies / info / members /
-create / invite / archive, chat.postMessage / update / delete, reactions.add /
-remove, pins.add, users.list / info, search.messages.
+Methods (`METHODS`, one module per family): auth.test; conversations.* (list,
+history, replies, info, members, create, invite, archive, unarchive, open, close,
+join, leave, kick, rename, setTopic, setPurpose, mark); chat.* (postMessage with
+thread_ts / reply_broadcast / blocks / attachments, update, delete,
+getPermalink, postEphemeral, scheduleMessage, scheduledMessages.list,
+deleteScheduledMessage); users.* (list, info, lookupByEmail, conversations,
+getPresence, profile.get, profile.set), team.info, team.profile.get, emoji.list;
+reactions.* (add, remove, get, list), pins.* (add, remove, list), bookmarks.*
+(add, edit, list, remove), search.messages; files.* (getUploadURLExternal,
+completeUploadExternal, info, list, delete) and the upload URL they hand out;
+apps.manifest.create / delete (Events API subscriptions, `api_apps`).
 """
 
 from __future__ import annotations
 
-import math
-import re
+import json
 from typing import Any
 
-from flask import Blueprint, current_app, g, jsonify, request, url_for
+from flask import Blueprint, current_app, g, jsonify, request
 from werkzeug.wrappers import Response
 
 from officegym.apps.org import service as org
 from officegym.apps.org.models import Person
-from officegym.apps.slack import api_conversations  # noqa: F401  (registers conversations.*)
-from officegym.apps.slack import service as chat
+from officegym.apps.slack import (  # noqa: F401  (each registers its methods)
+    api_apps,
+    api_chat,
+    api_conversations,
+    api_files,
+    api_items,
+    api_users,
+)
+from officegym.apps.slack import events as apps
 from officegym.apps.slack.api_objects import (
     METHODS,
     TEAM_ID,
     TEAM_NAME,
     WRITE_METHODS,
     Params,
-    cursor_position,
-    find_channel,
-    find_message,
-    find_person,
-    is_user_id,
-    messages,
     method,
-    next_cursor,
     user_id,
-    user_obj,
 )
-from officegym.apps.slack.models import Channel, Message
 from officegym.errors import Forbidden, Invalid, NotFound, OfficeGymError
 from officegym.personas import bearer_token, handle_of_token
-from officegym.web import persona_policy
+from officegym.web import cross_site_reason, persona_policy
 
 __all__ = ["METHODS", "WRITE_METHODS", "bp", "user_id"]
 
 bp = Blueprint("slack_api", __name__)
+api_files.register_routes(bp)
 
 # Service codes that Slack spells differently for one method.
 RENAMED: dict[tuple[str, str], str] = {
     ("conversations.archive", "is_archived"): "already_archived",
+    ("conversations.unarchive", "not_archived"): "not_archived",
     ("chat.postMessage", "message_not_found"): "thread_not_found",
+    ("chat.scheduleMessage", "message_not_found"): "thread_not_found",
     ("pins.add", "invalid_arguments"): "not_pinnable",  # the service pins top-level messages only
+    ("conversations.rename", "invalid_name"): "invalid_name_specials",
 }
-SEARCH_FILTER_RE = re.compile(r"^(in|from):(\S+)$")
 
 
 # ---------------------------------------------------------------- dispatch
@@ -109,15 +121,11 @@ def _fail(code: str, detail: str, *, status: int = 200) -> tuple[Response, int]:
 
 def _refuse_cross_site() -> tuple[Response, int] | None:
     """Another site's page (an <img>, a form, a fetch) may not call the API: a browser
-    marks such a request with an `Origin` other than ours or `Sec-Fetch-Site: cross-site`.
-    Clients outside a browser (slack_sdk, curl) send neither."""
-    origin = request.headers.get("Origin")
-    own = request.host_url.rstrip("/").lower()
-    if origin is not None and origin.rstrip("/").lower() != own:
-        return _fail("access_denied", f"requests from {origin} are refused", status=403)
-    if request.headers.get("Sec-Fetch-Site", "").lower() == "cross-site":
-        return _fail("access_denied", "cross-site requests are refused", status=403)
-    return None
+    marks such a request with an `Origin` or `Referer` other than ours or
+    `Sec-Fetch-Site: cross-site` (`officegym.web.cross_site_reason`, the web forms' rule).
+    Clients outside a browser (slack_sdk, curl) send none of them."""
+    reason = cross_site_reason()
+    return _fail("access_denied", reason, status=403) if reason is not None else None
 
 
 def _refuse_method(name: str) -> tuple[Response, int] | None:
@@ -130,20 +138,30 @@ def _refuse_method(name: str) -> tuple[Response, int] | None:
 
 
 def _parameters() -> dict[str, Any]:
-    """Query, form and JSON body parameters merged (a JSON body wins)."""
+    """Query, form and JSON body parameters merged (a JSON body wins); a body that is not
+    JSON an API can read is ``invalid_json``."""
     merged: dict[str, Any] = {**request.args.to_dict(), **request.form.to_dict()}
-    body = request.get_json(silent=True) if request.is_json else None
-    if isinstance(body, dict):
+    if request.is_json:
+        try:
+            body = json.loads(request.get_data(cache=True) or b"{}")
+        except (ValueError, RecursionError):
+            raise Invalid("the body is not JSON this API can read", code="invalid_json") from None
+        if not isinstance(body, dict):
+            raise Invalid("the JSON body must be an object", code="invalid_json")
         merged.update(body)
     return merged
 
 
 def _authenticate(params: Params) -> Person:
-    """The person whose token the request carries (header first, then `token`), if the
-    server's persona policy lets them act."""
+    """The person whose token the request carries (header first, then `token`): a person
+    the server's persona policy lets act, or an app's bot user."""
     token = bearer_token(request.headers.get("Authorization")) or params.text("token")
     if not token:
         raise Forbidden("no token given", code="not_authed")
+    app = apps.app_of_token(g.db, token)
+    if app is not None:  # a secret only the app's creator holds: it acts as its bot user
+        g.app = app
+        return org.get_person(g.db, app.bot_user_id)
     handle = handle_of_token(token)
     try:
         person = org.find_person(g.db, handle) if handle else None
@@ -155,13 +173,13 @@ def _authenticate(params: Params) -> Person:
     return person
 
 
-# ---------------------------------------------------------------- auth, users
+# ---------------------------------------------------------------- auth
 
 
 @method("auth.test")
 def auth_test(p: Params) -> dict[str, Any]:
     me = g.actor
-    return {
+    answer = {
         "url": request.host_url,
         "team": TEAM_NAME,
         "user": me.handle,
@@ -169,146 +187,7 @@ def auth_test(p: Params) -> dict[str, Any]:
         "user_id": user_id(me.id),
         "is_enterprise_install": False,
     }
-
-
-@method("users.list")
-def users_list(p: Params) -> dict[str, Any]:
-    start, size = cursor_position(p), p.number("limit", 200, 1, 1000)
-    people = org.list_people(g.db, limit=start + size + 1)[start:]
-    more = len(people) > size
-    return {
-        "members": [user_obj(x) for x in people[:size]],
-        "cache_ts": 0,
-        "response_metadata": next_cursor(start + size if more else None),
-    }
-
-
-@method("users.info")
-def users_info(p: Params) -> dict[str, Any]:
-    return {"user": user_obj(find_person(p.text("user", missing="user_not_found")))}
-
-
-# ---------------------------------------------------------------- chat, reactions, pins
-
-
-def _post_target(p: Params) -> Channel:
-    """The conversation to post in; a user id (``U...``) means the DM with that person."""
-    ref = p.text("channel", missing="channel_not_found")
-    if is_user_id(ref):
-        return chat.open_dm(g.db, g.actor, [find_person(ref)])
-    return chat.get_channel(g.db, g.actor, ref)
-
-
-@method("chat.postMessage", write=True)
-def chat_post_message(p: Params) -> dict[str, Any]:
-    c = _post_target(p)
-    parent = find_message(p, c, "thread_ts") if p.text("thread_ts") else None
-    msg = chat.post_message(g.db, g.actor, c, p.text("text"), thread_parent=parent)
-    return {"channel": c.slack_id, "ts": msg.ts, "message": messages([msg])[0]}
-
-
-@method("chat.update", write=True)
-def chat_update(p: Params) -> dict[str, Any]:
-    c = find_channel(p)
-    msg = chat.edit_message(g.db, g.actor, find_message(p, c), p.text("text"))
-    return {"channel": c.slack_id, "ts": msg.ts, "text": msg.text, "message": messages([msg])[0]}
-
-
-@method("chat.delete", write=True)
-def chat_delete(p: Params) -> dict[str, Any]:
-    c = find_channel(p)
-    msg = find_message(p, c)
-    chat.delete_message(g.db, g.actor, msg)
-    return {"channel": c.slack_id, "ts": msg.ts}
-
-
-def _reaction_target(p: Params) -> tuple[Message, str]:
-    if not p.text("channel") or not p.text("timestamp"):
-        raise Invalid("name a message by channel and timestamp", code="no_item_specified")
-    msg = find_message(p, find_channel(p), "timestamp")
-    return msg, p.text("name", missing="invalid_name")
-
-
-@method("reactions.add", write=True)
-def reactions_add(p: Params) -> dict[str, Any]:
-    msg, emoji = _reaction_target(p)
-    chat.add_reaction(g.db, g.actor, msg, emoji)
-    return {}
-
-
-@method("reactions.remove", write=True)
-def reactions_remove(p: Params) -> dict[str, Any]:
-    msg, emoji = _reaction_target(p)
-    chat.remove_reaction(g.db, g.actor, msg, emoji)
-    return {}
-
-
-@method("pins.add", write=True)
-def pins_add(p: Params) -> dict[str, Any]:
-    if not p.text("channel") or not p.text("timestamp"):
-        raise Invalid("name a message by channel and timestamp", code="no_item_specified")
-    chat.pin_message(g.db, g.actor, find_message(p, find_channel(p), "timestamp"))
-    return {}
-
-
-# ---------------------------------------------------------------- search
-
-
-@method("search.messages")
-def search_messages(p: Params) -> dict[str, Any]:
-    """Messages matching every word; ``in:#channel`` and ``from:@handle`` narrow it."""
-    query = p.text("query", missing="no_query")
-    words, where, author = _search_filters(query)
-    if not words:
-        raise Invalid("the query has no words to search for", code="no_query")
-    found = chat.search_messages(
-        g.db, g.actor, query=" ".join(words), channel=where, author=author, limit=200
-    )
-    count, number = p.number("count", 20, 1, 100), p.number("page", 1, 1, 100)
-    chunk = found[(number - 1) * count : number * count]
-    matches = [_match(m, obj) for m, obj in zip(chunk, messages(chunk), strict=True)]
-    return {"query": query, "messages": {"matches": matches, **_paging(len(found), count, number)}}
-
-
-def _paging(total: int, count: int, number: int) -> dict[str, Any]:
-    """Slack's two page descriptions of search results: `paging` and the newer `pagination`
-    (`first` and `last` count matches from 1)."""
-    pages = max(1, math.ceil(total / count))
-    return {
-        "total": total,
-        "paging": {"count": count, "total": total, "page": number, "pages": pages},
-        "pagination": {
-            "total_count": total,
-            "page": number,
-            "per_page": count,
-            "page_count": pages,
-            "first": (number - 1) * count + 1,
-            "last": min(number * count, total),
-        },
-    }
-
-
-def _search_filters(query: str) -> tuple[list[str], Channel | None, Person | None]:
-    """Split Slack's ``in:`` / ``from:`` modifiers off the words of a query."""
-    words: list[str] = []
-    where: Channel | None = None
-    author: Person | None = None
-    for word in query.split():
-        found = SEARCH_FILTER_RE.match(word)
-        if found is None:
-            words.append(word)
-            continue
-        ref = found.group(2).strip("<>").lstrip("#@").split("|")[0]
-        if found.group(1) == "in":
-            where = chat.get_channel(g.db, g.actor, ref)
-        else:
-            author = find_person(ref) if is_user_id(ref) else org.find_person(g.db, ref)
-    return words, where, author
-
-
-def _match(m: Message, obj: dict[str, Any]) -> dict[str, Any]:
-    c = m.channel
-    obj["username"] = m.user.handle
-    obj["channel"] = {"id": c.slack_id, "name": c.name or "", "is_private": c.kind != "public"}
-    obj["permalink"] = url_for("slack.thread", message_id=m.id, _external=True)
-    return obj
+    app = g.get("app")
+    if app is not None:  # a bot token: Bolt learns its bot user (and ignores its own events)
+        answer |= {"bot_id": f"B{app.id:07d}", "app_id": app.slack_id}
+    return answer

@@ -19,35 +19,44 @@ from flask import g
 from officegym.apps.slack import service as chat
 from officegym.apps.slack.api_objects import (
     Params,
-    channel_obj,
     cursor_position,
     find_channel,
     find_message,
     find_person,
-    messages,
+    is_user_id,
     method,
     next_cursor,
     page,
     user_id,
 )
+from officegym.apps.slack.api_views import channel_obj, messages
 from officegym.apps.slack.models import Channel
 from officegym.errors import Conflict, Invalid, NotFound
 
-__all__ = ["CONVERSATION_TYPES"]
+__all__ = ["CONVERSATION_TYPES", "wanted_types"]
 
 CONVERSATION_TYPES = {"public": "public_channel", "private": "private_channel"}
 CONVERSATION_TYPES |= {"dm": "im", "mpdm": "mpim"}
 UNIX_TIME_RE = re.compile(r"^\d+(?:\.\d+)?$")
 EPOCH = dt.datetime(1970, 1, 1)
 LAST_SECOND = Decimal(253402300799)  # 9999-12-31 23:59:59, the last time a datetime holds
-BEFORE_ALL, AFTER_ALL = 0, 2**62  # row ids below and above every message's
+BEFORE_ALL, AFTER_ALL = 0, 2**62
+NOT_FOR_CHANNELS = (
+    "method_not_supported_for_channel_type"  # row ids below and above every message's
+)
+
+
+def wanted_types(p: Params) -> set[str]:
+    """The conversation types a `types` parameter asks for (default: public channels)."""
+    wanted = {t.strip() for t in (p.text("types") or "public_channel").split(",") if t.strip()}
+    if not wanted <= set(CONVERSATION_TYPES.values()):
+        raise Invalid(f"unknown conversation types {sorted(wanted)}", code="invalid_types")
+    return wanted
 
 
 @method("conversations.list")
 def conversations_list(p: Params) -> dict[str, Any]:
-    wanted = {t.strip() for t in (p.text("types") or "public_channel").split(",") if t.strip()}
-    if not wanted <= set(CONVERSATION_TYPES.values()):
-        raise Invalid(f"unknown conversation types {sorted(wanted)}", code="invalid_types")
+    wanted = wanted_types(p)
     s, me = g.db, g.actor
     found = chat.list_channels(s, me, include_archived=not p.flag("exclude_archived"))
     found += chat.list_conversations_of(s, me)
@@ -173,4 +182,94 @@ def conversations_invite(p: Params) -> dict[str, Any]:
 @method("conversations.archive", write=True)
 def conversations_archive(p: Params) -> dict[str, Any]:
     chat.archive_channel(g.db, g.actor, find_channel(p))
+    return {}
+
+
+@method("conversations.unarchive", write=True)
+def conversations_unarchive(p: Params) -> dict[str, Any]:
+    chat.unarchive_channel(g.db, g.actor, find_channel(p))
+    return {}
+
+
+@method("conversations.open", write=True)
+def conversations_open(p: Params) -> dict[str, Any]:
+    """The DM or group DM with `users` (opened if new), or the conversation `channel`."""
+    if p.text("channel"):
+        return {"channel": {"id": find_channel(p).slack_id}, "already_open": True}
+    refs = [u.strip() for u in p.text("users", missing="users_list_not_supplied").split(",")]
+    if not all(is_user_id(r) for r in refs if r):
+        raise NotFound("users are Slack user ids (U...)", code="user_not_found")
+    people = [find_person(r) for r in refs if r]
+    existing = chat.find_dm(g.db, g.actor, people)
+    c = existing or chat.open_dm(g.db, g.actor, people)
+    obj = channel_obj(c) if p.flag("return_im") or c.kind == "mpdm" else {"id": c.slack_id}
+    answer: dict[str, Any] = {"channel": obj}
+    if existing is not None:
+        answer |= {"no_op": True, "already_open": True}
+    return answer
+
+
+@method("conversations.close", write=True)
+def conversations_close(p: Params) -> dict[str, Any]:
+    """Closing a DM hides it in Slack's sidebar; here DMs stay listed, so nothing changes."""
+    c = find_channel(p)
+    if c.kind not in ("dm", "mpdm"):
+        raise Invalid("only direct messages can be closed", code=NOT_FOR_CHANNELS)
+    return {"no_op": True, "already_closed": True}
+
+
+@method("conversations.join", write=True)
+def conversations_join(p: Params) -> dict[str, Any]:
+    c = find_channel(p)
+    already = chat.is_member(g.db, g.actor, c)
+    chat.join_channel(g.db, g.actor, c)
+    answer: dict[str, Any] = {"channel": channel_obj(c)}
+    if already:
+        answer["warning"] = "already_in_channel"
+        answer["response_metadata"] = {"warnings": ["already_in_channel"]}
+    return answer
+
+
+@method("conversations.leave", write=True)
+def conversations_leave(p: Params) -> dict[str, Any]:
+    c = find_channel(p)
+    if not chat.is_member(g.db, g.actor, c):
+        return {"not_in_channel": True}
+    chat.leave_channel(g.db, g.actor, c)
+    return {}
+
+
+@method("conversations.kick", write=True)
+def conversations_kick(p: Params) -> dict[str, Any]:
+    c = find_channel(p)
+    chat.kick(g.db, g.actor, c, find_person(p.text("user", missing="user_not_found")))
+    return {}
+
+
+@method("conversations.rename", write=True)
+def conversations_rename(p: Params) -> dict[str, Any]:
+    c = find_channel(p)
+    chat.rename_channel(g.db, g.actor, c, p.text("name", missing="invalid_name"))
+    return {"channel": channel_obj(c)}
+
+
+@method("conversations.setTopic", write=True)
+def conversations_set_topic(p: Params) -> dict[str, Any]:
+    c = find_channel(p)
+    chat.set_topic(g.db, g.actor, c, p.text("topic"))
+    return {"channel": channel_obj(c)}
+
+
+@method("conversations.setPurpose", write=True)
+def conversations_set_purpose(p: Params) -> dict[str, Any]:
+    c = find_channel(p)
+    chat.set_purpose(g.db, g.actor, c, p.text("purpose"))
+    return {"channel": channel_obj(c)}
+
+
+@method("conversations.mark", write=True)
+def conversations_mark(p: Params) -> dict[str, Any]:
+    """Move the caller's read marker to the message at `ts`."""
+    c = find_channel(p)
+    chat.mark_read(g.db, g.actor, c, find_message(p, c, "ts", code="invalid_timestamp"))
     return {}

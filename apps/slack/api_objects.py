@@ -11,8 +11,10 @@ from __future__ import annotations
 import base64
 import binascii
 import datetime as dt
+import json
 import re
 from collections.abc import Callable, Mapping
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from flask import g
@@ -30,20 +32,17 @@ __all__ = [
     "WRITE_METHODS",
     "Handler",
     "Params",
-    "channel_obj",
     "cursor_position",
     "find_channel",
     "find_message",
     "find_person",
     "is_user_id",
-    "messages",
     "method",
     "next_cursor",
     "page",
-    "seconds",
     "ts_key",
+    "unix_time",
     "user_id",
-    "user_obj",
 ]
 
 TEAM_ID = "T0000001"
@@ -82,11 +81,27 @@ class Params:
         self.data = data
 
     def text(self, key: str, *, missing: str | None = None) -> str:
-        """A string parameter; '' if absent, or an error with code `missing`."""
+        """A string parameter; '' if absent, or an error with code `missing`. A JSON object
+        or list where a string belongs is ``invalid_arguments``."""
         value = self.data.get(key)
+        if isinstance(value, dict | list):
+            raise Invalid(f"'{key}' must be a string", code="invalid_arguments")
         value = "" if value is None else str(value).strip()
+        if "\x00" in value:
+            raise Invalid(f"'{key}' holds a NUL character", code="invalid_arguments")
         if not value and missing:
             raise Invalid(f"'{key}' is required", code=missing)
+        return value
+
+    def json(self, key: str) -> Any:
+        """A structured parameter (``blocks``, ``files``): a JSON value, or JSON text as form
+        fields carry it; None if absent."""
+        value = self.data.get(key)
+        if isinstance(value, str):
+            try:
+                return json.loads(value) if value.strip() else None
+            except (ValueError, RecursionError):
+                raise Invalid(f"'{key}' is not valid JSON", code="invalid_arguments") from None
         return value
 
     def number(self, key: str, default: int, lo: int, hi: int) -> int:
@@ -95,7 +110,7 @@ class Params:
             return default
         try:
             value = int(raw)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise Invalid(f"'{key}' must be an integer", code=f"invalid_{key}") from None
         return default if value == 0 else max(lo, min(value, hi))
 
@@ -184,111 +199,16 @@ def page(items: list[Any], p: Params, default: int, most: int) -> tuple[list[Any
     return items[start:end], next_cursor(end if end < len(items) else None)
 
 
-# ---------------------------------------------------------------- objects
+def unix_time(p: Params, key: str, *, missing: str) -> dt.datetime:
+    """A Unix time parameter (``post_at``) as a naive UTC datetime."""
+    raw = p.text(key, missing=missing)
+    try:
+        value = Decimal(raw)
+        if not value.is_finite() or not 0 <= value < 253402300800:
+            raise InvalidOperation
+    except InvalidOperation:
+        raise Invalid(f"'{key}' must be a Unix time", code="invalid_time") from None
+    return EPOCH + dt.timedelta(seconds=int(value))
 
 
-def channel_obj(c: Channel, mine: set[int] | None = None) -> dict[str, Any]:
-    """A conversation object as Slack's conversations.* methods return it."""
-    s, me = g.db, g.actor
-    member = c.id in mine if mine is not None else chat.is_member(s, me, c)
-    obj: dict[str, Any] = {
-        "id": c.slack_id,
-        "created": seconds(c.created_at),
-        "creator": user_id(c.created_by_id),
-        "is_archived": c.is_archived,
-        "is_channel": c.kind == "public",
-        "is_group": c.kind == "private",
-        "is_im": c.kind == "dm",
-        "is_mpim": c.kind == "mpdm",
-        "is_private": c.kind != "public",
-        "is_member": member,
-    }
-    if c.kind == "dm":
-        others = [x.id for x in chat.members(s, me, c) if x.id != me.id]
-        obj["user"] = user_id(others[0] if others else me.id)
-        return obj
-    obj["name"] = c.name or "mpdm-" + "--".join(x.handle for x in chat.members(s, me, c))
-    obj["is_general"] = c.name == chat.DEFAULT_CHANNEL
-    obj["topic"] = {"value": c.topic, "creator": "", "last_set": 0}
-    obj["purpose"] = {"value": c.purpose, "creator": "", "last_set": 0}
-    return obj
-
-
-def messages(msgs: list[Message]) -> list[dict[str, Any]]:
-    """Message objects with thread, reaction and edit details, as Slack returns them."""
-    ids = [m.id for m in msgs]
-    counts = chat.reply_counts(g.db, ids)
-    reactions = chat.reactions_for(g.db, ids)
-    return [_message_obj(m, counts.get(m.id, 0), reactions.get(m.id, {})) for m in msgs]
-
-
-def _message_obj(m: Message, replies: int, reactions: dict[str, list[str]]) -> dict[str, Any]:
-    if m.is_deleted:
-        return _tombstone(m, replies)
-    obj: dict[str, Any] = {
-        "type": "message",
-        "user": user_id(m.user_id),
-        "text": m.text,
-        "ts": m.ts,
-        "team": TEAM_ID,
-    }
-    if m.thread_parent_id is not None:  # the parent may be deleted: its ts still names the thread
-        parent = chat.get_message(g.db, g.actor, m.thread_parent_id, include_deleted=True)
-        obj.update(thread_ts=parent.ts, parent_user_id=user_id(parent.user_id))
-    elif replies:
-        obj.update(thread_ts=m.ts, reply_count=replies)
-    if reactions:
-        obj["reactions"] = [
-            {"name": e, "users": [_uid_of(h) for h in hs], "count": len(hs)}
-            for e, hs in reactions.items()
-        ]
-    if m.edited_at is not None:
-        obj["edited"] = {"user": user_id(m.user_id), "ts": f"{seconds(m.edited_at)}.000000"}
-    return obj
-
-
-def _tombstone(m: Message, replies: int) -> dict[str, Any]:
-    """What Slack shows for a deleted thread parent whose replies live on."""
-    return {
-        "type": "message",
-        "subtype": "tombstone",
-        "user": "USLACKBOT",
-        "text": chat.DELETED_TEXT,
-        "hidden": True,
-        "ts": m.ts,
-        "thread_ts": m.ts,
-        "reply_count": replies,
-        "team": TEAM_ID,
-    }
-
-
-def _uid_of(handle: str) -> str:
-    return user_id(org.find_person(g.db, handle).id)
-
-
-def user_obj(p: Person) -> dict[str, Any]:
-    status = chat.get_status(g.db, p)
-    return {
-        "id": user_id(p.id),
-        "team_id": TEAM_ID,
-        "name": p.handle,
-        "real_name": p.name,
-        "deleted": False,
-        "is_bot": False,
-        "is_admin": False,
-        "tz": p.timezone,
-        "profile": {
-            "real_name": p.name,
-            "display_name": p.handle,
-            "email": p.email,
-            "title": p.title,
-            "team": TEAM_ID,
-            "status_text": status.text if status else "",
-            "status_emoji": f":{status.emoji}:" if status and status.emoji else "",
-        },
-    }
-
-
-def seconds(when: dt.datetime) -> int:
-    """Unix seconds of a naive UTC time (how the models store times)."""
-    return int(when.replace(tzinfo=dt.UTC).timestamp())
+EPOCH = dt.datetime(1970, 1, 1)

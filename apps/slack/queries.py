@@ -9,7 +9,15 @@ from sqlalchemy import and_, bindparam, func, or_, select
 from sqlalchemy.orm import joinedload
 
 from officegym.apps.org.models import Person
-from officegym.apps.slack.models import Channel, Membership, Message, Pin, Reaction, Status
+from officegym.apps.slack.models import (
+    Channel,
+    Membership,
+    Message,
+    Pin,
+    Reaction,
+    ScheduledMessage,
+    Status,
+)
 
 MEMBERSHIP = select(Membership.id).where(
     Membership.channel_id == bindparam("c"), Membership.person_id == bindparam("p")
@@ -22,7 +30,7 @@ HISTORY = (
     select(Message)
     .where(
         Message.channel_id == bindparam("c"),
-        Message.thread_parent_id.is_(None),
+        or_(Message.thread_parent_id.is_(None), Message.broadcast.is_(True)),
         Message.is_deleted.is_(False),
         Message.id < bindparam("before"),
     )
@@ -81,19 +89,17 @@ PIN_ID = PIN_OF.with_only_columns(Pin.id)
 STATUS_OF = select(Status).where(Status.person_id == bindparam("p"))
 NEWEST = select(func.max(Message.id)).where(Message.channel_id == bindparam("c"))
 MEMBER_COUNT = select(func.count()).where(Membership.channel_id == bindparam("c"))
-DM_CANDIDATES = (  # conversations of this kind holding all of these people
-    select(Membership.channel_id)
-    .join(Channel, Channel.id == Membership.channel_id)
-    .where(
-        Channel.kind == bindparam("kind"),
-        Membership.person_id.in_(bindparam("ids", expanding=True)),
-    )
-    .group_by(Membership.channel_id)
-    .having(func.count() == bindparam("n"))
-)
+DM_BY_KEY = select(Channel.id).where(Channel.dm_key == bindparam("k"))
 REACTION = select(Reaction).where(
     Reaction.message_id == bindparam("m"),
     Reaction.person_id == bindparam("p"),
     Reaction.emoji == bindparam("e"),
 )
 REACTION_ID = REACTION.with_only_columns(Reaction.id)
+DUE = (  # the oldest scheduled message whose time has come
+    select(ScheduledMessage)
+    .where(ScheduledMessage.message_id.is_(None), ScheduledMessage.post_at <= bindparam("t"))
+    .order_by(ScheduledMessage.post_at, ScheduledMessage.id)
+    .limit(1)
+)
+ANY_DUE = DUE.with_only_columns(ScheduledMessage.id)

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session, joinedload
 from officegym.apps.org.models import Person
 from officegym.apps.slack import queries as q
 from officegym.apps.slack.access import Someone, can_read, check_length, clamp
-from officegym.apps.slack.models import Channel, Membership, Message, Status
+from officegym.apps.slack.models import Channel, Membership, Message, Reaction, Status
 from officegym.db import read
 from officegym.errors import Invalid, NotFound
 
@@ -117,9 +117,34 @@ def search_messages(
     channel: Channel | None = None,
     author: Someone | None = None,
     limit: int = 20,
+    offset: int = 0,
 ) -> list[Message]:
     """Live messages containing every word of `query` (at most 20 words, 500 characters),
-    in conversations the actor can read."""
+    in conversations the actor can read, newest first (`offset` skips that many)."""
+    stmt, params = _search_of(s, actor, query, channel, author)
+    return list(s.scalars(stmt, params | {"n": clamp(limit), "o": max(0, offset)}))
+
+
+def count_matches(
+    s: Session,
+    actor: Person,
+    *,
+    query: str,
+    channel: Channel | None = None,
+    author: Someone | None = None,
+) -> int:
+    """How many messages `search_messages` finds in all (not one page: a real total)."""
+    stmt, params = _search_of(s, actor, query, channel, author)
+    counted = select(func.count()).select_from(
+        stmt.limit(None).offset(None).order_by(None).options().subquery()
+    )
+    return int(s.scalar(counted, params) or 0)
+
+
+def _search_of(
+    s: Session, actor: Person, query: str, channel: Channel | None, author: Someone | None
+) -> tuple[Select[Any], dict[str, Any]]:
+    """The search statement of a query and its parameters (checks the query and access)."""
     words = [w for w in check_length(query, 500, "search query").split() if w]
     if not words:
         raise Invalid("search query is empty")
@@ -130,9 +155,9 @@ def search_messages(
     sqlite = s.get_bind().dialect.name == "sqlite"
     stmt = _search(len(words), channel is not None, author is not None, sqlite)
     params: dict[str, Any] = {f"w{i}": _like_pattern(w) for i, w in enumerate(words)}
-    params |= {"p": actor.id, "n": clamp(limit)}
-    params |= {"c": channel.id if channel else None, "a": author.id if author else None}
-    return list(s.scalars(stmt, params))
+    params |= {"p": actor.id, "c": channel.id if channel else None}
+    params |= {"a": author.id if author else None}
+    return stmt, params
 
 
 @functools.cache
@@ -159,7 +184,7 @@ def _search(words: int, in_channel: bool, by_author: bool, sqlite: bool) -> Sele
         stmt = stmt.where(Message.user_id == bindparam("a"))
     # Results name their channel: load it with the rows, not one by one.
     stmt = stmt.options(joinedload(Message.channel))
-    return stmt.order_by(Message.id.desc()).limit(bindparam("n"))
+    return stmt.order_by(Message.id.desc()).limit(bindparam("n")).offset(bindparam("o"))
 
 
 def _like_pattern(word: str) -> str:
@@ -185,3 +210,16 @@ def reactions_for(s: Session, message_ids: Sequence[int]) -> dict[int, dict[str,
 
 def get_status(s: Session, person: Someone) -> Status | None:
     return s.scalars(q.STATUS_OF, {"p": person.id}).first()
+
+
+def reactions_by_person(s: Session, actor: Person, person: Someone, *, limit: int = 100) -> list:
+    """(message, emoji) of the reactions `person` made on messages the actor can read,
+    newest first."""
+    stmt = (
+        select(Message, Reaction.emoji)
+        .join(Reaction, Reaction.message_id == Message.id)
+        .where(Reaction.person_id == person.id, Message.is_deleted.is_(False))
+        .order_by(Reaction.id.desc())
+    )
+    found = [(m, e) for m, e in s.execute(stmt) if can_read(s, actor, m.channel)]
+    return found[: clamp(limit, 1000)]

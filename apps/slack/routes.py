@@ -9,6 +9,7 @@ flashed on the redirected page, while NotFound/Forbidden render the error page.
 from __future__ import annotations
 
 from flask import Blueprint, flash, g, redirect, request, url_for
+from flask import Response as FlaskResponse
 from werkzeug.wrappers import Response
 
 from officegym.apps.org import service as org
@@ -78,6 +79,7 @@ def channel(ref: str) -> str:
         paged=before is not None,
         is_member=chat.is_member(g.db, g.actor, ch),
         reaction_choices=REACTION_CHOICES,
+        ephemerals=chat.ephemerals_for(g.db, g.actor, ch) if before is None else [],
     )
 
 
@@ -105,6 +107,8 @@ def details(ref: str) -> str:
         candidates=candidates,
         pinned=chat.pins(g.db, g.actor, ch),
         is_member=g.actor.id in member_ids,
+        bookmarks=chat.list_bookmarks(g.db, g.actor, ch),
+        files=chat.list_files(g.db, g.actor, channel=ch),
     )
 
 
@@ -154,6 +158,23 @@ def archive(ref: str) -> Response:
     chat.archive_channel(g.db, g.actor, ch)
     flash(f"#{ch.name} is archived.")
     return redirect(channel_url(ch))
+
+
+@bp.post("/c/<ref>/unarchive")
+def unarchive(ref: str) -> Response:
+    ch = _channel(ref)
+    chat.unarchive_channel(g.db, g.actor, ch)
+    flash(f"#{ch.name} is active again.")
+    return redirect(url_for("slack.details", ref=ref))
+
+
+@bp.get("/files/<int:file_id>")
+def file(file_id: int) -> Response:
+    """A file's bytes, for whoever may see it (its uploader, or readers where it is shared)."""
+    f = chat.get_file(g.db, g.actor, file_id)
+    name = f.name.replace('"', "")
+    headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+    return FlaskResponse(f.data or b"", mimetype=f.mimetype, headers=headers)
 
 
 @bp.get("/browse")

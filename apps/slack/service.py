@@ -4,29 +4,35 @@ Every function takes the session first and the acting person second, enforces
 what that person may see and do, never commits (the caller owns the session)
 and raises `officegym.errors` with a message an agent or a person can act on.
 
-This module holds messages (history, posting, edits, deletes), reactions, pins
-and statuses; it re-exports the rest so that callers import one module:
-`access` (look-ups and the rules: who may see and do what), `reads` (lists,
-threads, search) and `channels` (channels, invitations, direct messages). The
-statements they run are built once in `queries`.
+This module holds messages (history, posting, edits, deletes, scheduled posts
+released on the simulated clock), statuses and read markers; it re-exports the
+rest so that callers import one module: `access` (look-ups and the rules: who may
+see and do what), `reads` (lists, threads, search), `reactions` (reactions and
+pins), `channels` (channels,
+invitations, direct messages), `files` (two-step uploads), `extras` (bookmarks,
+scheduled and ephemeral messages) and `events` (apps and their Events API
+subscriptions). Message text may use Slack's markup (`markup`). The statements
+they run are built once in `queries`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import re
 
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
 from officegym.apps.org.service import person_ids
+from officegym.apps.slack import events
 from officegym.apps.slack import queries as q
 from officegym.apps.slack.access import (
+    EMOJI_RE,
     SLACK_ID_RE,
     Someone,
     can_read,
     check_length,
     clamp,
+    clean_emoji,
     get_channel,
     get_message,
     is_member,
@@ -43,18 +49,61 @@ from officegym.apps.slack.channels import (
     find_dm,
     invite,
     join_channel,
+    kick,
     leave_channel,
     open_dm,
+    rename_channel,
+    set_purpose,
     set_topic,
+    unarchive_channel,
 )
-from officegym.apps.slack.models import Channel, Membership, Mention, Message, Pin, Reaction, Status
+from officegym.apps.slack.extras import (
+    add_bookmark,
+    cancel_scheduled,
+    edit_bookmark,
+    ephemerals_for,
+    get_bookmark,
+    get_scheduled,
+    list_bookmarks,
+    list_scheduled,
+    post_ephemeral,
+    remove_bookmark,
+    schedule_message,
+)
+from officegym.apps.slack.files import (
+    complete_upload,
+    delete_file,
+    file_message,
+    files_of,
+    get_file,
+    list_files,
+    reserve_upload,
+    write_upload,
+)
+from officegym.apps.slack.markup import MENTION_RE, to_stored
+from officegym.apps.slack.models import (
+    Channel,
+    Membership,
+    Mention,
+    Message,
+    ScheduledMessage,
+    Status,
+)
+from officegym.apps.slack.reactions import (
+    add_reaction,
+    pin_message,
+    remove_reaction,
+    unpin_message,
+)
 from officegym.apps.slack.reads import (
+    count_matches,
     get_status,
     list_channels,
     list_conversations_of,
     member_ids,
     members,
     pins,
+    reactions_by_person,
     reactions_for,
     replies,
     reply_counts,
@@ -63,8 +112,8 @@ from officegym.apps.slack.reads import (
 )
 from officegym.clock import now
 from officegym.db import get, read
-from officegym.errors import Conflict, Forbidden, Invalid, NotFound
-from officegym.writes import delete_row, insert_row, update_by_id, update_row
+from officegym.errors import Forbidden, Invalid, NotFound
+from officegym.writes import delete_row, insert_new, insert_row, update_by_id, update_row
 
 __all__ = [
     "CHANNEL_NAME_RE",
@@ -76,23 +125,39 @@ __all__ = [
     "SLACK_ID_RE",
     "Point",
     "Someone",
+    "add_bookmark",
     "add_reaction",
     "archive_channel",
     "can_read",
+    "cancel_scheduled",
+    "complete_upload",
+    "count_matches",
     "create_channel",
+    "delete_file",
     "delete_message",
+    "edit_bookmark",
     "edit_message",
+    "ephemerals_for",
+    "file_message",
+    "files_of",
     "find_dm",
+    "get_bookmark",
     "get_channel",
+    "get_file",
     "get_message",
+    "get_scheduled",
     "get_status",
     "history",
     "invite",
     "is_member",
     "join_channel",
+    "kick",
     "leave_channel",
+    "list_bookmarks",
     "list_channels",
     "list_conversations_of",
+    "list_files",
+    "list_scheduled",
     "mark_read",
     "member_ids",
     "members",
@@ -100,24 +165,33 @@ __all__ = [
     "open_dm",
     "pin_message",
     "pins",
+    "post_ephemeral",
     "post_message",
+    "reactions_by_person",
     "reactions_for",
+    "release_due",
+    "remove_bookmark",
     "remove_reaction",
+    "rename_channel",
     "replies",
     "reply_counts",
+    "reserve_upload",
     "resolve_people",
+    "schedule_message",
     "search_messages",
+    "set_purpose",
     "set_status",
     "set_topic",
+    "unarchive_channel",
     "unpin_message",
     "unread_counts",
+    "write_upload",
 ]
 
 MAX_TEXT = 4000
-EMOJI_RE = re.compile(r"^[a-z0-9_+-]{1,60}$")
-MENTION_RE = re.compile(r"(?<![\w@])@([a-z0-9._-]+)")
 DELETED_TEXT = "This message was deleted."  # what readers see of a deleted thread parent
 Point = tuple[dt.datetime, int]  # a place in message order: (created_at, row id)
+_RELEASING = "slack_releasing"  # session.info flag: scheduled messages are being posted
 
 
 # ---------------------------------------------------------------- messages
@@ -142,6 +216,7 @@ def history(
     after them."""
     if not can_read(s, actor, channel):
         raise NotFound("no such channel", code="channel_not_found")
+    release_due(s)
     params = {"c": channel.id, "before": before_id or 2**62, "n": clamp(limit, 1000)}
     window = newer_than is not None or older_than is not None
     if window:
@@ -154,12 +229,24 @@ def history(
 
 
 def post_message(
-    s: Session, actor: Person, channel: Channel, text: str, *, thread_parent: Message | None = None
+    s: Session,
+    actor: Person,
+    channel: Channel,
+    text: str,
+    *,
+    thread_parent: Message | None = None,
+    broadcast: bool = False,
+    markup: bool = True,
+    at: dt.datetime | None = None,
 ) -> Message:
-    """Post to a channel (or reply in a thread); the actor must be a member."""
+    """Post to a channel (or reply in a thread; `broadcast` shows the reply in the channel
+    too); the actor must be a member. Slack markup in `text` (``<@U…>``, ``<#C…>``,
+    ``<!here>``) is read as ``@handle``, ``#name``, ``@here`` unless `markup` is False (the
+    caller converted it already). `at` dates a scheduled message at its time."""
+    release_due(s)
     require_member(s, actor, channel)
     require_active(channel)
-    text = _clean_text(text)
+    text = _clean_text(to_stored(s, text) if markup else text)
     if thread_parent is not None:
         if thread_parent.channel_id != channel.id or thread_parent.is_deleted:
             raise Invalid("thread parent is not a live message of this channel")
@@ -171,18 +258,55 @@ def post_message(
         channel_id=channel.id,
         user_id=actor.id,
         text=text,
-        created_at=now(s),
+        created_at=at or now(s),
         thread_parent_id=thread_parent.id if thread_parent else None,
+        broadcast=broadcast and thread_parent is not None,
     )
     _record_mentions(s, msg)
+    events.message_posted(s, msg, channel)
     return msg
+
+
+def release_due(s: Session) -> int:
+    """Post every scheduled message whose time has come on the world's clock (each dated
+    at its time, as its author); how many. Every read and post of messages calls it first,
+    so a scheduled message is in place before anything that comes after its time."""
+    clock = s.info.get("clock")
+    if clock is None or s.info.get(_RELEASING):
+        return 0
+    if read(s, q.ANY_DUE, {"t": clock.peek()}).first() is None:
+        return 0
+    released = 0
+    s.info[_RELEASING] = True
+    try:
+        while (due := s.scalars(q.DUE, {"t": clock.peek()}).first()) is not None:
+            _release(s, due)
+            released += 1
+    finally:
+        s.info.pop(_RELEASING, None)
+    return released
+
+
+def _release(s: Session, due: ScheduledMessage) -> None:
+    """Post one scheduled message; one its author may no longer post is dropped (as Slack
+    drops it when the author left the channel or it was archived)."""
+    author = get(s, Person, due.user_id)
+    channel = get(s, Channel, due.channel_id)
+    parent = get(s, Message, due.thread_parent_id) if due.thread_parent_id else None
+    try:
+        msg = post_message(s, author, channel, due.text, thread_parent=parent, at=due.post_at,
+                           markup=False)  # fmt: skip
+    except (Forbidden, Invalid, NotFound):
+        delete_row(s, due)
+        return
+    update_row(s, due, message_id=msg.id)
 
 
 def edit_message(s: Session, actor: Person, message: Message, text: str) -> Message:
     if message.user_id != actor.id:
         raise Forbidden("you can only edit your own messages", code="cant_update_message")
     require_active(message.channel)
-    update_row(s, message, text=_clean_text(text), edited_at=now(s))
+    update_row(s, message, text=_clean_text(to_stored(s, text)), edited_at=now(s))
     s.execute(Mention.__table__.delete().where(Mention.message_id == message.id))
     _record_mentions(s, message)
     return message
@@ -196,69 +320,32 @@ def delete_message(s: Session, actor: Person, message: Message) -> None:
     update_row(s, message, is_deleted=True)
 
 
-def add_reaction(s: Session, actor: Person, message: Message, emoji: str) -> Reaction:
-    emoji = _clean_emoji(emoji)
-    require_member(s, actor, message.channel)
-    require_active(message.channel)
-    exists = read(s, q.REACTION_ID, {"m": message.id, "p": actor.id, "e": emoji}).first()
-    if exists is not None:
-        raise Conflict(f"you already reacted with :{emoji}:", code="already_reacted")
-    return insert_row(s, Reaction, message_id=message.id, person_id=actor.id, emoji=emoji)
-
-
-def _own_reaction(s: Session, actor: Person, message: Message, emoji: str) -> Reaction | None:
-    return s.scalars(q.REACTION, {"m": message.id, "p": actor.id, "e": emoji}).first()
-
-
-def remove_reaction(s: Session, actor: Person, message: Message, emoji: str) -> None:
-    emoji = _clean_emoji(emoji)
-    require_active(message.channel)
-    reaction = _own_reaction(s, actor, message, emoji)
-    if reaction is None:
-        raise NotFound(f"you have no :{emoji}: reaction on this message", code="no_reaction")
-    delete_row(s, reaction)
-
-
-def pin_message(s: Session, actor: Person, message: Message) -> Pin:
-    require_member(s, actor, message.channel)
-    require_active(message.channel)
-    if message.thread_parent_id is not None:
-        raise Invalid("only top-level messages can be pinned")
-    if read(s, q.PIN_ID, {"m": message.id}).first() is not None:
-        raise Conflict("message is already pinned", code="already_pinned")
-    return insert_row(
-        s,
-        Pin,
-        channel_id=message.channel_id,
-        message_id=message.id,
-        pinned_by_id=actor.id,
-        pinned_at=now(s),
-    )
-
-
-def unpin_message(s: Session, actor: Person, message: Message) -> None:
-    require_member(s, actor, message.channel)
-    require_active(message.channel)
-    pin = s.scalars(q.PIN_OF, {"m": message.id}).first()
-    if pin is None:
-        raise NotFound("message is not pinned", code="no_pin")
-    delete_row(s, pin)
-
-
 def set_status(s: Session, actor: Person, text: str, emoji: str = "") -> Status:
     text = check_length(text.strip(), 100, "status text")
-    emoji = _clean_emoji(emoji) if emoji else ""
+    emoji = clean_emoji(emoji) if emoji else ""
     status = get_status(s, actor)
     if status is None:
-        return insert_row(s, Status, person_id=actor.id, text=text, emoji=emoji)
+        status = insert_new(s, Status, person_id=actor.id, text=text, emoji=emoji)
+        if status is not None:
+            return status
+        status = get_status(s, actor)  # set by a concurrent request meanwhile: overwrite it
+        assert status is not None
     update_row(s, status, text=text, emoji=emoji)
     return status
 
 
-def mark_read(s: Session, actor: Person, channel: Channel) -> None:
-    newest = read(s, q.NEWEST, {"c": channel.id}).scalar()
-    if newest:
-        _mark_read(s, actor, channel, newest)
+def mark_read(s: Session, actor: Person, channel: Channel, upto: Message | None = None) -> None:
+    """Move the actor's read marker to `upto` (default: the newest message), forward or
+    back (conversations.mark); not a change graders count."""
+    require_member(s, actor, channel)
+    if upto is None:
+        newest = read(s, q.NEWEST, {"c": channel.id}).scalar()
+        if newest:
+            _mark_read(s, actor, channel, newest)
+        return
+    row = read(s, q.READ_MARK, {"c": channel.id, "p": actor.id}).first()
+    if row is not None:
+        update_by_id(s, Membership, row.id, last_read_id=upto.id)
 
 
 def _clean_text(text: str) -> str:
@@ -266,13 +353,6 @@ def _clean_text(text: str) -> str:
     if not text:
         raise Invalid("message text is empty", code="no_text")
     return check_length(text, MAX_TEXT, "message text", code="msg_too_long")
-
-
-def _clean_emoji(emoji: str) -> str:
-    name = emoji.strip().strip(":").lower()
-    if not EMOJI_RE.match(name):
-        raise Invalid(f"invalid emoji name {emoji!r}", code="invalid_name")
-    return name
 
 
 def _mark_read(s: Session, actor: Person, channel: Channel, message_id: int) -> None:
@@ -285,5 +365,5 @@ def _record_mentions(s: Session, msg: Message) -> None:
     handles = set(MENTION_RE.findall(msg.text))
     if not handles:
         return
-    for person_id in sorted(person_ids(s, handles)):
-        insert_row(s, Mention, message_id=msg.id, person_id=person_id)
+    for person_id in sorted(set(person_ids(s, handles))):
+        insert_new(s, Mention, message_id=msg.id, person_id=person_id)

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
 from officegym.apps.slack import service as chat
-from officegym.apps.slack.models import Channel, Message
+from officegym.apps.slack.models import Channel, File, Message
 
 PAGE_SIZE = 20
 
@@ -63,6 +63,7 @@ class MessageView:
     reply_count: int
     pinned: bool
     own: bool
+    files: list[File] = field(default_factory=list)
 
 
 @dataclass
@@ -151,6 +152,7 @@ def message_views(
     """Rows for `msgs` with reactions grouped by emoji, reply counts and pin marks."""
     counts = chat.reply_counts(s, [m.id for m in msgs if m.thread_parent_id is None])
     pinned = {m.id for m in chat.pins(s, actor, channel)}
+    files = chat.files_of(s, [m.id for m in msgs])
     return [
         MessageView(
             msg=m,
@@ -158,6 +160,7 @@ def message_views(
             reply_count=counts.get(m.id, 0),
             pinned=m.id in pinned,
             own=m.user_id == actor.id,
+            files=files.get(m.id, []),
         )
         for m in msgs
     ]

@@ -202,3 +202,48 @@ def test_stable_id_is_derived_from_parts() -> None:
 def test_og_id_escapes_its_value() -> None:
     assert '"' not in stable_id('a"b')
     assert "<" not in str(og_id("<x>"))
+
+
+# ---------------------------------------------------------------- forms from other sites
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Origin": "http://evil.example"},
+        {"Origin": "null"},
+        {"Referer": "http://evil.example/page"},
+        {"Sec-Fetch-Site": "cross-site"},
+    ],
+)
+def test_a_form_post_from_another_site_is_refused(
+    probe_app: Flask, world: World, headers: dict[str, str]
+) -> None:
+    before = _topic(world)
+    client = probe_app.test_client()
+    client.get("/login/kturner")
+    response = client.post("/probe/ok", headers=headers)
+    assert response.status_code == 403 and "refused" in response.get_data(as_text=True)
+    assert _topic(world) == before
+
+
+def test_same_origin_forms_keep_working(probe_app: Flask, world: World) -> None:
+    client = probe_app.test_client()
+    client.get("/login/kturner")
+    own = {"Origin": "http://localhost", "Referer": "http://localhost/slack/",
+           "Sec-Fetch-Site": "same-origin"}  # fmt: skip
+    assert client.post("/probe/ok", headers=own).status_code == 200
+    assert _topic(world) == "changed ok"
+
+
+def test_a_refused_form_post_is_flashed_on_the_page_it_came_from(
+    probe_app: Flask, world: World
+) -> None:
+    before = _topic(world)
+    client = probe_app.test_client()
+    client.get("/login/kturner")
+    came_from = "http://localhost/slack/people?q=ann"
+    response = client.post("/probe/forbidden", headers={"Referer": came_from})
+    assert (response.status_code, response.location) == (303, "/slack/people?q=ann")
+    assert "probe says no" in client.get("/slack/people").get_data(as_text=True)
+    assert _topic(world) == before

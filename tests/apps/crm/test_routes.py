@@ -312,3 +312,63 @@ def test_csv_export_download_and_import_pages(client: FlaskClient, db: Session, 
     good = "last_name,company,rating\nDoe,Acme,Hot\nRoe,Acme,Cold\n"
     assert client.post("/crm/data/leads/import", data={"text": good}).status_code == 302
     assert db.scalar(select(func.count(Lead.id))) == before + 2
+
+
+# ---------------------------------------------------------------- honest pages
+
+
+def test_the_board_offers_move_only_on_the_reps_own_deals(
+    client: FlaskClient, db: Session, who: Cast
+) -> None:
+    sign_in(client, who.rep)
+    html = client.get("/crm/pipeline").get_data(as_text=True)
+    cards = re.findall(r'data-og-id="board-opportunity-(\d+)"', html)
+    moves = set(re.findall(r'data-og-id="board-opportunity-(\d+)-move"', html))
+    locked = set(re.findall(r'data-og-id="board-opportunity-(\d+)-locked"', html))
+    owners = {o.id: o.owner_id for o in db.scalars(select(Opportunity))}
+    assert cards and moves and locked and moves.isdisjoint(locked)
+    assert all(owners[int(c)] == who.rep.id for c in moves)
+    assert all(owners[int(c)] != who.rep.id for c in locked)
+    assert moves | locked == set(cards)
+
+
+def test_a_refused_move_explains_itself_on_the_board(
+    client: FlaskClient, db: Session, who: Cast
+) -> None:
+    theirs = open_opportunity_of(db, who.rep2)
+    before = theirs.stage
+    sign_in(client, who.rep)
+    board = "http://localhost/crm/pipeline"
+    response = client.post(f"/crm/opportunities/{theirs.id}/stage",
+                           data={"stage": "Negotiation", "next": "board"},
+                           headers={"Referer": board})  # fmt: skip
+    assert (response.status_code, response.location) == (303, "/crm/pipeline")
+    page = client.get("/crm/pipeline").get_data(as_text=True)
+    assert 'class="flash flash-error" role="alert"' in page
+    assert f"is owned by {who.rep2.name}" in page
+    fresh(db, theirs)
+    assert theirs.stage == before
+
+
+def test_amounts_show_as_currency(client: FlaskClient, db: Session, who: Cast) -> None:
+    mine = open_opportunity_of(db, who.rep)
+    sign_in(client, who.rep)
+    page = client.get(f"/crm/opportunities/{mine.id}").get_data(as_text=True)
+    assert f"${mine.amount:,}" in page
+    listed = client.get("/crm/opportunities?open=1").get_data(as_text=True)
+    assert re.search(r"Total amount of the \d+ opportunities: \$[\d,]+<", listed)
+
+
+def test_reassigning_is_offered_only_to_those_who_may_reassign(
+    client: FlaskClient, db: Session, who: Cast
+) -> None:
+    mine = open_opportunity_of(db, who.rep)
+    sign_in(client, who.rep)
+    page = client.get(f"/crm/opportunities/{mine.id}").get_data(as_text=True)
+    assert "stage-submit" in page and "owner-submit" not in page  # reps keep their deals
+    sign_in(client, who.manager)
+    page = client.get(f"/crm/opportunities/{mine.id}").get_data(as_text=True)
+    offered = re.findall(
+        r'<option value="([a-z0-9]+)"', page.split("Change owner")[1].split("</select>")[0]
+    )
+    assert who.rep2.handle in offered and who.support_rep.handle not in offered

@@ -501,3 +501,27 @@ def test_unauthenticated_requests_redirect_to_login(
     assert response.location.startswith("/login?next=")
     db.expire_all()
     assert db.scalar(select(Message.id).order_by(Message.id.desc()).limit(1)) == before
+
+
+# ---------------------------------------------------------------- files, ephemerals, bookmarks
+
+
+def test_files_ephemerals_and_bookmarks_show_on_the_pages(
+    client: FlaskClient, db: Session, me: Person
+) -> None:
+    ch = chat.get_channel(db, me, "engineering")
+    f = chat.reserve_upload(db, me, filename="plan.txt", length=4)
+    chat.write_upload(db, f.id, f.upload_key, b"plan")
+    chat.complete_upload(db, me, [(f, "The plan")], channel=ch, comment="Plan attached")
+    other = next(p for p in chat.members(db, me, ch) if p.id != me.id)
+    chat.post_ephemeral(db, other, ch, me, "only Kristen sees this")
+    chat.add_bookmark(db, me, ch, title="Runbook", link="https://wiki.example/run")
+    db.commit()
+    page = client.get("/slack/c/engineering").get_data(as_text=True)
+    assert f'data-og-id="file-{f.id}"' in page and "The plan" in page
+    assert "only Kristen sees this" in page and "Only visible to you" in page
+    assert client.get(f"/slack/files/{f.id}").data == b"plan"
+    details = client.get("/slack/c/engineering/details").get_data(as_text=True)
+    assert "Runbook" in details and f'data-og-id="channel-file-{f.id}"' in details
+    client.get(f"/login/{other.handle}")
+    assert "only Kristen sees this" not in client.get("/slack/c/engineering").get_data(as_text=True)

@@ -41,7 +41,12 @@ SUITES = sorted(i for i in env_specs() if "." not in i.removeprefix("officegym/"
 
 
 def test_the_suites_are_the_apps() -> None:
-    assert SUITES == ["officegym/crm-v0", "officegym/cross-v0", "officegym/slack-v0"]
+    assert SUITES == [
+        "officegym/booking-v0",
+        "officegym/crm-v0",
+        "officegym/cross-v0",
+        "officegym/slack-v0",
+    ]
 
 
 @pytest.mark.parametrize("env_id", SUITES)

@@ -24,7 +24,7 @@ from officegym.web import create_app
 from officegym.world import World, world_image
 
 COUNT = re.compile(r'data-og-id="list-[a-z]+-count">(\d+) ')
-TOTAL = re.compile(r'data-og-id="list-opportunities-total">[^<]*: ([\d,]+)</p>')
+TOTAL = re.compile(r'data-og-id="list-opportunities-total">[^<]*: (\$[\d,]+)</p>')
 
 
 def _search_calls() -> list[tuple[Task, ToolCall]]:
@@ -88,7 +88,7 @@ def test_a_search_step_opens_the_list_narrowed_as_the_search_is(
     if call.name == "crm_search_opportunities":
         assert found["total"] <= 100
         amount = sum(r["amount"] or 0 for r in found["results"])
-        assert TOTAL.search(html).group(1) == f"{amount:,}"  # type: ignore[union-attr]
+        assert TOTAL.search(html).group(1) == f"${amount:,}"  # type: ignore[union-attr]
 
 
 def test_a_pipeline_report_for_one_owner_opens_that_owners_board(
@@ -101,7 +101,7 @@ def test_a_pipeline_report_for_one_owner_opens_that_owners_board(
     html = _signed_in(default_world, task.persona).get(path).get_data(as_text=True)
     report = _tool(default_world, task.persona, call)
     for row in report["rows"][:5]:  # the open stages: one board column each
-        heading = f'{row["stage"]} <span class="muted">({row["count"]} · {row["amount"]:,})'
+        heading = f'{row["stage"]} <span class="muted">({row["count"]} · ${row["amount"]:,})'
         assert heading in html
 
 

@@ -1,0 +1,62 @@
+"""Trips as an iCalendar file (RFC 5545, written with the `icalendar` package) that a
+calendar app opens: one all-day event per stay (check-in to check-out) and one timed
+event per flight, cancelled ones marked CANCELLED."""
+
+from __future__ import annotations
+
+import datetime as dt
+from zoneinfo import ZoneInfo
+
+from icalendar import Calendar, Event
+from sqlalchemy.orm import Session
+
+from officegym.apps.booking import flights, stays
+from officegym.apps.booking.models import City, FlightBooking, Reservation
+from officegym.apps.org.models import Person
+
+__all__ = ["trips_ical"]
+
+DOMAIN = "booking.officegym.test"
+
+
+def trips_ical(s: Session, actor: Person, stamp: dt.datetime) -> bytes:
+    """The actor's stays and flights as one calendar; `stamp` is the simulated now."""
+    cal = Calendar()
+    cal.add("prodid", "-//officegym//booking//EN")
+    cal.add("version", "2.0")
+    cal.add("x-wr-calname", f"Trips of {actor.name}")
+    for r in stays.list_stays(s, actor):
+        cal.add_component(_stay_event(r, stamp))
+    for fb in flights.list_flights(s, actor):
+        cal.add_component(_flight_event(fb, stamp))
+    return cal.to_ical()
+
+
+def _stay_event(r: Reservation, stamp: dt.datetime) -> Event:
+    listing = r.listing
+    ev = Event()
+    ev.add("uid", f"stay-{r.code}@{DOMAIN}")
+    ev.add("dtstamp", stamp.replace(tzinfo=dt.UTC))
+    ev.add("summary", f"Stay: {listing.title}")
+    ev.add("dtstart", r.check_in)
+    ev.add("dtend", r.check_out)
+    ev.add("location", f"{listing.neighbourhood}, {listing.city.label}")
+    ev.add("description", f"Confirmation {r.code}, {r.guests} guest(s), status {r.status}")
+    ev.add("status", "CANCELLED" if r.status == "cancelled" else "CONFIRMED")
+    return ev
+
+
+def _flight_event(fb: FlightBooking, stamp: dt.datetime) -> Event:
+    route = fb.route
+    origin: City = route.origin
+    start = flights.departure(route, fb.flight_date).replace(tzinfo=ZoneInfo(origin.timezone))
+    ev = Event()
+    ev.add("uid", f"flight-{fb.code}@{DOMAIN}")
+    ev.add("dtstamp", stamp.replace(tzinfo=dt.UTC))
+    ev.add("summary", f"Flight {route.number} {origin.airport}-{route.destination.airport}")
+    ev.add("dtstart", start)
+    ev.add("dtend", start + dt.timedelta(minutes=route.minutes))
+    ev.add("location", f"{origin.label} ({origin.airport})")
+    ev.add("description", f"Record locator {fb.code}, {fb.fare.brand}, status {fb.status}")
+    ev.add("status", "CANCELLED" if fb.status == "cancelled" else "CONFIRMED")
+    return ev

@@ -1,0 +1,112 @@
+"""What the booking pages need besides the service: reading dates, numbers and search
+filters from forms and URLs (bad ones become `Invalid`), page URLs, and the calendar
+grid of a listing."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from flask import url_for
+from sqlalchemy.orm import Session
+
+from officegym.apps.booking import service as booking
+from officegym.apps.booking.models import Listing
+from officegym.apps.org.models import Person
+from officegym.apps.org.service import profile
+from officegym.errors import Invalid
+
+FILTER_KEYS = ("city", "check_in", "check_out", "guests", "min_price", "max_price", "bedrooms",
+               "beds", "type", "amenity", "instant", "rating", "sort")  # fmt: skip
+CALENDAR_DAYS = 42
+
+
+def day(form: Mapping[str, Any], key: str, default: dt.date | None = None) -> dt.date:
+    value = (form.get(key) or "").strip()
+    if not value:
+        if default is None:
+            raise Invalid(f"give the {key.replace('_', ' ')} date")
+        return default
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise Invalid(f"{key.replace('_', ' ')}: {value!r} is not a date (YYYY-MM-DD)") from None
+
+
+def number(form: Mapping[str, Any], key: str, default: int) -> int:
+    value = (form.get(key) or "").strip()
+    if not value:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise Invalid(f"{key.replace('_', ' ')}: {value!r} is not a whole number") from None
+
+
+def stay_dates(args: Mapping[str, Any]) -> tuple[dt.date, dt.date] | None:
+    """The check-in and check-out in the URL, if both are there and readable."""
+    try:
+        return day(args, "check_in"), day(args, "check_out")
+    except Invalid:
+        return None
+
+
+def search_filters(args: Any) -> dict[str, Any]:
+    """`service.search_stays` arguments from the search form's URL (dollars to cents)."""
+    dates = stay_dates(args)
+    dollars = {k: number(args, k, -1) for k in ("min_price", "max_price")}
+    rating = args.get("rating") or None
+    return {
+        "city": args.get("city", ""), "check_in": dates[0] if dates else None,
+        "check_out": dates[1] if dates else None, "guests": number(args, "guests", 1),
+        "min_price": dollars["min_price"] * 100 if dollars["min_price"] >= 0 else None,
+        "max_price": dollars["max_price"] * 100 if dollars["max_price"] >= 0 else None,
+        "bedrooms": number(args, "bedrooms", 0) or None, "beds": number(args, "beds", 0) or None,
+        "property_type": args.get("type") or None, "amenities": args.getlist("amenity"),
+        "instant_book": True if args.get("instant") else None,
+        "min_rating": float(rating) if rating else None, "sort": args.get("sort") or "rating",
+    }  # fmt: skip
+
+
+def search_url(args: Any, **changes: Any) -> str:
+    params: dict[str, Any] = {k: args.getlist(k) if k == "amenity" else args.get(k)
+                              for k in FILTER_KEYS if args.get(k)}  # fmt: skip
+    params.update(changes)
+    return url_for("booking.search", **{k: v for k, v in params.items() if v})
+
+
+def keep(form: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: form[k] for k in ("check_in", "check_out", "guests") if form.get(k)}
+
+
+@dataclass(frozen=True)
+class CalendarDay:
+    day: dt.date
+    status: str  # free, booked, blocked, past
+    rate: int
+
+
+def month_days(s: Session, item: Listing, start: dt.date) -> list[CalendarDay]:
+    """Six weeks of nights from the Monday of `start`'s week: free or not, and the rate."""
+    first = start - dt.timedelta(days=start.weekday())
+    last = first + dt.timedelta(days=CALENDAR_DAYS)
+    busy = booking.busy_nights(s, item.id, first, last)
+    rules = booking.rules_of(s, item.id)
+    today = booking.today(s)
+    out = []
+    for i in range(CALENDAR_DAYS):
+        d = first + dt.timedelta(days=i)
+        hit = next((b.why for b in busy if b.start <= d < b.end), None)
+        status = "past" if d < today else hit or "free"
+        out.append(CalendarDay(d, status, booking.night_rate(item, rules, d).rate))
+    return out
+
+
+def handle(s: Session, person_id: int) -> str:
+    return profile(s, person_id).handle
+
+
+def manager(s: Session, actor: Person) -> str | None:
+    return profile(s, actor.id).manager

@@ -1,0 +1,267 @@
+"""The booking site's pages: stay search with filters, listing pages with calendar and
+quote, checkout, trips with receipts, changes and cancellations, flights, wishlists, the
+travel policy and the calendar export. Plain forms (POST then redirect); every read and
+change goes through `service`, every amount through `pricing`. Bad input is flashed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from flask import Blueprint, Response, flash, g, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
+
+from officegym.apps.booking import pages, pricing
+from officegym.apps.booking import service as booking
+from officegym.apps.booking.models import AMENITIES, PROPERTY_TYPES
+from officegym.errors import Forbidden, Invalid, NotFound, OfficeGymError
+from officegym.web import flash_errors
+
+bp = Blueprint("booking", __name__, template_folder="templates")
+PAGE_SIZE = 20
+
+
+@contextmanager
+def refusals() -> Iterator[None]:
+    """`flash_errors`, and a rule's refusal (Forbidden: over the policy cap, a fare that
+    allows no changes) flashed on the page too, quoting the rule."""
+    try:
+        with flash_errors():
+            yield
+    except Forbidden as exc:
+        g.db.rollback()
+        flash(exc.message, "error")
+
+
+def render(name: str, **context: Any) -> str:
+    return render_template(name, money=pricing.money, today=booking.today(g.db), **context)
+
+
+@bp.get("/")
+def search() -> str:
+    """The search form; with a city, the results (20 a page) for the filters in the URL."""
+    args = request.args
+    page_no = max(1, args.get("page", 1, type=int))
+    found, error = None, None
+    if args.get("city"):
+        try:
+            found = booking.search_stays(g.db, **pages.search_filters(args), limit=PAGE_SIZE,
+                                         offset=(page_no - 1) * PAGE_SIZE)  # fmt: skip
+        except (Invalid, NotFound) as exc:
+            error = exc.message
+    return render("booking/search.html", args=args, found=found, error=error, page_no=page_no,
+                  cities=booking.cities(g.db), types=PROPERTY_TYPES, amenities=AMENITIES,
+                  url=pages.search_url)  # fmt: skip
+
+
+@bp.get("/listings/<int:lid>")
+def listing(lid: int) -> str:
+    """A listing: details, the calendar of the coming weeks, and the quote for the dates."""
+    s = g.db
+    item = booking.get_listing(s, lid)
+    dates = pages.stay_dates(request.args)
+    quote, problem = None, None
+    if dates is not None:
+        try:
+            booking.check_stay(item, *dates, request.args.get("guests", 1, type=int),
+                               booking.today(s))  # fmt: skip
+            quote = booking.listing_quote(s, item, *dates)
+        except Invalid as exc:
+            problem = exc.message
+    start = dates[0] if dates else booking.today(s)
+    return render(
+        "booking/listing.html", item=item, quote=quote, problem=problem, args=request.args,
+        calendar=pages.month_days(s, item, start), rules=booking.rules_of(s, lid),
+        reviews=booking.reviews(s, lid, 5), amenities=booking.amenity_names(item.amenities),
+        house_rules=booking.rule_names(item.rules), messages=booking.host_messages(s, g.actor, lid),
+    )  # fmt: skip
+
+
+@bp.post("/listings/<int:lid>/book")
+def book(lid: int) -> BaseResponse:
+    """Checkout: book the stay (or request it); the trip page opens on success."""
+    item = booking.get_listing(g.db, lid)
+    form = request.form
+    with refusals():
+        r = booking.book_stay(
+            g.db, g.actor, item, check_in=pages.day(form, "check_in"),
+            check_out=pages.day(form, "check_out"), guests=pages.number(form, "guests", 1),
+            guest=form.get("traveller") or None, approved_by=form.get("approved_by") or None,
+            purpose=form.get("purpose", ""), message=form.get("message") or None,
+        )  # fmt: skip
+        flash(f"Booked: confirmation {r.code}.")
+        return redirect(url_for("booking.trip", code=r.code))
+    return redirect(url_for("booking.listing", lid=lid, **pages.keep(form)))
+
+
+@bp.post("/listings/<int:lid>/message")
+def message(lid: int) -> BaseResponse:
+    item = booking.get_listing(g.db, lid)
+    code = request.form.get("code") or None
+    with refusals():
+        r = booking.find_reservation(g.db, g.actor, code) if code else None
+        booking.message_host(g.db, g.actor, item, request.form.get("text", ""), reservation=r)
+        flash("Message sent to the host.")
+    if code:
+        return redirect(url_for("booking.trip", code=code))
+    return redirect(url_for("booking.listing", lid=lid))
+
+
+@bp.post("/listings/<int:lid>/save")
+def save(lid: int) -> BaseResponse:
+    item = booking.get_listing(g.db, lid)
+    with refusals():
+        booking.save_listing(g.db, g.actor, item, request.form.get("wishlist", ""))
+        flash("Saved to your wishlist.")
+    return redirect(url_for("booking.listing", lid=lid))
+
+
+@bp.get("/trips")
+def trips() -> str:
+    """Upcoming, past and cancelled stays and flights."""
+    return render("booking/trips.html", stays=booking.list_stays(g.db, g.actor),
+                  flights=booking.list_flights(g.db, g.actor))  # fmt: skip
+
+
+@bp.get("/trips/<code>")
+def trip(code: str) -> str:
+    """A stay: details, receipt, change form with the new quote, cancellation preview."""
+    s = g.db
+    r = booking.find_reservation(s, g.actor, code)
+    refund = None
+    if r.status in ("requested", "confirmed"):
+        try:
+            refund = booking.preview_cancel(s, g.actor, r)
+        except OfficeGymError as exc:
+            flash(exc.message, "error")
+    return render("booking/trip.html", r=r, refund=refund, payments=booking.payments(s, r),
+                  messages=booking.host_messages(s, g.actor, r.listing_id))  # fmt: skip
+
+
+@bp.post("/trips/<code>/change")
+def change(code: str) -> BaseResponse:
+    r = booking.find_reservation(g.db, g.actor, code)
+    form = request.form
+    with refusals():
+        r, old = booking.change_stay(
+            g.db, g.actor, r, check_in=pages.day(form, "check_in", r.check_in),
+            check_out=pages.day(form, "check_out", r.check_out),
+            guests=pages.number(form, "guests", r.guests),
+            approved_by=form.get("approved_by") or None,
+        )  # fmt: skip
+        flash(f"Changed: new total {pricing.money(r.total)} (was {pricing.money(old)}).")
+    return redirect(url_for("booking.trip", code=code))
+
+
+@bp.post("/trips/<code>/cancel")
+def cancel(code: str) -> BaseResponse:
+    r = booking.find_reservation(g.db, g.actor, code)
+    with refusals():
+        booking.cancel_stay(g.db, g.actor, r)
+        flash(f"Cancelled: refund {pricing.money(r.refund)}.")
+    return redirect(url_for("booking.trip", code=code))
+
+
+@bp.get("/flights")
+def flights() -> str:
+    """Flight search: the day's flights between two cities with each fare's price."""
+    args = request.args
+    options, error = None, None
+    if args.get("origin") and args.get("destination") and args.get("date"):
+        try:
+            options = booking.search_flights(
+                g.db, origin=args["origin"], destination=args["destination"],
+                date=pages.day(args, "date"), cabin=args.get("cabin") or None,
+            )  # fmt: skip
+        except (Invalid, NotFound) as exc:
+            error = exc.message
+    return render("booking/flights.html", args=args, options=options, error=error,
+                  cities=[c for c in booking.cities(g.db) if c.airport])  # fmt: skip
+
+
+@bp.post("/flights/book")
+def book_flight() -> BaseResponse:
+    form = request.form
+    with refusals():
+        fare = booking.get_fare(g.db, pages.number(form, "fare_id", 0))
+        people = [h.strip() for h in form.get("travellers", "").split(",") if h.strip()]
+        fb = booking.book_flight(
+            g.db, g.actor, fare, date=pages.day(form, "date"), travellers=people or None,
+            purpose=form.get("purpose", ""),
+        )  # fmt: skip
+        flash(f"Booked: record locator {fb.code}.")
+        return redirect(url_for("booking.flight_trip", code=fb.code))
+    return redirect(request.referrer or url_for("booking.flights"))
+
+
+@bp.get("/flight-trips/<code>")
+def flight_trip(code: str) -> str:
+    s = g.db
+    fb = booking.find_flight_booking(s, g.actor, code)
+    refund = None
+    if (
+        fb.status == "confirmed"
+        and booking.departure(fb.route, fb.flight_date) > s.info["clock"].peek()
+    ):
+        refund = booking.preview_flight_cancel(s, fb)
+    return render("booking/flight_trip.html", fb=fb, refund=refund,
+                  rules=pricing.fare_rules(fb.fare), payments=booking.flight_payments(s, fb),
+                  travellers=[pages.handle(s, p) for p in booking.passengers(s, fb)])  # fmt: skip
+
+
+@bp.post("/flight-trips/<code>/change")
+def change_flight(code: str) -> BaseResponse:
+    fb = booking.find_flight_booking(g.db, g.actor, code)
+    with refusals():
+        fb, due = booking.change_flight(g.db, g.actor, fb, date=pages.day(request.form, "date"),
+                                        flight=request.form.get("flight") or None)  # fmt: skip
+        flash(f"Changed: charged {pricing.money(due.due)}.")
+    return redirect(url_for("booking.flight_trip", code=code))
+
+
+@bp.post("/flight-trips/<code>/cancel")
+def cancel_flight(code: str) -> BaseResponse:
+    fb = booking.find_flight_booking(g.db, g.actor, code)
+    with refusals():
+        booking.cancel_flight(g.db, g.actor, fb)
+        flash(f"Cancelled: refund {pricing.money(fb.refund)}.")
+    return redirect(url_for("booking.flight_trip", code=code))
+
+
+@bp.get("/fares/<int:fid>")
+def fare(fid: int) -> str:
+    """A fare's rules, with a link to the day's flights of its route."""
+    item = booking.get_fare(g.db, fid)
+    return render("booking/fare.html", fare=item, rules=pricing.fare_rules(item))
+
+
+@bp.get("/wishlists")
+def wishlists() -> str:
+    s = g.db
+    lists = [(w, [booking.get_listing(s, x.listing_id) for x in booking.saved_listings(s, w)])
+             for w in booking.wishlists(s, g.actor)]  # fmt: skip
+    return render("booking/wishlists.html", lists=lists)
+
+
+@bp.post("/wishlists/remove")
+def unsave() -> BaseResponse:
+    with refusals():
+        item = booking.get_listing(g.db, pages.number(request.form, "listing_id", 0))
+        booking.unsave_listing(g.db, g.actor, item, request.form.get("wishlist", ""))
+        flash("Removed from the wishlist.")
+    return redirect(url_for("booking.wishlists"))
+
+
+@bp.get("/policy")
+def policy() -> str:
+    s = g.db
+    caps = [(c, booking.nightly_cap(s, c)) for c in booking.cities(s)]
+    return render("booking/policy.html", caps=caps, manager=pages.manager(s, g.actor))
+
+
+@bp.get("/trips.ics")
+def export() -> Response:
+    data = booking.trips_ical(g.db, g.actor, g.db.info["clock"].peek())
+    headers = {"Content-Disposition": "attachment; filename=trips.ics"}
+    return Response(data, mimetype="text/calendar", headers=headers)

@@ -1,0 +1,229 @@
+"""Reservations of stays: book (instantly or by request), change dates or guests
+(re-quoted), cancel with the refund the listing's policy gives, receipts, and messages
+with hosts. A reservation's nights are held in `booking_night`, unique per listing, so a
+race between two sessions ends with one booking and a Conflict, never two bookings."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+
+from sqlalchemy import bindparam, delete, insert, or_, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from officegym.apps.booking import calendar, catalog, pricing
+from officegym.apps.booking.models import BookedNight, HostMessage, Listing, Payment, Reservation
+from officegym.apps.booking.policy import check_policy, require_traveller, today
+from officegym.apps.org.models import Person
+from officegym.apps.org.service import find_person, profile
+from officegym.clock import now
+from officegym.errors import Conflict, Invalid, NotFound
+from officegym.writes import insert_row, update_row
+
+__all__ = [
+    "book_stay",
+    "cancel_stay",
+    "change_stay",
+    "find_reservation",
+    "host_messages",
+    "list_stays",
+    "message_host",
+    "payments",
+    "preview_cancel",
+]
+
+MAX_MESSAGE = 2000
+_BY_CODE = select(Reservation).where(Reservation.code == bindparam("c"))
+
+
+def _code(prefix: str, *parts: object, size: int = 8) -> str:
+    digest = hashlib.sha256("|".join(map(str, parts)).encode()).hexdigest().upper()
+    return prefix + "".join(ch for ch in digest if ch not in "01")[:size]
+
+
+def find_reservation(s: Session, actor: Person, ref: str | int) -> Reservation:
+    """A reservation of the actor's (as guest or booker) by confirmation code or id."""
+    key = str(ref).strip().upper()
+    found = s.scalars(_BY_CODE, {"c": key}).first()
+    if found is None and key.isdigit():
+        found = s.get(Reservation, int(key))
+    if found is None:
+        raise NotFound(f"no reservation {ref!r}", code="trip_not_found")
+    require_traveller(actor, found.guest_id, found.booked_by_id, f"reservation {ref!r}")
+    return found
+
+
+def book_stay(
+    s: Session,
+    actor: Person,
+    listing: Listing,
+    *,
+    check_in: dt.date,
+    check_out: dt.date,
+    guests: int,
+    guest: str | None = None,
+    approved_by: str | None = None,
+    purpose: str = "",
+    message: str | None = None,
+) -> Reservation:
+    """Book a stay for the actor (or the `guest` named): confirmed at once for instant-book
+    listings (and charged), a request to the host otherwise. Over-policy stays need the
+    traveller's manager named in `approved_by` (see `policy`)."""
+    traveller = find_person(s, guest) if guest else actor
+    calendar.check_stay(listing, check_in, check_out, guests, today(s))
+    q = catalog.listing_quote(s, listing, check_in, check_out)
+    city = listing.city
+    checked = check_policy(s, traveller, city, q, approved_by)
+    calendar.require_free(s, listing, check_in, check_out)
+    at = now(s)
+    status = "confirmed" if listing.instant_book else "requested"
+    r = insert_row(
+        s, Reservation, code=_code("HM", listing.id, check_in, traveller.id, at),
+        listing_id=listing.id, guest_id=traveller.id, booked_by_id=actor.id, check_in=check_in,
+        check_out=check_out, guests=guests, status=status, policy=listing.policy,
+        **_amounts(q), refund=None, over_policy=checked.over,
+        approver_id=checked.approver.id if checked.approver else None,
+        purpose=purpose.strip()[:200], created_at=at, cancelled_at=None,
+    )  # fmt: skip
+    _hold_nights(s, r)
+    if status == "confirmed":
+        _pay(s, r, "charge", q.total, f"Stay at {listing.title}, {r.nights} nights", at)
+    if message:
+        message_host(s, actor, listing, message, reservation=r)
+    return r
+
+
+def _amounts(q: pricing.Quote) -> dict[str, int]:
+    return {"accommodation": q.accommodation, "discount": q.discount,
+            "cleaning_fee": q.cleaning_fee, "service_fee": q.service_fee,
+            "taxes": q.taxes, "total": q.total}  # fmt: skip
+
+
+def _hold_nights(s: Session, r: Reservation) -> None:
+    """Insert the reservation's nights; a night another session holds is a Conflict."""
+    days = [r.check_in + dt.timedelta(days=i) for i in range(r.nights)]
+    rows = [{"listing_id": r.listing_id, "night": d, "reservation_id": r.id} for d in days]
+    try:
+        with s.begin_nested():
+            s.connection().execute(insert(BookedNight), rows)
+    except IntegrityError:
+        raise Conflict(
+            "someone else just booked some of these nights; search again", code="not_available"
+        ) from None
+
+
+def _release_nights(s: Session, r: Reservation) -> None:
+    s.connection().execute(delete(BookedNight).where(BookedNight.reservation_id == r.id))
+
+
+def _pay(s: Session, r: Reservation, kind: str, amount: int, memo: str, at: dt.datetime) -> None:
+    if amount:
+        insert_row(s, Payment, reservation_id=r.id, flight_booking_id=None, kind=kind,
+                   amount=amount, memo=memo[:120], created_at=at)  # fmt: skip
+
+
+def _require_live(r: Reservation) -> None:
+    if r.status not in catalog.LIVE:
+        raise Conflict(f"reservation {r.code} is {r.status}", code="not_live")
+
+
+def change_stay(
+    s: Session,
+    actor: Person,
+    r: Reservation,
+    *,
+    check_in: dt.date | None = None,
+    check_out: dt.date | None = None,
+    guests: int | None = None,
+    approved_by: str | None = None,
+) -> tuple[Reservation, int]:
+    """Change a live reservation's dates or guests at the listing's prices: the stay is
+    re-quoted and the difference charged or refunded. Returns it and the old total."""
+    _require_live(r)
+    new_in, new_out = check_in or r.check_in, check_out or r.check_out
+    new_guests = guests if guests is not None else r.guests
+    if (new_in, new_out, new_guests) == (r.check_in, r.check_out, r.guests):
+        raise Invalid("nothing to change: give new dates or a new number of guests")
+    if r.check_in <= today(s) and new_in != r.check_in:
+        raise Conflict("the stay has begun; its check-in date cannot move", code="stay_started")
+    listing = s.get_one(Listing, r.listing_id)
+    calendar.check_stay(listing, new_in, new_out, new_guests, min(today(s), r.check_in))
+    calendar.require_free(s, listing, new_in, new_out, ignore=r.id)
+    q = catalog.listing_quote(s, listing, new_in, new_out)
+    traveller = s.get_one(Person, r.guest_id)
+    if approved_by is None and r.approver_id is not None:
+        approved_by = profile(s, r.approver_id).handle  # the approval given when booked
+    checked = check_policy(s, traveller, listing.city, q, approved_by)
+    old_total, at = r.total, now(s)
+    _release_nights(s, r)
+    update_row(s, r, check_in=new_in, check_out=new_out, guests=new_guests, **_amounts(q),
+               over_policy=checked.over,
+               approver_id=checked.approver.id if checked.approver else None)  # fmt: skip
+    _hold_nights(s, r)
+    if r.status == "confirmed":
+        memo = f"Change to {new_in:%b %-d}-{new_out:%b %-d}, {new_guests} guests"
+        kind = "charge" if q.total > old_total else "refund"
+        _pay(s, r, kind, abs(q.total - old_total), memo, at)
+    return r, old_total
+
+
+def preview_cancel(s: Session, actor: Person, r: Reservation) -> pricing.Refund:
+    """What cancelling now would refund, without cancelling."""
+    _require_live(r)
+    if r.status == "requested":
+        return pricing.Refund(0, "Request not yet accepted: nothing was charged")
+    return pricing.stay_refund(r, s.info["clock"].peek())
+
+
+def cancel_stay(s: Session, actor: Person, r: Reservation) -> Reservation:
+    """Cancel a live reservation (or withdraw a request); the refund follows the policy
+    the listing had when it was booked."""
+    refund = preview_cancel(s, actor, r)
+    at = now(s)
+    _release_nights(s, r)
+    update_row(s, r, status="cancelled", refund=refund.amount, cancelled_at=at)
+    _pay(s, r, "refund", refund.amount, f"Cancellation: {refund.rule}", at)
+    return r
+
+
+def payments(s: Session, r: Reservation) -> list[Payment]:
+    stmt = select(Payment).where(Payment.reservation_id == r.id).order_by(Payment.id)
+    return list(s.scalars(stmt))
+
+
+_MINE = (
+    select(Reservation)
+    .where(or_(Reservation.guest_id == bindparam("p"), Reservation.booked_by_id == bindparam("p")))
+    .order_by(Reservation.check_in, Reservation.id)
+)
+
+
+def list_stays(s: Session, actor: Person) -> list[Reservation]:
+    """The actor's reservations (as guest or booker), by check-in date."""
+    return list(s.scalars(_MINE, {"p": actor.id}))
+
+
+def message_host(
+    s: Session, actor: Person, listing: Listing, text: str, *, reservation: Reservation | None
+) -> HostMessage:
+    """Send the listing's host a message (about a reservation of the actor's, or before
+    booking)."""
+    text = text.strip()
+    if not text:
+        raise Invalid("the message is empty")
+    if len(text) > MAX_MESSAGE:
+        raise Invalid(f"a message to a host is at most {MAX_MESSAGE} characters")
+    return insert_row(s, HostMessage, listing_id=listing.id, person_id=actor.id,
+                      reservation_id=reservation.id if reservation else None, from_host=False,
+                      text=text, created_at=now(s))  # fmt: skip
+
+
+def host_messages(s: Session, actor: Person, listing_id: int) -> list[HostMessage]:
+    """The actor's conversation with a listing's host, oldest first."""
+    stmt = (
+        select(HostMessage)
+        .where(HostMessage.listing_id == listing_id, HostMessage.person_id == actor.id)
+        .order_by(HostMessage.created_at, HostMessage.id)
+    )
+    return list(s.scalars(stmt))

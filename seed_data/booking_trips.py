@@ -1,0 +1,230 @@
+"""The company's trips, consistent with the chat and the CRM: past stays and flights
+(a few cancelled), upcoming ones announced in #travel (customer
+visits logged as meetings on the account in the CRM, most of them), and, on the morning
+of the scenario date, trips announced but not booked yet, over-policy stays a manager
+approved by DM, and colleagues asking when a traveller is back. Written through the
+booking, chat and CRM services at past simulated times, from a random stream of its own.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from dataclasses import dataclass
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from officegym.apps.booking import service as booking
+from officegym.apps.booking.models import City
+from officegym.apps.crm import service as crm
+from officegym.apps.org.models import Person
+from officegym.apps.slack import service as chat
+from officegym.apps.slack.models import Channel, Message
+from officegym.seed_data import booking_text as T
+from officegym.seed_data.booking_places import HOME_BY_TIMEZONE, PURPOSES
+from officegym.seed_data.context import SeedContext
+
+DAY = dt.timedelta(days=1)
+REQUESTS, APPROVALS, QUESTIONS = 30, 40, 30
+TRAVEL = "travel"
+
+
+@dataclass
+class Plan:
+    """One trip: who, where, when, why."""
+
+    traveller: Person
+    home: City
+    city: City
+    check_in: dt.date
+    nights: int
+    purpose: str
+    account: object | None = None  # a CRM account for customer visits
+
+
+class Trips:
+    def __init__(self, s: Session, ctx: SeedContext) -> None:
+        self.s, self.sc = s, ctx.scenario
+        self.rng = random.Random(f"{self.sc.name}:{ctx.seed}:booking-trips")
+        self.clock = s.info["clock"]
+        self.today = self.sc.date.date()
+        self.people = ctx.people
+        self.by_id = {p.id: p for p in ctx.people}
+        made = ctx.made.get("crm")
+        self.accounts = list(made.accounts) if made is not None else []
+        flying = [c for c in booking.cities(s) if c.airport]
+        self.by_slug = {c.slug: c for c in booking.cities(s)}
+        self.destinations = flying
+        # Chat goes after every message already posted, in order, so message ids stay in
+        # time order (the Slack API's timestamps rely on it).
+        latest = s.scalar(select(func.max(Message.created_at)))
+        self.chat_time = latest or self.sc.date - dt.timedelta(minutes=30)
+        self.travel: Channel | None = None
+
+    def home(self, p: Person) -> City:
+        return self.by_slug[HOME_BY_TIMEZONE.get(p.timezone, "new-york-ny")]
+
+    def plan(self, traveller: Person, start_lo: int, start_hi: int) -> Plan:
+        """A trip of `traveller` (or, for a customer visit, of the account's owner)."""
+        purpose = self.rng.choice(PURPOSES)
+        account = None
+        if purpose == "a customer visit" and self.accounts:
+            account = self.rng.choice(self.accounts)
+            traveller = self.by_id.get(account.owner_id, traveller)
+            purpose = f"a visit to {account.name}"
+        elif purpose == "a customer visit":
+            purpose = "a partner workshop"
+        home = self.home(traveller)
+        city = self.rng.choice([c for c in self.destinations if c.id != home.id])
+        check_in = self.today + self.rng.randint(start_lo, start_hi) * DAY
+        return Plan(traveller, home, city, check_in, self.rng.randint(2, 5), purpose, account)
+
+    def at(self, when: dt.datetime) -> None:
+        self.clock.set(min(when, self.sc.date - dt.timedelta(minutes=2)))
+
+    def listing(self, p: Plan, within: bool = True):
+        """A free listing for the plan, within the cap (or over it), for one guest."""
+        cap = booking.nightly_cap(self.s, p.city)
+        out = p.check_in + p.nights * DAY
+        page = booking.search_stays(
+            self.s, city=p.city.slug, check_in=p.check_in, check_out=out, guests=1,
+            max_price=cap if within else None, min_price=None if within else cap + 100,
+            sort="rating", limit=20,
+        )  # fmt: skip
+        results = [r for r in page.results if r.listing.instant_book]
+        return self.rng.choice(results) if results else None
+
+    def book(self, p: Plan, booked_at: dt.datetime) -> bool:
+        """Book the stay and the flights there and back; False if nothing fits."""
+        self.at(booked_at)
+        found = self.listing(p)
+        if found is None:
+            return False
+        listing = booking.get_listing(self.s, found.listing.id)
+        out = p.check_in + p.nights * DAY
+        booking.book_stay(self.s, p.traveller, listing, check_in=p.check_in, check_out=out,
+                          guests=1, purpose=p.purpose)  # fmt: skip
+        self.fly(p.traveller, p.home, p.city, p.check_in, p.purpose)
+        self.fly(p.traveller, p.city, p.home, out, p.purpose)
+        return True
+
+    def fly(self, who: Person, origin: City, dest: City, day: dt.date, purpose: str) -> None:
+        options = booking.search_flights(self.s, origin=origin.slug, destination=dest.slug,
+                                         date=day, cabin="economy")  # fmt: skip
+        if not options:
+            return
+        option = self.rng.choice(options)
+        brand = self.rng.choice(("Basic Economy", "Main", "Main", "Flex"))
+        fare = next(f for f, _ in option.fares if f.brand == brand)
+        booking.book_flight(self.s, who, fare, date=day, purpose=purpose)
+
+    def team_channel(self, p: Person) -> Channel:
+        """#travel, where trips are announced, asked for and asked about (made on first
+        use, everyone in it), so the other channels' recent history stays as it was."""
+        if self.travel is None:
+            self.chat_time += dt.timedelta(seconds=2)
+            self.clock.set(self.chat_time)
+            founder = self.people[0]
+            self.travel = chat.create_channel(
+                self.s, founder, TRAVEL, topic="Trips, bookings and travel questions"
+            )
+            chat.invite(
+                self.s, founder, self.travel, [x for x in self.people if x.id != founder.id]
+            )
+        return self.travel
+
+    def post(self, who: Person, where: Channel | None, text: str) -> None:
+        """Post after the chat's latest message, a few seconds on."""
+        if where is not None:
+            self.chat_time += dt.timedelta(seconds=self.rng.randint(2, 4))
+            self.clock.set(self.chat_time)
+            chat.post_message(self.s, who, where, text)
+
+
+def seed_trips(s: Session, ctx: SeedContext) -> None:
+    """Past trips, upcoming trips with their chat and CRM traces, and this morning's chat."""
+    t = Trips(s, ctx)
+    params = ctx.scenario.booking
+    if params.listings == 0 or not t.people:
+        return
+    for _ in range(params.past_trips):
+        _past(t, t.plan(t.rng.choice(t.people), -300, -10))
+    booked = [p for p in (t.plan(t.rng.choice(t.people), 3, 60) for _ in range(params.trips))
+              if _upcoming(t, p)]  # fmt: skip
+    for p in t.rng.sample(booked, k=min(QUESTIONS, len(booked))):
+        _question(t, p)
+    for _ in range(min(REQUESTS, params.trips)):
+        _request(t, t.plan(t.rng.choice(t.people), 7, 45))
+    managed = [p for p in t.people if p.manager_id is not None]
+    for _ in range(min(APPROVALS, params.trips, len(managed))):
+        _approval(t, t.plan(t.rng.choice(managed), 10, 45))
+
+
+def _past(t: Trips, p: Plan) -> None:
+    booked = dt.datetime.combine(p.check_in, dt.time(10)) - t.rng.randint(5, 40) * DAY
+    if not t.book(p, booked) or t.rng.random() > 0.1:
+        return
+    t.at(booked + t.rng.randint(1, 3) * DAY)
+    stay = max(booking.list_stays(t.s, p.traveller), key=lambda r: r.id)
+    booking.cancel_stay(t.s, p.traveller, stay)
+
+
+def _upcoming(t: Trips, p: Plan) -> bool:
+    booked = (
+        t.sc.date - t.rng.randint(1, 20) * DAY - t.rng.randint(0, 600) * dt.timedelta(minutes=1)
+    )
+    if not t.book(p, booked):
+        return False
+    stay = max(booking.list_stays(t.s, p.traveller), key=lambda r: r.id)
+    listing = stay.listing
+    text = t.rng.choice(T.ANNOUNCEMENTS).format(
+        city=p.city.label, dates=T.dates(stay.check_in, stay.check_out), purpose=p.purpose,
+        hood=listing.neighbourhood)  # fmt: skip
+    t.post(p.traveller, t.team_channel(p.traveller), text)
+    if p.account is not None and t.rng.random() < 0.4:
+        t.at(booked + dt.timedelta(minutes=25))
+        crm.log_activity(
+            t.s, p.traveller, record_type="account", record_id=p.account.id, kind="meeting",
+            subject=f"On-site visit: {p.account.name} ({p.city.name})",
+            due_date=stay.check_in, status="Open",
+        )  # fmt: skip
+    return True
+
+
+def _question(t: Trips, p: Plan) -> None:
+    """A teammate asks the traveller in #travel when they are back."""
+    channel = t.team_channel(p.traveller)
+    mates = [x for x in t.people if x.team_id == p.traveller.team_id and x.id != p.traveller.id]
+    if channel is None or not mates:
+        return
+    asker = t.rng.choice(mates)
+    t.post(asker, channel, T.QUESTION.format(handle=p.traveller.handle, city=p.city.name))
+
+
+def _request(t: Trips, p: Plan) -> None:
+    """A trip announced but not booked: someone should book it (cross-app tasks)."""
+    cap = booking.nightly_cap(t.s, p.city)
+    found = t.listing(p)
+    if found is None:
+        return
+    bedrooms = max(1, found.listing.bedrooms)
+    dates = T.dates(p.check_in, p.check_in + p.nights * DAY)
+    text = T.REQUEST.format(city=p.city.label, dates=dates,
+                            purpose=p.purpose, bedrooms=bedrooms, cap=cap // 100)  # fmt: skip
+    t.post(p.traveller, t.team_channel(p.traveller), text)
+
+
+def _approval(t: Trips, p: Plan) -> None:
+    """An over-policy stay the traveller's manager approved by DM this morning."""
+    found = t.listing(p, within=False)
+    manager = t.s.get(Person, p.traveller.manager_id)
+    if found is None or manager is None:
+        return
+    out = p.check_in + p.nights * DAY
+    dm = chat.open_dm(t.s, p.traveller, [manager])
+    ask = T.APPROVAL_ASK.format(first=manager.name.split()[0], title=found.listing.title,
+                                city=p.city.label, dates=T.dates(p.check_in, out),
+                                purpose=p.purpose)  # fmt: skip
+    t.post(p.traveller, dm, ask)
+    t.post(manager, dm, t.rng.choice(T.APPROVALS))

@@ -1,0 +1,271 @@
+"""Booking templates about the persona's own stays: change the dates and report the new
+total, cancel and report the refund, preview a refund without cancelling, add a guest,
+ask the host about an early check-in, say when a stay ends, and read the policy cap."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from officegym.apps.booking import pricing
+from officegym.apps.booking import service as booking
+from officegym.tasks.base import Spec, template
+from officegym.tasks.booking.common import (
+    DAY,
+    allow_change,
+    booking_index,
+    host_told,
+    money_fact,
+)
+from officegym.tasks.checks import FieldEquals
+from officegym.tasks.facts import date, time_of_day
+from officegym.tasks.slack.common import call, pick
+from officegym.tasks.statements import Says
+
+AMOUNT_FIELDS = frozenset({"accommodation", "discount", "cleaning_fee", "service_fee", "taxes",
+                           "total", "over_policy", "approver_id"})  # fmt: skip
+EARLY = ("11:00", "11:30", "12:00", "12:30", "13:00")
+
+
+def _own_stay(w: Session, rng: random.Random, ok=lambda r: True) -> Any:
+    """A confirmed upcoming stay its traveller booked for themself (and that `ok` takes)."""
+    idx = booking_index(w)
+    stays = [r for r in idx.upcoming_stays() if r.guest_id == r.booked_by_id and ok(r)]
+    return pick(rng, stays, "upcoming stays")
+
+
+def _where(w: Session, r: Any) -> str:
+    listing = booking.get_listing(w, r.listing_id)
+    return f'"{listing.title}" in {listing.city.label} ({r.check_in:%b %-d}-{r.check_out:%b %-d})'
+
+
+@template("booking.extend-stay", difficulty="medium")
+def extend_stay(w: Session, rng: random.Random) -> Spec:
+    """Extend your stay by a night or two and report the new total."""
+
+    extra = rng.choice((1, 2))
+
+    def fits(r: Any) -> bool:
+        listing = booking.get_listing(w, r.listing_id)
+        later = r.check_out + extra * DAY
+        busy = booking.busy_nights(w, listing.id, r.check_out, later)
+        if busy or (later - r.check_in).days > listing.max_nights:
+            return False
+        q = booking.listing_quote(w, listing, r.check_in, later)
+        return r.over_policy or q.average_nightly <= booking.nightly_cap(w, listing.city)
+
+    r = _own_stay(w, rng, fits)
+    listing = booking.get_listing(w, r.listing_id)
+    out = r.check_out + extra * DAY
+    q = booking.listing_quote(w, listing, r.check_in, out)
+    me = booking_index(w).people[r.guest_id]
+    return Spec(
+        goal=f"Extend your stay {r.code} at {_where(w, r)} by {extra} night"
+        f"{'s' * (extra > 1)}, so you check out on {out:%B %-d, %Y}. Then tell me the new "
+        "total price of the stay.",
+        persona=me.handle,
+        checks=[
+            FieldEquals(
+                name="checks out later",
+                table="booking_reservation",
+                row_id=r.id,
+                field="check_out",
+                value=out,
+            ),
+            FieldEquals(
+                name="re-quoted total",
+                table="booking_reservation",
+                row_id=r.id,
+                field="total",
+                value=q.total,
+                weight=0.5,
+            ),
+        ],
+        allowed=allow_change(r.id, AMOUNT_FIELDS | {"check_out"}),
+        solution=[
+            call("booking_get_trip", code=r.code),
+            call("booking_change_stay", code=r.code, check_out=out.isoformat()),
+        ],
+        answer=money_fact(q.total),
+    )
+
+
+def _refund(w: Session, r: Any) -> pricing.Refund:
+    return pricing.stay_refund(r, booking_index(w).now)
+
+
+def _clear_of_grace(r: Any, now: dt.datetime) -> bool:
+    """Not within hours of the end of a strict policy's 48-hour grace period."""
+    left = r.created_at + dt.timedelta(hours=48) - now
+    return abs(left) > dt.timedelta(hours=3)
+
+
+def _cancellable(w: Session):
+    now = booking_index(w).now
+    return lambda r: _clear_of_grace(r, now)
+
+
+@template("booking.cancel-stay", difficulty="medium")
+def cancel_stay(w: Session, rng: random.Random) -> Spec:
+    """Cancel your stay and report the refund its policy gives today."""
+    r = _own_stay(w, rng, _cancellable(w))
+    refund = _refund(w, r)
+    me = booking_index(w).people[r.guest_id]
+    return Spec(
+        goal=f"Your trip is off: cancel your stay {r.code} at {_where(w, r)}, then tell me "
+        "how much money comes back.",
+        persona=me.handle,
+        checks=[
+            FieldEquals(
+                name="cancelled",
+                table="booking_reservation",
+                row_id=r.id,
+                field="status",
+                value="cancelled",
+            ),
+            FieldEquals(
+                name="refund by the policy",
+                table="booking_reservation",
+                row_id=r.id,
+                field="refund",
+                value=refund.amount,
+                weight=0.5,
+            ),
+        ],
+        allowed=allow_change(r.id, frozenset({"status", "refund", "cancelled_at"})),
+        solution=[
+            call("booking_preview_cancellation", code=r.code),
+            call("booking_cancel_stay", code=r.code),
+        ],
+        answer=money_fact(refund.amount),
+    )
+
+
+@template("booking.refund-preview", difficulty="easy")
+def refund_preview(w: Session, rng: random.Random) -> Spec:
+    """Say what cancelling a stay today would refund, without cancelling it."""
+    r = _own_stay(w, rng, _cancellable(w))
+    me = booking_index(w).people[r.guest_id]
+    return Spec(
+        goal=f"I'm thinking of cancelling your stay {r.code} at {_where(w, r)}. Don't cancel "
+        "it yet: how much would we get back if it were cancelled today?",
+        persona=me.handle,
+        checks=[],
+        allowed=[],
+        solution=[call("booking_preview_cancellation", code=r.code)],
+        answer=money_fact(_refund(w, r).amount),
+    )
+
+
+@template("booking.add-guest", difficulty="easy")
+def add_guest(w: Session, rng: random.Random) -> Spec:
+    """Add guests to your stay, within what the place sleeps."""
+
+    def roomy(r: Any) -> bool:
+        return booking.get_listing(w, r.listing_id).max_guests >= r.guests + 2
+
+    r = _own_stay(w, rng, roomy)
+    more = rng.choice((1, 2))
+    me = booking_index(w).people[r.guest_id]
+    return Spec(
+        goal=f"{more} colleague{'s' * (more > 1)} will share your stay {r.code} at "
+        f"{_where(w, r)}: change the reservation to {r.guests + more} guests.",
+        persona=me.handle,
+        checks=[
+            FieldEquals(
+                name=f"{r.guests + more} guests",
+                table="booking_reservation",
+                row_id=r.id,
+                field="guests",
+                value=r.guests + more,
+            )
+        ],
+        allowed=allow_change(r.id, AMOUNT_FIELDS | {"guests"}),
+        solution=[call("booking_change_stay", code=r.code, guests=r.guests + more)],
+    )
+
+
+@template("booking.ask-early-check-in", difficulty="easy")
+def ask_early_check_in(w: Session, rng: random.Random) -> Spec:
+    """Ask your host whether you can check in early, at a given time."""
+    r = _own_stay(w, rng)
+    when = rng.choice(EARLY)
+    me = booking_index(w).people[r.guest_id]
+    says = Says(facts=[time_of_day(when)], act="request")
+    return Spec(
+        goal=f"Ask the host of your stay {r.code} at {_where(w, r)} whether you could check "
+        f"in early, at {when} on the day you arrive.",
+        persona=me.handle,
+        checks=[host_told(r.listing_id, me.id, says, r.id)],
+        allowed=[booking_message_allow(r.listing_id, me.id)],
+        solution=[
+            call(
+                "booking_message_host",
+                listing_id=r.listing_id,
+                code=r.code,
+                text=f"Hi! Could I check in early, at {when}, on the day I arrive?",
+            )
+        ],
+    )
+
+
+def booking_message_allow(listing_id: int, person_id: int) -> Any:
+    from officegym.tasks.checks import Allow
+
+    return Allow("booking_message", where={"listing_id": listing_id, "person_id": person_id},
+                 limit=2)  # fmt: skip
+
+
+@template("booking.trip-end-date", difficulty="easy")
+def trip_end_date(w: Session, rng: random.Random) -> Spec:
+    """Say when you check out of your one upcoming stay in a city."""
+    idx = booking_index(w)
+    singles = []
+    for r in idx.upcoming_stays(days=1):
+        city = booking.get_listing(w, r.listing_id).city_id
+        mine = [
+            x
+            for x in idx.upcoming_stays(days=1)
+            if x.guest_id == r.guest_id and booking.get_listing(w, x.listing_id).city_id == city
+        ]
+        if len(mine) == 1:
+            singles.append(r)
+    r = pick(rng, singles, "single stays")
+    city = booking.get_listing(w, r.listing_id).city
+    me = idx.people[r.guest_id]
+    return Spec(
+        goal=f"On which date do you check out of your upcoming stay in {city.label}?",
+        persona=me.handle,
+        checks=[],
+        allowed=[],
+        solution=[call("booking_list_trips")],
+        answer=date(r.check_out),
+    )
+
+
+@template("booking.policy-cap", difficulty="easy")
+def policy_cap(w: Session, rng: random.Random) -> Spec:
+    """Read the travel policy's nightly cap for a city (often one that shares its name)."""
+    idx = booking_index(w)
+    me = rng.choice(list(idx.people.values()))
+    names: dict[str, list[Any]] = {}
+    for c in booking.cities(w):
+        names.setdefault(c.name, []).append(c)
+    pairs = [cs for cs in names.values() if len({booking.nightly_cap(w, c) for c in cs}) > 1]
+    if rng.random() < 0.5:
+        city = rng.choice(pick(rng, pairs, "same-name cities with different caps"))
+    else:
+        city = rng.choice(booking.cities(w))
+    cap = booking.nightly_cap(w, city)
+    return Spec(
+        goal=f"What is the most the travel policy allows per night for a stay in "
+        f"{city.label}, {city.country}, without a manager's approval?",
+        persona=me.handle,
+        checks=[],
+        allowed=[],
+        solution=[call("booking_get_travel_policy", city=city.slug)],
+        answer=money_fact(cap),
+    )

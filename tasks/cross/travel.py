@@ -1,0 +1,348 @@
+"""Cross-app templates about trips: book the trip a colleague asked for in #travel and
+confirm in the thread; ask the manager by DM before an over-policy stay; book the stay a
+manager approved by DM; log a customer visit in the CRM with the trip's dates; answer
+when you are back from a trip; refuse a flight change the fare forbids, quoting it."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from officegym.apps.booking import service as booking
+from officegym.apps.booking.models import Fare, Listing, Route
+from officegym.apps.crm.models import Account, Activity
+from officegym.tasks.base import Spec, template
+from officegym.tasks.booking.chat import trip_posts
+from officegym.tasks.booking.common import DAY, allow_new_stay, booking_index
+from officegym.tasks.checks import Allow, RowExists, Same
+from officegym.tasks.facts import Fact, choice, money
+from officegym.tasks.mutants import Equivalent
+from officegym.tasks.slack.common import allow_dm, allow_post, call, pick
+from officegym.tasks.slack.said import Said
+from officegym.tasks.statements import Says
+
+CHAT = ["booking", "slack"]
+SUBJECTS = ("On-site visit: {account}", "Customer visit: {account}", "Visit to {account}")
+
+
+def _dates_fact(ci: Any, co: Any) -> Fact:
+    return Fact("date", (ci, co))
+
+
+def _request_case(w: Session, rng: random.Random) -> tuple[Any, Any, Any, int, list]:
+    """A trip request of #travel whose cheapest fitting place is one place: the request,
+    its city, its dates, the bedrooms asked for and the fitting places, cheapest first."""
+    today = booking_index(w).today
+    for _ in range(30):
+        req = pick(rng, trip_posts(w, "request"), "trip requests")
+        dates = req.dates(today)
+        city = booking.find_city(w, req.fields["city"])
+        bedrooms = int(req.fields["bedrooms"])
+        found = booking.search_stays(
+            w, city=city.slug, check_in=dates[0], check_out=dates[1], bedrooms=bedrooms,
+            max_price=booking.nightly_cap(w, city), sort="total_price", limit=10,
+        ).results  # fmt: skip
+        if len(found) >= 2 and found[0].quote.total < found[1].quote.total:  # type: ignore[union-attr]
+            return req, city, dates, bedrooms, found
+    raise LookupError("no trip request with one cheapest place")
+
+
+@template("cross.book-requested-trip", difficulty="hard", apps=CHAT)
+def book_requested_trip(w: Session, rng: random.Random) -> Spec:
+    """Book the cheapest fitting stay a colleague asked for in #travel; confirm in thread."""
+    idx = booking_index(w)
+    req, city, (ci, co), bedrooms, found = _request_case(w, rng)
+    cap = booking.nightly_cap(w, city)
+    best = found[0].listing
+    traveller = idx.people[req.author_id]
+    me = rng.choice([p for p in idx.people.values() if p.id != traveller.id])
+    titles = sorted({r.listing.title for r in found})
+    where = {"listing_id": best.id, "check_in": ci, "check_out": co, "guest_id": traveller.id,
+             "booked_by_id": me.id}  # fmt: skip
+    says = Says(facts=[choice(best.title, titles), _dates_fact(ci, co)], act="confirm")
+    return Spec(
+        goal=f"{traveller.name} posted a trip request in #{req.channel} this morning. Book "
+        "what they asked for, for them, then reply in their thread with the place you booked "
+        "and its dates.",
+        persona=me.handle,
+        checks=[
+            RowExists(
+                name="the cheapest fitting place booked for the traveller",
+                table="booking_reservation",
+                where=where,
+                new=True,
+            ),
+            Said(
+                name="confirmed in the thread", author_id=me.id, thread_of=req.message_id, says=says
+            ),
+        ],
+        allowed=[
+            *allow_new_stay(me.id),
+            *allow_post(req.channel_id, me.id, thread_parent_id=req.message_id),
+        ],
+        solution=[
+            call("slack_search_messages", query="Trip request", channel=req.channel),
+            call(
+                "booking_search_stays",
+                city=city.slug,
+                check_in=ci.isoformat(),
+                check_out=co.isoformat(),
+                bedrooms=bedrooms,
+                max_price=cap // 100,
+                sort="total_price",
+                limit=5,
+            ),
+            call(
+                "booking_book_stay",
+                listing_id=best.id,
+                check_in=ci.isoformat(),
+                check_out=co.isoformat(),
+                traveller=traveller.handle,
+            ),
+            call(
+                "slack_reply_in_thread",
+                message_id=req.message_id,
+                text=f"Booked {best.title} for you, {ci:%B %-d} to {co:%B %-d}.",
+            ),
+        ],
+    )
+
+
+@template("cross.ask-before-over-policy", difficulty="medium", apps=CHAT)
+def ask_before_over_policy(w: Session, rng: random.Random) -> Spec:
+    """A wanted stay is over the policy cap: ask the manager by DM and book nothing."""
+    idx = booking_index(w)
+    me = rng.choice([p for p in idx.people.values() if p.manager_id is not None])
+    boss = idx.people[me.manager_id]
+    for _ in range(60):
+        city = rng.choice([c for c in booking.cities(w) if c.airport])
+        ci = idx.today + rng.randint(7, 60) * DAY
+        co = ci + rng.randint(2, 5) * DAY
+        cap = booking.nightly_cap(w, city)
+        found = booking.search_stays(
+            w, city=city.slug, check_in=ci, check_out=co, min_price=cap + 100,
+            instant_book=True, limit=10,
+        ).results  # fmt: skip
+        if found:
+            break
+    else:
+        raise LookupError("no over-policy stay")
+    place = rng.choice(found)
+    nightly = place.quote.average_nightly // 100  # type: ignore[union-attr]
+    rate = money(nightly, besides=_amounts(place, nightly))
+    says = Says(all_of=[[place.listing.title]], facts=[rate], act="request")
+    return Spec(
+        goal=f'You want to stay at "{place.listing.title}" (listing {place.listing.id}) in '
+        f"{city.label} from {ci:%B %-d} to {co:%B %-d, %Y}. Book it if the travel policy "
+        "allows it; if it does not, book nothing yet and ask your manager for approval by "
+        "DM, naming the place and its average nightly rate.",
+        persona=me.handle,
+        checks=[Said(name="approval asked by DM", author_id=me.id, dm_to=boss.id, says=says)],
+        allowed=allow_dm(w, _person(w, me.id), _person(w, boss.id)),
+        solution=[
+            call(
+                "booking_quote_stay",
+                listing_id=place.listing.id,
+                check_in=ci.isoformat(),
+                check_out=co.isoformat(),
+            ),
+            call("booking_get_travel_policy", city=city.slug),
+            call(
+                "slack_send_dm",
+                people=[boss.handle],
+                text=f"Hi {boss.name.split()[0]}, could you approve {place.listing.title} at "
+                f"${nightly:,} a night? It is over the travel policy cap.",
+            ),
+        ],
+    )
+
+
+def _person(w: Session, person_id: int) -> Any:
+    from officegym.apps.org.models import Person
+
+    return w.get_one(Person, person_id)
+
+
+def _amounts(r: Any, asked: int) -> tuple[int, ...]:
+    """The stay's other amounts a message may name beside its average nightly rate."""
+    q = r.quote
+    shown = {q.total, r.listing.nightly, r.listing.weekend, q.accommodation}
+    return tuple(sorted({a // 100 for a in shown} - {asked}))
+
+
+@template("cross.book-approved-stay", difficulty="medium", apps=CHAT)
+def book_approved_stay(w: Session, rng: random.Random) -> Spec:
+    """Book the over-policy stay your manager approved by DM this morning."""
+    idx = booking_index(w)
+    asks = [a for a in trip_posts(w, "approval") if a.reply_id is not None]
+    ask = pick(rng, asks, "approved stays")
+    ci, co = ask.dates(idx.today)
+    me = idx.people[ask.author_id]
+    boss = idx.people[me.manager_id]
+    listing = w.scalars(select(Listing).where(Listing.title == ask.fields["title"])).one()
+    where = {"listing_id": listing.id, "check_in": ci, "check_out": co, "guest_id": me.id,
+             "over_policy": True, "approver_id": boss.id, "status": "confirmed"}  # fmt: skip
+    return Spec(
+        goal=f"This morning you asked your manager by DM about an over-policy stay in "
+        f"{listing.city.label}. Read their answer; since they approved, book that stay for "
+        "the dates you asked about.",
+        persona=me.handle,
+        checks=[
+            RowExists(
+                name="approved stay booked", table="booking_reservation", where=where, new=True
+            )
+        ],
+        allowed=allow_new_stay(me.id),
+        solution=[
+            call("slack_read_dm", people=[boss.handle]),
+            call(
+                "booking_search_stays",
+                city=listing.city.slug,
+                check_in=ci.isoformat(),
+                check_out=co.isoformat(),
+                instant_book=True,
+                min_price=1,
+                limit=50,
+                sort="total_price",
+            ),
+            call(
+                "booking_book_stay",
+                listing_id=listing.id,
+                check_in=ci.isoformat(),
+                check_out=co.isoformat(),
+                approved_by=boss.handle,
+            ),
+        ],
+    )
+
+
+@template("cross.log-trip-visit", difficulty="medium", apps=["booking", "crm"])
+def log_trip_visit(w: Session, rng: random.Random) -> Spec:
+    """Log an upcoming customer visit in the CRM as a meeting due on the arrival day."""
+    idx = booking_index(w)
+    logged = {(a.owner_id, a.record_id, a.due_date) for a in w.scalars(
+        select(Activity).where(Activity.subject.like("On-site visit: %")))}  # fmt: skip
+    visits = []
+    for r in idx.upcoming_stays(days=1):
+        if r.purpose.startswith("a visit to "):
+            account = w.scalars(select(Account).where(Account.name == r.purpose[11:])).first()
+            if account and (r.guest_id, account.id, r.check_in) not in logged:
+                visits.append((r, account))
+    r, account = pick(rng, visits, "unlogged customer visits")
+    me = idx.people[r.guest_id]
+    subject = rng.choice(SUBJECTS).format(account=account.name)
+    where = {"record_type": "account", "record_id": account.id, "kind": "meeting",
+             "due_date": r.check_in, "owner_id": me.id, "subject": Same(subject)}  # fmt: skip
+    return Spec(
+        goal=f"Your stay {r.code} is for a customer visit. Log the visit in the CRM: a meeting "
+        f'on that customer\'s account, due on the day you check in, with the subject "{subject}".',
+        persona=me.handle,
+        checks=[
+            RowExists(
+                name="visit logged on the account", table="crm_activity", where=where, new=True
+            )
+        ],
+        allowed=[
+            Allow("crm_activity", where={"owner_id": me.id, "record_id": account.id}, limit=1)
+        ],
+        solution=[
+            call("booking_get_trip", code=r.code),
+            call(
+                "crm_log_activity",
+                record_type="account",
+                record_id=account.id,
+                kind="meeting",
+                subject=subject,
+                due_date=r.check_in.isoformat(),
+            ),
+        ],
+    )
+
+
+@template("cross.when-back", difficulty="easy", apps=CHAT)
+def when_back(w: Session, rng: random.Random) -> Spec:
+    """Answer a colleague's 'when are you back?' in #travel from your trips."""
+    idx = booking_index(w)
+    cases = []
+    for q in trip_posts(w, "question"):
+        me = next((p for p in idx.people.values() if p.handle == q.fields["handle"]), None)
+        stays = [
+            r
+            for r in idx.upcoming_stays(days=1)
+            if me
+            and r.guest_id == me.id
+            and booking.get_listing(w, r.listing_id).city.name == q.fields["city"]
+        ]
+        if len(stays) == 1:
+            cases.append((q, me, stays[0]))
+    q, me, stay = pick(rng, cases, "questions about trips")
+    asker = idx.people[q.author_id]
+    says = Says(date=stay.check_out, act="report")
+    return Spec(
+        goal=f"{asker.name} asked you in #{q.channel} when you are back from "
+        f"{q.fields['city']}. Reply in their thread with the date you check out and fly back.",
+        persona=me.handle,
+        checks=[
+            Said(
+                name="answered with the return date",
+                author_id=me.id,
+                thread_of=q.message_id,
+                says=says,
+            )
+        ],
+        allowed=allow_post(q.channel_id, me.id, thread_parent_id=q.message_id),
+        solution=[
+            call("booking_list_trips"),
+            call(
+                "slack_reply_in_thread",
+                message_id=q.message_id,
+                text=f"I'm back on {stay.check_out:%B %-d}.",
+            ),
+        ],
+    )
+
+
+@template("cross.refuse-flight-change", difficulty="medium", apps=CHAT)
+def refuse_flight_change(w: Session, rng: random.Random) -> Spec:
+    """Your manager wants your Basic Economy flight moved: refuse by DM, quoting the rule."""
+    idx = booking_index(w)
+    basic = {f.id for f in w.scalars(select(Fare).where(Fare.change_fee.is_(None)))}
+    flights = [f for f in idx.upcoming_flights(days=3) if f.fare_id in basic
+               and idx.passengers.get(f.id) == [f.booked_by_id]
+               and idx.people[f.booked_by_id].manager_id is not None
+               # a DM naming the manager's neighbour too would still be this DM
+               and abs(idx.people[f.booked_by_id].manager_id - f.booked_by_id) > 1]  # fmt: skip
+    fb = pick(rng, flights, "Basic Economy flights")
+    me = idx.people[fb.booked_by_id]
+    boss = idx.people[me.manager_id]
+    route = w.get_one(Route, fb.route_id)
+    later = fb.flight_date + rng.choice((1, 2, 3)) * DAY
+    says = Says(all_of=[["Basic Economy"]], act="refuse")
+    return Spec(
+        goal=f"{boss.name}, your manager, wants you to move your flight {fb.code} "
+        f"({route.number} on {fb.flight_date:%B %-d}) to {later:%B %-d}. Do it if the fare "
+        "allows; if it does not, change nothing and tell them by DM why not, naming the fare.",
+        persona=me.handle,
+        checks=[
+            Said(name="refused by DM, naming the fare", author_id=me.id, dm_to=boss.id, says=says)
+        ],
+        allowed=allow_dm(w, _person(w, me.id), _person(w, boss.id)),
+        solution=[
+            call("booking_get_trip", code=fb.code),
+            call(
+                "slack_send_dm",
+                people=[boss.handle],
+                text="I can't move that flight: its Basic Economy fare allows no changes.",
+            ),
+        ],
+        equivalent=[
+            Equivalent(
+                "text.negate",
+                "a refusal already says it is not done; a 'Not done' before it keeps it one",
+                tool="slack_send_dm",
+            )
+        ],
+    )

@@ -18,7 +18,8 @@ and with ``screenshot=True`` a ``screenshot``
 
 Ending: `send_msg_to_user(text)` ends the episode with `text` as the answer, and
 `report_infeasible(reason)` ends it with no answer; either way the final database
-state is graded. Reaching `max_steps` truncates and grades too. The reward is the
+state is graded. Reaching `max_steps` (or a Gymnasium `TimeLimit`'s limit) truncates
+and grades too. The reward is the
 grade at the end, 0 before. A bad or failing action is an error in the next
 observation and counts as a step; `step` never raises on what an agent sends. A
 crashed page, browser or Playwright driver shows up as errors and is recovered by the
@@ -56,7 +57,9 @@ from officegym.gym.episodes import (
     choose_task,
     clip,
     grade_world_state,
+    outer_step_limit,
     persona_label,
+    refuse_pickling,
     select_templates,
 )
 from officegym.gym.spaces import UnicodeText
@@ -120,6 +123,7 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         self._steps, self._done, self._answer = 0, False, None
         self._ended: tuple[bool, bool] = (False, False)
         self._last: tuple[str, str] = ("", "")
+        self._limit = self.max_steps
 
     def _observation_space(self) -> spaces.Dict:
         note = len(PAGE_NOTE.format(n=10**12))
@@ -155,6 +159,7 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         task = make_task(template_id, task_seed, self.scenario, self.world_seed)
         self.server.new_episode(task.persona)
         self._start(task)
+        self._limit = min(self.max_steps, outer_step_limit(self) or self.max_steps)
         self._tab.http = None
         self.manager.call(self._tab.open, self.login_url, fresh=self.fresh_context)
         info = {
@@ -176,7 +181,7 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         self._tab.http = None
         error, info = self._act(action)
         terminated = self._done
-        truncated = not terminated and self._steps >= self.max_steps
+        truncated = not terminated and self._steps >= self._limit
         reward = 0.0
         if terminated or truncated:
             self._done, self._ended = True, (terminated, truncated)
@@ -320,6 +325,10 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         if (g := self.last_grade) is not None:
             lines.append(f"graded: reward {g.reward:.3f}, passed {g.passed}")
         return "\n".join(lines) + "\n"
+
+    def __getstate__(self) -> dict[str, Any]:
+        refuse_pickling(self)
+        return {}
 
     def close(self) -> None:
         """Close the env's context, server and world; the shared browser stays (idempotent)."""

@@ -9,9 +9,11 @@ and an episode is graded the same way.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from typing import Any
 
+import gymnasium
 import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -30,7 +32,9 @@ __all__ = [
     "choose_task",
     "clip",
     "grade_world_state",
+    "outer_step_limit",
     "persona_label",
+    "refuse_pickling",
     "select_templates",
 ]
 
@@ -121,3 +125,35 @@ def persona_label(session: Session, handle: str) -> str:
 def clip(text: str, n: int) -> str:
     """`text` cut to `n` characters, the last one an ellipsis when cut."""
     return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def outer_step_limit(env: gymnasium.Env[Any, Any], depth: int = 24) -> int | None:
+    """The limit of a Gymnasium `TimeLimit` whose `reset` is calling `env.reset` (found on
+    the call stack), or None. ``gymnasium.make(..., max_episode_steps=n)`` and a
+    hand-made ``TimeLimit(env, n)`` truncate after the env has answered, so an env
+    that did not know the limit would return reward 0 and no grade on that step; an env
+    that knows it ends the episode itself there, graded."""
+    code = gymnasium.wrappers.TimeLimit.reset.__code__
+    frame = sys._getframe(1)
+    for _ in range(depth):
+        frame = frame.f_back  # type: ignore[assignment]
+        if frame is None:
+            return None
+        if frame.f_code is code:
+            wrapper = frame.f_locals.get("self")
+            if getattr(wrapper, "unwrapped", None) is env:
+                return int(wrapper._max_episode_steps)  # type: ignore[union-attr]
+    return None
+
+
+def refuse_pickling(env: object) -> None:
+    """Raise the error a pickled env gives: it holds a live database (and in browser mode a
+    server and a browser), so it is rebuilt where it runs, from a factory."""
+    name = type(env).__name__
+    raise TypeError(
+        f"{name} cannot be pickled: it holds a live world database (and in browser mode a "
+        "web server and a browser). Pass a factory that makes it where it runs instead, e.g. "
+        "gymnasium.vector.AsyncVectorEnv([lambda: gymnasium.make('officegym/slack-v0')] * 4, "
+        "shared_memory=False), or a Ray actor that calls gymnasium.make itself "
+        "(officegym.gym.distributed)."
+    )

@@ -4,6 +4,7 @@ rewards, the task and its grade), for people who want to study or train on them.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -19,11 +20,23 @@ class RecordEpisodes(gymnasium.Wrapper):
     observation, reward, terminated, truncated, info without the tool list),
     ``reward`` (the sum), ``grade`` and ``complete`` (false when the episode was cut
     short by a reset or close before it ended).
+
+    Give `sink` instead of `path` to receive each episode as a dict (rollout workers
+    send them to a driver that writes them).
     """
 
-    def __init__(self, env: gymnasium.Env, path: str | Path) -> None:
+    def __init__(
+        self,
+        env: gymnasium.Env,
+        path: str | Path | None = None,
+        *,
+        sink: Callable[[dict[str, Any]], None] | None = None,
+    ) -> None:
+        if (path is None) == (sink is None):
+            raise ValueError("give exactly one of path and sink")
         super().__init__(env)
-        self.path = Path(path)
+        self.path = Path(path) if path is not None else None
+        self.sink = sink
         self._file: TextIO | None = None
         self._episode: dict[str, Any] | None = None
 
@@ -65,13 +78,17 @@ class RecordEpisodes(gymnasium.Wrapper):
         """Write the current episode, if any, as one line."""
         if self._episode is None:
             return
+        line = {**self._episode, "complete": complete}
+        self._episode = None
+        if self.sink is not None:
+            self.sink(line)
+            return
+        assert self.path is not None
         if self._file is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._file = self.path.open("a", encoding="utf-8")
-        line = {**self._episode, "complete": complete}
         self._file.write(json.dumps(line, ensure_ascii=False, default=repr) + "\n")
         self._file.flush()
-        self._episode = None
 
     def close(self) -> None:
         """Write any unfinished episode and close the file."""

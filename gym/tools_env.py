@@ -4,9 +4,13 @@ One episode is one task instance (a template and a task seed) on a seeded world.
 `reset` restores the world's snapshot and picks the task; each `step` runs one
 tool call as the task's persona, or `submit` (with an optional answer), which
 ends the episode and grades the final database state. Reaching `max_steps`
-truncates the episode and grades it too. The reward is the grade at the end and
-0 before. Nothing an agent sends raises out of `step`: a malformed action is an
-error observation, counts as a step and leaves the world as it was.
+truncates the episode and grades it too, and so does a Gymnasium step limit
+(``gymnasium.make(..., max_episode_steps=n)`` or a `TimeLimit` wrapper), which the
+env reads at reset. The reward is the grade at the end and 0 before. Nothing an
+agent sends raises out of `step`: a malformed action is an error observation,
+counts as a step and leaves the world as it was. ``faults=0.1`` makes a seeded tenth
+of the tool calls fail as real APIs do (`officegym.gym.faults`). An env cannot be
+pickled (it holds a live database): hand vector envs and Ray a factory instead.
 """
 
 from __future__ import annotations
@@ -29,13 +33,16 @@ from officegym.gym.episodes import (
     choose_task,
     clip,
     grade_world_state,
+    outer_step_limit,
     persona_label,
+    refuse_pickling,
     select_templates,
 )
+from officegym.gym.faults import FaultInjector
 from officegym.gym.spaces import SUBMIT, ToolCallSpace, UnicodeText
 from officegym.runner import ToolRunner
 from officegym.tasks import Grade, Task, load_templates, make_task
-from officegym.tools import tools_for
+from officegym.tools import REGISTRY, tools_for
 from officegym.world import World, world_image
 
 __all__ = ["SUBMIT_SPEC", "OfficeEnv", "tool_specs"]
@@ -93,8 +100,11 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         render_mode: str | None = None,
         mode: str = "tools",
         max_result_chars: int = 16_000,
+        faults: float = 0.0,
+        fault_seed: int = 0,
     ) -> None:
         _check_settings(mode, render_mode, split, max_steps, max_result_chars)
+        self.faults = FaultInjector(faults, fault_seed)
         self.templates = select_templates(app, task)
         self.split, self.scenario, self.world_seed = split, scenario, world_seed
         self.max_steps, self.max_result_chars = max_steps, max_result_chars
@@ -119,6 +129,8 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         self._personas: dict[str, str] = {}
         self._goal = self._persona = ""
         self._steps, self._done, self._answer = 0, False, None
+        self._limit = max_steps
+        self._reads: dict[str, str] = {}  # read calls' results, for stale reads
         self._last: tuple[Any, dict[str, str]] | None = None
         self._ended = (False, False)
 
@@ -143,6 +155,9 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         self._persona = self._persona_text(task.persona)
         self._steps, self._done, self._answer, self._last = 0, False, None, None
         self._ended = (False, False)
+        self._limit = min(self.max_steps, outer_step_limit(self) or self.max_steps)
+        self._reads.clear()
+        self.faults.start(task.id, task.seed)
         info = {"tools": tool_specs(task.apps), "task": {**task.describe(), "split": split}}
         return self._observe("", ""), info
 
@@ -168,7 +183,7 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         self._steps += 1
         result, error, info = self._act(action)
         terminated = self._done
-        truncated = not terminated and self._steps >= self.max_steps
+        truncated = not terminated and self._steps >= self._limit
         reward = 0.0
         if terminated or truncated:
             self._done, self._ended = True, (terminated, truncated)
@@ -198,12 +213,23 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         except ActionError as exc:
             info["error_code"] = "invalid_action"
             return "", clip(str(exc), ERROR_CHARS), info
+        key = _call_key(name, arguments) if self.faults.rate else ""
+        fault = self.faults.draw(stale_possible=key in self._reads) if key else None
+        if fault is not None:
+            info["fault"] = info["error_code"] = fault.kind
+            if fault.kind == "stale_read":
+                info["ok"] = True
+                return self._reads[key], "", info
+            return "", fault.message, info
         outcome = self._runner.call(name, arguments)
         if not outcome.ok:
             info["error_code"] = outcome.code or "error"
             return "", clip(outcome.error or "the call failed", ERROR_CHARS), info
         info["ok"] = True
-        return self._result_text(outcome.result), "", info
+        text = self._result_text(outcome.result)
+        if key and REGISTRY[name].kind == "read":
+            self._reads[key] = text
+        return text, "", info
 
     def _grade(self) -> Grade:
         """Grade the world's current state against the task (shared with browser mode)."""
@@ -259,6 +285,10 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
             lines.append(f"graded: reward {g.reward:.3f}, passed {g.passed}")
         return "\n".join(lines) + "\n"
 
+    def __getstate__(self) -> dict[str, Any]:
+        refuse_pickling(self)
+        return {}
+
     def close(self) -> None:
         """Release the runner and the world's database (safe to call twice)."""
         if self._runner is not None:
@@ -281,6 +311,11 @@ def _check_settings(
     check_episode_settings(split, max_steps)
     if not isinstance(max_result_chars, int) or max_result_chars < 100:
         raise ValueError(f"max_result_chars must be an int >= 100, not {max_result_chars!r}")
+
+
+def _call_key(name: str, arguments: Mapping[str, Any]) -> str:
+    """A call's identity for stale reads: the tool and its arguments as canonical JSON."""
+    return json.dumps([name, arguments], sort_keys=True, ensure_ascii=False, default=str)
 
 
 def _show(action: Any) -> str:

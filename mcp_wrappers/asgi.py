@@ -86,11 +86,14 @@ def build_asgi_app(
     host: str = "127.0.0.1",
     allowed_hosts: Sequence[str] = (),
     expose_grading: bool | None = None,
+    stateless: bool = False,
 ) -> Starlette:
     """The web UI at ``/`` and MCP servers at `mcp_paths`, under `flask_app`'s persona policy.
 
     MCP accepts requests whose Host names a loopback address, `host` or `allowed_hosts`;
-    it serves the grading tool if `expose_grading` (by default: if `flask_app` grades)."""
+    it serves the grading tool if `expose_grading` (by default: if `flask_app` grades).
+    `stateless` MCP keeps no session between requests, so any of several worker
+    processes can answer any request (``officegym serve --workers N``)."""
     routes: list[BaseRoute] = []
     managers: list[StreamableHTTPSessionManager] = []
     policy = persona_policy(flask_app)
@@ -98,7 +101,9 @@ def build_asgi_app(
     security = _security(host_names(host, allowed_hosts))
     for path, apps in mcp_paths().items():
         server = build_server(world, policy, apps, expose_grading=grading)
-        manager = StreamableHTTPSessionManager(app=server, security_settings=security)
+        manager = StreamableHTTPSessionManager(
+            app=server, security_settings=security, stateless=stateless
+        )
         managers.append(manager)
         routes.append(Route(path, endpoint=StreamableHTTPASGIApp(manager)))
     wsgi: WSGIApp = flask_app

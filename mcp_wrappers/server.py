@@ -12,9 +12,10 @@ default persona (over stdio always the persona the server was started for); a
 server locked to its persona refuses every other token (``persona_locked``).
 
 Every call goes through `ToolRunner` (validation, commit on success, rollback on
-failure) on a fresh session, in a worker thread, serialized per engine: an
+failure) on a fresh session, in a worker thread, serialized per engine on SQLite: an
 in-memory world is one shared connection (StaticPool), and a fresh session per
-call also sees what other processes wrote to a file world. Domain errors come
+call also sees what other processes wrote to a file world. On PostgreSQL calls run
+concurrently, each in a transaction of its own. Domain errors come
 back as tool errors (``isError``) carrying the service's message and code;
 malformed calls (unknown tool, wrong types, missing arguments) are tool errors
 too, and never stop the server.
@@ -22,6 +23,7 @@ too, and never stop the server.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import weakref
@@ -131,7 +133,10 @@ class _Calls:
     def __init__(self, world: World, policy: PersonaPolicy) -> None:
         self.world = world
         self.policy = policy
-        self.lock = engine_lock(world.engine)
+        # One connection (in memory) or one file: calls take turns. A server database
+        # (PostgreSQL) isolates concurrent calls itself, each on a session of its own.
+        serial = world.engine.dialect.name == "sqlite"
+        self.lock = engine_lock(world.engine) if serial else contextlib.nullcontext()
         self._people: set[str] = set()  # handles known to be in the (fixed) directory
 
     def tool(self, token: str | None, name: str, arguments: dict[str, Any]) -> types.CallToolResult:

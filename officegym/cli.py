@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from officegym.cli_agents import agent_options, build_agent
 from officegym.cli_validate import validate
 from officegym.cli_worlds import file_world, memory_world, sign_in_handles
 from officegym.errors import OfficeGymError
@@ -46,9 +47,13 @@ _SEED_HELP = "World seed (default: a kept file's, else 0)."
     "--db",
     default="officegym.sqlite",
     show_default=True,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="SQLite file to serve the world from.",
+    help="SQLite file to serve the world from, or a PostgreSQL URL "
+    "(postgresql+psycopg://user@host/db) for several --workers.",
 )
+@click.option(
+    "--workers", default=1, show_default=True, type=click.IntRange(min=1),
+    help="Worker processes (more than one needs a PostgreSQL --db).",
+)  # fmt: skip
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind.")
 @click.option("--port", default=8000, show_default=True, help="Port to listen on.")
 @click.option(
@@ -77,7 +82,8 @@ _SEED_HELP = "World seed (default: a kept file's, else 0)."
 def serve(
     scenario: str | None,
     seed: int | None,
-    db: Path,
+    db: str,
+    workers: int,
     host: str,
     port: int,
     allowed_hosts: tuple[str, ...],
@@ -86,12 +92,24 @@ def serve(
     fresh: bool,
     expose_grading: bool,
 ) -> None:
-    """Serve the web clones, the Slack API and MCP over a seeded world in a SQLite file."""
+    """Serve the web clones, the Slack API and MCP over a seeded world in a SQLite file
+    (or a PostgreSQL database, with several worker processes)."""
     from officegym.hosts import host_names, is_loopback
     from officegym.mcp_wrappers.asgi import build_asgi_app
     from officegym.mcp_wrappers.asgi import serve as serve_asgi
+    from officegym.serve_workers import is_server_url
     from officegym.web import create_app
 
+    if is_server_url(db):
+        options = (scenario, seed, host, allowed_hosts, persona, allow_switch, expose_grading)
+        from officegym.cli_serve import serve_server_db
+
+        return serve_server_db(db, workers, port, fresh, *options)
+    if workers > 1:
+        raise click.BadParameter(
+            "several workers need a PostgreSQL --db URL", param_hint="--workers"
+        )
+    db = Path(db)
     world = file_world(scenario, seed, db, fresh, seed_option="--seed")
     handles = sign_in_handles(world, persona)
     locked = persona is not None and not allow_switch
@@ -282,10 +300,11 @@ def tasks(app: str | None) -> None:
 @click.option(
     "--agent",
     "agent_name",
-    type=click.Choice(["oracle", "random"]),
+    type=click.Choice(["oracle", "random", "openai"]),
     default="oracle",
     show_default=True,
 )
+@agent_options
 @click.option("--env", "env_name", default="officegym/slack-v0", show_default=True)
 @click.option("--episodes", default=10, show_default=True, type=click.IntRange(min=1))
 @click.option("--seed", default=0, show_default=True, help="Seed of the first reset.")
@@ -297,23 +316,30 @@ def tasks(app: str | None) -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Append every episode to this JSONL file.",
 )
+@click.option("--faults", default=0.0, show_default=True, help="Share of tool calls that fail.")
 def run(
     agent_name: str,
+    model: str | None,
+    base_url: str | None,
+    max_turns: int,
     env_name: str,
     episodes: int,
     seed: int,
     split: str,
     max_steps: int,
     record: Path | None,
+    faults: float,
 ) -> None:
     """Run an agent for some episodes and print the rewards per template."""
-    from officegym.gym import AGENTS, make_env, run_episode, summarize
+    from officegym.gym import make_env, run_episode, summarize
 
+    agent = build_agent(agent_name, seed, model, base_url, max_turns)
     try:
-        env = make_env(env_name, record=record, split=split, max_steps=max_steps)
+        env = make_env(env_name, record=record, split=split, max_steps=max_steps, faults=faults)
     except OfficeGymError as exc:
         raise click.BadParameter(exc.message, param_hint="--env") from None
-    agent = AGENTS[agent_name](seed=seed)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--faults") from None
     console = _console()
     results = []
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
@@ -352,3 +378,17 @@ def _rewards_table(title: str, results: list[EpisodeResult]) -> Table:
 
 
 main.add_command(validate)
+
+
+def _add_commands() -> None:
+    """Commands kept in modules of their own (so this file stays short)."""
+    from officegym.cli_rollout import rollout
+    from officegym.cli_sft import export_sft
+    from officegym.cli_task import task
+
+    main.add_command(task)
+    main.add_command(rollout)
+    main.add_command(export_sft)
+
+
+_add_commands()

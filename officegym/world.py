@@ -161,7 +161,8 @@ class World:
     `url` selects the backend: ``sqlite://`` (default, private in-memory),
     ``sqlite:///file.db`` (served worlds; the file is written from the image, or
     kept with its changes if it exists and not `fresh`), or a PostgreSQL URL
-    (loaded from the image). A file or PostgreSQL world records the image's
+    (loaded from the image, or kept if not `fresh` and it already holds a world: the
+    worker processes of one server open it so). A file or PostgreSQL world records the image's
     `WorldIdentity`; keeping a file that records another world raises `Conflict`.
     """
 
@@ -175,7 +176,9 @@ class World:
         if path is not None and not kept:
             _write_file(path, image.data)
         self.engine: Engine = engine_for(url)
-        if kept:  # a kept file may hold later changes: new ones must come after them
+        if not fresh and path is None and not is_sqlite(self.engine):
+            kept = read_identity(self.engine) is not None  # a server database that holds one
+        if kept:  # a kept database may hold later changes: new ones must come after them
             self._check_kept()
             self.clock.reset(max(image.start, latest_time(self.engine) or image.start))
             return

@@ -11,6 +11,7 @@ from flask.testing import FlaskClient
 
 from officegym.web import create_app
 from officegym.world import World, world_image
+from tests.gym.openai_stub import ScriptedModel
 
 
 @pytest.fixture
@@ -31,6 +32,28 @@ def web_app(world: World) -> Flask:
 def client(web_app: Flask) -> FlaskClient:
     """A browser-like test client, not signed in."""
     return web_app.test_client()
+
+
+@pytest.fixture(scope="session")
+def scripted_model() -> Iterator[ScriptedModel]:
+    """One OpenAI-compatible stub server on 127.0.0.1 for the session (tests teach it the
+    tasks they run)."""
+    model = ScriptedModel(slow_seconds=1.5)
+    yield model
+    model.close()
+
+
+@pytest.fixture(scope="session")
+def local_ray() -> Iterator[None]:
+    """One local Ray (2 CPUs) for the session; tests that use it share an xdist group, so
+    only one test process starts it."""
+    import ray
+
+    from officegym.gym.distributed import init_ray
+
+    init_ray(num_cpus=2)
+    yield
+    ray.shutdown()
 
 
 # ---------------------------------------------------------------- red-team report

@@ -1,5 +1,6 @@
 """A plain wheel install imports every sub-package and installs no top-level
-`gym`, `apps` or `tasks` package."""
+`gym`, `apps` or `tasks` package (only `officegym` and the verifiers taskset plugin
+`officegym_verifiers`, which verifiers imports by its id)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = {"officegym": "officegym", "apps": "officegym.apps", "gym": "officegym.gym",
            "seed_data": "officegym.seed_data", "tasks": "officegym.tasks",
-           "mcp_wrappers": "officegym.mcp_wrappers"}  # fmt: skip
+           "mcp_wrappers": "officegym.mcp_wrappers",
+           "officegym_verifiers": "officegym_verifiers"}  # fmt: skip
 
 
 def source_packages() -> set[str]:
@@ -33,7 +35,7 @@ def test_wheel_installs_and_imports_every_subpackage(tmp_path: Path) -> None:
     )
     wheel = next(tmp_path.glob("officegym-*.whl"))
     tops = {name.split("/")[0] for name in zipfile.ZipFile(wheel).namelist()}
-    assert {t for t in tops if not t.endswith(".dist-info")} == {"officegym"}
+    assert {t for t in tops if not t.endswith(".dist-info")} == {"officegym", "officegym_verifiers"}
     assert any(
         n.endswith("apps/slack/templates/slack/channel.html")
         for n in zipfile.ZipFile(wheel).namelist()

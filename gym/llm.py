@@ -1,0 +1,193 @@
+"""An LLM agent for real rollouts: any OpenAI-compatible chat-completions server (vLLM,
+SGLang, a hosted API) plays tools-mode episodes.
+
+`ChatAgent` keeps the conversation in the form of `officegym.gym.chat`: the tools' JSON
+schemas as function tools, the goal and persona as the first message, every tool
+result back as a tool message, `submit` as a tool. Each model reply may hold several
+tool calls; they are stepped one by one and the model is asked again when all are
+answered. It ends the episode itself, by `submit`, when:
+
+- the model answers in text with no tool call (the text is submitted as the answer:
+  a refusal ends the episode, graded as what was done);
+- it has asked the model `max_turns` times;
+- the model cannot be reached after the client's retries (``failure`` says why).
+
+Transient HTTP errors (connection errors, timeouts, 408/409/429/5xx) are retried by the
+`openai` client itself (`max_retries`, exponential backoff, ``Retry-After`` obeyed);
+what is left after that ends the episode cleanly instead of raising. A malformed tool
+call (arguments that are not a JSON object, an unknown tool) is passed to the env,
+whose error comes back to the model as the tool message, as it would for any agent.
+
+Subclass it to change the conversation: `opening` (the first messages), `complete`
+(one model call, e.g. another client or sampling settings) or `interpret` (a reply
+to actions). The `openai` package is the ``agents`` extra
+(``pip install officegym[agents]``); it is imported when an agent is made.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import gymnasium
+
+from officegym.gym import chat
+from officegym.gym.spaces import SUBMIT
+
+__all__ = ["ChatAgent", "PlannedCall"]
+
+
+@dataclass(frozen=True)
+class PlannedCall:
+    """One tool call of a model reply, to step: its id, the tool and the arguments as sent."""
+
+    ident: str
+    name: str
+    arguments: str
+
+
+class ChatAgent:
+    """Plays tools-mode episodes with an OpenAI-compatible chat-completions model."""
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        max_turns: int = 30,
+        timeout: float = 60.0,
+        max_retries: int = 3,
+        temperature: float | None = 0.0,
+        seed: int | None = None,
+        client: Any = None,
+    ) -> None:
+        if not isinstance(max_turns, int) or max_turns < 1:
+            raise ValueError(f"max_turns must be a positive int, not {max_turns!r}")
+        self.model, self.max_turns = model, max_turns
+        self.temperature, self.seed = temperature, seed
+        self.client = client if client is not None else _client(base_url, api_key, timeout,
+                                                                 max_retries)  # fmt: skip
+        self.messages: list[dict[str, Any]] = []
+        self.tools: list[dict[str, Any]] = []
+        self.turns = 0
+        self.failure: str | None = None
+        self._pending: deque[PlannedCall] = deque()
+        self._awaiting: str | None = None
+
+    # ------------------------------------------------------------ the agent protocol
+
+    def reset(self, env: gymnasium.Env, observation: Mapping[str, Any], info: dict) -> None:
+        """Start a conversation for the episode that `observation` opens."""
+        self.tools = chat.function_tools(info["tools"])
+        self.messages = self.opening(observation, info)
+        self.turns, self.failure = 0, None
+        self._pending.clear()
+        self._awaiting = None
+
+    def act(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> Any:
+        """The next action: the next call of the model's reply, asking the model when none
+        is left."""
+        if self._awaiting is not None:
+            self.messages.append(
+                chat.tool_message(self._awaiting, chat.tool_result_text(observation))
+            )
+            self._awaiting = None
+        if not self._pending:
+            ending = self._ask()
+            if ending is not None:
+                return ending
+        call = self._pending.popleft()
+        self._awaiting = call.ident
+        return {"tool": call.name, "arguments": _arguments(call.arguments)}
+
+    def _ask(self) -> dict[str, Any] | None:
+        """Ask the model for its next calls; a submit action if the episode must end."""
+        if self.turns >= self.max_turns:
+            self.failure = f"turn limit: the model was asked {self.max_turns} times"
+            return _submit(None)
+        self.turns += 1
+        try:
+            reply = self.complete()
+        except Exception as exc:
+            if not _is_api_error(exc):
+                raise
+            self.failure = f"model call failed: {type(exc).__name__}: {exc}"
+            return _submit(None)
+        message, calls = self.interpret(reply)
+        self.messages.append(message)
+        if not calls:
+            return _submit(message.get("content") or None)
+        self._pending.extend(calls)
+        return None
+
+    # ------------------------------------------------------------ hooks for subclasses
+
+    def opening(self, observation: Mapping[str, Any], info: Mapping[str, Any]) -> list[dict]:
+        """The conversation's first messages (by default one: persona, goal, how to end)."""
+        return [chat.opening_message(observation)]
+
+    def complete(self) -> Any:
+        """One chat-completions call with the conversation so far; returns the response."""
+        kwargs: dict[str, Any] = {"model": self.model, "messages": self.messages}
+        if self.tools:
+            kwargs["tools"] = self.tools
+        if self.temperature is not None:
+            kwargs["temperature"] = self.temperature
+        if self.seed is not None:
+            kwargs["seed"] = self.seed
+        return self.client.chat.completions.create(**kwargs)
+
+    def interpret(self, response: Any) -> tuple[dict[str, Any], list[PlannedCall]]:
+        """The assistant message to keep and the tool calls to step, from a response."""
+        msg = response.choices[0].message
+        calls = [
+            PlannedCall(c.id or f"call_{self.turns}_{i}", c.function.name, c.function.arguments)
+            for i, c in enumerate(msg.tool_calls or ())
+            if getattr(c, "function", None) is not None
+        ]
+        kept: dict[str, Any] = {"role": "assistant", "content": msg.content}
+        if calls:
+            kept["tool_calls"] = [
+                {"id": c.ident, "type": "function",
+                 "function": {"name": c.name, "arguments": c.arguments}}
+                for c in calls
+            ]  # fmt: skip
+        return kept, calls
+
+
+def _arguments(text: str) -> Any:
+    """Arguments as sent: a JSON object becomes data; anything else is passed on as is, so
+    the env answers with its error about it."""
+    try:
+        value = json.loads(text) if text else {}
+    except (ValueError, TypeError, RecursionError):
+        return text
+    return value
+
+
+def _submit(answer: str | None) -> dict[str, Any]:
+    return {"tool": SUBMIT, "arguments": {} if answer is None else {"answer": answer}}
+
+
+def _is_api_error(exc: Exception) -> bool:
+    import openai
+
+    return isinstance(exc, openai.APIError)
+
+
+def _client(base_url: str | None, api_key: str | None, timeout: float, retries: int) -> Any:
+    """An `openai.OpenAI` client (the ``agents`` extra); a local server needs no real key."""
+    try:
+        import openai
+    except ImportError:
+        raise ImportError(
+            "the LLM agent needs the openai package: pip install 'officegym[agents]'"
+        ) from None
+    import os
+
+    key = api_key or os.environ.get("OPENAI_API_KEY") or "not-needed"
+    return openai.OpenAI(base_url=base_url, api_key=key, timeout=timeout, max_retries=retries)

@@ -1,0 +1,170 @@
+"""officegym tasks in verifiers 0.4 (``verifiers.v1``): a `Taskset` whose tasks are
+(template, task seed) instances of a split, and an `Env` that plays each as an episode
+of officegym's own Gymnasium env, with the grade as the reward.
+
+What was checked (verifiers 0.4.0, openenv-core 0.3.0): verifiers' built-in ``openenv``
+taskset pointed at officegym's OpenEnv server (`officegym.gym.openenv_server`) does not
+run: its env reads ``GenericEnvClient._base_url``, which openenv-core 0.3.0's client no
+longer has, so every episode ends in an ``EnvError`` before the model is asked. This
+package therefore follows the same design (the env plays the user, as verifiers'
+``openenv`` and ``textarena`` tasksets do) on the Gymnasium env directly, in process:
+
+- `OfficeTaskset.load` yields one task per instance: ``per_template`` seeds of each
+  template from `officegym.tasks.splits.split_seeds` (a fixed order), in ``split``;
+- `OfficeEnv.run` resets ``gymnasium.make("officegym/<template>-v0")`` on the task's
+  seed and opens the player's interaction with the persona, the goal, the tools (their
+  JSON schemas) and the action form; each reply is one action, JSON text
+  ``{"tool": ..., "arguments": {...}}`` (a fenced block is unwrapped), stepped as is, so
+  a malformed reply is the env's error observation, sent back as the next user turn;
+- the episode ends on ``submit``, on the env's step limit, when the player's run ends
+  or it replies with nothing (then ``submit`` is sent for it); the grade of the final
+  state is recorded as the trace's ``officegym`` reward (and ``officegym_passed``).
+
+The player runs verifiers' ``null`` harness (a plain chat program) in the ``subprocess``
+runtime by default, so an eval needs no sandbox service: ``vf-eval
+officegym-verifiers -m MODEL --client.base_url URL``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from typing import Any, Literal
+
+import verifiers.v1 as vf
+from pydantic import Field
+from verifiers.v1.harnesses.null import NullHarnessConfig
+
+from officegym.gym import chat
+from officegym.gym.registration import env_id
+from officegym.gym.rollout import make_env
+from officegym.tasks import load_templates, make_task
+from officegym.tasks.splits import split_seeds
+
+__all__ = [
+    "OfficeData",
+    "OfficeEnv",
+    "OfficeEnvConfig",
+    "OfficeTask",
+    "OfficeTaskset",
+    "OfficeTasksetConfig",
+]
+
+ACTION_FORM = (
+    'Reply with exactly one action as JSON: {"tool": "<tool name>", "arguments": {...}}. '
+    'When you are done, reply {"tool": "submit", "arguments": {}} (with "answer" if the task '
+    "asks a question)."
+)
+
+
+class OfficeData(vf.TaskData):
+    """One task instance: the template, its seed and the world it is built on."""
+
+    template: str
+    task_seed: int
+    scenario: str = "default"
+    world_seed: int = 0
+
+
+class OfficeTasksetConfig(vf.TasksetConfig):
+    """Which instances: templates (all if empty), split, seeds per template, step limit."""
+
+    templates: list[str] = Field(default_factory=list)
+    split: Literal["train", "test"] = "train"
+    per_template: int = Field(5, ge=1)
+    scenario: str = "default"
+    world_seed: int = 0
+    max_steps: int = Field(30, ge=1)
+
+
+class OfficeTask(vf.Task[OfficeData]):
+    """An officegym task instance (its behaviour is the env's: nothing to set up)."""
+
+
+class OfficeTaskset(vf.Taskset[OfficeTask, OfficeTasksetConfig]):
+    """officegym's task instances of one split, in a fixed order."""
+
+    def load(self) -> Iterator[OfficeTask]:
+        config = self.config
+        known = load_templates()
+        templates = config.templates or sorted(known)
+        unknown = [t for t in templates if t not in known]
+        if unknown:
+            raise ValueError(f"unknown officegym template(s): {unknown}")
+        for template in templates:
+            seeds = split_seeds(
+                template, config.split, scenario=config.scenario, world_seed=config.world_seed
+            )
+            for _, seed in zip(range(config.per_template), seeds, strict=False):
+                task = make_task(template, seed, config.scenario, config.world_seed)
+                data = OfficeData(
+                    id=f"{template}#{seed}", name=f"{template}#{seed}", description=task.goal,
+                    template=template, task_seed=seed, scenario=config.scenario,
+                    world_seed=config.world_seed,
+                )  # fmt: skip
+                yield OfficeTask(data, config.task)
+
+
+class OfficeEnvConfig(vf.EnvConfig):
+    """One seat, the player: verifiers' null harness in a local subprocess by default."""
+
+    player: vf.AgentConfig = vf.AgentConfig(
+        harness=NullHarnessConfig(id="null"), runtime=vf.SubprocessConfig()
+    )
+
+
+class OfficeEnv(vf.Env[OfficeEnvConfig]):
+    """Plays one officegym task per episode; the grade is the reward."""
+
+    async def run(self, task: OfficeTask, agents: vf.Agents) -> None:
+        data, config = task.data, self.taskset.config
+        env = await asyncio.to_thread(
+            make_env, env_id(data.template), max_steps=config.max_steps,
+            scenario=data.scenario, world_seed=data.world_seed,
+        )  # fmt: skip
+        try:
+            obs, info = await asyncio.to_thread(
+                env.reset, options={"task": data.template, "task_seed": data.task_seed}
+            )
+            info, trace = await self._play(env, task, agents, _opening(obs, info["tools"]))
+            grade = info.get("grade") or {}
+            trace.record_reward("officegym", float(grade.get("reward", 0.0)))
+            trace.record_reward("officegym_passed", float(bool(grade.get("passed"))), weight=0.0)
+        finally:
+            env.close()
+
+    async def _play(
+        self, env: Any, task: OfficeTask, agents: vf.Agents, opening: str
+    ) -> tuple[dict[str, Any], Any]:
+        """The exchange: each reply stepped as an action until the episode ends; the last
+        step's info and the interaction's trace."""
+        async with agents.player.interaction(task) as interaction:
+            segment = await interaction.turn(opening)
+            while not segment.terminated:
+                reply = _unfence(segment.last_reply)
+                if not reply:
+                    interaction.trace.stop("empty_action")
+                    break
+                obs, _, terminated, truncated, info = await asyncio.to_thread(env.step, reply)
+                if terminated or truncated:
+                    return info, interaction.trace
+                segment = await interaction.turn(chat.tool_result_text(obs))
+        submit = {"tool": "submit", "arguments": {}}
+        *_, info = await asyncio.to_thread(env.step, submit)
+        return info, interaction.trace
+
+
+def _opening(observation: dict[str, Any], tools: list[dict[str, Any]]) -> str:
+    """The first user turn: persona, goal, the tools' schemas and the action form."""
+    listed = json.dumps(tools, ensure_ascii=False)
+    text = chat.opening_message(observation)["content"]
+    return f"{text}\n\nTools (JSON schemas):\n{listed}\n\n{ACTION_FORM}"
+
+
+def _unfence(reply: str) -> str:
+    """A reply without surrounding whitespace and a Markdown code fence, if it has one."""
+    text = reply.strip()
+    if text.startswith("```") and text.endswith("```"):
+        text = "\n".join(text.splitlines()[1:-1]).strip()
+    return text

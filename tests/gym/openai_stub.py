@@ -1,0 +1,209 @@
+"""A small OpenAI-compatible chat-completions server for the tests: a real HTTP server on
+127.0.0.1 that answers with a task's reference tool calls, found from the goal text in
+the conversation, as a test harness that knows its tasks would.
+
+The model name chooses the behaviour:
+
+- ``reference``: one reference call per reply, then `submit` with the task's answer;
+- ``malformed``: first a call with broken JSON arguments and one to an unknown tool,
+  then as ``reference``;
+- ``refuse``: text only ("I can't help with that.");
+- ``slow``: answers after `slow_seconds` (longer than the client's timeout);
+- ``flaky``: the first request of each turn gets an HTTP 500, the retry as ``reference``;
+- ``reference-text``: as ``reference``, but each call as JSON text in the reply's content
+  (``{"tool": ..., "arguments": ...}``), for harnesses that read actions from text.
+
+The goal is found in user and system messages, also inside JSON they carry (an
+observation serialized by a harness).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import Counter
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from officegym.tasks import Task
+
+REFUSAL = "I can't help with that."
+
+
+class ScriptedModel:
+    """The server, its known tasks (goal -> reference calls and answer) and what it saw."""
+
+    def __init__(self, slow_seconds: float = 2.0) -> None:
+        self.tasks: dict[str, tuple[list[tuple[str, dict]], str | None]] = {}
+        self.requests: list[dict[str, Any]] = []
+        self.slow_seconds = slow_seconds
+        self._seen: Counter[str] = Counter()
+        self._lock = threading.Lock()
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+    def learn(self, task: Task, *, names: dict[str, str] | None = None) -> None:
+        """Know `task`'s reference solution (tool names renamed by `names`, if given)."""
+        rename = names or {}
+        calls = [(rename.get(c.name, c.name), dict(c.arguments)) for c in task.solution]
+        self.tasks[task.goal] = (calls, task.answer)
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    # ------------------------------------------------------------ answering
+
+    def reply(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """(HTTP status, JSON body) for one chat-completions request."""
+        with self._lock:
+            self.requests.append(body)
+        model, messages = body.get("model", ""), body.get("messages", [])
+        turn = sum(1 for m in messages if m.get("role") == "assistant")
+        if model == "slow":
+            time.sleep(self.slow_seconds)
+        if model == "flaky":
+            key = f"{_text(messages)[:200]}|{turn}"
+            with self._lock:
+                self._seen[key] += 1
+                first = self._seen[key] == 1
+            if first:
+                return 500, {"error": {"message": "upstream overloaded", "type": "server_error"}}
+        if model == "refuse":
+            return 200, _completion(model, REFUSAL, [])
+        if model == "malformed":
+            if turn == 0:
+                bad = [("slack_post_message", '{"channel": "general", "text": '), ("nope", "{}")]
+                return 200, _completion(model, None, bad)
+            turn -= 1
+        calls, answer = self._script(messages, body.get("tools", []))
+        if turn < len(calls):
+            name, args = calls[turn]
+        else:
+            name, args = self._submit_name(body), {} if answer is None else {"answer": answer}
+        if model == "reference-text":
+            return 200, _completion(model, json.dumps({"tool": name, "arguments": args}), [])
+        return 200, _completion(model, None, [(name, json.dumps(args))])
+
+    def _script(self, messages: list[dict], tools: list[dict]) -> tuple[list, str | None]:
+        text = _text(messages)
+        goals = [g for g in self.tasks if g in text]
+        if not goals:
+            raise LookupError("no known task's goal is in the conversation")
+        return self.tasks[max(goals, key=len)]
+
+    @staticmethod
+    def _submit_name(body: dict[str, Any]) -> str:
+        names = [t.get("function", {}).get("name", "") for t in body.get("tools", [])]
+        return next((n for n in names if n.endswith("submit")), "submit")
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        model = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length", 0))
+                body = json.loads(self.rfile.read(length) or b"{}")
+                try:
+                    status, payload = model.reply(body)
+                except LookupError as exc:
+                    status, payload = 400, {"error": {"message": str(exc)}}
+                streamed = body.get("stream") and status == 200
+                data = _sse(payload) if streamed else json.dumps(payload).encode()
+                kind = "text/event-stream" if streamed else "application/json"
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", kind)
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up waiting (the timeout tests)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        return Handler
+
+
+def _sse(completion: dict[str, Any]) -> bytes:
+    """A completion as a server-sent event stream of chunks (for ``"stream": true``)."""
+    choice = completion["choices"][0]
+    message = choice["message"]
+    delta: dict[str, Any] = {"role": "assistant", "content": message.get("content")}
+    if message.get("tool_calls"):
+        delta["tool_calls"] = [{"index": i, **c} for i, c in enumerate(message["tool_calls"])]
+    head = {k: completion[k] for k in ("id", "created", "model")}
+    chunks = [
+        {**head, "object": "chat.completion.chunk",
+         "choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
+        {**head, "object": "chat.completion.chunk",
+         "choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}]},
+        {**head, "object": "chat.completion.chunk", "choices": [], "usage": completion["usage"]},
+    ]  # fmt: skip
+    events = [f"data: {json.dumps(c)}\n\n" for c in chunks] + ["data: [DONE]\n\n"]
+    return "".join(events).encode()
+
+
+def _text(messages: list[dict]) -> str:
+    """Every user and system message's text, joined, with the strings of JSON they hold."""
+    parts = []
+    for m in messages:
+        if m.get("role") in ("user", "system"):
+            content = m.get("content")
+            if isinstance(content, list):
+                content = " ".join(p.get("text", "") for p in content if isinstance(p, dict))
+            parts.append(str(content or ""))
+            parts.extend(_json_strings(str(content or "")))
+    return "\n".join(parts)
+
+
+def _json_strings(text: str) -> list[str]:
+    """The string values inside `text` if it is JSON (an observation a harness sent)."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return []
+    found: list[str] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.append(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+def _completion(model: str, content: str | None, calls: list[tuple[str, str]]) -> dict[str, Any]:
+    tool_calls = [
+        {"id": f"call_{i}", "type": "function",
+         "function": {"name": n, "arguments": a}}
+        for i, (n, a) in enumerate(calls)
+    ]  # fmt: skip
+    message: dict[str, Any] = {"role": "assistant", "content": content}
+    if tool_calls:
+        message["tool_calls"] = tool_calls
+    return {
+        "id": "chatcmpl-stub",
+        "object": "chat.completion",
+        "created": 0,
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "message": message,
+                "finish_reason": "tool_calls" if tool_calls else "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+    }

@@ -63,6 +63,15 @@ class BookingParams(_Strict):
     nightly_cap: int = Field(250, ge=50, le=5000, description="default policy cap, dollars")
 
 
+class SheetsParams(_Strict):
+    orders: int = Field(400, ge=0, le=20_000, description="rows of the raw orders dataset")
+    expense_reports: int = Field(6, ge=0, le=200, description="people with an expense report")
+    sales_export: bool = Field(True, description="a workbook of the CRM's opportunities")
+    budgets: bool = Field(True, description="team budgets with actuals")
+    headcount: bool = Field(True, description="a headcount plan from the directory")
+    damaged: bool = Field(True, description="three workbooks with broken formulas or totals")
+
+
 class Scenario(_Strict):
     name: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")
     company: str
@@ -73,6 +82,7 @@ class Scenario(_Strict):
     slack: SlackParams = SlackParams()
     crm: CrmParams = CrmParams()
     booking: BookingParams = BookingParams()
+    sheets: SheetsParams = SheetsParams()
     _source: str = PrivateAttr(default="<scenario>")  # the file it was read from
 
     @property

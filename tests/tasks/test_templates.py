@@ -18,7 +18,8 @@ SEEDS = range(20)
 
 
 @pytest.mark.parametrize(
-    ("app", "least"), [("slack", 12), ("crm", 12), ("cross", 11), ("booking", 15)]
+    ("app", "least"),
+    [("slack", 12), ("crm", 12), ("cross", 11), ("booking", 15), ("sheets", 15)],
 )
 def test_each_app_has_its_templates(app: str, least: int) -> None:
     assert len([t for t in TEMPLATES.values() if t.app == app]) >= least

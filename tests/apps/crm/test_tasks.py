@@ -22,8 +22,14 @@ def test_there_are_enough_crm_and_cross_templates() -> None:
     assert apps.count("crm") >= 12
     assert apps.count("cross") >= 6
     for t in TEMPLATES.values():
-        if t.app == "cross":  # the chat with the CRM, or trips with the chat or the CRM
-            assert set(t.apps) in ({"crm", "slack"}, {"booking", "slack"}, {"booking", "crm"}), t.id
+        if t.app == "cross":  # the chat with the CRM, trips or the sheets; trips with the CRM
+            pairs = (
+                {"crm", "slack"},
+                {"booking", "slack"},
+                {"booking", "crm"},
+                {"sheets", "slack"},
+            )
+            assert set(t.apps) in (*pairs, {"sheets", "crm", "slack"}), t.id
 
 
 def test_gym_ids_exist_for_the_apps_and_each_template() -> None:

@@ -45,6 +45,7 @@ def test_the_suites_are_the_apps() -> None:
         "officegym/booking-v0",
         "officegym/crm-v0",
         "officegym/cross-v0",
+        "officegym/sheets-v0",
         "officegym/slack-v0",
     ]
 

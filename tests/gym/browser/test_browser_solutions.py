@@ -38,13 +38,13 @@ FIGURE = re.compile(
 )
 
 
-@pytest.mark.parametrize("app", ["slack", "crm", "booking"])
+@pytest.mark.parametrize("app", ["slack", "crm", "booking", "sheets"])
 def test_every_tool_of_an_app_has_ui_steps(app: str) -> None:
     module = importlib.import_module(f"officegym.apps.{app}.browser")
     assert {t.name for t in tools_for([app])} == set(module.STEPS)
 
 
-@pytest.mark.parametrize("app", ["slack", "crm", "booking"])
+@pytest.mark.parametrize("app", ["slack", "crm", "booking", "sheets"])
 def test_browser_steps_look_up_through_the_services_not_sql(app: str) -> None:
     """STYLE: SQL lives in the service; a browser module only calls its look-ups."""
     module = importlib.import_module(f"officegym.apps.{app}.browser")

@@ -1,0 +1,275 @@
+"""Syntax trees -> Python closures, cached by the formula's relative (R1C1) form.
+
+`compile_formula(text, row, col)` returns a `Compiled`: `run(ctx)` evaluates it for
+the cell in `ctx` and `refs` lists what it reads (for the dependency graph). Formulas
+that differ only by where they sit (a column filled down) share one compiled form, so
+compiling costs a tokenization per cell and a parse per distinct formula.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from officegym.apps.sheets import functions
+from officegym.apps.sheets.parse import FormulaError, RefT, lex, parse_tree
+from officegym.apps.sheets.refs import col_index
+from officegym.apps.sheets.runtime import Ctx, Rng, broadcast, is_array
+from officegym.apps.sheets.values import (
+    DIV0,
+    NAME,
+    NUM,
+    REF,
+    VALUE,
+    Raise,
+    Value,
+    XlError,
+    as_number,
+    as_text,
+    compare,
+)
+
+__all__ = ["Compiled", "Node", "cache_size", "compile_cell", "compile_formula", "fast_key"]
+
+Node = Callable[[Ctx], Any]
+
+
+class _Book(Protocol):  # what evaluation needs of a workbook (see engine.Book)
+    def value(self, sid: int, row: int, col: int) -> Value: ...
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """A compiled formula: `run(ctx)` gives its value; `refs` are the references it reads."""
+
+    run: Node
+    refs: tuple[RefT, ...]
+    key: str
+
+
+_CACHE: dict[str, Compiled] = {}
+
+
+def cache_size() -> int:
+    return len(_CACHE)
+
+
+def compile_formula(formula: str, row: int, col: int) -> Compiled:
+    """The compiled form of `formula` (without '=') typed in (row, col); `FormulaError`
+    (an `Invalid`) when it is malformed."""
+    lexed = lex(formula, row, col)
+    found = _CACHE.get(lexed.key)
+    if found is None:
+        tree = parse_tree(formula, lexed)
+        refs: list[RefT] = []
+        run = _node(tree, formula, refs, want_ref=False)
+        found = Compiled(_top(run), tuple(dict.fromkeys(refs)), lexed.key)
+        if len(_CACHE) > 200_000:
+            _CACHE.clear()
+        _CACHE[lexed.key] = found
+    return found
+
+
+def _top(run: Node) -> Node:
+    """A cell shows one value: a reference or an array gives its top-left (no spill);
+    a blank gives 0."""
+
+    def top(ctx: Ctx) -> Value:
+        v = run(ctx)
+        if isinstance(v, Rng):
+            v = v.value_at(v.r1, v.c1) if v.valid else REF
+        elif is_array(v):
+            v = v[0][0] if v and v[0] else VALUE
+        if v is None:
+            return 0.0
+        if isinstance(v, int) and not isinstance(v, bool):
+            return float(v)
+        return v
+
+    return top
+
+
+def _node(tree: tuple, formula: str, refs: list[RefT], *, want_ref: bool) -> Node:
+    kind = tree[0]
+    if kind in ("num", "str", "bool", "err"):
+        const = tree[1]
+        return lambda ctx: const
+    if kind == "missing":
+        return lambda ctx: None
+    if kind == "arr":
+        rows = [list(r) for r in tree[1]]
+        return lambda ctx: rows
+    if kind == "ref":
+        refs.append(tree[1])
+        return _ref(tree[1], want_ref)
+    if kind == "func":
+        return _func(tree[1], tree[2], formula, refs)
+    if kind == "neg":
+        inner = _node(tree[1], formula, refs, want_ref=False)
+        return _unary(inner, operator.neg)
+    if kind == "pos":
+        return _node(tree[1], formula, refs, want_ref=want_ref)
+    if kind == "pct":
+        inner = _node(tree[1], formula, refs, want_ref=False)
+        return _unary(inner, lambda x: x / 100)
+    left = _node(tree[2], formula, refs, want_ref=False)
+    right = _node(tree[3], formula, refs, want_ref=False)
+    return _binary(tree[1], left, right)
+
+
+def _ref(ref: RefT, want_ref: bool) -> Node:
+    single = ref.last is None and ref.name is None
+
+    def rng(ctx: Ctx) -> Rng | XlError:
+        return ctx.resolve(ref)
+
+    if want_ref:
+        return rng
+    if single:
+        first, sheet = ref.first, ref.sheet
+
+        def cell(ctx: Ctx) -> Value:
+            r, c = first.at(ctx.row, ctx.col)
+            if r < 1 or c < 1:
+                return REF
+            sid = ctx.sid if sheet is None else ctx.sheet_id(sheet)
+            return REF if sid is None else ctx.book.value(sid, r, c)
+
+        return cell
+
+    def values(ctx: Ctx) -> Any:
+        found = rng(ctx)
+        if isinstance(found, XlError):
+            return found
+        return found.value_at(found.r1, found.c1) if found.size == 1 else found.matrix()
+
+    return values
+
+
+def _func(name: str, args: list[tuple], formula: str, refs: list[RefT]) -> Node:
+    spec = functions.FUNCTIONS.get(name)
+    if spec is None:
+        return lambda ctx: NAME
+    if len(args) < spec.min_args or (spec.max_args is not None and len(args) > spec.max_args):
+        most = "" if spec.max_args is None else f" to {spec.max_args}"
+        raise FormulaError(
+            formula, f"{name} takes {spec.min_args}{most} arguments, not {len(args)}"
+        )
+    nodes = [_node(a, formula, refs, want_ref=True) for a in args]
+    return spec.bind(nodes)
+
+
+def _unary(inner: Node, fn: Callable[[float], float]) -> Node:
+    def run(ctx: Ctx) -> Value:
+        v = inner(ctx)
+        if is_array(v):
+            return [[_apply1(fn, x) for x in row] for row in v]
+        return _apply1(fn, v)
+
+    return run
+
+
+def _apply1(fn: Callable[[float], float], v: Value) -> Value:
+    if isinstance(v, XlError):
+        return v
+    try:
+        return fn(as_number(v))
+    except Raise as r:
+        return r.error
+
+
+def _arith(op: str, a: float, b: float) -> Value:
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    if op == "/":
+        return DIV0 if b == 0 else a / b
+    if a == 0 and b <= 0:
+        return NUM if b == 0 else DIV0
+    try:
+        result = a**b
+    except OverflowError:
+        return NUM
+    return NUM if isinstance(result, complex) else float(result)
+
+
+_COMPARE = {
+    "=": lambda c: c == 0,
+    "<>": lambda c: c != 0,
+    "<": lambda c: c < 0,
+    ">": lambda c: c > 0,
+    "<=": lambda c: c <= 0,
+    ">=": lambda c: c >= 0,
+}
+
+
+def _scalar_op(op: str, a: Value, b: Value) -> Value:
+    if isinstance(a, XlError):
+        return a
+    if isinstance(b, XlError):
+        return b
+    try:
+        if op in _COMPARE:
+            return _COMPARE[op](compare(a, b))
+        if op == "&":
+            return as_text(a) + as_text(b)
+        return _arith(op, as_number(a), as_number(b))
+    except Raise as r:
+        return r.error
+
+
+def _binary(op: str, left: Node, right: Node) -> Node:
+    def run(ctx: Ctx) -> Value:
+        a, b = left(ctx), right(ctx)
+        if is_array(a) or is_array(b):
+            return broadcast(lambda x, y: _scalar_op(op, x, y), a, b)
+        return _scalar_op(op, a, b)
+
+    return run
+
+
+# ---------------------------------------------------------------- the fast path
+
+_CELL_REF = re.compile(
+    r"(?<![\w.$'!])((?:'(?:[^']|'')+'|[A-Za-z_][\w.]*)!)?(\$?)([A-Za-z]{1,3})(\$?)(\d{1,7})(?![\w(!.])"
+)
+_WHOLE = re.compile(r"(?<![\w$])\$?(?:[A-Za-z]{1,3}|\d{1,7}):\$?(?:[A-Za-z]{1,3}|\d{1,7})(?![\w(])")
+_FAST: dict[str, Compiled] = {}
+
+
+def fast_key(formula: str, row: int, col: int) -> str | None:
+    """The formula's relative form by a regular expression, without tokenizing: for
+    formulas with no text literals and no whole-column or whole-row references (None
+    otherwise). Two formulas with the same fast key compile to the same closure."""
+    if '"' in formula or _WHOLE.search(formula):
+        return None
+
+    def rel(m: re.Match[str]) -> str:
+        sheet, ca, letters, ra, digits = m.groups()
+        c = col_index(letters) if ca else col_index(letters) - col
+        r = int(digits) if ra else int(digits) - row
+        return f"{(sheet or '').upper()}<{ca}{c},{ra}{r}>"
+
+    return _CELL_REF.sub(rel, formula.upper())
+
+
+def compile_cell(formula: str, row: int, col: int) -> Compiled:
+    """`compile_formula`, skipping the tokenizer for a formula whose relative form was
+    compiled before (loading a workbook of filled-down columns tokenizes each form once)."""
+    key = fast_key(formula, row, col)
+    if key is not None:
+        found = _FAST.get(key)
+        if found is not None:
+            return found
+    compiled = compile_formula(formula, row, col)
+    if key is not None:
+        if len(_FAST) > 200_000:
+            _FAST.clear()
+        _FAST[key] = compiled
+    return compiled

@@ -1,0 +1,381 @@
+"""The calculation engine around the compiled formulas: a workbook's cells in memory, the
+dependency graph, and recalculation of exactly the cells an edit touches.
+
+A `Book` holds every sheet's cells (input as typed, computed value, number format,
+the compiled formula) and, for each formula, what it reads. `set_input` changes cells;
+`recalc(changed)` follows the graph from them (single-cell references by look-up,
+ranges by column buckets), orders the affected formulas topologically and evaluates
+each once; formulas caught in a cycle get the circular-reference error. Cells whose
+stored state changed are collected in `dirty` for `store.save` to write.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from officegym.apps.sheets.compiler import Compiled, compile_cell, compile_formula
+from officegym.apps.sheets.formats import typed_value
+from officegym.apps.sheets.parse import RefT
+from officegym.apps.sheets.runtime import Ctx
+from officegym.apps.sheets.values import CIRC, REF, VALUE, Raise, Value, XlError
+from officegym.errors import Invalid
+
+__all__ = ["WIDE", "Book", "CellState", "Key", "SheetData"]
+
+Key = tuple[int, int, int]  # (sheet id, row, col)
+WIDE = 64  # ranges wider than this many columns are checked on every edit of their sheet
+
+
+@dataclass(slots=True)
+class CellState:
+    """One stored cell: its row id (None until saved), input as typed, value, format.
+    `owner` is the token of the book that may change it in place (a fork shares its
+    parent's cells until it changes one: copy on write)."""
+
+    id: int | None
+    input: str | None
+    value: Value
+    fmt: str | None = None
+    formula: Compiled | None = None
+    owner: int = 0
+
+    @property
+    def is_formula(self) -> bool:
+        return self.formula is not None
+
+
+@dataclass
+class SheetData:
+    id: int
+    name: str
+    cells: dict[tuple[int, int], CellState]
+    values: dict[tuple[int, int], Value]
+    max_row: int = 0
+    max_col: int = 0
+
+
+_TOKENS = itertools.count(1)
+
+
+class Book:
+    """A workbook's cells and formula graph, in memory."""
+
+    def __init__(self, workbook_id: int, today: float) -> None:
+        self.token = next(_TOKENS)
+        self.workbook_id = workbook_id
+        self.today = today
+        self.sheets: dict[int, SheetData] = {}
+        self.by_name: dict[str, int] = {}
+        self.names: dict[str, tuple[int, tuple[int, int, int, int]]] = {}
+        self.reads: dict[Key, list[tuple[int, tuple[int, int, int, int]]]] = {}
+        self.cell_deps: dict[Key, dict[Key, None]] = {}
+        self.col_deps: dict[tuple[int, int], dict[Key, list[tuple[int, int]]]] = {}
+        self.wide_deps: dict[int, dict[Key, list[tuple[int, int, int, int]]]] = {}
+        self.name_users: dict[Key, None] = {}
+        self.dirty: dict[Key, None] = {}
+        self.removed: list[int] = []  # ids of cell rows to delete
+        self.circular: dict[Key, None] = {}
+        self.internal_errors = 0
+
+    def fork(self) -> Book:
+        """An independent copy (cells, names, graph), for a new episode or a grader's
+        private copy: cheaper than loading the workbook again."""
+        b = Book(self.workbook_id, self.today)
+        for sid, sh in self.sheets.items():  # cells shared until changed (see `own`)
+            b.sheets[sid] = SheetData(
+                sid, sh.name, dict(sh.cells), dict(sh.values), sh.max_row, sh.max_col
+            )
+        b.by_name, b.names = dict(self.by_name), dict(self.names)
+        b.reads = dict(self.reads)
+        b.cell_deps = {k: dict(v) for k, v in self.cell_deps.items()}
+        b.col_deps = {k: {d: list(x) for d, x in v.items()} for k, v in self.col_deps.items()}
+        b.wide_deps = {k: {d: list(x) for d, x in v.items()} for k, v in self.wide_deps.items()}
+        b.name_users = dict(self.name_users)
+        b.circular = dict(self.circular)
+        return b
+
+    def own(self, sid: int, row: int, col: int) -> CellState | None:
+        """The cell's state, made this book's own first if a fork still shares it."""
+        cells = self.sheets[sid].cells
+        state = cells.get((row, col))
+        if state is not None and state.owner != self.token:
+            state = cells[(row, col)] = CellState(
+                state.id, state.input, state.value, state.fmt, state.formula, self.token
+            )
+        return state
+
+    def place(self, sid: int, row: int, col: int, state: CellState | None) -> None:
+        """Put a stored cell (or nothing) at a place, relinking its formula; values are
+        taken as stored (no recalculation): for copies brought up to a saved state."""
+        sheet = self.sheets[sid]
+        key = (sid, row, col)
+        old = sheet.cells.pop((row, col), None)
+        sheet.values.pop((row, col), None)
+        if old is not None and old.formula is not None:
+            self._unlink(key)
+        if state is not None:
+            state.formula = None
+            self.load_cell(sid, row, col, state)
+
+    # ------------------------------------------------------------ the Grid protocol
+
+    def value(self, sid: int, row: int, col: int) -> Value:
+        sheet = self.sheets.get(sid)
+        return sheet.values.get((row, col)) if sheet is not None else REF
+
+    def values_of(self, sid: int) -> dict[tuple[int, int], Value]:
+        return self.sheets[sid].values
+
+    def extent(self, sid: int) -> tuple[int, int]:
+        s = self.sheets[sid]
+        return s.max_row, s.max_col
+
+    def sheet_id(self, name: str) -> int | None:
+        return self.by_name.get(name.lower())
+
+    def named(self, name: str) -> tuple[int, tuple[int, int, int, int]] | None:
+        return self.names.get(name.upper())
+
+    # ------------------------------------------------------------ building
+
+    def add_sheet(self, sid: int, name: str) -> SheetData:
+        sheet = SheetData(sid, name, {}, {})
+        self.sheets[sid] = sheet
+        self.by_name[name.lower()] = sid
+        return sheet
+
+    def load_cell(self, sid: int, row: int, col: int, state: CellState) -> None:
+        """Put a stored cell in place without recalculating (its value is trusted)."""
+        sheet = self.sheets[sid]
+        state.owner = self.token
+        sheet.cells[(row, col)] = state
+        if state.value is not None:
+            sheet.values[(row, col)] = state.value
+        sheet.max_row, sheet.max_col = max(sheet.max_row, row), max(sheet.max_col, col)
+        if state.input and state.input.startswith("=") and state.formula is None:
+            try:
+                state.formula = compile_cell(state.input[1:], row, col)
+            except Invalid:  # a stored formula that no longer parses keeps its value
+                state.formula = None
+        if state.formula is not None:
+            self._link((sid, row, col), state.formula)
+
+    # ------------------------------------------------------------ the graph
+
+    def _link(self, key: Key, formula: Compiled) -> None:
+        sid, row, col = key
+        areas: list[tuple[int, tuple[int, int, int, int]]] = []
+        for ref in formula.refs:
+            found = self._area(ref, sid, row, col, key)
+            if found is not None:
+                areas.append(found)
+        self.reads[key] = areas
+        for tsid, (r1, c1, r2, c2) in areas:
+            if r1 == r2 and c1 == c2:
+                self.cell_deps.setdefault((tsid, r1, c1), {})[key] = None
+            elif c2 - c1 < WIDE:
+                for c in range(c1, c2 + 1):
+                    self.col_deps.setdefault((tsid, c), {}).setdefault(key, []).append((r1, r2))
+            else:
+                self.wide_deps.setdefault(tsid, {}).setdefault(key, []).append((r1, c1, r2, c2))
+
+    def _area(
+        self, ref: RefT, sid: int, row: int, col: int, key: Key
+    ) -> tuple[int, tuple[int, int, int, int]] | None:
+        if ref.name is not None:
+            self.name_users[key] = None
+            return self.names.get(ref.name.upper())
+        area = ref.area(row, col)
+        tsid = sid if ref.sheet is None else self.by_name.get(ref.sheet.lower())
+        return None if area is None or tsid is None else (tsid, area)
+
+    def _unlink(self, key: Key) -> None:
+        for tsid, (r1, c1, r2, c2) in self.reads.pop(key, ()):
+            if r1 == r2 and c1 == c2:
+                self.cell_deps.get((tsid, r1, c1), {}).pop(key, None)
+            elif c2 - c1 < WIDE:
+                for c in range(c1, c2 + 1):
+                    self.col_deps.get((tsid, c), {}).pop(key, None)
+            else:
+                self.wide_deps.get(tsid, {}).pop(key, None)
+        self.name_users.pop(key, None)
+
+    def dependents(self, key: Key) -> list[Key]:
+        """Formula cells that read `key` directly."""
+        sid, row, col = key
+        out = list(self.cell_deps.get(key, ()))
+        for dep, spans in self.col_deps.get((sid, col), {}).items():
+            if any(r1 <= row <= r2 for r1, r2 in spans):
+                out.append(dep)
+        for dep, areas in self.wide_deps.get(sid, {}).items():
+            if any(r1 <= row <= r2 and c1 <= col <= c2 for r1, c1, r2, c2 in areas):
+                out.append(dep)
+        return out
+
+    # ------------------------------------------------------------ editing
+
+    def cell(self, sid: int, row: int, col: int) -> CellState | None:
+        return self.sheets[sid].cells.get((row, col))
+
+    def set_input(self, sid: int, row: int, col: int, text: str | None) -> None:
+        """Type `text` into a cell (None or '' clears its content, keeping its format).
+        A malformed formula raises `FormulaError` and changes nothing."""
+        sheet = self.sheets[sid]
+        key = (sid, row, col)
+        old = self.own(sid, row, col)
+        formula = None
+        value: Value = None
+        implied = None
+        if text is not None and text.startswith("=") and len(text) > 1:
+            formula = compile_formula(text[1:], row, col)
+        elif text is not None and text.startswith("'"):
+            value = text[1:]
+        elif text:
+            value, implied = typed_value(text)
+        if old is not None and old.formula is not None:
+            self._unlink(key)
+        self.circular.pop(key, None)
+        state = old or CellState(None, None, None, owner=self.token)
+        state.input, state.formula = (text or None), formula
+        state.fmt = state.fmt or implied
+        state.value = value
+        sheet.cells[(row, col)] = state
+        self._set_value(sheet, row, col, value)
+        if formula is not None:
+            self._link(key, formula)
+        self.dirty[key] = None
+
+    def set_format(self, sid: int, row: int, col: int, fmt: str | None) -> None:
+        sheet = self.sheets[sid]
+        state = self.own(sid, row, col)
+        if state is None:
+            if fmt is None:
+                return
+            state = sheet.cells[(row, col)] = CellState(None, None, None, owner=self.token)
+        state.fmt = fmt
+        self.dirty[(sid, row, col)] = None
+
+    def _set_value(self, sheet: SheetData, row: int, col: int, value: Value) -> None:
+        if value is None:
+            sheet.values.pop((row, col), None)
+        else:
+            sheet.values[(row, col)] = value
+            sheet.max_row, sheet.max_col = max(sheet.max_row, row), max(sheet.max_col, col)
+
+    def refit(self, sid: int) -> None:
+        """Shrink a sheet's used extent to the cells that hold something."""
+        sheet = self.sheets[sid]
+        sheet.max_row = max((k[0] for k in sheet.cells), default=0)
+        sheet.max_col = max((k[1] for k in sheet.cells), default=0)
+
+    def drop(self, sid: int, row: int, col: int) -> None:
+        """Remove a cell entirely (content and format)."""
+        sheet = self.sheets[sid]
+        state = sheet.cells.pop((row, col), None)
+        if state is None:
+            return
+        if state.formula is not None:
+            self._unlink((sid, row, col))
+        sheet.values.pop((row, col), None)
+        if state.id is not None:
+            self.removed.append(state.id)
+        self.dirty.pop((sid, row, col), None)
+
+    # ------------------------------------------------------------ recalculation
+
+    def recalc(self, changed: Iterable[Key]) -> int:
+        """Re-evaluate every formula that depends on `changed` (and the changed formulas
+        themselves), each once, in dependency order; returns how many were evaluated."""
+        affected: dict[Key, None] = {}
+        edges: dict[Key, list[Key]] = {}
+        queue = deque(changed)
+        for k in queue:
+            affected[k] = None
+        while queue:
+            k = queue.popleft()
+            deps = self.dependents(k)
+            if deps:
+                edges[k] = deps
+            for d in deps:
+                if d not in affected:
+                    affected[d] = None
+                    queue.append(d)
+        return self._evaluate_in_order(affected, edges)
+
+    def _evaluate_in_order(self, affected: dict[Key, None], edges: dict[Key, list[Key]]) -> int:
+        indegree = dict.fromkeys(affected, 0)
+        for deps in edges.values():
+            for d in deps:
+                indegree[d] += 1
+        ready = deque(k for k, n in indegree.items() if n == 0)
+        done = 0
+        while ready:
+            k = ready.popleft()
+            done += self._evaluate(k)
+            for d in edges.get(k, ()):
+                indegree[d] -= 1
+                if indegree[d] == 0:
+                    ready.append(d)
+        for k, n in indegree.items():
+            if n > 0:
+                self._store_value(k, CIRC)
+                self.circular[k] = None
+        return done
+
+    def _evaluate(self, key: Key) -> int:
+        sid, row, col = key
+        sheet = self.sheets.get(sid)
+        state = sheet.cells.get((row, col)) if sheet else None
+        if state is None or state.formula is None:
+            return 0
+        self.circular.pop(key, None)
+        try:
+            value = state.formula.run(Ctx(self, sid, row, col, self.today))
+        except Raise as r:
+            value = r.error
+        except ZeroDivisionError:
+            value = XlError("#DIV/0!")
+        except RecursionError:
+            value = VALUE
+        except Exception:  # a bug must not break a sheet; tests assert it never happens
+            self.internal_errors += 1
+            value = VALUE
+        if isinstance(value, str) and len(value) > 50_000:
+            value = VALUE
+        self._store_value(key, value)
+        return 1
+
+    def _store_value(self, key: Key, value: Value) -> None:
+        sid, row, col = key
+        sheet = self.sheets[sid]
+        state = sheet.cells[(row, col)]
+        if state.value != value or type(state.value) is not type(value):
+            state = self.own(sid, row, col)  # type: ignore[assignment]
+            state.value = value
+            self._set_value(sheet, row, col, value)
+            self.dirty[key] = None
+
+    def recalc_all(self) -> int:
+        """Evaluate every formula of the workbook (after structural changes, imports)."""
+        keys = [
+            (sid, r, c)
+            for sid, s in self.sheets.items()
+            for (r, c), st in s.cells.items()
+            if st.formula
+        ]
+        return self.recalc(keys)
+
+    def relink_all(self) -> None:
+        """Rebuild the graph from the formulas (after sheets or names changed)."""
+        self.reads.clear()
+        self.cell_deps.clear()
+        self.col_deps.clear()
+        self.wide_deps.clear()
+        self.name_users.clear()
+        for sid, sheet in self.sheets.items():
+            for (r, c), st in sheet.cells.items():
+                if st.formula is not None:
+                    self._link((sid, r, c), st.formula)

@@ -1,0 +1,176 @@
+"""Criteria of COUNTIF, SUMIF, AVERAGEIF and their -IFS forms, as Excel reads them:
+``">=100"``, ``"<>Closed"``, ``"East"`` (any case), ``"Acme*"`` (wildcards * ? and ~),
+``""`` (blank cells), or a plain number or logical."""
+
+from __future__ import annotations
+
+import functools
+import operator
+import re
+from collections.abc import Callable, Sequence
+
+from officegym.apps.sheets.runtime import Rng, is_array
+from officegym.apps.sheets.values import VALUE, Raise, Value, XlError, compare, parse_number
+
+__all__ = ["matcher", "matching_positions"]
+
+_OPS = ("<=", ">=", "<>", "<", ">", "=")
+
+
+def _wildcard(text: str) -> re.Pattern[str] | None:
+    if not any(ch in text for ch in "*?~"):
+        return None
+    out, i = [], 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "~" and i + 1 < len(text):
+            out.append(re.escape(text[i + 1]))
+            i += 2
+            continue
+        out.append(".*" if ch == "*" else "." if ch == "?" else re.escape(ch))
+        i += 1
+    return re.compile("".join(out), re.IGNORECASE | re.DOTALL)
+
+
+@functools.lru_cache(maxsize=1024)
+def _text_matcher(criterion: str) -> Callable[[Value], bool]:
+    op = next((o for o in _OPS if criterion.startswith(o)), "")
+    operand = criterion[len(op) :]
+    if operand == "" and op in ("", "="):
+        return lambda v: v is None or v == ""
+    if operand == "" and op == "<>":
+        return lambda v: v is not None and v != ""
+    number = parse_number(operand)
+    if number is None and operand.upper() in ("TRUE", "FALSE"):
+        flag = operand.upper() == "TRUE"
+        return _compare_with(op or "=", flag, lambda v: isinstance(v, bool))
+    if number is not None:
+        return _numeric(op or "=", number)
+    pattern = _wildcard(operand) if op in ("", "=", "<>") else None
+    if pattern is not None:
+        hit = lambda v: isinstance(v, str) and pattern.fullmatch(v) is not None  # noqa: E731
+        return (lambda v: not hit(v)) if op == "<>" else hit
+    if op in ("", "="):
+        lowered = operand.lower()
+        return lambda v: type(v) is str and v.lower() == lowered
+    return _compare_with(op, operand, lambda v: isinstance(v, str))
+
+
+_NUM_OPS = {
+    "=": operator.eq,
+    "<>": operator.ne,
+    "<": operator.lt,
+    ">": operator.gt,
+    "<=": operator.le,
+    ">=": operator.ge,
+}
+
+
+def _numeric(op: str, x: float) -> Callable[[Value], bool]:
+    """A numeric criterion: only numbers compare ('<>5' also matches text and blanks)."""
+    test = _NUM_OPS[op]
+    if op == "<>":
+        return lambda v: type(v) is not float or v != x
+    return lambda v: type(v) is float and test(v, x)
+
+
+def _compare_with(
+    op: str, target: Value, same_kind: Callable[[Value], bool]
+) -> Callable[[Value], bool]:
+    tests = {
+        "=": lambda c: c == 0,
+        "<>": lambda c: c != 0,
+        "<": lambda c: c < 0,
+        ">": lambda c: c > 0,
+        "<=": lambda c: c <= 0,
+        ">=": lambda c: c >= 0,
+    }
+    test = tests[op]
+    if op == "<>":
+        return lambda v: not same_kind(v) or compare(v, target) != 0
+    return lambda v: same_kind(v) and test(compare(v, target))
+
+
+def matcher(criterion: Value) -> Callable[[Value], bool]:
+    """A predicate over cell values for one criterion."""
+    if isinstance(criterion, XlError):
+        raise Raise(criterion)
+    if criterion is None:
+        return lambda v: v is None or v == "" or v == 0
+    if isinstance(criterion, bool):
+        return lambda v: isinstance(v, bool) and v == criterion
+    if isinstance(criterion, float | int):
+        x = float(criterion)
+        return lambda v: isinstance(v, float | int) and not isinstance(v, bool) and v == x
+    return _text_matcher(criterion)
+
+
+def cells(arg: object) -> list[list[Value]]:
+    """A criteria range's (or array's) values as rows, unclipped shape kept small."""
+    if isinstance(arg, Rng):
+        return arg.matrix()
+    if is_array(arg):
+        return arg  # type: ignore[return-value]
+    raise Raise(VALUE)
+
+
+def _matches(
+    grid: list[list[Value]], test: Callable[[Value], bool], rows: int, cols: int, blank_ok: bool
+) -> set[tuple[int, int]]:
+    found = set()
+    for i in range(rows if blank_ok else min(rows, len(grid))):
+        row = grid[i] if i < len(grid) else []
+        for j in range(cols):
+            v = row[j] if j < len(row) else None
+            if test(v):
+                found.add((i, j))
+    return found
+
+
+def _column_positions(pairs: Sequence[tuple[Rng, Value]]) -> tuple[list[tuple[int, int]], int, int]:
+    """`matching_positions` for single-column ranges, without sets."""
+    rows = pairs[0][0].rows
+    keep: list[bool] | None = None
+    for rng, criterion in pairs:
+        if rng.rows != rows:
+            raise Raise(VALUE)
+        test = matcher(criterion)
+        column = rng.column(0)
+        hits = [test(v) for v in column]
+        if len(hits) < rows:
+            hits.extend([test(None)] * (rows - len(hits)))
+        keep = hits if keep is None else [a and b for a, b in zip(keep, hits, strict=True)]
+    return [(i, 0) for i, k in enumerate(keep or ()) if k], rows, 1
+
+
+def matching_positions(
+    pairs: Sequence[tuple[object, Value]],
+) -> tuple[list[tuple[int, int]], int, int]:
+    """Positions (row, col offsets) where every (range, criterion) pair matches, and the
+    shape of the first range; ranges of different shapes are #VALUE!."""
+    for rng, _ in pairs:
+        if isinstance(rng, XlError):
+            raise Raise(rng)
+    if all(isinstance(r, Rng) and r.cols == 1 for r, _ in pairs):
+        return _column_positions(pairs)  # type: ignore[arg-type]
+    first = pairs[0][0]
+    if isinstance(first, Rng):
+        rows, cols = first.rows, first.cols
+    else:
+        grid = cells(first)
+        rows, cols = len(grid), len(grid[0]) if grid else 0
+    hits: set[tuple[int, int]] | None = None
+    for rng, criterion in pairs:
+        if isinstance(rng, Rng) and (rng.rows, rng.cols) != (rows, cols):
+            raise Raise(VALUE)
+        test = matcher(criterion)
+        blank_ok = test(None)
+        if isinstance(rng, Rng) and rng.cols == 1:
+            column = rng.column(0)
+            found = {(i, 0) for i, v in enumerate(column) if test(v)}
+            if blank_ok:
+                found.update((i, 0) for i in range(len(column), rows))
+        else:
+            found = _matches(cells(rng), test, rows, cols, blank_ok)
+        hits = found if hits is None else hits & found
+    return sorted(hits or ()), rows, cols

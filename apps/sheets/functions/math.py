@@ -1,0 +1,364 @@
+"""Arithmetic: SUM and its conditional forms, products, rounding, integer maths."""
+
+from __future__ import annotations
+
+import math
+from decimal import ROUND_CEILING, ROUND_DOWN, ROUND_FLOOR, ROUND_HALF_UP, ROUND_UP, Decimal
+
+from officegym.apps.sheets.functions import fn, numbers, values_of
+from officegym.apps.sheets.functions.criteria import matching_positions
+from officegym.apps.sheets.runtime import Ctx, Rng, is_array
+from officegym.apps.sheets.values import DIV0, NUM, VALUE, Raise, Value, XlError, as_number
+
+
+def _n(v: Value) -> float:
+    return as_number(v)
+
+
+@fn("SUM", 1, None, mode="raw")
+def sum_(ctx: Ctx, *args: object) -> float:
+    return math.fsum(numbers(args))
+
+
+@fn("PRODUCT", 1, None, mode="raw")
+def product(ctx: Ctx, *args: object) -> float:
+    return math.prod(numbers(args))
+
+
+@fn("SUMSQ", 1, None, mode="raw")
+def sumsq(ctx: Ctx, *args: object) -> float:
+    return math.fsum(x * x for x in numbers(args))
+
+
+def _grid(arg: object) -> list[list[Value]]:
+    if isinstance(arg, Rng):
+        return [
+            [arg.value_at(r, c) for c in range(arg.c1, arg.c2 + 1)]
+            for r in range(arg.r1, arg.clipped()[0] + 1)
+        ]
+    if is_array(arg):
+        return arg  # type: ignore[return-value]
+    return [[arg]]  # type: ignore[list-item]
+
+
+@fn("SUMPRODUCT", 1, None, mode="raw")
+def sumproduct(ctx: Ctx, *args: object) -> float:
+    """Products of corresponding entries, summed; non-numbers count as 0."""
+    shapes = {
+        (a.rows, a.cols) if isinstance(a, Rng) else (len(a), len(a[0])) if is_array(a) else (1, 1)
+        for a in args
+    }  # type: ignore[arg-type]
+    if len(shapes) > 1:
+        raise Raise(VALUE)
+    if all(isinstance(a, Rng) and a.cols == 1 for a in args):
+        return _sumproduct_columns([a.cells() for a in args])  # type: ignore[union-attr]
+    grids = [_grid(a) for a in args]
+    rows = min(len(g) for g in grids) if grids else 0
+    total = 0.0
+    for i in range(rows):
+        for j in range(len(grids[0][i])):
+            p = 1.0
+            for g in grids:
+                v = g[i][j] if j < len(g[i]) else None
+                if isinstance(v, XlError):
+                    raise Raise(v)
+                p *= float(v) if isinstance(v, float | int) and not isinstance(v, bool) else 0.0
+            total += p
+    return total
+
+
+def _sumproduct_columns(columns: list[list[Value]]) -> float:
+    for col in columns:
+        for v in col:
+            if type(v) is XlError:
+                raise Raise(v)
+    total = 0.0
+    for values in zip(*columns, strict=False):
+        p = 1.0
+        for v in values:
+            p *= v if type(v) is float else 0.0
+        total += p
+    return total
+
+
+def _quantize(x: float, digits: int, mode: str) -> float:
+    d = Decimal(repr(x))
+    exp = Decimal(1).scaleb(-digits)
+    return (
+        float(d.quantize(exp, rounding=mode))
+        if digits >= 0
+        else float(
+            (d / Decimal(10) ** -digits).quantize(Decimal(1), rounding=mode)
+            * Decimal(10) ** -digits
+        )
+    )
+
+
+@fn("ROUND", 1, 2)
+def round_(x: Value, digits: Value = 0.0) -> float:
+    return _quantize(_n(x), int(_n(digits)), ROUND_HALF_UP)
+
+
+@fn("ROUNDUP", 1, 2)
+def roundup(x: Value, digits: Value = 0.0) -> float:
+    return _quantize(_n(x), int(_n(digits)), ROUND_UP)
+
+
+@fn("ROUNDDOWN", 1, 2)
+def rounddown(x: Value, digits: Value = 0.0) -> float:
+    return _quantize(_n(x), int(_n(digits)), ROUND_DOWN)
+
+
+@fn("TRUNC", 1, 2)
+def trunc(x: Value, digits: Value = 0.0) -> float:
+    return _quantize(_n(x), int(_n(digits)), ROUND_DOWN)
+
+
+@fn("INT", 1)
+def int_(x: Value) -> float:
+    return float(math.floor(_n(x)))
+
+
+@fn("MROUND", 2)
+def mround(x: Value, multiple: Value) -> float:
+    a, m = _n(x), _n(multiple)
+    if m == 0:
+        return 0.0
+    if a * m < 0:
+        raise Raise(NUM)
+    return _quantize(a / m, 0, ROUND_HALF_UP) * m
+
+
+@fn("CEILING", 1, 2)
+def ceiling(x: Value, significance: Value = 1.0) -> float:
+    a, s = _n(x), _n(significance)
+    if s == 0:
+        return 0.0
+    if a > 0 and s < 0:
+        raise Raise(NUM)
+    return (
+        float(
+            Decimal(repr(a / s)).quantize(
+                Decimal(1), rounding=ROUND_UP if a < 0 and s < 0 else ROUND_CEILING
+            )
+        )
+        * s
+    )
+
+
+@fn("FLOOR", 1, 2)
+def floor(x: Value, significance: Value = 1.0) -> float:
+    a, s = _n(x), _n(significance)
+    if s == 0:
+        raise Raise(DIV0)
+    if a > 0 and s < 0:
+        raise Raise(NUM)
+    return (
+        float(
+            Decimal(repr(a / s)).quantize(
+                Decimal(1), rounding=ROUND_DOWN if a < 0 and s < 0 else ROUND_FLOOR
+            )
+        )
+        * s
+    )
+
+
+@fn("CEILING.MATH", 1, 3)
+def ceiling_math(x: Value, significance: Value = 1.0, mode: Value = 0.0) -> float:
+    a, s = _n(x), abs(_n(significance)) or 1.0
+    if a < 0 and _n(mode):
+        return -math.ceil(-a / s) * s
+    return math.ceil(a / s) * s
+
+
+@fn("FLOOR.MATH", 1, 3)
+def floor_math(x: Value, significance: Value = 1.0, mode: Value = 0.0) -> float:
+    a, s = _n(x), abs(_n(significance)) or 1.0
+    if a < 0 and _n(mode):
+        return -math.floor(-a / s) * s
+    return math.floor(a / s) * s
+
+
+@fn("ABS", 1)
+def abs_(x: Value) -> float:
+    return abs(_n(x))
+
+
+@fn("SIGN", 1)
+def sign(x: Value) -> float:
+    a = _n(x)
+    return float((a > 0) - (a < 0))
+
+
+@fn("MOD", 2)
+def mod(x: Value, y: Value) -> float:
+    a, b = _n(x), _n(y)
+    if b == 0:
+        raise Raise(DIV0)
+    return a - b * math.floor(a / b)
+
+
+@fn("QUOTIENT", 2)
+def quotient(x: Value, y: Value) -> float:
+    a, b = _n(x), _n(y)
+    if b == 0:
+        raise Raise(DIV0)
+    return float(math.trunc(a / b))
+
+
+@fn("POWER", 2)
+def power(x: Value, y: Value) -> float:
+    a, b = _n(x), _n(y)
+    if a == 0 and b <= 0:
+        raise Raise(NUM if b == 0 else DIV0)
+    r = a**b
+    if isinstance(r, complex):
+        raise Raise(NUM)
+    return float(r)
+
+
+@fn("SQRT", 1)
+def sqrt(x: Value) -> float:
+    return math.sqrt(_n(x))
+
+
+@fn("EXP", 1)
+def exp(x: Value) -> float:
+    return math.exp(_n(x))
+
+
+@fn("LN", 1)
+def ln(x: Value) -> float:
+    return math.log(_n(x))
+
+
+@fn("LOG", 1, 2)
+def log(x: Value, base: Value = 10.0) -> float:
+    b = _n(base)
+    if b == 1:
+        raise Raise(DIV0)
+    return math.log(_n(x), b)
+
+
+@fn("LOG10", 1)
+def log10(x: Value) -> float:
+    return math.log10(_n(x))
+
+
+@fn("PI", 0)
+def pi() -> float:
+    return math.pi
+
+
+@fn("RADIANS", 1)
+def radians(x: Value) -> float:
+    return math.radians(_n(x))
+
+
+@fn("DEGREES", 1)
+def degrees(x: Value) -> float:
+    return math.degrees(_n(x))
+
+
+@fn("SIN", 1)
+def sin(x: Value) -> float:
+    return math.sin(_n(x))
+
+
+@fn("COS", 1)
+def cos(x: Value) -> float:
+    return math.cos(_n(x))
+
+
+@fn("TAN", 1)
+def tan(x: Value) -> float:
+    return math.tan(_n(x))
+
+
+@fn("EVEN", 1)
+def even(x: Value) -> float:
+    a = _n(x)
+    n = math.ceil(abs(a) / 2) * 2
+    return float(n if a >= 0 else -n)
+
+
+@fn("ODD", 1)
+def odd(x: Value) -> float:
+    a = _n(x)
+    n = math.ceil(abs(a))
+    n = n if n % 2 else n + 1
+    return float(n if a >= 0 else -n)
+
+
+@fn("FACT", 1)
+def fact(x: Value) -> float:
+    a = _n(x)
+    if a < 0:
+        raise Raise(NUM)
+    return float(math.factorial(int(a)))
+
+
+@fn("GCD", 1, None, mode="raw")
+def gcd(ctx: Ctx, *args: object) -> float:
+    nums = [int(x) for x in numbers(args)]
+    if any(x < 0 for x in nums):
+        raise Raise(NUM)
+    return float(math.gcd(*nums))
+
+
+@fn("LCM", 1, None, mode="raw")
+def lcm(ctx: Ctx, *args: object) -> float:
+    nums = [int(x) for x in numbers(args)]
+    if any(x < 0 for x in nums):
+        raise Raise(NUM)
+    return float(math.lcm(*nums))
+
+
+def _target(rng: object, hits: list[tuple[int, int]]) -> list[Value]:
+    """The values of `rng` at the matching offsets."""
+    if isinstance(rng, Rng):
+        if rng.cols == 1:
+            column = rng.column(0)
+            return [column[i] if i < len(column) else None for i, _ in hits]
+        return [rng.value_at(rng.r1 + i, rng.c1 + j) for i, j in hits]
+    grid = rng if is_array(rng) else [[rng]]
+    return [grid[i][j] for i, j in hits]  # type: ignore[index]
+
+
+def _sum_numbers(vals: list[Value]) -> float:
+    for v in vals:
+        if isinstance(v, XlError):
+            raise Raise(v)
+    return math.fsum(
+        float(v) for v in vals if isinstance(v, float | int) and not isinstance(v, bool)
+    )
+
+
+@fn("SUMIF", 2, 3, mode="raw")
+def sumif(ctx: Ctx, rng: object, criterion: object, sum_range: object = None) -> float:
+    from officegym.apps.sheets.functions import scalar
+
+    hits, _, _ = matching_positions([(rng, scalar(criterion, ctx))])
+    return _sum_numbers(_target(sum_range if sum_range is not None else rng, hits))
+
+
+@fn("SUMIFS", 3, None, mode="raw")
+def sumifs(ctx: Ctx, sum_range: object, *pairs: object) -> float:
+    from officegym.apps.sheets.functions import scalar
+
+    if len(pairs) % 2:
+        raise Raise(VALUE)
+    crit = [(pairs[i], scalar(pairs[i + 1], ctx)) for i in range(0, len(pairs), 2)]
+    _check_shape(sum_range, crit)
+    hits, _, _ = matching_positions(crit)
+    return _sum_numbers(_target(sum_range, hits))
+
+
+def _check_shape(target: object, crit: list[tuple[object, Value]]) -> None:
+    if isinstance(target, Rng):
+        for rng, _ in crit:
+            if isinstance(rng, Rng) and (rng.rows, rng.cols) != (target.rows, target.cols):
+                raise Raise(VALUE)
+
+
+_ = values_of  # re-exported for sibling modules

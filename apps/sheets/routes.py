@@ -1,0 +1,196 @@
+"""The spreadsheet's pages: the workbook list, and a workbook's grid — a bounded window of
+one sheet with column letters and row numbers, a name box to jump to a range, a
+formula bar, sheet tabs, and a toolbar (fill, insert/delete rows and columns, sort,
+filter, number formats, clear, remove duplicates). Pivot tables, named ranges,
+sharing, history and files have pages of their own (`routes_data.py`).
+
+Plain forms (POST, then redirect back to the same window and selection); every cell
+and control carries a stable id: a cell's id is its A1 address in lower case (``b5``),
+so ``fill('b10', '=SUM(B2:B9)')`` then ``click('grid-save')`` types a formula.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
+
+from officegym.apps.org import service as org
+from officegym.apps.sheets import service as sheets
+from officegym.apps.sheets import views
+from officegym.apps.sheets.formats import PRESETS, format_value
+from officegym.apps.sheets.models import Workbook
+from officegym.apps.sheets.refs import Area, a1, col_letters
+from officegym.errors import Invalid
+from officegym.web import flash_errors
+
+bp = Blueprint("sheets", __name__, template_folder="templates", static_folder="static")
+bp.add_app_template_filter(col_letters, "col")
+KEEP = ("sheet", "at", "sel", "filter_col", "filter", "formulas")
+
+
+def workbook(wb_id: int) -> Workbook:
+    return sheets.find_workbook(g.db, g.actor, wb_id)
+
+
+def back(wb: Workbook, **changes: Any) -> BaseResponse:
+    """Redirect to the grid with the form's window and selection (some changed)."""
+    params = {k: request.form.get(k) for k in KEEP if request.form.get(k)}
+    params.update({k: v for k, v in changes.items() if v is not None})
+    return redirect(url_for("sheets.grid", wb_id=wb.id, **params))
+
+
+def render(template: str, **context: Any) -> str:
+    return render_template(template, presets=PRESETS, **context)
+
+
+@bp.get("/")
+def index() -> str:
+    """Every workbook the signed-in person can open, and forms to make or import one."""
+    found = sheets.list_workbooks(g.db, g.actor, query=request.args.get("q") or None)
+    roles = {w.id: sheets.role_of(g.db, g.actor, w) for w in found}
+    owners = {w.owner_id: org.profile(g.db, w.owner_id).name for w in found}
+    return render(
+        "sheets/index.html",
+        workbooks=found,
+        roles=roles,
+        owners=owners,
+        q=request.args.get("q", ""),
+    )
+
+
+@bp.post("/new")
+def create() -> BaseResponse:
+    with flash_errors():
+        wb = sheets.create_workbook(g.db, g.actor, request.form.get("name", ""))
+        return redirect(url_for("sheets.grid", wb_id=wb.id))
+    return redirect(url_for("sheets.index"))
+
+
+@bp.get("/<int:wb_id>")
+def grid(wb_id: int) -> str:
+    """A window of one sheet; ``sel`` is the selection, ``at`` the window's top-left."""
+    wb = workbook(wb_id)
+    try:
+        window = views.grid(g.db, g.actor, wb, request.args)
+    except Invalid as exc:
+        flash(exc.message, "error")
+        window = views.grid(g.db, g.actor, wb, {"sheet": request.args.get("sheet", "")})
+    return render(
+        "sheets/grid.html",
+        wb=wb,
+        g_=window,
+        tabs=sheets.sheets_of(g.db, wb),
+        role=sheets.role_of(g.db, g.actor, wb),
+        formulas=request.args.get("formulas") == "1",
+        move=lambda **k: url_for("sheets.grid", wb_id=wb.id, **views.window_link(window, **k)),
+    )
+
+
+@bp.post("/<int:wb_id>/cells")
+def save_cells(wb_id: int) -> BaseResponse:
+    """Save the grid: cells whose text differs from what they showed are typed in."""
+    wb = workbook(wb_id)
+    window = views.grid(g.db, g.actor, wb, request.form)
+    show_inputs = request.form.get("formulas") == "1"
+    changed = {}
+    for _, cells in window.rows:
+        for cell in cells:
+            posted = request.form.get(cell.address.lower())
+            if posted is not None and posted != (cell.input if show_inputs else cell.shown):
+                changed[cell.address] = posted if posted != "" else None
+    with flash_errors():
+        n = sheets.write_cells(g.db, g.actor, wb, changed, sheet=window.sheet.name)
+        flash(f"Saved {n} cell{'s' if n != 1 else ''}." if n else "Nothing changed.")
+    return back(wb)
+
+
+@bp.post("/<int:wb_id>/formula")
+def save_formula(wb_id: int) -> BaseResponse:
+    """The formula bar: type its text into the selected cell."""
+    wb = workbook(wb_id)
+    cell = request.form.get("cell", "")
+    with flash_errors():
+        text = request.form.get("text", "")
+        sheets.write_cells(g.db, g.actor, wb, {cell: text or None}, sheet=request.form.get("sheet"))
+        flash(f"{cell} saved.")
+    return back(wb)
+
+
+def _selection() -> Area:
+    return views.parse_selection(request.form.get("sel"), Area(1, 1, 1, 1))
+
+
+def _toolbar(wb: Workbook, op: str, sheet: str, sel: Area) -> str:
+    """Run one toolbar button on the selection; returns what to tell the person."""
+    s, me, ref = g.db, g.actor, sel.a1()
+    form = request.form
+    if op in ("fill_down", "fill_right"):
+        sheets.fill_range(s, me, wb, ref, direction=op.removeprefix("fill_"), sheet=sheet)
+        return f"Filled {ref} {op.removeprefix('fill_')}."
+    if op in ("insert_rows", "delete_rows", "insert_cols", "delete_cols"):
+        axis = "row" if op.endswith("rows") else "col"
+        start, count = (sel.r1, sel.rows) if axis == "row" else (sel.c1, sel.cols)
+        act = sheets.insert_dimension if op.startswith("insert") else sheets.delete_dimension
+        act(s, me, wb, sheet=sheet, axis=axis, start=start, count=count)
+        return f"{op.replace('_', ' ').capitalize()}: {count}."
+    if op == "sort":
+        keys = [(form.get("sort_column", ""), form.get("sort_order") == "desc")]
+        sheets.sort_range(s, me, wb, ref, keys, sheet=sheet, header=form.get("sort_header") == "on")
+        return f"Sorted {ref}."
+    if op == "dedupe":
+        n = sheets.remove_duplicates(
+            s, me, wb, ref, sheet=sheet, header=form.get("sort_header") == "on"
+        )
+        return f"Removed {n} duplicate row{'s' if n != 1 else ''}."
+    if op == "format":
+        sheets.set_number_format(s, me, wb, ref, form.get("format", "general"), sheet=sheet)
+        return f"Formatted {ref}."
+    if op == "clear":
+        n = sheets.clear_range(s, me, wb, ref, sheet=sheet)
+        return f"Cleared {n} cell{'s' if n != 1 else ''}."
+    raise Invalid(f"unknown action {op!r}")
+
+
+@bp.post("/<int:wb_id>/action")
+def action(wb_id: int) -> BaseResponse:
+    """A toolbar button (fill, insert/delete, sort, dedupe, format, clear) on the selection."""
+    wb = workbook(wb_id)
+    with flash_errors():
+        flash(_toolbar(wb, request.form.get("op", ""), request.form.get("sheet", ""), _selection()))
+    return back(wb)
+
+
+@bp.post("/<int:wb_id>/sheets")
+def sheet_tabs(wb_id: int) -> BaseResponse:
+    """Add, rename, freeze or delete a sheet (``op``: add, rename, freeze, delete)."""
+    wb = workbook(wb_id)
+    op, form = request.form.get("op", ""), request.form
+    with flash_errors():
+        if op == "add":
+            new = sheets.add_sheet(g.db, g.actor, wb, form.get("name", ""))
+            return redirect(url_for("sheets.grid", wb_id=wb.id, sheet=new.name))
+        current = sheets.sheet_named(g.db, wb, form.get("sheet"))
+        if op == "rename":
+            sheets.rename_sheet(g.db, g.actor, wb, current, form.get("name", ""))
+            return redirect(url_for("sheets.grid", wb_id=wb.id, sheet=current.name))
+        if op == "freeze":
+            rows = request.form.get("rows", "0").strip()
+            sheets.freeze_rows(g.db, g.actor, wb, current, int(rows) if rows.isdigit() else -1)
+            flash(f"{current.name}: {rows} frozen rows.")
+            return redirect(url_for("sheets.grid", wb_id=wb.id, sheet=current.name))
+        if op == "delete":
+            sheets.delete_sheet(g.db, g.actor, wb, current)
+            flash(f"Deleted sheet {current.name}.")
+            return redirect(url_for("sheets.grid", wb_id=wb.id))
+        raise Invalid(f"unknown sheet action {op!r}")
+    return back(wb)
+
+
+def shown(value: Any, fmt: str | None = None) -> str:
+    return format_value(value, fmt)
+
+
+_ = a1
+from officegym.apps.sheets import routes_data  # noqa: E402,F401  (registers its pages on bp)

@@ -1,0 +1,215 @@
+"""The spreadsheet's other pages, on the blueprint of `routes.py`: pivot tables (the
+pivot editor), named ranges, sharing, history, renaming and deleting a workbook, and
+files (xlsx import and export, CSV import and export)."""
+
+from __future__ import annotations
+
+from flask import Response, flash, g, redirect, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
+
+from officegym.apps.org import service as org
+from officegym.apps.sheets import service as sheets
+from officegym.apps.sheets.models import SUMMARIES
+from officegym.apps.sheets.routes import bp, render, workbook
+from officegym.errors import Invalid, NotFound
+from officegym.web import flash_errors
+
+
+def _names(text: str) -> list[str]:
+    """Field names typed as a comma-separated list."""
+    return [x.strip() for x in text.split(",") if x.strip()]
+
+
+@bp.get("/<int:wb_id>/pivots")
+def pivots(wb_id: int) -> str:
+    """The pivot editor: the workbook's pivot tables and a form to make one."""
+    wb = workbook(wb_id)
+    tabs = {x.id: x.name for x in sheets.sheets_of(g.db, wb)}
+    return render(
+        "sheets/pivots.html",
+        wb=wb,
+        pivots=sheets.pivots_of(g.db, wb),
+        tabs=tabs,
+        summaries=SUMMARIES,
+    )
+
+
+@bp.post("/<int:wb_id>/pivots")
+def create_pivot(wb_id: int) -> BaseResponse:
+    wb = workbook(wb_id)
+    f = request.form
+    with flash_errors():
+        filters = {}
+        if f.get("filter_field", "").strip():
+            filters[f["filter_field"].strip()] = _names(f.get("filter_values", ""))
+        pivot = sheets.create_pivot(
+            g.db,
+            g.actor,
+            wb,
+            f.get("source", ""),
+            f.get("anchor", ""),
+            rows=_names(f.get("rows", "")),
+            columns=_names(f.get("columns", "")),
+            filters=filters,
+            values=[{"field": f.get("value_field", ""), "summary": f.get("summary", "SUM")}],
+        )
+        target = next(x.name for x in sheets.sheets_of(g.db, wb) if x.id == pivot.target_sheet_id)
+        flash(f"Pivot table {pivot.id} written at {target}!{pivot.extent}.")
+        return redirect(url_for("sheets.grid", wb_id=wb.id, sheet=target, sel=pivot.anchor))
+    return redirect(url_for("sheets.pivots", wb_id=wb.id))
+
+
+@bp.post("/<int:wb_id>/pivots/<int:pid>/<op>")
+def pivot_action(wb_id: int, pid: int, op: str) -> BaseResponse:
+    """Refresh or delete one pivot table."""
+    wb = workbook(wb_id)
+    pivot = next((p for p in sheets.pivots_of(g.db, wb) if p.id == pid), None)
+    if pivot is None:
+        raise NotFound(f"no pivot table {pid} in {wb.name!r}")
+    with flash_errors():
+        if op == "refresh":
+            sheets.refresh_pivot(g.db, g.actor, wb, pivot)
+        elif op == "delete":
+            sheets.delete_pivot(g.db, g.actor, wb, pivot)
+        else:
+            raise Invalid(f"unknown pivot action {op!r}")
+        flash(f"Pivot table {pid}: {op} done.")
+    return redirect(url_for("sheets.pivots", wb_id=wb.id))
+
+
+@bp.route("/<int:wb_id>/names", methods=["GET", "POST"])
+def names(wb_id: int) -> str | BaseResponse:
+    """Named ranges: the list, a form to define one, delete buttons."""
+    wb = workbook(wb_id)
+    if request.method == "POST":
+        with flash_errors():
+            if request.form.get("op") == "delete":
+                sheets.delete_name(g.db, g.actor, wb, request.form.get("name", ""))
+            else:
+                sheets.define_name(
+                    g.db, g.actor, wb, request.form.get("name", ""), request.form.get("range", "")
+                )
+            flash("Named ranges saved.")
+        return redirect(url_for("sheets.names", wb_id=wb.id))
+    b = sheets.book(g.db, wb.id)
+    rows = [(n, b.sheets[sid].name, area) for n, (sid, area) in sorted(b.names.items())]
+    return render("sheets/names.html", wb=wb, names=rows)
+
+
+@bp.route("/<int:wb_id>/share", methods=["GET", "POST"])
+def share(wb_id: int) -> str | BaseResponse:
+    """Who has access; share with a person as viewer or editor, remove, link access."""
+    wb = workbook(wb_id)
+    if request.method == "POST":
+        with flash_errors():
+            if request.form.get("op") == "link":
+                sheets.set_link_access(g.db, g.actor, wb, request.form.get("link_access", ""))
+            else:
+                person = org.find_person(g.db, request.form.get("person", "") or "?")
+                role = request.form.get("role") or None
+                sheets.share_workbook(g.db, g.actor, wb, person, None if role == "none" else role)
+            flash("Sharing saved.")
+        return redirect(url_for("sheets.share", wb_id=wb.id))
+    people = org.list_people(g.db, limit=2000)
+    return render(
+        "sheets/share.html",
+        wb=wb,
+        shares=sheets.shares_of(g.db, wb),
+        people=people,
+        owner=org.profile(g.db, wb.owner_id),
+        role=sheets.role_of(g.db, g.actor, wb),
+    )
+
+
+@bp.get("/<int:wb_id>/find")
+def find(wb_id: int) -> str:
+    """Cells whose value (or formula) holds some text, with links to them."""
+    wb = workbook(wb_id)
+    q, args = request.args.get("q", ""), request.args
+    found = []
+    if q.strip():
+        found = sheets.find_cells(
+            g.db,
+            g.actor,
+            wb,
+            q,
+            sheet=args.get("sheet") or None,
+            exact=args.get("exact") == "1",
+            formulas=args.get("formulas") == "1",
+        )
+    return render("sheets/find.html", wb=wb, q=q, found=found, args=args)
+
+
+@bp.get("/<int:wb_id>/history")
+def history(wb_id: int) -> str:
+    wb = workbook(wb_id)
+    changes = sheets.history(g.db, wb, limit=100)
+    who = {c.actor_id: org.profile(g.db, c.actor_id) for c in changes}
+    return render("sheets/history.html", wb=wb, changes=changes, who=who)
+
+
+@bp.post("/<int:wb_id>/settings")
+def settings(wb_id: int) -> BaseResponse:
+    """Rename or delete the workbook."""
+    wb = workbook(wb_id)
+    with flash_errors():
+        if request.form.get("op") == "delete":
+            sheets.delete_workbook(g.db, g.actor, wb)
+            flash(f"Deleted {wb.name}.")
+            return redirect(url_for("sheets.index"))
+        sheets.rename_workbook(g.db, g.actor, wb, request.form.get("name", ""))
+    return redirect(url_for("sheets.grid", wb_id=wb.id))
+
+
+@bp.get("/<int:wb_id>/export.xlsx")
+def export_xlsx(wb_id: int) -> Response:
+    wb = workbook(wb_id)
+    data = sheets.export_xlsx(g.db, g.actor, wb)
+    kind = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    headers = {"Content-Disposition": f'attachment; filename="{wb.name}.xlsx"'}
+    return Response(data, mimetype=kind, headers=headers)
+
+
+@bp.get("/<int:wb_id>/export.csv")
+def export_csv(wb_id: int) -> Response:
+    wb = workbook(wb_id)
+    text = sheets.export_csv(g.db, g.actor, wb, sheet=request.args.get("sheet"))
+    headers = {"Content-Disposition": f'attachment; filename="{wb.name}.csv"'}
+    return Response(text, mimetype="text/csv", headers=headers)
+
+
+@bp.post("/<int:wb_id>/import-csv")
+def import_csv(wb_id: int) -> BaseResponse:
+    wb = workbook(wb_id)
+    f = request.form
+    with flash_errors():
+        upload = request.files.get("file")
+        text = (
+            upload.read().decode("utf-8-sig", errors="replace")
+            if upload and upload.filename
+            else f.get("text", "")
+        )
+        area = sheets.import_csv(
+            g.db,
+            g.actor,
+            wb,
+            text,
+            sheet=f.get("sheet") or None,
+            at=f.get("at") or "A1",
+            new_sheet=f.get("new_sheet") or None,
+        )
+        flash(f"Imported {area.label()}.")
+        return redirect(url_for("sheets.grid", wb_id=wb.id, sheet=area.sheet, sel=area.a1()))
+    return redirect(url_for("sheets.grid", wb_id=wb.id))
+
+
+@bp.post("/import")
+def import_xlsx() -> BaseResponse:
+    """A new workbook from an uploaded .xlsx file."""
+    upload = request.files.get("file")
+    with flash_errors():
+        if upload is None or not upload.filename:
+            raise Invalid("choose an .xlsx file to import")
+        wb = sheets.import_xlsx(g.db, g.actor, upload.filename, upload.read())
+        return redirect(url_for("sheets.grid", wb_id=wb.id))
+    return redirect(url_for("sheets.index"))

@@ -1,0 +1,177 @@
+"""What a formula sees while it runs: the evaluation context (`Ctx`: the workbook,
+the formula's sheet and cell, today's date) and references (`Rng`), read sparsely so
+that ``SUM(A:A)`` costs what the column holds, not a million cells."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any, Protocol
+
+from officegym.apps.sheets.parse import RefT
+from officegym.apps.sheets.values import NA, REF, Raise, Value, XlError
+
+__all__ = ["Ctx", "Grid", "Rng", "broadcast", "is_array", "shape"]
+
+Array = list[list[Value]]
+
+
+class Grid(Protocol):
+    """What evaluation needs of a workbook (`engine.Book` is one)."""
+
+    def value(self, sid: int, row: int, col: int) -> Value: ...
+    def values_of(self, sid: int) -> dict[tuple[int, int], Value]: ...
+    def extent(self, sid: int) -> tuple[int, int]: ...
+    def sheet_id(self, name: str) -> int | None: ...
+    def named(self, name: str) -> tuple[int, tuple[int, int, int, int]] | None: ...
+
+
+def is_array(v: Any) -> bool:
+    return type(v) is list
+
+
+def shape(v: Any) -> tuple[int, int]:
+    return (len(v), len(v[0]) if v else 0)
+
+
+class Rng:
+    """A rectangle of one sheet, read on demand."""
+
+    __slots__ = ("book", "c1", "c2", "r1", "r2", "sid")
+
+    def __init__(self, book: Grid, sid: int, r1: int, c1: int, r2: int, c2: int) -> None:
+        self.book, self.sid = book, sid
+        self.r1, self.c1, self.r2, self.c2 = r1, c1, r2, c2
+
+    valid = True
+
+    @property
+    def size(self) -> int:
+        return (self.r2 - self.r1 + 1) * (self.c2 - self.c1 + 1)
+
+    @property
+    def rows(self) -> int:
+        return self.r2 - self.r1 + 1
+
+    @property
+    def cols(self) -> int:
+        return self.c2 - self.c1 + 1
+
+    def value_at(self, row: int, col: int) -> Value:
+        return self.book.value(self.sid, row, col)
+
+    def clipped(self) -> tuple[int, int]:
+        """The last row and column worth reading (the sheet's used extent)."""
+        max_r, max_c = self.book.extent(self.sid)
+        return min(self.r2, max(max_r, self.r1)), min(self.c2, max(max_c, self.c1))
+
+    def values(self) -> Iterator[Value]:
+        """The non-blank values, row by row (sparse: blank cells are skipped)."""
+        vals = self.book.values_of(self.sid)
+        r2, c2 = self.clipped()
+        if self.c1 == c2 and r2 - self.r1 < 2 * len(vals):
+            get, c = vals.get, c2
+            found = [get((r, c)) for r in range(self.r1, r2 + 1)]
+            yield from (v for v in found if v is not None)
+            return
+        if (r2 - self.r1 + 1) * (c2 - self.c1 + 1) <= 2 * len(vals):
+            for r in range(self.r1, r2 + 1):
+                for c in range(self.c1, c2 + 1):
+                    v = vals.get((r, c))
+                    if v is not None:
+                        yield v
+            return
+        inside = [
+            (k, v)
+            for k, v in vals.items()
+            if self.r1 <= k[0] <= r2 and self.c1 <= k[1] <= c2 and v is not None
+        ]
+        inside.sort(key=lambda kv: kv[0])
+        yield from (v for _, v in inside)
+
+    def cells(self) -> list[Value]:
+        """Every value of the range (blanks as None), row by row, clipped."""
+        vals = self.book.values_of(self.sid)
+        r2, c2 = self.clipped()
+        get = vals.get
+        if self.c1 == c2:
+            c = c2
+            return [get((r, c)) for r in range(self.r1, r2 + 1)]
+        return [get((r, c)) for r in range(self.r1, r2 + 1) for c in range(self.c1, c2 + 1)]
+
+    def numbers(self) -> list[float]:
+        """The numbers of the range (text, logicals and blanks skipped); an error in it
+        is raised."""
+        got = (
+            self.cells()
+            if self.size <= 4 * len(self.book.values_of(self.sid)) + 64
+            else list(self.values())
+        )
+        nums = [v for v in got if type(v) is float]
+        if len(nums) != len(got):
+            for v in got:
+                if type(v) is XlError:
+                    raise Raise(v)
+        return nums
+
+    def matrix(self) -> Array:
+        """The values as rows of a dense array, clipped to the sheet's used extent."""
+        vals = self.book.values_of(self.sid)
+        r2, c2 = self.clipped()
+        cols = range(self.c1, c2 + 1)
+        return [[vals.get((r, c)) for c in cols] for r in range(self.r1, r2 + 1)]
+
+    def column(self, index: int) -> list[Value]:
+        """Values of the range's `index`-th column (0-based), clipped."""
+        vals = self.book.values_of(self.sid)
+        r2, _ = self.clipped()
+        c = self.c1 + index
+        return [vals.get((r, c)) for r in range(self.r1, r2 + 1)]
+
+    def row(self, index: int) -> list[Value]:
+        vals = self.book.values_of(self.sid)
+        _, c2 = self.clipped()
+        r = self.r1 + index
+        return [vals.get((r, c)) for c in range(self.c1, c2 + 1)]
+
+
+class Ctx:
+    """Evaluation context: the workbook, the formula's sheet and cell, today's serial."""
+
+    __slots__ = ("book", "col", "row", "sid", "today")
+
+    def __init__(self, book: Grid, sid: int, row: int, col: int, today: float) -> None:
+        self.book, self.sid, self.row, self.col, self.today = book, sid, row, col, today
+
+    def sheet_id(self, name: str) -> int | None:
+        return self.book.sheet_id(name)
+
+    def resolve(self, ref: RefT) -> Rng | XlError:
+        """The range a reference names from this cell; #REF! off the grid or to a missing
+        sheet, #NAME? for an unknown defined name."""
+        if ref.name is not None:
+            found = self.book.named(ref.name)
+            if found is None:
+                return XlError("#NAME?")
+            sid, (r1, c1, r2, c2) = found
+            return Rng(self.book, sid, r1, c1, r2, c2)
+        area = ref.area(self.row, self.col)
+        sid = self.sid if ref.sheet is None else self.book.sheet_id(ref.sheet)
+        if area is None or sid is None:
+            return REF
+        return Rng(self.book, sid, *area)
+
+
+def broadcast(fn: Callable[[Value, Value], Value], a: Any, b: Any) -> Array:
+    """`fn` element by element over two arrays (or an array and a scalar), Excel-style:
+    a single row or column stretches; cells outside a smaller array are #N/A."""
+    a = a if is_array(a) else [[a]]
+    b = b if is_array(b) else [[b]]
+    rows = max(len(a), len(b))
+    cols = max(len(a[0]) if a else 0, len(b[0]) if b else 0)
+
+    def pick(m: Array, i: int, j: int) -> Value:
+        mi = 0 if len(m) == 1 else i
+        mj = 0 if len(m[0]) == 1 else j
+        return m[mi][mj] if mi < len(m) and mj < len(m[0]) else NA
+
+    return [[fn(pick(a, i, j), pick(b, i, j)) for j in range(cols)] for i in range(rows)]

@@ -1,0 +1,470 @@
+"""Cross-app templates between the spreadsheet, the CRM and the chat: a rep's pipeline
+from the CRM into a new workbook, a workbook's true total posted to a channel, a team's
+worst budget overrun reported to its head's manager, a broken report fixed at a
+colleague's request, an expense report's total sent to one's manager."""
+
+from __future__ import annotations
+
+import random
+from functools import partial
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from officegym.apps.slack.models import Channel, Message
+from officegym.tasks.base import Spec, template
+from officegym.tasks.checks import Allow, GradeContext, NewRowId, Predicate
+from officegym.tasks.crm.common import crm_index
+from officegym.tasks.facts import choice
+from officegym.tasks.mutants import Equivalent
+from officegym.tasks.sheets.common import (
+    allow_book,
+    allow_new_workbook,
+    allow_values,
+    book_of,
+    grid,
+    sheets_index,
+    used_rows,
+)
+from officegym.tasks.sheets.fixes import SUMMARY, broken_region, region_rounds, region_total
+from officegym.tasks.sheets.formulas import _num
+from officegym.tasks.sheets.perturb import Reader, final_book, follows
+from officegym.tasks.slack.common import allow_dm, allow_post, call, member_ids, pick
+from officegym.tasks.slack.said import Said
+from officegym.tasks.statements import Says
+
+APPS = ["sheets", "crm", "slack"]
+
+
+def _pipeline_sheet(made: NewRowId, deals: list[Any], tab: str):
+    """The new workbook's Deals sheet lists exactly the deals, then a Total that sums them."""
+    want = sorted((d.name, d.stage, float(d.amount or 0)) for d in deals)
+    n = len(deals)
+
+    def check(g: GradeContext) -> tuple[bool, str]:
+        wb_id = made.resolve(g)
+        if wb_id is None:
+            return False, "no such workbook was created"
+        r = Reader(final_book(g, wb_id))
+        rows = r.grid(tab, f"A1:C{n + 2}")
+        body = sorted((str(a), str(b), _num(c)) for a, b, c in rows[1 : n + 1])
+        if [str(x).lower() for x in rows[0]] != ["opportunity", "stage", "amount"] or body != want:
+            return False, f"the Deals rows differ from the CRM's open deals ({len(body)} rows read)"
+
+        def total(x: Reader) -> list[list[Any]]:
+            return [["Total", None, sum(_num(v) for v in x.column(tab, f"C2:C{n + 1}"))]]
+
+        return follows(g, wb_id, (tab, f"A{n + 2}:C{n + 2}"), total, [[(tab, "C2", 1234567)]])
+
+    return check
+
+
+@template("cross.pipeline-to-sheet", difficulty="hard", apps=APPS)
+def pipeline_to_sheet(w: Session, rng: random.Random) -> Spec:
+    """Copy your open CRM deals into a new workbook with a live total."""
+    idx = crm_index(w)
+    reps = [p for p in idx.with_role("rep", "sales") if 1 <= len(idx.open_opps(p.id)) <= 40]
+    me = pick(rng, reps, "sales reps with a few open deals")
+    deals = sorted(idx.open_opps(me.id), key=lambda o: o.id)
+    first = me.name.split()[0]
+    names = [
+        f"Pipeline - {me.name}",
+        "My open pipeline",
+        f"{first}'s deals",
+        f"Open deals - {first}",
+        "Pipeline review",
+        f"{first} pipeline",
+    ]
+    name, tab = rng.choice(names), rng.choice(["Deals", "Pipeline", "Open"])
+    made, allowed = allow_new_workbook(me.id, name)
+    n = len(deals)
+    rows = [["Opportunity", "Stage", "Amount"], *([d.name, d.stage, d.amount or 0] for d in deals)]
+    return Spec(
+        goal=f'Create a workbook named "{name}" with one sheet named "{tab}": a header row '
+        '"Opportunity", "Stage", "Amount", then one row per open opportunity of yours in the CRM, '
+        'then a row "Total" whose Amount cell is a formula adding up the amounts above it.',
+        persona=me.handle,
+        checks=[Predicate(name="the deals and a live total", fn=_pipeline_sheet(made, deals, tab))],
+        allowed=allowed,
+        solution=[
+            call("crm_search_opportunities", owner=me.handle, open_only=True, limit=100),
+            call("sheets_create_workbook", name=name, sheets=[tab]),
+            call(
+                "sheets_write_range",
+                workbook=name,
+                range=f"{tab}!A1",
+                values=[*rows, ["Total", None, f"=SUM(C2:C{n + 1})"]],
+            ),
+        ],
+    )
+
+
+def _channel(w: Session, name: str) -> Any:
+    return w.scalars(select(Channel).where(Channel.name == name)).one()
+
+
+@template("cross.sheet-total-to-chat", difficulty="medium", apps=["sheets", "slack"])
+def sheet_total_to_chat(w: Session, rng: random.Random) -> Spec:
+    """Post a figure of the marketing spend workbook (its true totals, not the stale grand
+    total cell) in the team channel."""
+    book = book_of(w, "Q1 Marketing Spend")
+    last = used_rows(w, book, "Spend")
+    rows = grid(w, book, f"Spend!A2:D{last - 1}")
+    channels = [str(r[0]) for r in rows]
+    col = rng.choice([1, 2, 3, None])
+    month = {1: "January", 2: "February", 3: "March"}.get(col or 0)
+    k = rng.choice([None, *range(len(rows))])
+    picked = rows if k is None else [rows[k]]
+    true = int(sum(_num(r[c]) for r in picked for c in ((col,) if col else (1, 2, 3))))
+    channel = _channel(w, "marketing")
+    people = {p.id: p for p in _people_rows(w)}
+    me = people[rng.choice(sorted(member_ids(w, channel.id)))]
+    period = month or "Q1"
+    on = f" on {channels[k]}" if k is not None else ""
+    what = f"{period} marketing spend{on}"
+    top, bottom = (2, last - 1) if k is None else (k + 2, k + 2)
+    cols = "BD" if col is None else "BCD"[col - 1] * 2
+    facts = _period(month) + ([choice(channels[k], channels)] if k is not None else [])
+    return Spec(
+        goal=f'Post the total {what} in #marketing, added up from the channel rows of the "Q1 '
+        'Marketing Spend" workbook (its grand total cell is known to be stale).',
+        persona=me.handle,
+        checks=[
+            Said(
+                name=f"the {what} posted",
+                author_id=me.id,
+                channel_id=channel.id,
+                says=Says(amount=true, act="report", facts=facts),
+            )
+        ],
+        allowed=allow_post(channel.id, me.id),
+        solution=[
+            call("sheets_read_range", workbook="Q1 Marketing Spend", range=f"Spend!A1:E{last}"),
+            call(
+                "sheets_read_range",
+                workbook="Q1 Marketing Spend",
+                range=f"Spend!{cols[0]}{top}:{cols[1]}{bottom}",
+            ),
+            call("slack_post_message", channel="marketing", text=f"The {what} comes to ${true:,}."),
+        ],
+    )
+
+
+def _period(month: str | None) -> list[Any]:
+    """The month (or the quarter) the posted total covers."""
+    if month is None:
+        return [
+            choice(
+                "Q1",
+                {"Q1": ("quarter", "first quarter"), "January": (), "February": (), "March": ()},
+            )
+        ]
+    return [choice(month, ["January", "February", "March", "Q1"])]
+
+
+def _people_rows(w: Session) -> list[Any]:
+    from officegym.apps.org.models import Person
+
+    return list(w.execute(select(Person.__table__).order_by(Person.id)))
+
+
+@template("cross.budget-overrun-to-manager", difficulty="medium", apps=["sheets", "slack"])
+def budget_overrun_to_manager(w: Session, rng: random.Random) -> Spec:
+    """Find your team's budget line furthest over (or with most left) and DM your manager."""
+    book = book_of(w, "FY2026 Team Budgets")
+    last = used_rows(w, book, "Q1") - 1
+    rows = grid(w, book, f"Q1!A2:D{last}")
+    people = {p.id: p for p in _people_rows(w)}
+    heads = {
+        p.title.removeprefix("Head of "): p
+        for p in people.values()
+        if p.title.startswith("Head of ")
+    }
+    team = pick(rng, sorted({str(r[0]) for r in rows if r[0] in heads}), "teams with budgets")
+    mine = [r for r in rows if r[0] == team]
+    kinds = ["left", "spent", "least"] + (
+        ["over"] if any(_num(r[3]) > _num(r[2]) for r in mine) else []
+    )
+    kind = rng.choice(kinds)
+    gaps = {r[1]: _num(r[3]) - _num(r[2]) for r in mine}
+    key = {
+        "over": lambda r: gaps[r[1]],
+        "left": lambda r: -gaps[r[1]],
+        "spent": lambda r: _num(r[3]),
+        "least": lambda r: -_num(r[3]),
+    }[kind]
+    line = max(mine, key=key)
+    gap = int(_num(line[3]) if kind in ("spent", "least") else abs(gaps[line[1]]))
+    me, boss = heads[team], people[heads[team].manager_id]
+    finance = heads.get("Finance")
+    to_whom = "your manager"
+    if finance is not None and finance.id != me.id and rng.random() < 0.5:
+        boss, to_whom = finance, "the Head of Finance (who owns the workbook)"
+    categories = sorted({str(r[1]) for r in rows})
+    how = {
+        "over": "went furthest over its Q1 budget",
+        "left": "has the most Q1 budget left unspent",
+        "spent": "your team spent the most on in Q1",
+        "least": "your team spent the least on in Q1",
+    }[kind]
+    amount = {
+        "over": "the amount over budget",
+        "left": "the amount left",
+        "spent": "the amount spent",
+        "least": "the amount spent",
+    }[kind]
+    by = {"over": "over budget", "left": "left", "spent": "spent", "least": "spent"}[kind]
+    return Spec(
+        goal='Look up your team\'s lines in the "FY2026 Team Budgets" workbook, find the category '
+        f"that {how}, and send {to_whom} a direct message naming that category and {amount} "
+        "in dollars.",
+        persona=me.handle,
+        checks=[
+            Said(
+                name=f"DM to {boss.name} with {line[1]} and ${gap:,}",
+                author_id=me.id,
+                dm_to=boss.id,
+                says=Says(
+                    facts=[choice(str(line[1]), categories)],
+                    amount=gap,
+                    act="report",
+                    amounts_besides=[
+                        a for a in (int(_num(line[2])), int(_num(line[3]))) if a != gap
+                    ],
+                ),
+            )
+        ],
+        allowed=allow_dm(w, me, boss),
+        solution=[
+            call("sheets_read_range", workbook=book.name, range=f"Q1!A1:F{last + 1}"),
+            call(
+                "slack_send_dm",
+                people=[boss.handle],
+                text=f"{team} Q1 budget: {line[1]} is ${gap:,} {by}.",
+            ),
+        ],
+        equivalent=[
+            Equivalent(
+                "text.drop-fact",
+                "the team is the sender's own; naming it is optional",
+                tool="slack_send_dm",
+                words=("Q1",),
+            )
+        ],
+    )
+
+
+GOALS = [
+    "A colleague asked you, in a direct message, to fix something in a spreadsheet. Do what "
+    "they ask, then reply to them in that conversation to confirm.",
+    "Check your direct messages: someone needs a spreadsheet fixed. Fix it, then let them know "
+    "in that conversation that it is done.",
+    "One of your colleagues reported a problem with a workbook to you by direct message. Repair "
+    "it and reply to them there once it is fixed.",
+]
+FIXES = {
+    "Regional Sales Summary": "#REF!",
+    "Support Tickets Weekly": "leave out",
+    "Q1 Marketing Spend": "typed",
+}
+
+
+def _fix(
+    w: Session, rng: random.Random, name: str
+) -> tuple[Any, list[Any], list[Any], list[Any], str]:
+    """What fixing one damaged workbook takes: (book, checks' target and expectation as a
+    Follows predicate, the cells it may change, the reference calls, words a reply may use)."""
+    if name == SUMMARY:
+        book, row, region, last = broken_region(w)
+        rounds = region_rounds(rng, w, book, region, last)
+        target = ("Summary", f"B{row}")
+        check = partial(
+            follows,
+            workbook_id=book.id,
+            target=target,
+            expect=region_total(row, last),
+            rounds=rounds,
+        )
+        calls = [
+            call(
+                "sheets_write_range",
+                workbook=name,
+                range=f"Summary!B{row}",
+                values=[[f"=SUMIF(Deals!A2:A{last},A{row},Deals!B2:B{last})"]],
+            )
+        ]
+        return book, [check], [("Summary", row, 2)], calls, region
+    book = book_of(w, name)
+    sheet = next(iter(book.sheets))
+    t = used_rows(w, book, sheet)
+    if name == "Support Tickets Weekly":
+
+        def weeks(r: Reader) -> list[list[Any]]:
+            return [[sum(_num(v) for v in r.column(sheet, f"{c}2:{c}{t - 1}")) for c in "BC"]]
+
+        rounds = [[(sheet, f"B{t - 1}", 500), (sheet, f"C{t - 2}", 400)]]
+        check = partial(
+            follows, workbook_id=book.id, target=(sheet, f"B{t}:C{t}"), expect=weeks, rounds=rounds
+        )
+        calls = [
+            call(
+                "sheets_write_range",
+                workbook=name,
+                range=f"{sheet}!B{t}",
+                values=[[f"=SUM(B2:B{t - 1})", f"=SUM(C2:C{t - 1})"]],
+            )
+        ]
+        return book, [check], [(sheet, t, 2), (sheet, t, 3)], calls, "totals"
+
+    def spend(r: Reader) -> list[list[Any]]:
+        return [[sum(_num(v) for row in r.grid(sheet, f"B2:D{t - 1}") for v in row)]]
+
+    rounds = [[(sheet, f"B{rng.randint(2, t - 1)}", 77_700)]]
+    check = partial(
+        follows, workbook_id=book.id, target=(sheet, f"E{t}"), expect=spend, rounds=rounds
+    )
+    calls = [
+        call(
+            "sheets_write_range",
+            workbook=name,
+            range=f"{sheet}!E{t}",
+            values=[[f"=SUM(E2:E{t - 1})"]],
+        )
+    ]
+    return book, [check], [(sheet, t, 5)], calls, "total"
+
+
+def _requests(w: Session) -> list[tuple[Any, str]]:
+    """The seeded DMs asking to fix a damaged workbook: (message, workbook name)."""
+    out = []
+    for name in FIXES:
+        stmt = select(Message).where(Message.text.like(f"%{name}%"), Message.text.like("Hi %"))
+        out += [(m, name) for m in w.scalars(stmt.order_by(Message.id))]
+    return out
+
+
+@template("cross.fix-report-request", difficulty="hard", apps=["sheets", "slack"])
+def fix_report_request(w: Session, rng: random.Random) -> Spec:
+    """Act on a colleague's DM: fix the damaged workbook they point at, then confirm to them."""
+    msg, name = pick(rng, _requests(w), "requests to fix a workbook")
+    people = {p.id: p for p in _people_rows(w)}
+    asker = people[msg.user_id]
+    me = next(people[m] for m in member_ids(w, msg.channel_id) if m != asker.id)
+    book, checks, cells, calls, _ = _fix(w, rng, name)
+    reply = rng.choice(["Fixed: {n} is right again.", "Done, {n} now adds up correctly."]).format(
+        n=name
+    )
+    return Spec(
+        goal=rng.choice(GOALS),
+        persona=me.handle,
+        checks=[
+            Predicate(name=f"{name} fixed", fn=checks[0]),
+            Said(
+                name=f"confirmed to {asker.name}",
+                author_id=me.id,
+                dm_to=asker.id,
+                says=Says(all_of=[[name]], act="confirm"),
+            ),
+        ],
+        allowed=[
+            *allow_book(book),
+            *allow_values(book),
+            *allow_dm(w, me, asker),
+            *(
+                Allow(
+                    "sheets_cell",
+                    kinds=("update",),
+                    where={"sheet_id": book.sheets[sh], "row": r, "col": c},
+                    limit=1,
+                )
+                for sh, r, c in cells
+            ),
+        ],
+        solution=[
+            call("slack_list_dms"),
+            call("slack_read_dm", people=[asker.handle]),
+            call(
+                "sheets_read_range",
+                workbook=name,
+                range="A1:F20",
+                sheet=next(iter(book.sheets)),
+                mode="formulas",
+            ),
+            *calls,
+            call("slack_send_dm", people=[asker.handle], text=reply),
+        ],
+        equivalent=[
+            Equivalent(
+                "text.drop-fact",
+                "the reply confirms; the workbook's year may go",
+                tool="slack_send_dm",
+                words=("Q1",),
+            )
+        ],
+    )
+
+
+@template("cross.expense-total-to-manager", difficulty="easy", apps=["sheets", "slack"])
+def expense_total_to_manager(w: Session, rng: random.Random) -> Spec:
+    """Send your manager the total of your expense report (or of one category in it)."""
+    reports = [b for n, b in sorted(sheets_index(w).items()) if n.startswith("Expenses - ")]
+    book = pick(rng, reports, "expense reports")
+    me = book.owner
+    boss = {p.id: p for p in _people_rows(w)}[me.manager_id]
+    last = used_rows(w, book, "Expenses") - 1
+    lines = grid(w, book, f"Expenses!B2:D{last}")
+    categories = sorted({str(c) for c, _, _ in lines})
+    category = rng.choice([None, "largest", "smallest", *categories])
+    if category in ("largest", "smallest"):
+        pick_one = max if category == "largest" else min
+        biggest = pick_one(lines, key=lambda x: _num(x[2]))
+        amounts = [int(_num(a)) for _, _, a in lines]
+        total = int(_num(biggest[2]))
+        what, facts = f"your {category} single expense in", []
+        text = f"My {category} expense was ${total:,} ({biggest[1]})."
+    else:
+        amounts = [int(_num(a)) for c, _, a in lines if category in (None, c)]
+        total = sum(amounts)
+        what = (
+            f"the total of your {category} expenses in"
+            if category
+            else "the total of your expense report"
+        )
+        facts = [choice(category, categories)] if category else []
+        text = f"The total of my {category + ' ' if category else ''}expenses is ${total:,}."
+    return Spec(
+        goal=f'Send your manager a direct message with {what} "{book.name}".',
+        persona=me.handle,
+        checks=[
+            Said(
+                name=f"DM to {boss.name} with ${total:,}",
+                author_id=me.id,
+                dm_to=boss.id,
+                says=Says(
+                    amount=total,
+                    amounts_besides=[a for a in amounts if a != total],
+                    act="report",
+                    facts=facts,
+                ),
+            )
+        ],
+        allowed=allow_dm(w, me, boss),
+        solution=[
+            call("sheets_read_range", workbook=book.name, range=f"Expenses!A1:E{last + 1}"),
+            *(
+                [
+                    call(
+                        "sheets_filter_rows",
+                        workbook=book.name,
+                        range=f"Expenses!B1:D{last}",
+                        column="B",
+                        condition=category,
+                    )
+                ]
+                if category in categories
+                else []
+            ),
+            call("slack_send_dm", people=[boss.handle], text=text),
+        ],
+    )

@@ -1,0 +1,1 @@
+"""Spreadsheet task templates (pivots, formulas, look-ups, fixes, questions)."""

@@ -1,0 +1,164 @@
+"""World look-ups and allowances shared by the spreadsheet templates.
+
+The index holds each workbook's id, owner, editors and sheets (read once per world);
+cell values come from the service's book of the template's read-only session, which
+keeps it for the session's life. Allowances name what a sheets task may change: cells
+of a sheet (their values recalculated anywhere in the workbook), the change history,
+the workbook's modification time.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Engine, select
+from sqlalchemy.orm import Session
+
+from officegym.apps.org.models import Person
+from officegym.apps.sheets import service as sheets
+from officegym.apps.sheets.models import Share, Sheet, Workbook
+from officegym.apps.sheets.refs import parse_area
+from officegym.changes import RowChange
+from officegym.tasks.checks import Allow, GradeContext, NewRowId, Same
+
+__all__ = [
+    "Book",
+    "allow_book",
+    "allow_cells",
+    "allow_new_sheet",
+    "book_of",
+    "grid",
+    "sheets_index",
+]
+
+VALUE_FIELDS = frozenset({"kind", "num", "text"})
+
+
+@dataclass(frozen=True)
+class Book:
+    """A workbook as templates see it."""
+
+    id: int
+    name: str
+    owner: Any  # org_person row
+    editors: tuple[Any, ...]  # owner first, then people shared as editor (and link editors: all)
+    sheets: dict[str, int]  # name -> sheet id, in tab order
+
+
+def sheets_index(w: Session) -> dict[str, Book]:
+    return _index(w.get_bind())
+
+
+@functools.lru_cache(maxsize=8)
+def _index(engine: Engine) -> dict[str, Book]:
+    with Session(engine) as w:
+        people = {p.id: p for p in w.execute(select(Person.__table__).order_by(Person.id))}
+        out = {}
+        for wb in w.scalars(select(Workbook).order_by(Workbook.id)):
+            shared = w.scalars(
+                select(Share.person_id).where(Share.workbook_id == wb.id, Share.role == "editor")
+            )
+            editors = [people[wb.owner_id], *(people[i] for i in sorted(shared))]
+            if wb.link_access == "editor":  # everyone in the company may edit it
+                editors += [p for i, p in people.items() if i not in {e.id for e in editors}]
+            tabs = w.scalars(
+                select(Sheet).where(Sheet.workbook_id == wb.id).order_by(Sheet.position)
+            )
+            out[wb.name] = Book(
+                wb.id, wb.name, people[wb.owner_id], tuple(editors), {t.name: t.id for t in tabs}
+            )
+    return out
+
+
+def book_of(w: Session, name: str) -> Book:
+    found = sheets_index(w).get(name)
+    if found is None:
+        raise LookupError(f"the world has no workbook {name!r} for this template")
+    return found
+
+
+def grid(w: Session, book: Book, ref: str) -> list[list[Any]]:
+    """Computed values of a range in the initial world (blanks as None)."""
+    area = parse_area(ref)
+    sid = book.sheets[area.sheet] if area.sheet else next(iter(book.sheets.values()))
+    data = sheets.book(w, book.id).sheets[sid]
+    return [
+        [data.values.get((r, c)) for c in range(area.c1, area.c2 + 1)]
+        for r in range(area.r1, area.r2 + 1)
+    ]
+
+
+def used_rows(w: Session, book: Book, sheet: str) -> int:
+    return sheets.book(w, book.id).sheets[book.sheets[sheet]].max_row
+
+
+def allow_book(book: Book) -> list[Allow]:
+    """Every write records history rows and touches the workbook's modification time."""
+    return [
+        Allow("sheets_change", where={"workbook_id": book.id}),
+        Allow(
+            "sheets_workbook",
+            kinds=("update",),
+            where={"id": book.id},
+            fields=frozenset({"updated_at"}),
+            limit=1,
+        ),
+    ]
+
+
+def allow_values(book: Book) -> list[Allow]:
+    """Cells anywhere in the workbook whose computed value changed by recalculation."""
+    return [
+        Allow("sheets_cell", kinds=("update",), where={"sheet_id": sid}, fields=VALUE_FIELDS)
+        for sid in book.sheets.values()
+    ]
+
+
+def allow_cells(
+    sheet_id: int | NewRowId, kinds: Iterable[str] = ("insert", "update", "delete")
+) -> list[Allow]:
+    """Any change to the cells of one sheet (its content is the task)."""
+    return [Allow("sheets_cell", kinds=tuple(kinds), where={"sheet_id": sheet_id})]
+
+
+@dataclass(frozen=True)
+class AllowOnNewSheets(Allow):
+    """Any change to cells of sheets the episode created (in a workbook it made)."""
+
+    table: str = "sheets_cell"
+    kinds: tuple[str, ...] = ("insert", "update", "delete")
+    sheet_ids: frozenset[int] = frozenset()
+
+    def resolved(self, g: GradeContext) -> Allow:
+        made = frozenset(r["id"] for r in g.new_rows("sheets_sheet", {}))
+        return dataclasses.replace(self, sheet_ids=made)
+
+    def matches(self, change: RowChange) -> bool:
+        return (
+            change.table == self.table
+            and change.kind in self.kinds
+            and change.row.get("sheet_id") in self.sheet_ids
+        )
+
+
+def allow_new_workbook(owner_id: int, name: str) -> tuple[NewRowId, list[Allow]]:
+    """A workbook the task makes (owned by the persona, by name), its sheets, cells, history."""
+    where = {"owner_id": owner_id, "name": Same(name)}
+    made = NewRowId("sheets_workbook", where)
+    return made, [
+        Allow("sheets_workbook", where=where, limit=1),
+        Allow("sheets_sheet", where={"workbook_id": made}),
+        Allow("sheets_change", where={"workbook_id": made}),
+        AllowOnNewSheets(),
+    ]
+
+
+def allow_new_sheet(book: Book, name: str) -> tuple[NewRowId, list[Allow]]:
+    """A sheet the task adds (by name) and any cells on it."""
+    made = NewRowId("sheets_sheet", {"workbook_id": book.id, "name": Same(name)})
+    where = {"workbook_id": book.id, "name": Same(name)}
+    return made, [Allow("sheets_sheet", where=where, limit=1), *allow_cells(made)]

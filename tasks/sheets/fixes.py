@@ -1,0 +1,208 @@
+"""Spreadsheet templates that repair damage: a SUMIF whose range became #REF!, a total
+whose range stops short of the data, a grand total typed in by hand that no longer
+matches its rows. The repaired cells must compute (`Follows`), not show today's number."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from officegym.tasks.base import Spec, template
+from officegym.tasks.checks import Allow
+from officegym.tasks.sheets.common import Book, allow_book, allow_values, book_of, grid, used_rows
+from officegym.tasks.sheets.formulas import _num, _people
+from officegym.tasks.sheets.perturb import Follows, Reader
+from officegym.tasks.slack.common import call
+
+ASKS = ["{who} noticed", "{who} pointed out", "{who} flagged", "{who} asked you to look into it:"]
+
+
+def _asker(w: Session, rng: random.Random, me: Any) -> str:
+    other = rng.choice([p for p in _people(w) if p.id != me.id])
+    return rng.choice(ASKS).format(who=other.name)
+
+
+def _cells(book: Book, sheet: str, cells: list[tuple[int, int]]) -> list[Allow]:
+    sid = book.sheets[sheet]
+    return [
+        Allow(
+            "sheets_cell", kinds=("update",), where={"sheet_id": sid, "row": r, "col": c}, limit=1
+        )
+        for r, c in cells
+    ]
+
+
+SUMMARY = "Regional Sales Summary"
+
+
+def broken_region(w: Session) -> tuple[Book, int, str, int]:
+    """The summary, the row whose SUMIF lost its range, its region, the deals' last row."""
+    book = book_of(w, SUMMARY)
+    rows = grid(w, book, "Summary!A2:B5")
+    i, region = next((i, r[0]) for i, r in enumerate(rows) if str(r[1]) == "#REF!")
+    return book, i + 2, region, used_rows(w, book, "Deals")
+
+
+def region_total(region_row: int, last: int):
+    def expect(r: Reader) -> list[list[Any]]:
+        region = r.value("Summary", f"A{region_row}")
+        deals = r.grid("Deals", f"A2:B{last}")
+        mine = sum(_num(b) for a, b in deals if str(a).lower() == str(region).lower())
+        return [[mine]]
+
+    return expect
+
+
+def region_rounds(
+    rng: random.Random, w: Session, book: Book, region: str, last: int
+) -> list[list[Any]]:
+    deals = grid(w, book, f"Deals!A2:A{last}")
+    mine = [i + 2 for i, (a,) in enumerate(deals) if a == region]
+    other = [i + 2 for i, (a,) in enumerate(deals) if a != region]
+    return [
+        [("Deals", f"B{rng.choice(mine)}", 111_111)],
+        [("Deals", f"A{rng.choice(other)}", region)],
+    ]
+
+
+@template("sheets.fix-ref-error", difficulty="medium")
+def fix_ref_error(w: Session, rng: random.Random) -> Spec:
+    """Repair a regional total that shows #REF! (its SUMIF lost its range)."""
+    book, row, region, last = broken_region(w)
+    me = rng.choice(book.editors)
+    asked = _asker(w, rng, me)
+    return Spec(
+        goal=f'{asked} the "{SUMMARY}" workbook shows #REF! instead of the {region} total on its '
+        f"Summary sheet. Fix cell B{row} so it adds up the amounts of the {region} deals on the "
+        "Deals sheet again, with a formula like the other regions'.",
+        persona=me.handle,
+        checks=[
+            Follows(
+                name=f"B{row} totals the {region} deals",
+                workbook_id=book.id,
+                target=("Summary", f"B{row}"),
+                expect=region_total(row, last),
+                rounds=region_rounds(rng, w, book, region, last),
+            ),
+        ],
+        allowed=[*allow_book(book), *allow_values(book), *_cells(book, "Summary", [(row, 2)])],
+        solution=[
+            call("sheets_read_range", workbook=SUMMARY, range="Summary!A1:B6", mode="formulas"),
+            call(
+                "sheets_write_range",
+                workbook=SUMMARY,
+                range=f"Summary!B{row}",
+                values=[[f"=SUMIF(Deals!A2:A{last},A{row},Deals!B2:B{last})"]],
+            ),
+        ],
+    )
+
+
+WEEKLY = "Support Tickets Weekly"
+
+
+@template("sheets.fix-short-range", difficulty="medium")
+def fix_short_range(w: Session, rng: random.Random) -> Spec:
+    """Repair totals whose SUM ranges stop weeks short of the data."""
+    book = book_of(w, WEEKLY)
+    total_row = used_rows(w, book, "Weekly")
+    last = total_row - 1
+    me = rng.choice(book.editors)
+    asked = _asker(w, rng, me)
+    cols = rng.choice([("B",), ("C",), ("B", "C")])
+    names = {"B": "Opened", "C": "Closed"}
+
+    def expect(r: Reader) -> list[list[Any]]:
+        return [[sum(_num(v) for v in r.column("Weekly", f"{c}2:{c}{last}")) for c in cols]]
+
+    rounds = [
+        [("Weekly", f"{c}{last - 1}", 500) for c in cols],
+        [("Weekly", f"{c}3", 1) for c in cols],
+    ]
+    which = " and ".join(f"{names[c]} ({c}{total_row})" for c in cols)
+    return Spec(
+        goal=f'{asked} the totals of "{WEEKLY}" leave out the latest weeks. Fix the {which} '
+        f"total so it covers every week, rows 2 to {last}, as a formula.",
+        persona=me.handle,
+        checks=[
+            Follows(
+                name="the totals cover every week",
+                workbook_id=book.id,
+                target=("Weekly", f"{cols[0]}{total_row}:{cols[-1]}{total_row}"),
+                expect=expect,
+                rounds=rounds,
+            ),
+        ],
+        allowed=[
+            *allow_book(book),
+            *_cells(book, "Weekly", [(total_row, ord(c) - 64) for c in cols]),
+        ],
+        solution=[
+            call(
+                "sheets_read_range",
+                workbook=WEEKLY,
+                range=f"Weekly!A1:C{total_row}",
+                mode="formulas",
+            ),
+            call(
+                "sheets_write_range",
+                workbook=WEEKLY,
+                range=f"Weekly!{cols[0]}{total_row}",
+                values=[[f"=SUM({c}2:{c}{last})" for c in cols]],
+            ),
+        ],
+    )
+
+
+SPEND = "Q1 Marketing Spend"
+
+
+@template("sheets.fix-stale-total", difficulty="medium")
+def fix_stale_total(w: Session, rng: random.Random) -> Spec:
+    """Replace a grand total typed in by hand (and now wrong) with a formula."""
+    book = book_of(w, SPEND)
+    total_row = used_rows(w, book, "Spend")
+    me = rng.choice(book.editors)
+    asked = _asker(w, rng, me)
+    of = rng.choice(["the Q1 Total column (E)", "the monthly totals in that row"])
+    src = f"E2:E{total_row - 1}" if "E" in of else f"B{total_row}:D{total_row}"
+
+    def expect(r: Reader) -> list[list[Any]]:
+        return [[sum(_num(v) for row in r.grid("Spend", f"B2:D{total_row - 1}") for v in row)]]
+
+    rounds = [
+        [("Spend", f"B{rng.randint(2, total_row - 1)}", 77_700)],
+        [("Spend", f"D{rng.randint(2, total_row - 1)}", 0)],
+    ]
+    return Spec(
+        goal=f'{asked} the grand total in cell E{total_row} of "{SPEND}" does not match the '
+        f"spending above it: someone typed the number in. Replace it with a formula summing {of}, "
+        "so it stays right when the numbers change.",
+        persona=me.handle,
+        checks=[
+            Follows(
+                name=f"E{total_row} adds up the spending",
+                workbook_id=book.id,
+                target=("Spend", f"E{total_row}"),
+                expect=expect,
+                rounds=rounds,
+            ),
+        ],
+        allowed=[*allow_book(book), *_cells(book, "Spend", [(total_row, 5)])],
+        solution=[
+            call(
+                "sheets_read_range", workbook=SPEND, range=f"Spend!A1:E{total_row}", mode="formulas"
+            ),
+            call(
+                "sheets_write_range",
+                workbook=SPEND,
+                range=f"Spend!E{total_row}",
+                values=[[f"=SUM({src})"]],
+            ),
+        ],
+    )
+
+
+_ = Allow

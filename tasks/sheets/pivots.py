@@ -1,0 +1,172 @@
+"""Spreadsheet templates about pivot tables: a summary of the orders dataset, grouped,
+summarised and filtered as the goal says, that must keep following its source."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import defaultdict
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from officegym.apps.sheets.models import Pivot
+from officegym.apps.sheets.refs import quote_sheet
+from officegym.tasks.base import Spec, template
+from officegym.tasks.checks import Allow, GradeContext, Predicate
+from officegym.tasks.sheets.common import Book, allow_book, allow_new_sheet, book_of, used_rows
+from officegym.tasks.sheets.perturb import Follows, Reader
+from officegym.tasks.slack.common import call
+
+ORDERS = "Orders 2025"
+HEADERS = [
+    "Order ID",
+    "Order Date",
+    "Region",
+    "Product",
+    "Category",
+    "Sales Rep",
+    "Units",
+    "Unit Price",
+    "Revenue",
+]
+GROUPS = ["Region", "Category", "Product", "Sales Rep"]
+MEASURES = [
+    ("Revenue", "SUM"),
+    ("Units", "SUM"),
+    ("Revenue", "AVERAGE"),
+    ("Units", "MAX"),
+    ("Order ID", "COUNTA"),
+]
+WORDS = {"SUM": "total", "AVERAGE": "average", "MAX": "largest", "COUNTA": "number"}
+SHEET_NAMES = ["Pivot", "Summary", "Breakdown", "Report"]
+
+
+def _summary(kind: str, vals: list[Any]) -> float:
+    nums = [float(v) for v in vals if isinstance(v, float | int) and not isinstance(v, bool)]
+    if kind == "COUNTA":
+        return float(sum(1 for v in vals if v not in (None, "")))
+    if kind == "SUM":
+        return math.fsum(nums)
+    return math.fsum(nums) / len(nums) if kind == "AVERAGE" else max(nums)
+
+
+def expected_table(group: str, field: str, kind: str, keep: tuple[str, str] | None, last: int):
+    """What the pivot must show, computed from a (possibly changed) copy's Orders sheet."""
+
+    def expect(r: Reader) -> list[list[Any]]:
+        rows = r.grid("Orders", f"A2:I{last}")
+        gi, fi = HEADERS.index(group), HEADERS.index(field)
+        if keep:
+            rows = [x for x in rows if str(x[HEADERS.index(keep[0])]).lower() == keep[1].lower()]
+        groups: dict[Any, list[Any]] = defaultdict(list)
+        for x in rows:
+            groups[x[gi]].append(x[fi])
+        out = [[group, f"{kind} of {field}"]]
+        out += [
+            [k, _summary(kind, v)]
+            for k, v in sorted(groups.items(), key=lambda kv: str(kv[0]).lower())
+        ]
+        return [*out, ["Grand Total", _summary(kind, [x[fi] for x in rows])]]
+
+    return expect
+
+
+def _is_pivot(book: Book, group: str, field: str, kind: str, keep: tuple[str, str] | None):
+    """A pivot table object reading the orders, grouped and summarised as asked."""
+
+    def check(g: GradeContext) -> tuple[bool, str]:
+        rows = g.final.execute(select(Pivot.__table__).where(Pivot.workbook_id == book.id)).all()
+        want_filters = {keep[0]: [keep[1]]} if keep else {}
+        for p in rows:
+            values = [(v["field"].lower(), v["summary"]) for v in p.values]
+            filters = {k.lower(): [str(x).lower() for x in v] for k, v in p.filters.items()}
+            if (
+                p.source_sheet_id == book.sheets["Orders"]
+                and [x.lower() for x in p.rows] == [group.lower()]
+                and not p.columns
+                and values == [(field.lower(), kind)]
+                and filters == {k.lower(): [x.lower() for x in v] for k, v in want_filters.items()}
+            ):
+                return True, f"pivot table {p.id} groups {group} and shows {kind} of {field}"
+        return False, f"no pivot table of {kind} of {field} by {group} ({len(rows)} pivot tables)"
+
+    return check
+
+
+def _rounds(rng: random.Random, last: int) -> list[list[tuple[str, str, Any]]]:
+    """Source changes the pivot must follow: amounts, units, a row moved to another group."""
+    rows = rng.sample(range(2, last + 1), 4)
+    return [
+        [("Orders", f"I{rows[0]}", 987_654), ("Orders", f"G{rows[1]}", 77)],
+        [
+            ("Orders", f"C{rows[2]}", "LATAM"),
+            ("Orders", f"D{rows[2]}", "Sensor Kit"),
+            ("Orders", f"E{rows[3]}", "Services"),
+            ("Orders", f"F{rows[3]}", "Zed Newhire"),
+            ("Orders", f"A{rows[3]}", ""),
+        ],
+    ]
+
+
+@template("sheets.pivot-summary", difficulty="medium")
+def pivot_summary(w: Session, rng: random.Random) -> Spec:
+    """Add a sheet and build a pivot table of the orders on it, grouped and summarised as asked."""
+    book = book_of(w, ORDERS)
+    me, last = book.owner, used_rows(w, book, "Orders")
+    group = rng.choice(GROUPS)
+    field, kind = rng.choice(MEASURES)
+    sheet = rng.choice(SHEET_NAMES)
+    keep = None
+    if group != "Category" and rng.random() < 0.4:
+        keep = ("Category", rng.choice(["Software", "Services", "Hardware"]))
+    only = f", counting only {keep[1]} orders" if keep else ""
+    measure = "number of orders" if kind == "COUNTA" else f"{WORDS[kind]} {field.lower()}"
+    _, allowed = allow_new_sheet(book, sheet)
+    n_groups = 40
+    return Spec(
+        goal=f'In the workbook "{ORDERS}", add a sheet named "{sheet}" and build a pivot table at '
+        f"its cell A1 showing the {measure} for each {group.lower()}{only}, from every order on "
+        "the Orders sheet. It has to stay up to date when the orders change.",
+        persona=me.handle,
+        checks=[
+            Predicate(
+                name="a pivot table object as asked", fn=_is_pivot(book, group, field, kind, keep)
+            ),
+            Follows(
+                name="the table follows the orders",
+                workbook_id=book.id,
+                target=(sheet, f"A1:B{n_groups}"),
+                expect=_padded(expected_table(group, field, kind, keep, last), n_groups),
+                rounds=_rounds(rng, last),
+            ),
+        ],
+        allowed=[
+            *allow_book(book),
+            *allowed,
+            Allow("sheets_pivot", where={"workbook_id": book.id}, limit=1),
+        ],
+        solution=[
+            call("sheets_create_sheet", workbook=ORDERS, name=sheet),
+            call(
+                "sheets_create_pivot",
+                workbook=ORDERS,
+                source="Orders!A:I",
+                anchor=f"{quote_sheet(sheet)}!A1",
+                rows=[group],
+                values=[{"field": field, "summary": kind}],
+                **({"filters": {keep[0]: [keep[1]]}} if keep else {}),
+            ),
+        ],
+    )
+
+
+def _padded(expect, height: int):
+    """`expect`'s table followed by blank rows down to `height` rows (nothing else there)."""
+
+    def run(r: Reader) -> list[list[Any]]:
+        table = expect(r)
+        return table + [[None, None]] * (height - len(table))
+
+    return run

@@ -1,0 +1,133 @@
+"""Spreadsheet templates that ask a question whose answer is read or computed from a
+workbook: a conditional total of the orders, a budget line's overrun, planned hires."""
+
+from __future__ import annotations
+
+import math
+import random
+
+from sqlalchemy.orm import Session
+
+from officegym.tasks.base import Spec, template
+from officegym.tasks.facts import integer, money
+from officegym.tasks.sheets.common import book_of, grid, used_rows
+from officegym.tasks.sheets.formulas import _num, _people
+from officegym.tasks.slack.common import call, pick
+
+ORDERS = "Orders 2025"
+COLS = {"Region": "C", "Product": "D", "Category": "E", "Sales Rep": "F"}
+
+
+@template("sheets.conditional-total", difficulty="easy")
+def conditional_total(w: Session, rng: random.Random) -> Spec:
+    """Answer a conditional total (or count) of the orders: by region, product, category, rep."""
+    book = book_of(w, ORDERS)
+    last = used_rows(w, book, "Orders")
+    rows = grid(w, book, f"Orders!A2:I{last}")
+    field = rng.choice(sorted(COLS))
+    i = ord(COLS[field]) - 65
+    value = rng.choice(sorted({r[i] for r in rows}))
+    picked = [r for r in rows if r[i] == value]
+    measure = rng.choice(["revenue", "units", "orders"])
+    where = f"{field.lower()} {value}"
+    if measure == "orders":
+        n, fact, question = (
+            len(picked),
+            integer(len(picked), alone=True),
+            f"How many orders of {where} are",
+        )
+    elif measure == "units":
+        n = int(sum(_num(r[6]) for r in picked))
+        fact, question = integer(n, alone=True), f"How many units in total were ordered for {where}"
+    else:
+        n = int(math.fsum(_num(r[8]) for r in picked))
+        fact, question = money(n, alone=True), f"What is the total revenue of the orders of {where}"
+    me = rng.choice([book.owner, *rng.sample(list(_people(w)), 5)])
+    summed = "G" if measure == "units" else "I"  # the status bar sums the last column
+    cond = [
+        call(
+            "sheets_filter_rows",
+            workbook=ORDERS,
+            range=f"Orders!{COLS[field]}1:{summed}{last}",
+            column=COLS[field],
+            condition=value,
+        )
+    ]
+    return Spec(
+        goal=f'{question} in the "{ORDERS}" workbook? Answer with just the number.',
+        persona=me.handle,
+        checks=[],
+        allowed=[],
+        solution=cond,
+        answer=fact,
+    )
+
+
+BUDGETS = "FY2026 Team Budgets"
+
+
+@template("sheets.budget-overrun", difficulty="medium")
+def budget_overrun(w: Session, rng: random.Random) -> Spec:
+    """Answer by how much one team budget line went over (or stayed under) its budget."""
+    book = book_of(w, BUDGETS)
+    last = used_rows(w, book, "Q1") - 1
+    rows = [(i + 2, r) for i, r in enumerate(grid(w, book, f"Q1!A2:D{last}"))]
+    lines = [(n, r) for n, r in rows if _num(r[3]) != _num(r[2])]
+    n, (team, category, budget, actual) = pick(rng, lines, "budget lines off budget")
+    me = rng.choice(book.editors + tuple(p for p in _people(w) if p.title == f"Head of {team}"))
+    excess = int(abs(_num(actual) - _num(budget)))
+    asked = (
+        "exceed its Q1 budget"
+        if _num(actual) > _num(budget)
+        else "stay under its Q1 budget (how much is left unspent)"
+    )
+    return Spec(
+        goal=f'In "{BUDGETS}", by how many dollars did the {team} team\'s {category} spending '
+        f"{asked}? Answer with just the amount.",
+        persona=me.handle,
+        checks=[],
+        allowed=[],
+        solution=[call("sheets_read_range", workbook=BUDGETS, range=f"Q1!A{n}:F{n}")],
+        answer=money(excess, alone=True, besides=(int(_num(budget)), int(_num(actual)))),
+    )
+
+
+PLAN = "Headcount Plan 2026"
+
+
+@template("sheets.planned-hires", difficulty="easy")
+def planned_hires(w: Session, rng: random.Random) -> Spec:
+    """Answer a team's planned hires for a quarter, or its year-end head count."""
+    book = book_of(w, PLAN)
+    last = used_rows(w, book, "Plan") - 1
+    rows = grid(w, book, f"Plan!A2:G{last}")
+    k = rng.randrange(len(rows))
+    team = rows[k][0]
+    col, what = rng.choice(
+        [
+            (3, "hires planned in Q2"),
+            (4, "hires planned in Q3"),
+            (5, "hires planned in Q4"),
+            (6, "people planned at year end"),
+        ]
+    )
+    n = int(_num(rows[k][col]))
+    me = rng.choice([book.owner, *rng.sample(list(_people(w)), 5)])
+    return Spec(
+        goal=f'How many {what} does the {team} team have in the "{PLAN}" workbook? Answer with '
+        "just the number.",
+        persona=me.handle,
+        checks=[],
+        allowed=[],
+        solution=[
+            call("sheets_read_range", workbook=PLAN, range=f"Plan!A1:G{last + 1}"),
+            call(
+                "sheets_filter_rows",
+                workbook=PLAN,
+                range=f"Plan!A1:{'ABCDEFG'[col]}{last}",
+                column="A",
+                condition=str(team),
+            ),
+        ],
+        answer=integer(n, alone=True, ignoring=(team,)),
+    )

@@ -1,0 +1,277 @@
+"""The Google Sheets API subset through Google's own client (google-api-python-client
+with its bundled discovery document), pointed at a real server on 127.0.0.1: values
+read and written in every render and input option, batch updates all or nothing,
+Google's error format, and persona by bearer token."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from google.auth.exceptions import RefreshError
+from google.oauth2.credentials import Credentials
+from googleapiclient.discovery import build
+from googleapiclient.errors import HttpError
+from sqlalchemy import select
+from werkzeug.serving import WSGIRequestHandler, make_server
+
+from officegym.apps.org.models import Person
+from officegym.apps.sheets.models import Workbook
+from officegym.web import create_app
+from officegym.world import World, world_image
+
+
+class _Quiet(WSGIRequestHandler):
+    def log_request(self, *args: object, **kwargs: object) -> None:
+        """No access log in test output."""
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[tuple[str, World]]:
+    world = World(world_image("default", 0))
+    app = create_app(world, config={"TESTING": True, "SECRET_KEY": "test"})
+    http = make_server("127.0.0.1", 0, app, request_handler=_Quiet, threaded=False)
+    thread = threading.Thread(target=http.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{http.server_port}/gsheets/", world
+    http.shutdown()
+    thread.join(5)
+    world.close()
+
+
+def who(world: World, workbook: str) -> tuple[str, str]:
+    """The owner's handle and the workbook's id (as the API's spreadsheet id)."""
+    with world.session() as s:
+        wb = s.scalars(select(Workbook).where(Workbook.name == workbook)).one()
+        return s.get_one(Person, wb.owner_id).handle, str(wb.id)
+
+
+def api(base: str, handle: str) -> Any:
+    creds = Credentials(token=f"xoxp-{handle}")
+    return build(
+        "sheets",
+        "v4",
+        credentials=creds,
+        client_options={"api_endpoint": base},
+        cache_discovery=False,
+    )
+
+
+def test_the_client_composes_our_urls(server: tuple[str, World]) -> None:
+    base, world = server
+    handle, sid = who(world, "Orders 2025")
+    request = api(base, handle).spreadsheets().values().get(spreadsheetId=sid, range="Orders!A1:C2")
+    assert request.uri.startswith(f"{base}v4/spreadsheets/{sid}/values/Orders%21A1%3AC2")
+
+
+def test_get_and_values_in_every_render_option(server: tuple[str, World]) -> None:
+    base, world = server
+    handle, sid = who(world, "Orders 2025")
+    sheets = api(base, handle).spreadsheets()
+    meta = sheets.get(spreadsheetId=sid).execute()
+    assert meta["properties"]["title"] == "Orders 2025"
+    props = meta["sheets"][0]["properties"]
+    assert (props["title"], props["gridProperties"]["frozenRowCount"]) == ("Orders", 1)
+    shown = sheets.values().get(spreadsheetId=sid, range="Orders!H2:I2").execute()
+    raw = (
+        sheets.values()
+        .get(spreadsheetId=sid, range="Orders!H2:I2", valueRenderOption="UNFORMATTED_VALUE")
+        .execute()
+    )
+    assert shown["values"][0][0].startswith("$") and isinstance(raw["values"][0][0], int)
+    assert shown["range"] == "Orders!H2:I2"
+    both = (
+        sheets.values()
+        .batchGet(spreadsheetId=sid, ranges=["Orders!A1", "Orders!C1:C3"], majorDimension="COLUMNS")
+        .execute()
+    )
+    assert both["valueRanges"][0]["values"] == [["Order ID"]]
+    assert (
+        both["valueRanges"][1]["values"][0][0] == "Region"
+        and len(both["valueRanges"][1]["values"][0]) == 3
+    )
+
+
+def test_update_append_clear_and_formulas(server: tuple[str, World]) -> None:
+    base, world = server
+    handle, sid = who(world, "Headcount Plan 2026")
+    values = api(base, handle).spreadsheets().values()
+    done = values.update(
+        spreadsheetId=sid,
+        range="Plan!J1",
+        valueInputOption="USER_ENTERED",
+        body={"values": [["=SUM(C2:C7)", "'007", "=1/0"]]},
+        includeValuesInResponse=True,
+    ).execute()
+    assert done["updatedRange"] == "Plan!J1:L1" and done["updatedCells"] == 3
+    row = done["updatedData"]["values"][0]
+    assert int(row[0]) > 0 and row[1:] == ["007", "#DIV/0!"]
+    formula = values.get(spreadsheetId=sid, range="Plan!J1", valueRenderOption="FORMULA").execute()
+    assert formula["values"] == [["=SUM(C2:C7)"]]
+    values.update(
+        spreadsheetId=sid,
+        range="Plan!J2",
+        valueInputOption="RAW",
+        body={"values": [["=2+2", "12"]]},
+    ).execute()
+    assert values.get(spreadsheetId=sid, range="Plan!J2:K2").execute()["values"] == [["=2+2", "12"]]
+    appended = values.append(
+        spreadsheetId=sid,
+        range="Plan!A:G",
+        valueInputOption="USER_ENTERED",
+        body={"values": [["Interns", "", 0, 2, 2, 0, "=SUM(C10:F10)"]]},
+    ).execute()
+    assert appended["updates"]["updatedRange"].startswith("Plan!A")
+    where = appended["updates"]["updatedRange"].split("!")[1].split(":")[0]
+    assert values.get(spreadsheetId=sid, range=f"Plan!{where}").execute()["values"] == [["Interns"]]
+    cleared = values.clear(spreadsheetId=sid, range="Plan!J1:L2", body={}).execute()
+    assert cleared["clearedRange"] == "Plan!J1:L2"
+    assert "values" not in values.get(spreadsheetId=sid, range="Plan!J1:L2").execute()
+    batch = values.batchUpdate(
+        spreadsheetId=sid,
+        body={
+            "valueInputOption": "USER_ENTERED",
+            "data": [
+                {"range": "Plan!N1", "values": [[1], [2]]},
+                {"range": "Plan!O1", "values": [["=N1+N2"]]},
+            ],
+        },
+    ).execute()
+    assert batch["totalUpdatedCells"] == 3
+    assert values.get(spreadsheetId=sid, range="Plan!O1").execute()["values"] == [["3"]]
+
+
+def test_batch_update_requests_and_their_atomicity(server: tuple[str, World]) -> None:
+    base, world = server
+    handle, sid = who(world, "Support Tickets Weekly")
+    sheets = api(base, handle).spreadsheets()
+    reply = sheets.batchUpdate(
+        spreadsheetId=sid,
+        body={
+            "requests": [
+                {"addSheet": {"properties": {"title": "Notes"}}},
+            ]
+        },
+    ).execute()
+    new_id = reply["replies"][0]["addSheet"]["properties"]["sheetId"]
+    weekly = sheets.get(spreadsheetId=sid).execute()["sheets"][0]["properties"]["sheetId"]
+    sheets.batchUpdate(
+        spreadsheetId=sid,
+        body={
+            "requests": [
+                {
+                    "updateSheetProperties": {
+                        "properties": {"sheetId": new_id, "title": "Comments"},
+                        "fields": "title",
+                    }
+                },
+                {
+                    "sortRange": {
+                        "range": {
+                            "sheetId": weekly,
+                            "startRowIndex": 1,
+                            "endRowIndex": 14,
+                            "startColumnIndex": 0,
+                            "endColumnIndex": 3,
+                        },
+                        "sortSpecs": [{"dimensionIndex": 1, "sortOrder": "DESCENDING"}],
+                    }
+                },
+                {
+                    "insertDimension": {
+                        "range": {
+                            "sheetId": weekly,
+                            "dimension": "ROWS",
+                            "startIndex": 1,
+                            "endIndex": 3,
+                        }
+                    }
+                },
+                {
+                    "deleteDimension": {
+                        "range": {
+                            "sheetId": weekly,
+                            "dimension": "COLUMNS",
+                            "startIndex": 2,
+                            "endIndex": 3,
+                        }
+                    }
+                },
+            ]
+        },
+    ).execute()
+    got = (
+        sheets.values()
+        .get(spreadsheetId=sid, range="Weekly!A1:C5", valueRenderOption="UNFORMATTED_VALUE")
+        .execute()["values"]
+    )
+    assert got[0] == ["Week of", "Opened"] and got[1:3] == [[], []]
+    assert got[3][1] >= got[4][1]
+    titles = [x["properties"]["title"] for x in sheets.get(spreadsheetId=sid).execute()["sheets"]]
+    assert titles == ["Weekly", "Comments"]
+    with pytest.raises(HttpError) as bad:
+        sheets.batchUpdate(
+            spreadsheetId=sid,
+            body={
+                "requests": [
+                    {"addSheet": {"properties": {"title": "Temp"}}},
+                    {"deleteSheet": {"sheetId": 999999}},
+                ]
+            },
+        ).execute()
+    assert bad.value.resp.status == 404
+    titles = [x["properties"]["title"] for x in sheets.get(spreadsheetId=sid).execute()["sheets"]]
+    assert titles == ["Weekly", "Comments"]  # the addSheet before the failure was undone
+
+
+def test_errors_and_personas(server: tuple[str, World]) -> None:
+    base, world = server
+    handle, sid = who(world, "FY2026 Team Budgets")
+    with world.session() as s:
+        outsider = (
+            s.scalars(select(Person).where(Person.title == "Chief Executive Officer")).one().handle
+        )
+    for maker, status, word in [
+        (lambda: api(base, outsider).spreadsheets().get(spreadsheetId=sid), 404, "NOT_FOUND"),
+        (
+            lambda: (
+                api(base, handle).spreadsheets().values().get(spreadsheetId=sid, range="Nope!A1")
+            ),
+            404,
+            "NOT_FOUND",
+        ),
+        (
+            lambda: (
+                api(base, handle)
+                .spreadsheets()
+                .values()
+                .update(spreadsheetId=sid, range="Q1!A1", body={"values": [[1]]})
+            ),
+            400,
+            "valueInputOption",
+        ),
+        (
+            lambda: (
+                api(base, handle)
+                .spreadsheets()
+                .values()
+                .update(
+                    spreadsheetId=sid,
+                    range="Q1!A1",
+                    valueInputOption="USER_ENTERED",
+                    body={"values": [["=SUM(("]]},
+                )
+            ),
+            400,
+            "formula",
+        ),
+    ]:
+        with pytest.raises(HttpError) as err:
+            maker().execute()
+        assert err.value.resp.status == status and word in err.value.content.decode()
+    # A token that names nobody is a 401, which Google's client answers by trying to
+    # refresh the token (and failing: these tokens have no refresh).
+    with pytest.raises(RefreshError):
+        api(base, "nobody-here").spreadsheets().get(spreadsheetId=sid).execute()

@@ -1,20 +1,24 @@
 """CRM ask-the-requester templates: a deal's new amount or close date, known only to the
-colleague who negotiated it."""
+colleague who negotiated it, and the contact an invoice goes to."""
 
 from __future__ import annotations
 
 import datetime as dt
 import random
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
+
+from officegym.apps.crm.models import Contact
 
 from officegym.tasks import facts as F
 from officegym.tasks.ask.common import ask, teammates
 from officegym.tasks.asked import ActedAt
 from officegym.tasks.base import Spec, template
-from officegym.tasks.checks import FieldEquals
+from officegym.tasks.checks import Allow, FieldEquals, RowExists
 from officegym.tasks.crm.common import allow_update, crm_index
 from officegym.tasks.slack.common import call, pick
+from officegym.tasks.statements import Says
 
 APPS = ("crm", "slack")
 
@@ -117,3 +121,69 @@ def ask_close_date(w: Session, rng: random.Random) -> Spec:
         equivalent=parts.equivalent,
         hidden=parts.hidden,
     )
+
+
+@template("crm.ask-invoice-contact", difficulty="medium", apps=APPS)
+def ask_invoice_contact(w: Session, rng: random.Random) -> Spec:
+    """Log the invoice email on the account's contact a colleague names; ask them which."""
+    idx = crm_index(w)
+    contacts = _contacts_by_account(w)
+    accounts = [a for a in idx.accounts
+                if idx.roles.get(a.owner_id) == "rep" and len(contacts.get(a.id, ())) >= 3]  # fmt: skip
+    account = pick(rng, accounts, "rep accounts with three or more contacts")
+    me = idx.people[account.owner_id]
+    req = pick(rng, teammates(w, me), "teammates of the account's owner")
+    people = contacts[account.id]
+    contact = rng.choice(people)
+    invoice = f"INV-{rng.randint(10_000, 99_999)}"
+    subject = f"Invoice {invoice} sent"
+    first = req.name.split()[0]
+    forms = {c.name: tuple(x for x in (c.email,) if x) for c in people}
+    parts = ask(
+        w, me, req,
+        fact=F.choice(contact.name, forms),
+        reply=f"Send it to {contact.name}" + (f" ({contact.email})" if contact.email else "")
+        + ", they handle invoices there.",
+        topic=("who", "whom", "which contact", "contact", "send", "invoice", "person"),
+        question=f"Hi {first}, which contact should get that invoice?",
+        acted=ActedAt("crm_activity", {"owner_id": me.id}, "created_at"),
+        brief=f"At {account.name}, invoices go to {contact.name}.",
+    )  # fmt: skip
+    where = {"record_type": "contact", "record_id": contact.id, "kind": "email"}
+    return Spec(
+        goal=f"{req.name} (@{req.handle}) wants invoice {invoice} sent to the right contact at "
+        f'{account.name}. Log an email on that contact with the subject "{subject}". You '
+        f"don't know which contact it is: ask {first} in a direct message first.",
+        persona=me.handle,
+        checks=[
+            RowExists(
+                name="the email is logged on the right contact",
+                table="crm_activity",
+                where=where,
+                new=True,
+                says={"subject": Says(exactly=subject)},
+            ),
+            *parts.checks,
+        ],
+        allowed=[
+            Allow("crm_activity", where={**where, "owner_id": me.id}, limit=1),
+            *parts.allowed,
+        ],
+        solution=[
+            *parts.solution,
+            call("crm_search_contacts", query=contact.last_name),
+            call("crm_log_activity", record_type="contact", record_id=contact.id, kind="email",
+                 subject=subject),  # fmt: skip
+        ],
+        equivalent=parts.equivalent,
+        hidden=parts.hidden,
+    )
+
+
+def _contacts_by_account(w: Session) -> dict[int, list[Contact]]:
+    """Each account's contacts, by id (read once per world through the session)."""
+    out: dict[int, list[Contact]] = {}
+    for c in w.scalars(select(Contact).order_by(Contact.id)):
+        if c.account_id is not None:
+            out.setdefault(c.account_id, []).append(c)
+    return out

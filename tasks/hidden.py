@@ -37,4 +37,6 @@ class Hidden:
             raise ValueError("a hidden fact needs the topic words a question must name")
         ok, detail = self.fact.judge(self.reply)
         if not ok:
-            raise ValueError(f"the requester's reply {self.reply!r} does not state the fact: {detail}")
+            raise ValueError(
+                f"the requester's reply {self.reply!r} does not state the fact: {detail}"
+            )

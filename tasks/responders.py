@@ -182,7 +182,9 @@ def _reply_place(
         return None
     parent = s.get(Message, m.thread_parent_id) if m.thread_parent_id else None
     if channel.kind == "dm":
-        members = set(s.scalars(select(Membership.person_id).where(Membership.channel_id == channel.id)))
+        members = set(
+            s.scalars(select(Membership.person_id).where(Membership.channel_id == channel.id))
+        )
         return (channel, parent) if members == {me_id, persona_id} else None
     if not chat.is_member(s, s.get(Person, me_id), channel):
         return None
@@ -200,9 +202,7 @@ def _history(s: Session, channel: Channel, parent: Message | None, *, upto: int)
     """The conversation up to message `upto`: the thread, or the channel's last 20 messages."""
     stmt = select(Message.text, Person.handle).join(Person, Person.id == Message.user_id)
     if parent is not None:
-        stmt = stmt.where(
-            (Message.id == parent.id) | (Message.thread_parent_id == parent.id)
-        )
+        stmt = stmt.where((Message.id == parent.id) | (Message.thread_parent_id == parent.id))
     else:
         stmt = stmt.where(Message.channel_id == channel.id, Message.thread_parent_id.is_(None))
     rows = s.execute(

@@ -12,10 +12,10 @@ from officegym.tasks import facts as F
 from officegym.tasks.ask.common import allow_dm_with, ask, dm_channel, teammates
 from officegym.tasks.asked import ActedAt
 from officegym.tasks.base import Spec, template
+from officegym.tasks.crm.common import crm_index
 from officegym.tasks.slack.common import allow_post, call, channels_of, people, pick
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says, rivals
-from officegym.tasks.crm.common import crm_index
 
 EVENTS = ["team offsite", "quarterly planning day", "hackathon", "all-hands", "customer summit"]
 DOCUMENTS = ["pricing proposal", "security questionnaire", "launch checklist", "hiring plan",
@@ -86,16 +86,12 @@ def ask_who_gets_it(w: Session, rng: random.Random) -> Spec:
     first = req.name.split()[0]
     goal = (
         f"{req.name} (@{req.handle}) wants the {doc} sent to the person who will review it. "
-        f"Send that person a direct message that reads exactly \"Here is the {doc}: {link}\". "
+        f'Send that person a direct message that reads exactly "Here is the {doc}: {link}". '
         f"You don't know who it is: ask {first} in a direct message first."
     )
     taken = {p.id for p in (me, req)}
     named = {part for p in (me, req) for part in p.name.split()}
-    fits = [
-        p
-        for p in everyone
-        if p.id not in taken and not named & set(p.name.split())
-    ]
+    fits = [p for p in everyone if p.id not in taken and not named & set(p.name.split())]
     target = pick(rng, fits, "other people")
     text = f"Here is the {doc}: {link}"
     parts = ask(

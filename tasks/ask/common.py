@@ -16,15 +16,14 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
+from officegym.apps.slack import service as chat
+from officegym.apps.slack.channels import dm_key
 from officegym.tasks.asked import ActedAt, Asked
-from officegym.tasks.checks import Allow, Check
+from officegym.tasks.checks import Allow, Check, NewRowId
 from officegym.tasks.facts import Fact
 from officegym.tasks.hidden import Hidden
 from officegym.tasks.mutants import Equivalent
 from officegym.tasks.responders import MAX_REPLIES
-from officegym.apps.slack import service as chat
-from officegym.apps.slack.channels import dm_key
-from officegym.tasks.checks import NewRowId
 from officegym.tasks.slack.common import allow_post, call
 from officegym.tools import ToolCall
 
@@ -75,9 +74,7 @@ def teammates(w: Session, me: Any) -> list[Person]:
     """People who may ask `me` for something: their manager and their team, by id."""
     from sqlalchemy import select
 
-    team = list(
-        w.scalars(select(Person).where(Person.team_id == me.team_id, Person.id != me.id))
-    )
+    team = list(w.scalars(select(Person).where(Person.team_id == me.team_id, Person.id != me.id)))
     manager = [w.get(Person, me.manager_id)] if me.manager_id else []
     out = {p.id: p for p in [*manager, *team] if p is not None}
     return [out[k] for k in sorted(out)]

@@ -10,7 +10,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from officegym.apps.crm.models import Contact
-
 from officegym.tasks import facts as F
 from officegym.tasks.ask.common import ask, teammates
 from officegym.tasks.asked import ActedAt
@@ -128,8 +127,11 @@ def ask_invoice_contact(w: Session, rng: random.Random) -> Spec:
     """Log the invoice email on the account's contact a colleague names; ask them which."""
     idx = crm_index(w)
     contacts = _contacts_by_account(w)
-    accounts = [a for a in idx.accounts
-                if idx.roles.get(a.owner_id) == "rep" and len(contacts.get(a.id, ())) >= 3]  # fmt: skip
+    accounts = [
+        a
+        for a in idx.accounts
+        if idx.roles.get(a.owner_id) == "rep" and len(contacts.get(a.id, ())) >= 3
+    ]
     account = pick(rng, accounts, "rep accounts with three or more contacts")
     me = idx.people[account.owner_id]
     req = pick(rng, teammates(w, me), "teammates of the account's owner")
@@ -172,8 +174,13 @@ def ask_invoice_contact(w: Session, rng: random.Random) -> Spec:
         solution=[
             *parts.solution,
             call("crm_search_contacts", query=contact.last_name),
-            call("crm_log_activity", record_type="contact", record_id=contact.id, kind="email",
-                 subject=subject),  # fmt: skip
+            call(
+                "crm_log_activity",
+                record_type="contact",
+                record_id=contact.id,
+                kind="email",
+                subject=subject,
+            ),
         ],
         equivalent=parts.equivalent,
         hidden=parts.hidden,

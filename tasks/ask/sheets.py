@@ -85,8 +85,12 @@ def ask_expense_amount(w: Session, rng: random.Random) -> Spec:
         solution=[
             *parts.solution,
             call("sheets_read_range", workbook=book.name, range=f"Expenses!A{row}:D{row}"),
-            call("sheets_write_range", workbook=book.name, range=f"Expenses!D{row}",
-                 values=[[amount]]),  # fmt: skip
+            call(
+                "sheets_write_range",
+                workbook=book.name,
+                range=f"Expenses!D{row}",
+                values=[[amount]],
+            ),
         ],
         equivalent=parts.equivalent,
         hidden=parts.hidden,

@@ -153,8 +153,8 @@ def test_the_llm_responder_plays_the_requester_over_http(
     body = requester_model.requests[-1]
     assert body["model"] == "requester-1"
     assert task.goal in body["messages"][0]["content"]
-    assert body["messages"][-1] == {"role": "user",
-                                    "content": "What amount did the customer agree to?"}  # fmt: skip
+    question = {"role": "user", "content": "What amount did the customer agree to?"}
+    assert body["messages"][-1] == question
     env.close()
 
 

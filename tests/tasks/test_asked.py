@@ -64,7 +64,8 @@ def test_an_unanswered_question_does_not_count(world: World, template_id: str) -
     task = make_task(template_id, 4)
     [question, read], acting = _asking(task)
     off_topic = dataclasses.replace(
-        question, arguments={**question.arguments, "text": "Could you tell me where the printer is?"}
+        question,
+        arguments={**question.arguments, "text": "Could you tell me where the printer is?"},
     )
     graded, _ = replay(world, task, [off_topic, read, *acting], task.answer)
     assert not graded.passed
@@ -74,8 +75,11 @@ def test_an_unanswered_question_does_not_count(world: World, template_id: str) -
 
 GUESSES = {  # template id -> (tool, argument, a wrong value for the seed's instance)
     "crm.ask-deal-amount": ("crm_update_opportunity", "amount", lambda v: v + 250),
-    "crm.ask-close-date": ("crm_update_opportunity", "close_date", lambda v: v[:-2] + (
-        "01" if not v.endswith("01") else "02")),
+    "crm.ask-close-date": (
+        "crm_update_opportunity",
+        "close_date",
+        lambda v: v[:-2] + ("01" if not v.endswith("01") else "02"),
+    ),
     "sheets.ask-expense-amount": ("sheets_write_range", "values", lambda v: [[v[0][0] + 1]]),
 }
 

@@ -32,9 +32,7 @@ def _task() -> Task:
 def _requester_messages(runner: ToolRunner, task: Task, since: int) -> list[Message]:
     """The requester's messages newer than message `since` (the episode's)."""
     assert task.hidden is not None
-    stmt = select(Message).where(
-        Message.user_id == task.hidden.requester_id, Message.id > since
-    )
+    stmt = select(Message).where(Message.user_id == task.hidden.requester_id, Message.id > since)
     return list(runner.session.scalars(stmt.order_by(Message.id)))
 
 

@@ -9,7 +9,7 @@ import random
 from sqlalchemy.orm import Session
 
 from officegym.tasks import facts as F
-from officegym.tasks.ask.common import allow_dm_with, ask, dm_channel, teammates
+from officegym.tasks.ask.common import allow_dm_with, ask, dm_channel, persona_and_requester
 from officegym.tasks.asked import ActedAt
 from officegym.tasks.base import Spec, template
 from officegym.tasks.crm.common import crm_index
@@ -25,9 +25,9 @@ DOCUMENTS = ["pricing proposal", "security questionnaire", "launch checklist", "
 @template("slack.ask-event-date", difficulty="medium")
 def ask_event_date(w: Session, rng: random.Random) -> Spec:
     """Announce an event in a channel; its date is known only to the organiser: ask them."""
-    me = pick(rng, [p for p in people(w) if channels_of(w, p, kinds=("public",))], "members")
+    members = [p for p in people(w) if channels_of(w, p, kinds=("public",))]
+    me, req = persona_and_requester(w, rng, members)
     ch = pick(rng, channels_of(w, me, kinds=("public",)), "channels")
-    req = pick(rng, teammates(w, me), "teammates")
     event = rng.choice(EVENTS)
     today = crm_index(w).today
     day = today + dt.timedelta(days=rng.randint(10, 120))
@@ -79,8 +79,7 @@ def ask_event_date(w: Session, rng: random.Random) -> Spec:
 def ask_who_gets_it(w: Session, rng: random.Random) -> Spec:
     """DM a document's link to the person a colleague has in mind; ask them who."""
     everyone = people(w)
-    me = pick(rng, everyone, "people")
-    req = pick(rng, teammates(w, me), "teammates")
+    me, req = persona_and_requester(w, rng, everyone)
     doc = rng.choice(DOCUMENTS)
     link = f"https://docs.example.com/{doc.replace(' ', '-')}-{rng.randint(1000, 9999)}"
     first = req.name.split()[0]

@@ -9,6 +9,7 @@ the persona alone) or one that names no topic (answered "I don't know") fails.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,7 +28,15 @@ from officegym.tasks.responders import MAX_REPLIES
 from officegym.tasks.slack.common import allow_post, call
 from officegym.tools import ToolCall
 
-__all__ = ["Ask", "allow_dm_with", "ask", "dm_channel", "person_row", "teammates"]
+__all__ = [
+    "Ask",
+    "allow_dm_with",
+    "ask",
+    "dm_channel",
+    "person_row",
+    "persona_and_requester",
+    "teammates",
+]
 
 
 @dataclass(frozen=True)
@@ -71,13 +80,26 @@ def allow_dm_with(w: Session, me: Any, other: Any, *, limit: int = 2) -> list[Al
 
 
 def teammates(w: Session, me: Any) -> list[Person]:
-    """People who may ask `me` for something: their manager and their team, by id."""
+    """People who may ask `me` for something: their manager and their team, by id. Not the
+    persona's id neighbours: a DM to the requester "and the next person" would then be the
+    very same DM, and a near-miss that equals the right action teaches nothing."""
     from sqlalchemy import select
 
     team = list(w.scalars(select(Person).where(Person.team_id == me.team_id, Person.id != me.id)))
     manager = [w.get(Person, me.manager_id)] if me.manager_id else []
-    out = {p.id: p for p in [*manager, *team] if p is not None}
+    out = {p.id: p for p in [*manager, *team] if p is not None and abs(p.id - me.id) > 1}
     return [out[k] for k in sorted(out)]
+
+
+def persona_and_requester(
+    w: Session, rng: random.Random, people: Sequence[Any]
+) -> tuple[Any, Person]:
+    """One of `people` who has teammates (tried in a seeded order) and one of them."""
+    for me in rng.sample(list(people), len(people)):
+        others = teammates(w, me)
+        if others:
+            return me, rng.choice(others)
+    raise LookupError("the world has nobody with a teammate for this template")
 
 
 def ask(

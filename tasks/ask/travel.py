@@ -9,13 +9,13 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from officegym.apps.booking import service as booking
-from officegym.tasks.ask.common import ask, teammates
+from officegym.tasks.ask.common import ask, persona_and_requester
 from officegym.tasks.asked import ActedAt
 from officegym.tasks.base import Spec, template
 from officegym.tasks.booking.common import DAY, allow_new_stay, booking_index
 from officegym.tasks.checks import RowExists
 from officegym.tasks.facts import Fact
-from officegym.tasks.slack.common import call, pick
+from officegym.tasks.slack.common import call
 
 APPS = ("booking", "slack")
 PURPOSES = ("customer workshop", "partner visit", "sales kickoff", "trade show", "site audit")
@@ -41,8 +41,8 @@ def _stay(w: Session, rng: random.Random) -> tuple[Any, Any, Any]:
 def ask_trip_nights(w: Session, rng: random.Random) -> Spec:
     """Book a named place for a trip whose nights only the colleague who sends you knows."""
     idx = booking_index(w)
-    me = pick(rng, [p for p in idx.people.values() if p.manager_id is not None], "people")
-    req = pick(rng, teammates(w, me), "teammates")
+    travellers = [p for p in idx.people.values() if p.manager_id is not None]
+    me, req = persona_and_requester(w, rng, travellers)
     city, (ci, co), listing = _stay(w, rng)
     purpose = rng.choice(PURPOSES)
     first = req.name.split()[0]

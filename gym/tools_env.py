@@ -232,7 +232,8 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
             info["error_code"] = outcome.code or "error"
             return "", clip(outcome.error or "the call failed", ERROR_CHARS), info
         info["ok"] = True
-        if self._colleague is not None and self._colleague.answer(self._runner.session):
+        colleague = self._colleague if REGISTRY[name].kind == "write" else None
+        if colleague is not None and colleague.answer(self._runner.session):
             self._runner.session.commit()  # the requester answered the persona in chat
         text = self._result_text(outcome.result)
         if key and REGISTRY[name].kind == "read":

@@ -108,12 +108,14 @@ def replay(
     world.reset()
     runner = ToolRunner(world, task.persona)
     colleague = colleague_for(task, runner.session)  # the requester answers questions
+    registry = load_tools()
     errors = []
     for i, c in enumerate(calls):
         out = runner.call(c.name, c.arguments)
         if not out.ok:
             errors.append(f"call {i} {c.name}: {out.error}")
-        if colleague is not None and colleague.answer(runner.session):
+        wrote = out.ok and registry[c.name].kind == "write"
+        if colleague is not None and wrote and colleague.answer(runner.session):
             runner.session.commit()
     runner.close()
     with world.initial_connection() as before, world.engine.connect() as after:

@@ -104,5 +104,5 @@ def test_guessing_is_hopeless_the_fact_is_drawn_from_many_values() -> None:
     for template_id in ("crm.ask-deal-amount", "crm.ask-close-date", "sheets.ask-expense-amount",
                         "booking.ask-trip-nights", "slack.ask-event-date",
                         "slack.ask-who-gets-it"):  # fmt: skip
-        facts = {make_task(template_id, seed).hidden.fact.values for seed in range(40)}  # type: ignore[union-attr]
-        assert len(facts) >= 30, (template_id, len(facts))
+        facts = {make_task(template_id, seed).hidden.fact.values for seed in range(200)}  # type: ignore[union-attr]
+        assert len(facts) >= 40, (template_id, len(facts))  # a guess is right 1 time in 40 at best

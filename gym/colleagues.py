@@ -41,7 +41,7 @@ ENV_MODEL, ENV_URL, ENV_KEY = (
     "OFFICEGYM_RESPONDER_API_KEY",
 )
 RULES = (
-    "You are {name} (@{handle}), a colleague chatting at work. You asked @{persona} to do "
+    "You are @{handle}, a colleague chatting at work. You asked @{persona} to do "
     "this: {goal}\n{brief}\nOnly you know this: {reply}\n"
     "Answer @{persona}'s last message in one or two short sentences, as a busy colleague "
     "would. Tell them the fact only if they ask about it; if they ask something else, say "
@@ -79,7 +79,7 @@ class LLMResponder:
         hidden = task.hidden
         assert hidden is not None
         system = RULES.format(
-            name=hidden.requester, handle=hidden.requester, persona=task.persona,
+            handle=hidden.requester, persona=task.persona,
             goal=task.goal, brief=hidden.brief, reply=hidden.reply,
         )  # fmt: skip
         out = [{"role": "system", "content": system}]

@@ -142,8 +142,8 @@ class Colleague:
         return posted
 
     def _answer_one(self, s: Session, question: Message) -> Message | None:
-        hidden = self.task.hidden
-        assert hidden is not None
+        """The reply to one of the persona's messages, if it reaches the requester and is a
+        question not answered before (None otherwise)."""
         if self.replies >= MAX_REPLIES:
             return None
         me = self._me(s)

@@ -49,6 +49,7 @@ from officegym.gym.browser.manager import shared_manager
 from officegym.gym.browser.server import AppServer
 from officegym.gym.browser.space import BrowserActionSpace
 from officegym.gym.browser.tab import EMPTY, Tab
+from officegym.gym.colleagues import answering_hook, make_responder, start_colleague
 from officegym.gym.episodes import (
     ERROR_CHARS,
     GOAL_CHARS,
@@ -64,6 +65,7 @@ from officegym.gym.episodes import (
 )
 from officegym.gym.spaces import UnicodeText
 from officegym.tasks import Grade, Task, make_task
+from officegym.tasks.responders import Responder
 from officegym.world import World, world_image
 
 __all__ = ["ACTION_HELP", "BrowserEnv"]
@@ -97,8 +99,10 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         headless: bool = True,
         executable_path: str | None = None,
         cdp: bool = False,
+        responder: Responder | str | None = None,
     ) -> None:
         _check_settings(render_mode, split, max_steps, viewport, max_page_chars, action_timeout_ms)
+        self.responder = make_responder(responder)  # who answers ask-the-requester questions
         self.templates = select_templates(app, task)
         self.split, self.scenario, self.world_seed = split, scenario, world_seed
         self.max_steps, self.max_page_chars = max_steps, max_page_chars
@@ -158,6 +162,9 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         )
         task = make_task(template_id, task_seed, self.scenario, self.world_seed)
         self.server.new_episode(task.persona)
+        with self.server.exclusive(), self.world.session() as s:
+            colleague = start_colleague(task, s, self.responder)
+        self.server.after_write(answering_hook(self.world, colleague))
         self._start(task)
         self._limit = min(self.max_steps, outer_step_limit(self) or self.max_steps)
         self._tab.http = None

@@ -25,6 +25,7 @@ import gymnasium
 from gymnasium import spaces
 
 from officegym.gym.actions import ActionError, parse_action, submitted_answer
+from officegym.gym.colleagues import make_responder, start_colleague
 from officegym.gym.episodes import (
     ERROR_CHARS,
     GOAL_CHARS,
@@ -42,6 +43,7 @@ from officegym.gym.faults import FaultInjector
 from officegym.gym.spaces import SUBMIT, ToolCallSpace, UnicodeText
 from officegym.runner import ToolRunner
 from officegym.tasks import Grade, Task, load_templates, make_task
+from officegym.tasks.responders import Colleague, Responder
 from officegym.tools import REGISTRY, tools_for
 from officegym.world import World, world_image
 
@@ -102,9 +104,12 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         max_result_chars: int = 16_000,
         faults: float = 0.0,
         fault_seed: int = 0,
+        responder: Responder | str | None = None,
     ) -> None:
         _check_settings(mode, render_mode, split, max_steps, max_result_chars)
         self.faults = FaultInjector(faults, fault_seed)
+        self.responder = make_responder(responder)  # who answers ask-the-requester questions
+        self._colleague: Colleague | None = None
         self.templates = select_templates(app, task)
         self.split, self.scenario, self.world_seed = split, scenario, world_seed
         self.max_steps, self.max_result_chars = max_steps, max_result_chars
@@ -158,6 +163,7 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         self._limit = min(self.max_steps, outer_step_limit(self) or self.max_steps)
         self._reads.clear()
         self.faults.start(task.id, task.seed)
+        self._colleague = start_colleague(task, self._runner.session, self.responder)
         info = {"tools": tool_specs(task.apps), "task": {**task.describe(), "split": split}}
         return self._observe("", ""), info
 
@@ -226,6 +232,9 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
             info["error_code"] = outcome.code or "error"
             return "", clip(outcome.error or "the call failed", ERROR_CHARS), info
         info["ok"] = True
+        colleague = self._colleague if REGISTRY[name].kind == "write" else None
+        if colleague is not None and colleague.answer(self._runner.session):
+            self._runner.session.commit()  # the requester answered the persona in chat
         text = self._result_text(outcome.result)
         if key and REGISTRY[name].kind == "read":
             self._reads[key] = text

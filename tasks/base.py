@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 from officegym.errors import NotFound
 from officegym.tasks.checks import Allow, AnswerIs, Check
 from officegym.tasks.facts import Fact
+from officegym.tasks.hidden import Hidden
 from officegym.tasks.mutants import Equivalent
 from officegym.tools import ToolCall
 from officegym.world import world_image
@@ -60,6 +61,7 @@ class Spec:
     solution: Sequence[ToolCall]
     answer: Fact | None = None
     equivalent: Sequence[Equivalent] = ()
+    hidden: Hidden | None = None  # what only the requester knows (ask-the-requester tasks)
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,7 @@ class Task:
     apps: tuple[str, ...] = field(default_factory=tuple)
     expects: Fact | None = None  # the typed answer a question task expects
     equivalent: tuple[Equivalent, ...] = ()
+    hidden: Hidden | None = None  # answered in chat by a simulated colleague
 
     @property
     def app(self) -> str:
@@ -190,6 +193,8 @@ def make_task(template_id: str, seed: int, scenario: str = "default", world_seed
             f"template {template_id}: Spec.answer must be a typed fact (officegym.tasks.facts), "
             f"not {type(spec.answer).__name__}"
         )
+    if spec.hidden is not None and set(spec.hidden.fact.values) & spec.hidden.fact.read(spec.goal):
+        raise ValueError(f"template {template_id}: the goal states the hidden fact")
     checks = tuple(spec.checks)
     if spec.answer is not None:
         checks += (AnswerIs(name=f"answer: {spec.answer.describe()}", fact=spec.answer),)
@@ -208,4 +213,5 @@ def make_task(template_id: str, seed: int, scenario: str = "default", world_seed
         apps=tpl.apps,
         expects=spec.answer,
         equivalent=tuple(spec.equivalent),
+        hidden=spec.hidden,
     )

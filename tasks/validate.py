@@ -23,6 +23,7 @@ from officegym.runner import ToolRunner
 from officegym.tasks.base import Task, make_task
 from officegym.tasks.grading import Grade, grade
 from officegym.tasks.mutants import Mutant, mutants
+from officegym.tasks.responders import colleague_for
 from officegym.tools import ToolCall, load_tools
 from officegym.world import World, world_image
 
@@ -106,11 +107,16 @@ def replay(
     `answer`; returns the grade and the calls' errors."""
     world.reset()
     runner = ToolRunner(world, task.persona)
+    colleague = colleague_for(task, runner.session)  # the requester answers questions
+    registry = load_tools()
     errors = []
     for i, c in enumerate(calls):
         out = runner.call(c.name, c.arguments)
         if not out.ok:
             errors.append(f"call {i} {c.name}: {out.error}")
+        wrote = out.ok and registry[c.name].kind == "write"
+        if colleague is not None and wrote and colleague.answer(runner.session):
+            runner.session.commit()
     runner.close()
     with world.initial_connection() as before, world.engine.connect() as after:
         return grade(task, before, after, answer), errors

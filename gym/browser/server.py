@@ -26,6 +26,7 @@ from officegym.world import World
 __all__ = ["AppServer"]
 
 StartResponse = Callable[..., Any]
+SAFE = ("GET", "HEAD", "OPTIONS")
 
 
 class _QuietHandler(WSGIRequestHandler):
@@ -43,6 +44,7 @@ class _Gate:
         self.lock = threading.RLock()  # the env may start an episode while holding it
         self.epoch = 0
         self.waiting = 0
+        self.after_write: Callable[[], None] | None = None  # run after each non-GET request
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> list[bytes]:
         arrived = self.epoch
@@ -53,11 +55,14 @@ class _Gate:
                 return _plain(start_response, "503 Service Unavailable", "a new episode started")
             body = self.app(environ, start_response)
             try:
-                return [b"".join(body)]
+                data = b"".join(body)
             finally:
                 close = getattr(body, "close", None)
                 if close is not None:
                     close()
+            if self.after_write is not None and environ.get("REQUEST_METHOD") not in SAFE:
+                self.after_write()
+            return [data]
 
 
 def _plain(start_response: StartResponse, status: str, text: str) -> list[bytes]:
@@ -95,12 +100,19 @@ class AppServer:
 
     def new_episode(self, persona: str | None) -> None:
         """Restore the world and lock who may act to `persona` (a handle of the directory);
-        waiting requests get a 503."""
+        waiting requests get a 503. The episode's `after_write` hook is dropped."""
         with self._gate.lock:
             self._gate.epoch += 1
+            self._gate.after_write = None
             policy = PersonaPolicy(default=persona, locked=persona is not None)
             set_persona_policy(self._app, policy)
             self.world.reset()
+
+    def after_write(self, hook: Callable[[], None] | None) -> None:
+        """Run `hook` after every request that may write (not GET/HEAD/OPTIONS), before
+        its response is returned, while requests are held off (the simulated requester
+        answering in chat)."""
+        self._gate.after_write = hook
 
     @property
     def persona(self) -> str | None:

@@ -1,0 +1,221 @@
+"""The simulated requester of an ask-the-requester task: who answers the persona in chat.
+
+A task with a `Hidden` fact (`officegym.tasks.hidden`) leaves that fact out of its goal;
+the persona must ask the requesting colleague. After every step of an episode (a tool
+call, a browser request, a replayed reference call), `Colleague.answer` looks at the
+persona's new messages that reach the requester — a direct message with them alone, a
+reply in a thread they started, or a message that @mentions them — and posts the
+`Responder`'s reply through the chat service, as the requester, at the world's clock:
+in the DM, or in the message's thread.
+
+`Responder.reply(task, question, history)` decides what to say (None: say nothing).
+`KeywordResponder`, the default, is deterministic: a question that names the topic
+(`Hidden.topic`, read as normalised tokens) gets the hidden fact; another question gets
+"I'm not sure what you mean"; a message that asks nothing (a thank-you) gets no reply.
+It never volunteers the fact. Whatever the responder, the colleague answers each
+distinct question once and at most `MAX_REPLIES` times an episode, so two simulated
+parties can never talk forever. An LLM-driven responder lives in
+`officegym.gym.colleagues`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from officegym.apps.org.models import Person
+from officegym.apps.slack import service as chat
+from officegym.apps.slack.models import Channel, Membership, Mention, Message
+from officegym.tasks.acts import REQUESTS, is_question
+from officegym.tasks.text import find, phrase, sentences, tokens
+
+if TYPE_CHECKING:
+    from officegym.tasks.base import Task
+
+__all__ = [
+    "DONT_KNOW",
+    "MAX_REPLIES",
+    "Colleague",
+    "KeywordResponder",
+    "Line",
+    "Responder",
+    "asks",
+    "colleague_for",
+    "names_topic",
+]
+
+MAX_REPLIES = 6
+DONT_KNOW = (
+    "Sorry, I'm not sure what you mean. I don't know anything about that; "
+    "what exactly do you need from me?"
+)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One message of the conversation so far: who said it (a handle) and what."""
+
+    author: str
+    text: str
+
+
+@runtime_checkable
+class Responder(Protocol):
+    """Says what the requester answers to `question`, given the conversation so far
+    (`history`, oldest first, the question last); None to stay silent."""
+
+    def reply(self, task: Task, question: str, history: Sequence[Line]) -> str | None: ...
+
+
+def names_topic(task: Task, text: str) -> bool:
+    """Whether `text` names the hidden fact's topic (one of `Hidden.topic`, as tokens)."""
+    assert task.hidden is not None
+    words = tokens(text)
+    return any(find(words, phrase(t)) for t in task.hidden.topic)
+
+
+def asks(text: str) -> bool:
+    """Whether `text` asks for something: a question, or a request ("could you", "please")."""
+    for s in sentences(text):
+        words = tokens(s)
+        if is_question(s) or any(find(words, phrase(r)) for r in REQUESTS):
+            return True
+    return False
+
+
+class KeywordResponder:
+    """The deterministic requester: the fact for a question naming its topic, "I don't
+    know" for another question, nothing for a message that asks nothing."""
+
+    def reply(self, task: Task, question: str, history: Sequence[Line]) -> str | None:
+        if task.hidden is None:
+            return None
+        if names_topic(task, question):
+            return task.hidden.reply
+        return DONT_KNOW if asks(question) else None
+
+
+@dataclass
+class Colleague:
+    """The requester of one episode's task, watching the chat for the persona's questions.
+
+    Made at reset (`start`), called after every step (`answer`); it remembers the last
+    message it has seen, the questions it answered and how many replies it gave."""
+
+    task: Task
+    responder: Responder
+    persona_id: int
+    requester: Person | None = None
+    seen_upto: int = 0
+    answered: set[tuple[str, ...]] = field(default_factory=set)
+    replies: int = 0
+
+    @classmethod
+    def start(cls, task: Task, responder: Responder, s: Session) -> Colleague:
+        """The colleague of `task` on the world `s` reads, as it is at the episode's start."""
+        assert task.hidden is not None, f"task {task.id} has no hidden fact"
+        persona_id = s.scalar(select(Person.id).where(Person.handle == task.persona))
+        if persona_id is None:
+            raise LookupError(f"no person {task.persona!r} for task {task.id}")
+        upto = s.scalar(select(func.max(Message.id))) or 0
+        return cls(task, responder, persona_id, seen_upto=upto)
+
+    def answer(self, s: Session) -> list[Message]:
+        """Reply to the persona's messages posted since the last call; the new replies (the
+        caller commits)."""
+        new = list(
+            s.scalars(
+                select(Message)
+                .where(Message.id > self.seen_upto, Message.user_id == self.persona_id)
+                .order_by(Message.id)
+            )
+        )
+        if new:
+            self.seen_upto = max(self.seen_upto, new[-1].id)
+        posted = [r for m in new if not m.is_deleted and (r := self._answer_one(s, m))]
+        if posted:
+            self.seen_upto = max(self.seen_upto, posted[-1].id)
+        return posted
+
+    def _answer_one(self, s: Session, question: Message) -> Message | None:
+        """The reply to one of the persona's messages, if it reaches the requester and is a
+        question not answered before (None otherwise)."""
+        if self.replies >= MAX_REPLIES:
+            return None
+        me = self._me(s)
+        where = _reply_place(s, question, me.id, self.persona_id)
+        if where is None:
+            return None
+        key = tokens(question.text)
+        if key in self.answered:
+            return None
+        channel, parent = where
+        history = _history(s, channel, parent, upto=question.id)
+        text = self.responder.reply(self.task, question.text, history)
+        self.answered.add(key)
+        if not text or not text.strip():
+            return None
+        self.replies += 1
+        return chat.post_message(s, me, channel, text.strip(), thread_parent=parent, markup=False)
+
+    def _me(self, s: Session) -> Person:
+        assert self.task.hidden is not None
+        if self.requester is None or self.requester not in s:
+            self.requester = s.get(Person, self.task.hidden.requester_id)
+        if self.requester is None:
+            raise LookupError(f"no requester #{self.task.hidden.requester_id}")
+        return self.requester
+
+
+def _reply_place(
+    s: Session, m: Message, me_id: int, persona_id: int
+) -> tuple[Channel, Message | None] | None:
+    """Where the requester answers message `m`, or None if it does not reach them: in a DM
+    of the two of them (in the thread if `m` is a thread reply), in the thread of a
+    message they started, or in the thread of a message that @mentions them."""
+    channel = s.get(Channel, m.channel_id)
+    if channel is None or channel.is_archived:
+        return None
+    parent = s.get(Message, m.thread_parent_id) if m.thread_parent_id else None
+    if channel.kind == "dm":
+        members = set(
+            s.scalars(select(Membership.person_id).where(Membership.channel_id == channel.id))
+        )
+        return (channel, parent) if members == {me_id, persona_id} else None
+    if not chat.is_member(s, s.get(Person, me_id), channel):
+        return None
+    if parent is not None and parent.user_id == me_id:
+        return channel, parent
+    mentioned = s.scalar(
+        select(Mention.id).where(Mention.message_id == m.id, Mention.person_id == me_id)
+    )
+    if mentioned is not None:
+        return channel, parent or m
+    return None
+
+
+def _history(s: Session, channel: Channel, parent: Message | None, *, upto: int) -> list[Line]:
+    """The conversation up to message `upto`: the thread, or the channel's last 20 messages."""
+    stmt = select(Message.text, Person.handle).join(Person, Person.id == Message.user_id)
+    if parent is not None:
+        stmt = stmt.where((Message.id == parent.id) | (Message.thread_parent_id == parent.id))
+    else:
+        stmt = stmt.where(Message.channel_id == channel.id, Message.thread_parent_id.is_(None))
+    rows = s.execute(
+        stmt.where(Message.id <= upto, Message.is_deleted.is_(False))
+        .order_by(Message.id.desc())
+        .limit(20)
+    ).all()
+    return [Line(handle, text) for text, handle in reversed(rows)]
+
+
+def colleague_for(task: Task, s: Session, responder: Responder | None = None) -> Colleague | None:
+    """The colleague of an ask-the-requester task (None for other tasks), answering with
+    `responder` (default: the deterministic `KeywordResponder`)."""
+    if task.hidden is None:
+        return None
+    return Colleague.start(task, responder or KeywordResponder(), s)

@@ -64,6 +64,7 @@ from officegym.gym.episodes import (
 )
 from officegym.gym.spaces import UnicodeText
 from officegym.tasks import Grade, Task, make_task
+from officegym.tasks.difficulty import level_name
 from officegym.world import World, world_image
 
 __all__ = ["ACTION_HELP", "BrowserEnv"]
@@ -97,9 +98,11 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         headless: bool = True,
         executable_path: str | None = None,
         cdp: bool = False,
+        difficulty: str | int | None = None,
     ) -> None:
         _check_settings(render_mode, split, max_steps, viewport, max_page_chars, action_timeout_ms)
         self.templates = select_templates(app, task)
+        self.difficulty = level_name(difficulty) if difficulty is not None else None
         self.split, self.scenario, self.world_seed = split, scenario, world_seed
         self.max_steps, self.max_page_chars = max_steps, max_page_chars
         self.render_mode, self.screenshot = render_mode, screenshot
@@ -145,18 +148,19 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
     def reset(
         self, *, seed: int | None = None, options: Mapping[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Restore the world, start a task (``options``: ``task``, ``task_seed``, ``split``, as
-        in tools mode), sign in as its persona in a cleared context and open the app."""
+        """Restore the world, start a task (``options``: ``task``, ``task_seed``, ``split``,
+        ``difficulty``, as in tools mode), sign in as its persona in a cleared context and open the app."""
         super().reset(seed=seed)
-        template_id, split, task_seed = choose_task(
+        template_id, split, task_seed, level = choose_task(
             self.np_random,
             self.templates,
             self.split,
             dict(options or {}),
             scenario=self.scenario,
             world_seed=self.world_seed,
+            difficulty=self.difficulty,
         )
-        task = make_task(template_id, task_seed, self.scenario, self.world_seed)
+        task = make_task(template_id, task_seed, self.scenario, self.world_seed, level)
         self.server.new_episode(task.persona)
         self._start(task)
         self._limit = min(self.max_steps, outer_step_limit(self) or self.max_steps)

@@ -382,6 +382,7 @@ main.add_command(validate)
 
 def _add_commands() -> None:
     """Commands kept in modules of their own (so this file stays short)."""
+    from officegym.cli_calibrate import calibrate
     from officegym.cli_rollout import rollout
     from officegym.cli_sft import export_sft
     from officegym.cli_task import task
@@ -389,6 +390,7 @@ def _add_commands() -> None:
     main.add_command(task)
     main.add_command(rollout)
     main.add_command(export_sft)
+    main.add_command(calibrate)
 
 
 _add_commands()

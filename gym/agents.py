@@ -154,7 +154,9 @@ def parse_agent(spec: str) -> tuple[str, dict[str, Any]]:
     try:
         p = float(arg)
     except ValueError:
-        raise ValueError(f"the noisy agent needs its error rate, e.g. noisy:0.2, not {spec!r}")
+        raise ValueError(
+            f"the noisy agent needs its error rate, e.g. noisy:0.2, not {spec!r}"
+        ) from None
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"the noisy agent's error rate must lie in [0, 1], not {p}")
     return name, {"p": p}

@@ -149,7 +149,8 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         self, *, seed: int | None = None, options: Mapping[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Restore the world, start a task (``options``: ``task``, ``task_seed``, ``split``,
-        ``difficulty``, as in tools mode), sign in as its persona in a cleared context and open the app."""
+        ``difficulty``, as in tools mode), sign in as its persona in a cleared context and
+        open the app."""
         super().reset(seed=seed)
         template_id, split, task_seed, level = choose_task(
             self.np_random,

@@ -67,9 +67,7 @@ def calibrate(
     label = f"{agent}:{options['p']}" if agent == "noisy" else agent
     if agent == "openai":
         label = f"openai:{options.get('model')}"
-    return Calibration(
-        agent=label, rollouts=rollouts, split=split, seed=seed, entries=entries
-    )  # type: ignore[arg-type]
+    return Calibration(agent=label, rollouts=rollouts, split=split, seed=seed, entries=entries)  # type: ignore[arg-type]
 
 
 def _play(

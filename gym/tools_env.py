@@ -25,6 +25,7 @@ import gymnasium
 from gymnasium import spaces
 
 from officegym.gym.actions import ActionError, parse_action, submitted_answer
+from officegym.gym.curriculum import make_curriculum
 from officegym.gym.episodes import (
     ERROR_CHARS,
     GOAL_CHARS,
@@ -38,7 +39,6 @@ from officegym.gym.episodes import (
     refuse_pickling,
     select_templates,
 )
-from officegym.gym.curriculum import make_curriculum
 from officegym.gym.faults import FaultInjector
 from officegym.gym.spaces import SUBMIT, ToolCallSpace, UnicodeText
 from officegym.runner import ToolRunner

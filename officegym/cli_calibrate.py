@@ -90,11 +90,15 @@ def calibrate(
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--templates") from None
     if not pairs:
-        raise click.BadParameter("no template can be built at those levels", param_hint="--difficulty")
+        raise click.BadParameter(
+            "no template can be built at those levels", param_hint="--difficulty"
+        )
     console = Console()
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     with Progress(*columns, console=console, transient=True) as bar:
-        job = bar.add_task(f"{agent_spec}: {len(pairs)} template level(s)", total=len(pairs) * rollouts)
+        job = bar.add_task(
+            f"{agent_spec}: {len(pairs)} template level(s)", total=len(pairs) * rollouts
+        )
         result = run(name, pairs, rollouts, agent_options=options, seed=seed, split=split,
                      max_steps=max_steps, on_result=lambda _r: bar.advance(job))  # fmt: skip
     result.save(out)
@@ -109,8 +113,9 @@ def _print(console: Console, result: Any) -> None:
     for column in ("template", "level", "passed", "rate", "95% CI", "mean reward", "flag"):
         table.add_column(column, no_wrap=column == "template")
     for e in result.entries:
+        flag = FLAG_TEXT.get(e.flag or "", "")
         table.add_row(
             e.template, e.difficulty, f"{e.passed}/{e.episodes}", f"{e.pass_rate:.0%}",
-            f"{e.ci_low:.0%}–{e.ci_high:.0%}", f"{e.mean_reward:.3f}", FLAG_TEXT.get(e.flag or "", ""),
+            f"{e.ci_low:.0%}–{e.ci_high:.0%}", f"{e.mean_reward:.3f}", flag,
         )  # fmt: skip
     console.print(table)

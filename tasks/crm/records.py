@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import random
 
+from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
+from officegym.apps.crm.models import Contact
 from officegym.seed_data.crm_text import CONTACT_TITLES, NEXT_STEPS
-from officegym.tasks.base import Spec, template
+from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, RowExists, Same
 from officegym.tasks.crm.common import allow_new, allow_update, crm_index
 from officegym.tasks.slack.common import call, pick
@@ -98,18 +101,37 @@ def add_contact(w: Session, rng: random.Random) -> Spec:
     )
 
 
-@template("crm.follow-up-task", difficulty="easy")
-def follow_up_task(w: Session, rng: random.Random) -> Spec:
-    """Create an open follow-up task with a due date on one of your deals."""
+@template("crm.follow-up-task", difficulty="easy", knobs={"hops": (0, 1, 2)})
+def follow_up_task(w: Session, rng: random.Random, level: Level) -> Spec:
+    """Create an open follow-up task with a due date on one of your deals (harder levels
+    name the deal by its account, or by a contact who works there)."""
     idx = crm_index(w)
-    opp = pick(rng, [o for o in idx.open_opps() if idx.roles.get(o.owner_id) == "rep"], "deals")
+    deals = [o for o in idx.open_opps() if idx.roles.get(o.owner_id) == "rep"]
+    if level.hops:  # the rep's only open deal with the account, so the account names it
+        deals = [o for o in deals if _only_deal(idx, o)]
+    if level.hops == 2:
+        deals = [o for o in deals if _contacts(w).get(o.account_id)]
+    opp = pick(rng, deals, "deals")
     me = idx.people[opp.owner_id]
     subject = rng.choice(TASKS)
     due = idx.today + dt.timedelta(days=rng.randint(2, 20))
     where = {"record_type": "opportunity", "record_id": opp.id, "kind": "task", "status": "Open"}
+    named, find = (
+        f'the opportunity "{opp.name}"',
+        [call("crm_get_opportunity", opportunity=opp.name)],
+    )
+    if level.hops:
+        account = idx.account(opp.account_id)
+        named = f"your open opportunity with {account.name}"
+        find = [
+            call("crm_search_opportunities", account=account.id, owner=me.handle, open_only=True)
+        ]
+    if level.hops == 2:
+        contact = rng.choice(_contacts(w)[opp.account_id])
+        named = f"your open opportunity with the account {contact} works at"
+        find.insert(0, call("crm_search_contacts", query=contact))
     return Spec(
-        goal=f'Create a follow-up task "{subject}" on the opportunity "{opp.name}", due on '
-        f"{due:%A, %B %-d, %Y}.",
+        goal=f'Create a follow-up task "{subject}" on {named}, due on {due:%A, %B %-d, %Y}.',
         persona=me.handle,
         checks=[
             RowExists(
@@ -128,7 +150,7 @@ def follow_up_task(w: Session, rng: random.Random) -> Spec:
             )
         ],
         solution=[
-            call("crm_get_opportunity", opportunity=opp.name),
+            *find,
             call(
                 "crm_log_activity",
                 record_type="opportunity",
@@ -139,3 +161,27 @@ def follow_up_task(w: Session, rng: random.Random) -> Spec:
             ),
         ],
     )
+
+
+def _only_deal(idx, opp) -> bool:
+    """Whether `opp` is its owner's only open deal with its account."""
+    return opp.account_id is not None and not any(
+        o.account_id == opp.account_id and o.id != opp.id for o in idx.open_opps(opp.owner_id)
+    )
+
+
+def _contacts(w: Session) -> dict[int, list[str]]:
+    """Full names of each account's contacts that no other contact shares, by account id."""
+    return _contact_names(w.get_bind())
+
+
+@functools.lru_cache(maxsize=8)
+def _contact_names(engine: Engine) -> dict[int, list[str]]:
+    with Session(engine) as w:
+        rows = w.execute(select(Contact.account_id, Contact.first_name, Contact.last_name)).all()
+    names = [f"{first} {last}".strip() for _, first, last in rows]
+    out: dict[int, list[str]] = {}
+    for (account_id, _, _), name in zip(rows, names, strict=True):
+        if account_id is not None and names.count(name) == 1:
+            out.setdefault(account_id, []).append(name)
+    return {a: sorted(ns) for a, ns in out.items()}

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import random
 
-from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
-from officegym.apps.crm.models import Contact
 from officegym.seed_data.crm_text import CONTACT_TITLES, NEXT_STEPS
 from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, RowExists, Same
-from officegym.tasks.crm.common import allow_new, allow_update, crm_index
+from officegym.tasks.crm.common import (
+    allow_new,
+    allow_update,
+    contact_names,
+    crm_index,
+    only_open_deal,
+)
 from officegym.tasks.slack.common import call, pick
 from officegym.tasks.statements import Says
 
@@ -28,11 +31,15 @@ TASKS = [
 ]
 
 
-@template("crm.update-deal", difficulty="easy")
-def update_deal(w: Session, rng: random.Random) -> Spec:
-    """Set a deal's amount and next step."""
+@template("crm.update-deal", difficulty="easy", knobs={"rivals": (0, 1, 2)})
+def update_deal(w: Session, rng: random.Random, level: Level) -> Spec:
+    """Set a deal's amount and next step (harder levels pick a deal whose account has at
+    least `rivals` other deals, named alike: "Acme - Renewal", "Acme - Expansion")."""
     idx = crm_index(w)
-    opp = pick(rng, [o for o in idx.open_opps() if idx.roles.get(o.owner_id) == "rep"], "deals")
+    deals = [o for o in idx.open_opps() if idx.roles.get(o.owner_id) == "rep"]
+    if level.rivals:
+        deals = [o for o in deals if len(_same_account(idx, o)) >= level.rivals]
+    opp = pick(rng, deals, "deals")
     me = idx.people[opp.owner_id]
     amount = rng.choice([x for x in range(10_000, 400_000, 2_500) if x != opp.amount])
     step = rng.choice([s for s in NEXT_STEPS if s != opp.next_step])
@@ -108,9 +115,9 @@ def follow_up_task(w: Session, rng: random.Random, level: Level) -> Spec:
     idx = crm_index(w)
     deals = [o for o in idx.open_opps() if idx.roles.get(o.owner_id) == "rep"]
     if level.hops:  # the rep's only open deal with the account, so the account names it
-        deals = [o for o in deals if _only_deal(idx, o)]
+        deals = [o for o in deals if only_open_deal(idx, o, same_owner=True)]
     if level.hops == 2:
-        deals = [o for o in deals if _contacts(w).get(o.account_id)]
+        deals = [o for o in deals if contact_names(w).get(o.account_id)]
     opp = pick(rng, deals, "deals")
     me = idx.people[opp.owner_id]
     subject = rng.choice(TASKS)
@@ -127,7 +134,7 @@ def follow_up_task(w: Session, rng: random.Random, level: Level) -> Spec:
             call("crm_search_opportunities", account=account.id, owner=me.handle, open_only=True)
         ]
     if level.hops == 2:
-        contact = rng.choice(_contacts(w)[opp.account_id])
+        contact = rng.choice(contact_names(w)[opp.account_id])
         named = f"your open opportunity with the account {contact} works at"
         find.insert(0, call("crm_search_contacts", query=contact))
     return Spec(
@@ -163,25 +170,6 @@ def follow_up_task(w: Session, rng: random.Random, level: Level) -> Spec:
     )
 
 
-def _only_deal(idx, opp) -> bool:
-    """Whether `opp` is its owner's only open deal with its account."""
-    return opp.account_id is not None and not any(
-        o.account_id == opp.account_id and o.id != opp.id for o in idx.open_opps(opp.owner_id)
-    )
-
-
-def _contacts(w: Session) -> dict[int, list[str]]:
-    """Full names of each account's contacts that no other contact shares, by account id."""
-    return _contact_names(w.get_bind())
-
-
-@functools.lru_cache(maxsize=8)
-def _contact_names(engine: Engine) -> dict[int, list[str]]:
-    with Session(engine) as w:
-        rows = w.execute(select(Contact.account_id, Contact.first_name, Contact.last_name)).all()
-    names = [f"{first} {last}".strip() for _, first, last in rows]
-    out: dict[int, list[str]] = {}
-    for (account_id, _, _), name in zip(rows, names, strict=True):
-        if account_id is not None and names.count(name) == 1:
-            out.setdefault(account_id, []).append(name)
-    return {a: sorted(ns) for a, ns in out.items()}
+def _same_account(idx, opp) -> list:
+    """The other deals of `opp`'s account: rivals whose names start the same way."""
+    return [o for o in idx.opps if o.account_id == opp.account_id and o.id != opp.id]

@@ -12,9 +12,9 @@ from sqlalchemy.orm import Session
 from officegym.apps.crm.models import STAGES
 from officegym.apps.slack.models import Channel
 from officegym.seed_data.crm_text import ESCALATION_REASONS
-from officegym.tasks.base import Spec, template
+from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.checks import Predicate, RowExists
-from officegym.tasks.crm.common import crm_index
+from officegym.tasks.crm.common import contact_names, crm_index, only_open_deal
 from officegym.tasks.crm.support import allow_escalation, escalated, reason_quoted
 from officegym.tasks.cross.common import case_fact
 from officegym.tasks.facts import choice
@@ -30,15 +30,30 @@ def _channel_id(w: Session, name: str) -> int:
     return w.scalars(select(Channel.id).where(Channel.name == name)).one()
 
 
-@template("cross.deal-status-to-channel", difficulty="easy", apps=APPS)
-def deal_status_to_channel(w: Session, rng: random.Random) -> Spec:
-    """Look a deal up in the CRM and post its stage and amount in the sales channel."""
+@template("cross.deal-status-to-channel", difficulty="easy", apps=APPS, knobs={"hops": (0, 1, 2)})
+def deal_status_to_channel(w: Session, rng: random.Random, level: Level) -> Spec:
+    """Look a deal up in the CRM and post its stage and amount in the sales channel (harder
+    levels name the deal by its account, or by a contact who works there)."""
     idx = crm_index(w)
-    opp = pick(rng, [o for o in idx.open_opps() if o.amount], "open deals")
+    deals = [o for o in idx.open_opps() if o.amount]
+    if level.hops:
+        deals = [o for o in deals if only_open_deal(idx, o)]
+    if level.hops == 2:
+        deals = [o for o in deals if contact_names(w).get(o.account_id)]
+    opp = pick(rng, deals, "open deals")
     me = rng.choice(idx.with_role("rep", "sales"))
     channel_id = _channel_id(w, "sales")
+    named, find = f'"{opp.name}"', [call("crm_get_opportunity", opportunity=opp.name)]
+    if level.hops:
+        account = idx.account(opp.account_id)
+        named = f"the open opportunity with {account.name}"
+        find = [call("crm_search_opportunities", account=account.id, open_only=True)]
+    if level.hops == 2:
+        contact = rng.choice(contact_names(w)[opp.account_id])
+        named = f"the open opportunity with the account {contact} works at"
+        find.insert(0, call("crm_search_contacts", query=contact))
     return Spec(
-        goal=f'The sales team wants to know where "{opp.name}" stands. Post its current stage '
+        goal=f"The sales team wants to know where {named} stands. Post its current stage "
         "and amount in the sales team's channel.",
         persona=me.handle,
         checks=[
@@ -58,7 +73,7 @@ def deal_status_to_channel(w: Session, rng: random.Random) -> Spec:
         ],
         allowed=allow_post(channel_id, me.id),
         solution=[
-            call("crm_get_opportunity", opportunity=opp.name),
+            *find,
             call(
                 "slack_post_message",
                 channel="sales",

@@ -226,7 +226,6 @@ def task_level(tpl: Template, difficulty: object = None) -> Difficulty:
     return level
 
 
-@functools.lru_cache(maxsize=16384)
 def make_task(
     template_id: str,
     seed: int,
@@ -236,8 +235,15 @@ def make_task(
 ) -> Task:
     """The task of (template, seed) on world (scenario, world_seed) at a level (None: the
     template's default); cached."""
+    level = task_level(get_template(template_id), difficulty)
+    return _make_task(template_id, seed, scenario, world_seed, level)
+
+
+@functools.lru_cache(maxsize=16384)
+def _make_task(
+    template_id: str, seed: int, scenario: str, world_seed: int, level: Difficulty
+) -> Task:
     tpl = get_template(template_id)
-    level = task_level(tpl, difficulty)
     default = level == tpl.difficulty  # so a template's default instances never change
     rng = random.Random(f"{template_id}:{seed}" if default else f"{template_id}:{seed}:{level}")
     session = _catalog_session(scenario, world_seed)
@@ -268,3 +274,6 @@ def make_task(
         equivalent=tuple(spec.equivalent),
         params=tuple(built.params.items()),
     )
+
+
+make_task.cache_clear = _make_task.cache_clear  # type: ignore[attr-defined]

@@ -130,10 +130,17 @@ def validate_template(
     scenario: str = "default",
     world_seed: int = 0,
     mutate: bool = True,
+    difficulty: str | None = None,
 ) -> list[Problem]:
-    """Every problem found over `seeds` (an empty list means the template is sound)."""
+    """Every problem found over `seeds` (an empty list means the template is sound), at
+    one level (None: the template's own)."""
     return check_template(
-        template_id, seeds, scenario=scenario, world_seed=world_seed, mutate=mutate
+        template_id,
+        seeds,
+        scenario=scenario,
+        world_seed=world_seed,
+        mutate=mutate,
+        difficulty=difficulty,
     ).problems
 
 

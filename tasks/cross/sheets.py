@@ -409,11 +409,12 @@ def fix_report_request(w: Session, rng: random.Random) -> Spec:
     "cross.expense-total-to-manager",
     difficulty="easy",
     apps=["sheets", "slack"],
-    knobs={"hops": (1, 2, 3)},  # your manager, your manager's manager, one more up
+    # hops: your manager, or your manager's manager; by_category: a category's total only
+    knobs={"hops": (1, 2, 2), "by_category": (False, False, True)},
 )
 def expense_total_to_manager(w: Session, rng: random.Random, level: Level) -> Spec:
-    """Send your manager (harder: the manager `hops` levels up) the total of your expense
-    report (or of one category in it)."""
+    """Send your manager (harder: your manager's manager) the total of your expense report
+    (or of one category in it; hard: a category's, found with a filter)."""
     reports = [b for n, b in sorted(sheets_index(w).items()) if n.startswith("Expenses - ")]
     by_id = {p.id: p for p in _people_rows(w)}
     if level.hops > 1:
@@ -425,7 +426,9 @@ def expense_total_to_manager(w: Session, rng: random.Random, level: Level) -> Sp
     last = used_rows(w, book, "Expenses") - 1
     lines = grid(w, book, f"Expenses!B2:D{last}")
     categories = sorted({str(c) for c, _, _ in lines})
-    category = rng.choice([None, "largest", "smallest", *categories])
+    category = rng.choice(
+        categories if level.by_category else [None, "largest", "smallest", *categories]
+    )
     if category in ("largest", "smallest"):
         pick_one = max if category == "largest" else min
         biggest = pick_one(lines, key=lambda x: _num(x[2]))

@@ -57,7 +57,7 @@ class LearningProgressCurriculum:
     fast_rate: float = 0.2
     slow_rate: float = 0.05
     explore: float = 0.05  # weight added to every in-band arm (new arms get tried)
-    outside: float = 0.01  # weight of an arm outside the band
+    outside: float = 0.002  # weight of an arm outside the band
     epsilon: float = 0.05  # share of uniform draws
     _index: dict[tuple[str, str], Arm] = field(default_factory=dict, repr=False)
 

@@ -1,0 +1,70 @@
+"""Choosing a difficulty level: the ``difficulty`` reset option and env kwarg, in the
+episode logic tools mode and browser mode share."""
+
+from __future__ import annotations
+
+import gymnasium
+import pytest
+
+import officegym
+from officegym.gym.episodes import OPTION_KEYS
+
+
+def test_difficulty_is_a_reset_option() -> None:
+    assert "difficulty" in OPTION_KEYS
+
+
+def test_a_reset_option_builds_the_task_at_that_level_and_info_says_so() -> None:
+    env = gymnasium.make("officegym/crm.close-case-v0")
+    try:
+        _, easy = env.reset(seed=3)
+        _, hard = env.reset(seed=3, options={"difficulty": "hard"})
+        assert (easy["task"]["difficulty"], easy["task"]["params"]) == ("easy", {"rows": 1})
+        assert (hard["task"]["difficulty"], hard["task"]["params"]) == ("hard", {"rows": 3})
+        assert len(env.unwrapped.task.solution) == 6
+        _, again = env.reset(seed=3, options={"difficulty": 2})
+        assert again["task"] == hard["task"]
+    finally:
+        env.close()
+
+
+def test_the_env_kwarg_sets_the_level_of_every_reset_and_an_option_overrides_it() -> None:
+    env = gymnasium.make("officegym/crm.close-case-v0", difficulty="medium")
+    try:
+        levels = {env.reset(seed=s)[1]["task"]["difficulty"] for s in range(3)}
+        assert levels == {"medium"}
+        _, info = env.reset(seed=0, options={"difficulty": "easy"})
+        assert info["task"]["difficulty"] == "easy"
+    finally:
+        env.close()
+
+
+def test_an_app_env_at_a_level_samples_only_templates_that_have_it() -> None:
+    env = gymnasium.make("officegym/crm-v0", difficulty="hard")
+    try:
+        registry = officegym.tasks.load_templates()
+        for seed in range(8):
+            _, info = env.reset(seed=seed)
+            tpl = registry[info["task"]["id"]]
+            assert info["task"]["difficulty"] == "hard" and "hard" in tpl.levels
+    finally:
+        env.close()
+
+
+def test_unknown_or_unavailable_levels_are_clear_errors() -> None:
+    with pytest.raises(ValueError, match="easy, medium, hard"):
+        gymnasium.make("officegym/crm-v0", difficulty="extreme")
+    env = gymnasium.make("officegym/slack.count-members-v0")
+    try:
+        with pytest.raises(ValueError, match="easy, medium, hard"):
+            env.reset(options={"difficulty": "brutal"})
+        with pytest.raises(ValueError, match="can be built at difficulty hard"):
+            env.reset(options={"difficulty": "hard"})
+    finally:
+        env.close()
+    env = gymnasium.make("officegym/crm-v0")
+    try:
+        with pytest.raises(ValueError, match="no difficulty knobs"):
+            env.reset(options={"task": "crm.escalate-case", "difficulty": "hard"})
+    finally:
+        env.close()

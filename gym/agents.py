@@ -93,12 +93,17 @@ class NoisyOracleAgent:
     def __init__(self, seed: int | None = None, p: float = 0.2) -> None:
         if not 0.0 <= p <= 1.0:
             raise ValueError(f"the noisy agent's error rate p must lie in [0, 1], not {p!r}")
-        self.p = p
-        self._rng = random.Random(f"noisy:{seed}")
+        self.p, self.seed, self._episodes = p, seed, 0
+        self._rng = random.Random()
         self._inner = OracleAgent()
 
     def reset(self, env: gymnasium.Env, observation: dict[str, str], info: dict) -> None:
         task = env.unwrapped.task  # type: ignore[attr-defined]
+        # errors drawn per episode and instance, so agents seeded alike (one per rollout
+        # index) do not err at the same steps of every template
+        self._episodes += 1
+        key = f"noisy:{self.seed}:{self._episodes}:{task.id}:{task.difficulty}:{task.seed}"
+        self._rng.seed(key)
         wrong = [self._rng.random() < self.p for _ in range(len(task.solution) + 1)]
         calls: list[ToolCall] = []
         answer = task.answer

@@ -291,7 +291,8 @@ def tasks(app: str | None) -> None:
         table.add_column(column, overflow="fold")
     rows = [t for _, t in sorted(load_templates().items()) if app in (None, t.app, *t.apps)]
     for t in rows:
-        table.add_row(t.id, t.difficulty, ", ".join(t.apps), t.summary, env_id(t.id))
+        level = f"{t.difficulty} (knobs: {', '.join(t.knobs)})" if t.knobs else t.difficulty
+        table.add_row(t.id, level, ", ".join(t.apps), t.summary, env_id(t.id))
     console.print(table)
     console.print(f"{len(rows)} template(s)")
 

@@ -36,7 +36,7 @@ def _rep_deal(w: Session, rng: random.Random, stages: tuple[str, ...] = OPEN_STA
 
 @template("crm.advance-stage", difficulty="easy", knobs={"rows": (1, 2, 3)})
 def advance_stage(w: Session, rng: random.Random, level: Level) -> Spec:
-    """Move a deal (harder: `rows` deals of the same rep) to the next stage of the pipeline."""
+    """Move a deal to the next stage of the pipeline (harder levels: two or three deals)."""
     idx, opp, me = _rep_deal(w, rng, OPEN_STAGES[:-1])
     deals = [opp, *_more(rng, idx, opp, level.rows - 1, OPEN_STAGES[:-1])]
     nxt = {o.id: STAGES[STAGES.index(o.stage) + 1] for o in deals}

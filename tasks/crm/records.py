@@ -34,7 +34,7 @@ TASKS = [
 @template("crm.update-deal", difficulty="easy", knobs={"rivals": (0, 1, 2)})
 def update_deal(w: Session, rng: random.Random, level: Level) -> Spec:
     """Set a deal's amount and next step (harder levels pick a deal whose account has at
-    least `rivals` other deals, named alike: "Acme - Renewal", "Acme - Expansion")."""
+    least one or two other deals, named alike: "Acme - Renewal", "Acme - Expansion")."""
     idx = crm_index(w)
     deals = [o for o in idx.open_opps() if idx.roles.get(o.owner_id) == "rep"]
     if level.rivals:

@@ -85,7 +85,7 @@ def escalate_case(w: Session, rng: random.Random) -> Spec:
 
 @template("crm.close-case", difficulty="easy", knobs={"rows": (1, 2, 3)})
 def close_case(w: Session, rng: random.Random, level: Level) -> Spec:
-    """Close one (harder: `rows`) of your cases with its resolution."""
+    """Close one (harder levels: two or three) of your cases with its resolution."""
     statuses = ("New", "Working", "Escalated")
     idx, case, me = open_case(w, rng, statuses)
     resolution = rng.choice(RESOLUTIONS)

@@ -287,7 +287,7 @@ def number_format(w: Session, rng: random.Random) -> Spec:
 
 @template("sheets.share-workbook", difficulty="easy", knobs={"rows": (1, 2, 3)})
 def share_workbook(w: Session, rng: random.Random, level: Level) -> Spec:
-    """Share your expense report with a colleague (harder: `rows` colleagues), as viewer or
+    """Share your expense report with a colleague (harder levels: two or three), as viewer or
     editor."""
     reports = [b for n, b in sorted(sheets_index(w).items()) if n.startswith("Expenses - ")]
     book = pick(rng, reports, "expense reports")

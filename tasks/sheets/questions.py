@@ -98,7 +98,7 @@ PLAN = "Headcount Plan 2026"
 @template("sheets.planned-hires", difficulty="easy", knobs={"teams": (1, 2, 3)})
 def planned_hires(w: Session, rng: random.Random, level: Level) -> Spec:
     """Answer a team's planned hires for a quarter, or its year-end head count (harder
-    levels: the sum over `teams` teams)."""
+    levels: the sum over two or three teams)."""
     book = book_of(w, PLAN)
     last = used_rows(w, book, "Plan") - 1
     rows = grid(w, book, f"Plan!A2:G{last}")

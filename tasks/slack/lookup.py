@@ -21,7 +21,7 @@ from officegym.tasks.statements import day_forms
 
 @template("slack.lookup-manager", difficulty="easy", knobs={"hops": (1, 2, 3)})
 def lookup_manager(w: Session, rng: random.Random, level: Level) -> Spec:
-    """Answer who a colleague's manager is (harder levels: the manager `hops` levels up)."""
+    """Answer who a colleague's manager is (harder levels: two or three managers up)."""
     everyone = people(w)
     me = pick(rng, everyone, "people")
     if level.hops == 1:

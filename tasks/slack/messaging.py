@@ -35,8 +35,8 @@ EVENTS = ["design review", "sprint demo", "team lunch", "budget sync", "customer
 
 @template("slack.post-channel", difficulty="easy", knobs={"rows": (1, 2, 3)})
 def post_channel(w: Session, rng: random.Random, level: Level) -> Spec:
-    """Post an announcement with a given day, time and room in one (harder: `rows`) of your
-    channels."""
+    """Post an announcement with a given day, time and room in one of your channels (harder
+    levels: in two or three)."""
     me = pick(rng, people(w), "people")
     ch = pick(rng, channels_of(w, me), "channels")
     event, day, time, room = (
@@ -322,7 +322,7 @@ def _own_quotables(engine: Engine) -> dict[int, list[int]]:
 @template("slack.dm-by-name", difficulty="easy", knobs={"hops": (0, 1, 2)})
 def dm_by_name(w: Session, rng: random.Random, level: Level) -> Spec:
     """Send a direct message to a person named by full name (others may share a first name);
-    harder levels name them through the org chart (`hops` managers up from someone)."""
+    harder levels name them through the org chart (one or two managers up from someone)."""
     everyone = people(w)
     me = pick(rng, everyone, "people")
     firsts = [p.name.split()[0] for p in everyone]

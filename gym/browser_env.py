@@ -49,6 +49,7 @@ from officegym.gym.browser.manager import shared_manager
 from officegym.gym.browser.server import AppServer
 from officegym.gym.browser.space import BrowserActionSpace
 from officegym.gym.browser.tab import EMPTY, Tab
+from officegym.gym.curriculum import make_curriculum
 from officegym.gym.episodes import (
     ERROR_CHARS,
     GOAL_CHARS,
@@ -99,10 +100,12 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         executable_path: str | None = None,
         cdp: bool = False,
         difficulty: str | int | None = None,
+        curriculum: Any = None,
     ) -> None:
         _check_settings(render_mode, split, max_steps, viewport, max_page_chars, action_timeout_ms)
         self.templates = select_templates(app, task)
         self.difficulty = level_name(difficulty) if difficulty is not None else None
+        self.curriculum = make_curriculum(curriculum, self.templates)
         self.split, self.scenario, self.world_seed = split, scenario, world_seed
         self.max_steps, self.max_page_chars = max_steps, max_page_chars
         self.render_mode, self.screenshot = render_mode, screenshot
@@ -160,6 +163,7 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
             scenario=self.scenario,
             world_seed=self.world_seed,
             difficulty=self.difficulty,
+            curriculum=self.curriculum,
         )
         task = make_task(template_id, task_seed, self.scenario, self.world_seed, level)
         self.server.new_episode(task.persona)
@@ -240,7 +244,10 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         """Grade the final state, with no request touching the database meanwhile."""
         assert self.task is not None
         with self.server.exclusive():
-            return grade_world_state(self.world, self.task, self._answer)
+            graded = grade_world_state(self.world, self.task, self._answer)
+        if self.curriculum is not None:
+            self.curriculum.observe(self.task.id, self.task.difficulty, graded.reward)
+        return graded
 
     def _stray(self, message: str) -> Step:
         """The answer to a step outside an episode: an error, no reward, nothing changed."""

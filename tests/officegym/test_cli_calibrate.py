@@ -5,11 +5,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import gymnasium
 import pytest
 from click.testing import CliRunner
 
+import officegym  # noqa: F401  (registers the environments)
 from officegym.cli import main
 from officegym.gym.calibration import load_calibration
+from officegym.gym.registration import env_id
+from tests.gym.openai_stub import ScriptedModel
 
 
 def test_calibrate_prints_rates_with_intervals_and_writes_the_file(tmp_path: Path) -> None:
@@ -59,3 +63,27 @@ def test_validate_checks_each_level_of_a_knobbed_template() -> None:
         "crm.close-case@hard",
         "slack.count-members",
     }
+
+
+def test_calibrate_measures_the_openai_compatible_agent(
+    scripted_model: ScriptedModel, tmp_path: Path
+) -> None:
+    """The LLM agent of the gym, against the tests' OpenAI-compatible server: a model that
+    replies with the reference passes every episode, one that refuses passes none (and the
+    level is flagged hard, not broken)."""
+    template, level = "crm.close-case", "medium"
+    env = gymnasium.make(env_id(template))
+    for seed in range(2):  # the server learns the instances calibrate will reset to
+        env.reset(seed=seed, options={"split": "train", "difficulty": level})
+        scripted_model.learn(env.unwrapped.task)
+    env.close()
+    for model, passed, flag in (("reference", 2, "too-easy"), ("refuse", 0, "zero")):
+        out = tmp_path / f"{model}.json"
+        args = ["calibrate", "--agent", "openai", "--model", model, "--base-url",
+                scripted_model.base_url, "--rollouts", "2", "--templates", template,
+                "--difficulty", level, "--out", str(out)]  # fmt: skip
+        result = CliRunner().invoke(main, args, env={"COLUMNS": "200"})
+        assert result.exit_code == 0, result.output
+        (entry,) = load_calibration(out).entries
+        assert (entry.passed, entry.flag) == (passed, flag)
+        assert load_calibration(out).agent == f"openai:{model}"

@@ -246,7 +246,7 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         with self.server.exclusive():
             graded = grade_world_state(self.world, self.task, self._answer)
         if self.curriculum is not None:
-            self.curriculum.observe(self.task.id, self.task.difficulty, graded.reward)
+            self.curriculum.observe(self.task.id, self.task.difficulty, graded.passed)
         return graded
 
     def _stray(self, message: str) -> Step:

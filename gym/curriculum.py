@@ -4,14 +4,14 @@ Method: absolute learning progress (ALP) over discrete arms, the bandit teacher 
 Portelas et al. 2020 ("Teacher algorithms for curriculum learning of Deep RL in
 continuously parameterized environments") with the fast/slow moving-average form of
 Kanitscheider et al. 2021, restricted to a target band of pass rates. Each arm keeps a
-fast and a slow exponential moving average of its episode rewards; learning progress is
-their absolute difference. An arm whose estimated pass rate (the fast average) lies in
-the band is drawn with weight ``progress + explore``; one outside it with weight
+fast and a slow exponential moving average of its episodes' outcomes (1 passed, 0 not,
+as graded at the episode's end); learning progress is their absolute difference. An
+arm whose estimated pass rate (the fast average) lies in the band is drawn with weight ``progress + explore``; one outside it with weight
 ``outside`` (small), and with probability ``epsilon`` an arm is drawn uniformly. As the
 agent improves, easy arms rise above the band and hard ones climb into it, so sampling
 shifts toward harder levels. Estimates start from a calibration file when one is given
-(`officegym.gym.calibration`), else at the band's middle; they move with the rewards the
-env observes at each episode's end. Draws use the env's `np_random`, so a seeded env
+(`officegym.gym.calibration`), else at the band's middle; they move with the outcomes
+the env observes at each episode's end. Draws use the env's `np_random`, so a seeded env
 samples the same arms.
 """
 
@@ -34,7 +34,7 @@ METHODS = ("learning-progress",)
 
 @dataclass
 class Arm:
-    """One (template, level): episodes seen and the two moving averages of its reward."""
+    """One (template, level): episodes seen and the two moving averages of its outcomes."""
 
     template: str
     level: str
@@ -44,7 +44,7 @@ class Arm:
 
     @property
     def progress(self) -> float:
-        """Absolute learning progress: how fast the arm's reward is moving."""
+        """Absolute learning progress: how fast the arm's pass rate is moving."""
         return abs(self.fast - self.slow)
 
 
@@ -88,15 +88,16 @@ class LearningProgressCurriculum:
         arm = self.arms[int(rng.choice(len(self.arms), p=self.weights()))]
         return arm.template, arm.level
 
-    def observe(self, template: str, level: str, reward: float) -> None:
-        """Fold an episode's final reward into its arm (arms not in the curriculum are
-        ignored: an episode the options fixed elsewhere)."""
+    def observe(self, template: str, level: str, passed: bool | float) -> None:
+        """Fold an episode's outcome (passed, or a success score in [0, 1]) into its arm
+        (arms not in the curriculum are ignored: an episode the options fixed elsewhere)."""
         arm = self._index.get((template, level))
         if arm is None:
             return
+        success = float(passed)
         arm.episodes += 1
-        arm.fast += self.fast_rate * (reward - arm.fast)
-        arm.slow += self.slow_rate * (reward - arm.slow)
+        arm.fast += self.fast_rate * (success - arm.fast)
+        arm.slow += self.slow_rate * (success - arm.slow)
 
     def snapshot(self) -> dict[str, Any]:
         """The sampler's state: method, band and, per arm, episodes, rate, progress and the

@@ -200,7 +200,7 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
             reward = self.last_grade.reward
             info["grade"] = self.last_grade.to_dict()
             if self.curriculum is not None:
-                self.curriculum.observe(self.task.id, self.task.difficulty, reward)
+                self.curriculum.observe(self.task.id, self.task.difficulty, self.last_grade.passed)
             if terminated:
                 result = json.dumps(
                     {"submitted": True, "reward": reward, "passed": self.last_grade.passed}

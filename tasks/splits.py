@@ -65,12 +65,18 @@ def find_seed(
 
 
 def split_seeds(
-    template_id: str, split: Split, *, scenario: str = "default", world_seed: int = 0
+    template_id: str,
+    split: Split,
+    *,
+    scenario: str = "default",
+    world_seed: int = 0,
+    difficulty: str | None = None,
 ) -> Iterator[int]:
-    """The seeds 0, 1, 2, ... whose instances are in `split` (a fixed evaluation order)."""
+    """The seeds 0, 1, 2, ... whose instances (at `difficulty`, None: the template's own
+    level) are in `split` (a fixed evaluation order)."""
     seed = misses = 0
     while misses < TRIES:
-        if _split_of_seed(template_id, seed, scenario, world_seed) == split:
+        if _split_of_seed(template_id, seed, scenario, world_seed, difficulty) == split:
             misses = 0
             yield seed
         else:

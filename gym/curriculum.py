@@ -6,13 +6,14 @@ continuously parameterized environments") with the fast/slow moving-average form
 Kanitscheider et al. 2021, restricted to a target band of pass rates. Each arm keeps a
 fast and a slow exponential moving average of its episodes' outcomes (1 passed, 0 not,
 as graded at the episode's end); learning progress is their absolute difference. An
-arm whose estimated pass rate (the fast average) lies in the band is drawn with weight ``progress + explore``; one outside it with weight
-``outside`` (small), and with probability ``epsilon`` an arm is drawn uniformly. As the
-agent improves, easy arms rise above the band and hard ones climb into it, so sampling
-shifts toward harder levels. Estimates start from a calibration file when one is given
+arm whose estimated pass rate (the fast average) lies in the band is drawn with weight
+``progress + explore``; one outside it with weight ``outside`` (small), and with
+probability ``epsilon`` an arm is drawn uniformly. As the agent improves, easy arms
+rise above the band and hard ones climb into it, so sampling shifts toward harder
+levels. Estimates start from a calibration file when one is given
 (`officegym.gym.calibration`), else at the band's middle; they move with the outcomes
-the env observes at each episode's end. Draws use the env's `np_random`, so a seeded env
-samples the same arms.
+the env observes at each episode's end. Draws use the env's `np_random`, so a seeded
+env samples the same arms.
 """
 
 from __future__ import annotations

@@ -9,8 +9,11 @@ truncates the episode and grades it too, and so does a Gymnasium step limit
 env reads at reset. The reward is the grade at the end and 0 before. Nothing an
 agent sends raises out of `step`: a malformed action is an error observation,
 counts as a step and leaves the world as it was. ``faults=0.1`` makes a seeded tenth
-of the tool calls fail as real APIs do (`officegym.gym.faults`). An env cannot be
-pickled (it holds a live database): hand vector envs and Ray a factory instead.
+of the tool calls fail as real APIs do (`officegym.gym.faults`). ``difficulty="hard"``
+builds every task at that level (templates with knobs: `officegym.tasks.difficulty`);
+``curriculum=`` lets a sampler pick template and level (`officegym.gym.curriculum`). An
+env cannot be pickled (it holds a live database): hand vector envs and Ray a factory
+instead.
 """
 
 from __future__ import annotations

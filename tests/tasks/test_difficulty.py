@@ -16,7 +16,9 @@ from officegym.tasks.base import Spec, template
 from officegym.tasks.crm.common import crm_index
 from officegym.tasks.difficulty import LEVELS, Level, level_name
 from officegym.tasks.splits import split_of
-from officegym.tasks.validate import validate_template
+from officegym.tasks.validate import replay, validate_template
+from officegym.world import World, world_image
+from tests.tasks.test_red_team import POLICIES
 
 load_templates()
 KNOBBED = sorted(t for t, tpl in TEMPLATES.items() if tpl.knobs)
@@ -191,3 +193,25 @@ def test_look_up_hops_name_the_target_through_the_org_chart() -> None:
     assert [c.name for c in task.solution].count("slack_get_person") == 2
     task = make_task("slack.lookup-manager", 3, difficulty="hard")
     assert [c.name for c in task.solution].count("slack_get_person") == 3
+
+
+@pytest.mark.parametrize("policy", sorted(POLICIES))
+def test_no_reward_hacking_policy_passes_a_harder_level(policy: str) -> None:
+    """The generic red-team policies (`test_red_team.py`) over the levels it does not see."""
+    world = World(world_image("default", 0))
+    passed, played = [], 0
+    try:
+        with Session(world.initial_engine) as w:
+            for template_id, level in OTHER_LEVELS:
+                for seed in range(2):
+                    task = make_task(template_id, seed, difficulty=level)  # type: ignore[arg-type]
+                    play = POLICIES[policy](task, w)
+                    if play is None:
+                        continue
+                    played += 1
+                    if replay(world, task, *play)[0].passed:
+                        passed.append(f"{template_id}@{level} seed {seed}")
+    finally:
+        world.close()
+    assert played >= len(OTHER_LEVELS) // 2
+    assert not passed, f"{policy} passed: {passed[:10]}"

@@ -3,11 +3,15 @@ episode logic tools mode and browser mode share."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import gymnasium
 import pytest
 
 import officegym
 from officegym.gym.episodes import OPTION_KEYS
+from officegym.gym.trajectory_files import TrajectoryWriter, read_jsonl
+from officegym.gym.worker import EpisodeSpec, RolloutSettings, run_local
 
 
 def test_difficulty_is_a_reset_option() -> None:
@@ -68,3 +72,21 @@ def test_unknown_or_unavailable_levels_are_clear_errors() -> None:
             env.reset(options={"task": "crm.escalate-case", "difficulty": "hard"})
     finally:
         env.close()
+
+
+def test_rollout_records_carry_the_level_into_jsonl_and_parquet(tmp_path: Path) -> None:
+    import pyarrow.parquet as pq  # the parquet extra, part of dev
+
+    plan = [
+        EpisodeSpec(i, "officegym/crm.close-case-v0", i, {"difficulty": lv})
+        for i, lv in enumerate(("easy", "hard"))
+    ]
+    with TrajectoryWriter(tmp_path / "t.jsonl", tmp_path / "t.parquet") as writer:
+        for record in run_local(plan, RolloutSettings("oracle")):
+            writer.write(record)
+    lines = read_jsonl(tmp_path / "t.jsonl")
+    assert [r["task"]["params"] for r in lines] == [{"rows": 1}, {"rows": 3}]
+    assert pq.read_table(tmp_path / "t.parquet").column("difficulty").to_pylist() == [
+        "easy",
+        "hard",
+    ]

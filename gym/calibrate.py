@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from officegym.gym.agents import NoisyOracleAgent
 from officegym.gym.calibration import Calibration, Entry
 from officegym.gym.registration import env_id
 from officegym.gym.worker import EpisodeSpec, RolloutSettings, run_local
@@ -64,10 +65,17 @@ def calibrate(
                 update={"reference_passes": ok, "flag": "zero" if ok else "impossible"}
             )
         entries.append(entry)
-    label = f"{agent}:{options['p']}" if agent == "noisy" else agent
-    if agent == "openai":
-        label = f"openai:{options.get('model')}"
+    label = _label(agent, options)
     return Calibration(agent=label, rollouts=rollouts, split=split, seed=seed, entries=entries)  # type: ignore[arg-type]
+
+
+def _label(agent: str, options: Mapping[str, Any]) -> str:
+    """How the file names the agent: ``noisy:0.2``, ``openai:<model>`` or the name."""
+    if agent == "noisy":
+        return f"noisy:{options.get('p', NoisyOracleAgent().p)}"
+    if agent == "openai":
+        return f"openai:{options.get('model')}"
+    return agent
 
 
 def _play(

@@ -159,17 +159,31 @@ def _parts(idx, owner_id: int, by: dt.date) -> list[int]:
     return [o.amount or 0 for o in idx.open_opps(owner_id) if o.close_date <= by]
 
 
-@template("cross.pipeline-to-manager", difficulty="medium", apps=APPS)
-def pipeline_to_manager(w: Session, rng: random.Random) -> Spec:
-    """Report your open pipeline closing by a date to your manager by DM."""
+@template(
+    "cross.pipeline-to-manager",
+    difficulty="medium",
+    apps=APPS,
+    knobs={"hops": (0, 1, 2)},  # the recipient: named, your manager, your manager's manager
+)
+def pipeline_to_manager(w: Session, rng: random.Random, level: Level) -> Spec:
+    """Report your open pipeline closing by a date to your manager by DM (easy: the manager
+    is named; hard: it goes to your manager's manager)."""
     idx = crm_index(w)
-    me = pick(rng, idx.with_role("rep", "sales"), "sales reps")
+    reps = idx.with_role("rep", "sales")
+    if level.hops == 2:
+        reps = [p for p in reps if idx.people[p.manager_id].manager_id in idx.people]
+    me = pick(rng, reps, "sales reps")
     totals = {d: _pipeline(idx, me.id, d) for d in _quarter_ends(idx.today)}
     by = pick(rng, [d for d, n in totals.items() if n], "closing windows with deals")
     total = totals[by]
-    boss = idx.people[me.manager_id]
+    chain = [idx.people[me.manager_id]]
+    if level.hops == 2:
+        chain.append(idx.people[chain[0].manager_id])
+    boss = chain[-1]
+    whom = {0: boss.name, 1: "your manager", 2: "your manager's manager"}[level.hops]
+    looks = [call("slack_get_person", person=p.handle) for p in (me, *chain[:-1])][: level.hops]
     return Spec(
-        goal="Send your manager a direct message with the total amount of your open "
+        goal=f"Send {whom} a direct message with the total amount of your open "
         f"opportunities that close on or before {by:%B %-d, %Y}.",
         persona=me.handle,
         checks=[
@@ -197,7 +211,7 @@ def pipeline_to_manager(w: Session, rng: random.Random) -> Spec:
                 close_before=by.isoformat(),
                 limit=100,
             ),
-            call("slack_get_person", person=me.handle),
+            *looks,
             call(
                 "slack_send_dm",
                 people=[boss.handle],

@@ -11,7 +11,7 @@ import pytest
 import officegym
 from officegym.gym.episodes import OPTION_KEYS
 from officegym.gym.trajectory_files import TrajectoryWriter, read_jsonl
-from officegym.gym.worker import EpisodeSpec, RolloutSettings, run_local
+from officegym.gym.worker import EpisodeSpec, RolloutSettings, plan_episodes, run_local
 
 
 def test_difficulty_is_a_reset_option() -> None:
@@ -90,3 +90,9 @@ def test_rollout_records_carry_the_level_into_jsonl_and_parquet(tmp_path: Path) 
         "easy",
         "hard",
     ]
+
+
+def test_a_rollout_plan_carries_the_level_to_every_episode() -> None:
+    plan = plan_episodes(3, templates=["crm.close-case"], difficulty="medium")
+    assert [s.options for s in plan] == [{"split": "train", "difficulty": "medium"}] * 3
+    assert plan_episodes(1, templates=["crm.close-case"])[0].options == {"split": "train"}

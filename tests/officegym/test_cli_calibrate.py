@@ -87,3 +87,13 @@ def test_calibrate_measures_the_openai_compatible_agent(
         (entry,) = load_calibration(out).entries
         assert (entry.passed, entry.flag) == (passed, flag)
         assert load_calibration(out).agent == f"openai:{model}"
+
+
+def test_rollout_takes_a_difficulty(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    args = ["rollout", "--local", "--episodes", "2", "--templates", "crm.close-case",
+            "--difficulty", "hard", "--out", str(out), "--no-parquet"]  # fmt: skip
+    result = CliRunner().invoke(main, args, env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(r["task"]["difficulty"], r["passed"]) for r in records] == [("hard", True)] * 2

@@ -50,6 +50,7 @@ from officegym.gym.browser.server import AppServer
 from officegym.gym.browser.space import BrowserActionSpace
 from officegym.gym.browser.tab import EMPTY, Tab
 from officegym.gym.colleagues import answering_hook, make_responder, start_colleague
+from officegym.gym.curriculum import make_curriculum
 from officegym.gym.episodes import (
     ERROR_CHARS,
     GOAL_CHARS,
@@ -66,6 +67,7 @@ from officegym.gym.episodes import (
 from officegym.gym.spaces import UnicodeText
 from officegym.tasks import Grade, Task, make_task
 from officegym.tasks.responders import Responder
+from officegym.tasks.difficulty import level_name
 from officegym.world import World, world_image
 
 __all__ = ["ACTION_HELP", "BrowserEnv"]
@@ -100,10 +102,14 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         executable_path: str | None = None,
         cdp: bool = False,
         responder: Responder | str | None = None,
+        difficulty: str | int | None = None,
+        curriculum: Any = None,
     ) -> None:
         _check_settings(render_mode, split, max_steps, viewport, max_page_chars, action_timeout_ms)
         self.responder = make_responder(responder)  # who answers ask-the-requester questions
         self.templates = select_templates(app, task)
+        self.difficulty = level_name(difficulty) if difficulty is not None else None
+        self.curriculum = make_curriculum(curriculum, self.templates)
         self.split, self.scenario, self.world_seed = split, scenario, world_seed
         self.max_steps, self.max_page_chars = max_steps, max_page_chars
         self.render_mode, self.screenshot = render_mode, screenshot
@@ -149,18 +155,21 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
     def reset(
         self, *, seed: int | None = None, options: Mapping[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Restore the world, start a task (``options``: ``task``, ``task_seed``, ``split``, as
-        in tools mode), sign in as its persona in a cleared context and open the app."""
+        """Restore the world, start a task (``options``: ``task``, ``task_seed``, ``split``,
+        ``difficulty``, as in tools mode), sign in as its persona in a cleared context and
+        open the app."""
         super().reset(seed=seed)
-        template_id, split, task_seed = choose_task(
+        template_id, split, task_seed, level = choose_task(
             self.np_random,
             self.templates,
             self.split,
             dict(options or {}),
             scenario=self.scenario,
             world_seed=self.world_seed,
+            difficulty=self.difficulty,
+            curriculum=self.curriculum,
         )
-        task = make_task(template_id, task_seed, self.scenario, self.world_seed)
+        task = make_task(template_id, task_seed, self.scenario, self.world_seed, level)
         self.server.new_episode(task.persona)
         with self.server.exclusive(), self.world.session() as s:
             colleague = start_colleague(task, s, self.responder)
@@ -242,7 +251,10 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         """Grade the final state, with no request touching the database meanwhile."""
         assert self.task is not None
         with self.server.exclusive():
-            return grade_world_state(self.world, self.task, self._answer)
+            graded = grade_world_state(self.world, self.task, self._answer)
+        if self.curriculum is not None:
+            self.curriculum.observe(self.task.id, self.task.difficulty, graded.passed)
+        return graded
 
     def _stray(self, message: str) -> Step:
         """The answer to a step outside an episode: an error, no reward, nothing changed."""

@@ -20,6 +20,8 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
 from officegym.tasks import Grade, Task, grade, load_templates, make_task
+from officegym.tasks.base import task_level
+from officegym.tasks.difficulty import Difficulty, level_name
 from officegym.tasks.splits import SPLITS, find_seed, split_of
 from officegym.world import World
 
@@ -41,7 +43,7 @@ __all__ = [
 GOAL_CHARS = 4_000
 PERSONA_CHARS = 200
 ERROR_CHARS = 2_000
-OPTION_KEYS = frozenset({"task", "task_seed", "split"})
+OPTION_KEYS = frozenset({"task", "task_seed", "split", "difficulty"})
 
 
 def check_episode_settings(split: str, max_steps: int) -> None:
@@ -76,29 +78,41 @@ def choose_task(
     *,
     scenario: str,
     world_seed: int,
-) -> tuple[str, str, int]:
-    """Template, split and task seed of a reset. Two draws happen whatever the options say
-    (so a seeded sequence of resets does not depend on them): a template, and where the
-    search for a seed of the split starts. A given ``task_seed`` is that instance, in
-    whichever split it is; naming a ``split`` it is not in is an error."""
+    difficulty: Difficulty | None = None,
+    curriculum: Any = None,
+) -> tuple[str, str, int, Difficulty | None]:
+    """Template, split, task seed and level (None: the template's own) of a reset. Two
+    draws happen whatever the options say (so a seeded sequence of resets does not depend
+    on them): a template, and where the search for a seed of the split starts. A given
+    ``task_seed`` is that instance, in whichever split it is; naming a ``split`` it is not
+    in is an error. A ``difficulty`` (option, else the env's) samples only the templates
+    that can be built at it; a `curriculum` (`officegym.gym.curriculum`) picks the
+    template and level itself unless the options name them."""
     unknown = set(options) - OPTION_KEYS
     if unknown:
         raise ValueError(f"unknown reset option(s) {sorted(unknown)}; use {sorted(OPTION_KEYS)}")
     split = options.get("split") or default_split
     if split not in SPLITS:
         raise ValueError(f"unknown split {split!r}; use one of {sorted(SPLITS)}")
-    pick, start = int(rng.integers(len(templates))), int(rng.integers(2**63))
-    template_id = options.get("task") or templates[pick]
+    level = _level(options.get("difficulty", difficulty))
+    pool = _offering(templates, level) if "task" not in options else templates
+    pick, start = int(rng.integers(len(pool))), int(rng.integers(2**63))
+    template_id = options.get("task") or pool[pick]
     if template_id not in templates:
         raise ValueError(f"task {template_id!r} is not one of this env's {templates}")
+    if curriculum is not None and "task" not in options and level is None:
+        template_id, level = curriculum.choose(rng)
+    task_level(load_templates()[template_id], level)  # a level the template has, or an error
     if "task_seed" not in options:
-        seed = find_seed(template_id, split, start, scenario=scenario, world_seed=world_seed)
-        return template_id, split, seed
+        seed = find_seed(
+            template_id, split, start, scenario=scenario, world_seed=world_seed, difficulty=level
+        )
+        return template_id, split, seed, level
     task_seed = options["task_seed"]
     if not isinstance(task_seed, int) or isinstance(task_seed, bool):
         raise ValueError(f"task_seed must be an int, not {task_seed!r}")
     try:
-        actual = split_of(make_task(template_id, task_seed, scenario, world_seed))
+        actual = split_of(make_task(template_id, task_seed, scenario, world_seed, level))
     except LookupError as exc:
         raise ValueError(f"task seed {task_seed} of {template_id}: {exc}") from None
     if options.get("split") not in (None, actual):
@@ -106,7 +120,23 @@ def choose_task(
             f"task seed {task_seed} of {template_id} is a {actual} instance, not "
             f"{options['split']}; officegym.tasks.splits.split_seeds lists a split's seeds"
         )
-    return template_id, actual, task_seed
+    return template_id, actual, task_seed, level
+
+
+def _level(value: object) -> Difficulty | None:
+    """The level a ``difficulty`` option or env kwarg names (None: each template's own)."""
+    return None if value is None else level_name(value)
+
+
+def _offering(templates: tuple[str, ...], level: Difficulty | None) -> tuple[str, ...]:
+    """The templates that can be built at `level` (all of them for None)."""
+    if level is None:
+        return templates
+    registry = load_templates()
+    pool = tuple(t for t in templates if level in registry[t].levels)
+    if not pool:
+        raise ValueError(f"none of this env's templates can be built at difficulty {level}")
+    return pool
 
 
 def grade_world_state(world: World, task: Task, answer: str | None) -> Grade:

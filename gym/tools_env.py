@@ -9,8 +9,11 @@ truncates the episode and grades it too, and so does a Gymnasium step limit
 env reads at reset. The reward is the grade at the end and 0 before. Nothing an
 agent sends raises out of `step`: a malformed action is an error observation,
 counts as a step and leaves the world as it was. ``faults=0.1`` makes a seeded tenth
-of the tool calls fail as real APIs do (`officegym.gym.faults`). An env cannot be
-pickled (it holds a live database): hand vector envs and Ray a factory instead.
+of the tool calls fail as real APIs do (`officegym.gym.faults`). ``difficulty="hard"``
+builds every task at that level (templates with knobs: `officegym.tasks.difficulty`);
+``curriculum=`` lets a sampler pick template and level (`officegym.gym.curriculum`). An
+env cannot be pickled (it holds a live database): hand vector envs and Ray a factory
+instead.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from gymnasium import spaces
 
 from officegym.gym.actions import ActionError, parse_action, submitted_answer
 from officegym.gym.colleagues import make_responder, start_colleague
+from officegym.gym.curriculum import make_curriculum
 from officegym.gym.episodes import (
     ERROR_CHARS,
     GOAL_CHARS,
@@ -44,6 +48,7 @@ from officegym.gym.spaces import SUBMIT, ToolCallSpace, UnicodeText
 from officegym.runner import ToolRunner
 from officegym.tasks import Grade, Task, load_templates, make_task
 from officegym.tasks.responders import Colleague, Responder
+from officegym.tasks.difficulty import level_name
 from officegym.tools import REGISTRY, tools_for
 from officegym.world import World, world_image
 
@@ -105,12 +110,16 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         faults: float = 0.0,
         fault_seed: int = 0,
         responder: Responder | str | None = None,
+        difficulty: str | int | None = None,
+        curriculum: Any = None,
     ) -> None:
         _check_settings(mode, render_mode, split, max_steps, max_result_chars)
         self.faults = FaultInjector(faults, fault_seed)
         self.responder = make_responder(responder)  # who answers ask-the-requester questions
         self._colleague: Colleague | None = None
         self.templates = select_templates(app, task)
+        self.difficulty = level_name(difficulty) if difficulty is not None else None
+        self.curriculum = make_curriculum(curriculum, self.templates)
         self.split, self.scenario, self.world_seed = split, scenario, world_seed
         self.max_steps, self.max_result_chars = max_steps, max_result_chars
         self.render_mode = render_mode
@@ -145,10 +154,11 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         self, *, seed: int | None = None, options: Mapping[str, Any] | None = None
     ) -> tuple[dict[str, str], dict[str, Any]]:
         """Restore the world and start a task: ``options`` may fix ``task`` (a template id of
-        this env), ``task_seed`` and ``split``; otherwise they are drawn from `np_random`."""
+        this env), ``task_seed``, ``split`` and ``difficulty`` (easy, medium, hard); otherwise
+        they are drawn from `np_random` (or the env's curriculum picks template and level)."""
         super().reset(seed=seed)
-        template_id, split, task_seed = self._choose(dict(options or {}))
-        task = make_task(template_id, task_seed, self.scenario, self.world_seed)
+        template_id, split, task_seed, level = self._choose(dict(options or {}))
+        task = make_task(template_id, task_seed, self.scenario, self.world_seed, level)
         self.world.reset()
         if self._runner is None:
             self._runner = ToolRunner(self.world, task.persona)
@@ -167,8 +177,8 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         info = {"tools": tool_specs(task.apps), "task": {**task.describe(), "split": split}}
         return self._observe("", ""), info
 
-    def _choose(self, options: dict[str, Any]) -> tuple[str, str, int]:
-        """Template, split and task seed (shared with browser mode: `choose_task`)."""
+    def _choose(self, options: dict[str, Any]) -> tuple[str, str, int, Any]:
+        """Template, split, task seed and level (shared with browser mode: `choose_task`)."""
         return choose_task(
             self.np_random,
             self.templates,
@@ -176,6 +186,8 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
             options,
             scenario=self.scenario,
             world_seed=self.world_seed,
+            difficulty=self.difficulty,
+            curriculum=self.curriculum,
         )
 
     def step(
@@ -196,6 +208,8 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
             self.last_grade = self._grade()
             reward = self.last_grade.reward
             info["grade"] = self.last_grade.to_dict()
+            if self.curriculum is not None:
+                self.curriculum.observe(self.task.id, self.task.difficulty, self.last_grade.passed)
             if terminated:
                 result = json.dumps(
                     {"submitted": True, "reward": reward, "passed": self.last_grade.passed}

@@ -19,8 +19,8 @@ from typing import Any
 __all__ = ["PARQUET_COLUMNS", "TrajectoryWriter", "parquet_available", "read_jsonl"]
 
 PARQUET_COLUMNS = (
-    "index", "env_id", "task_id", "task_seed", "split", "reward", "passed", "n_steps",
-    "agent", "failure", "trajectory",
+    "index", "env_id", "task_id", "task_seed", "split", "difficulty", "reward", "passed",
+    "n_steps", "agent", "failure", "trajectory",
 )  # fmt: skip
 
 
@@ -94,6 +94,7 @@ def _row(record: dict[str, Any], text: str) -> dict[str, Any]:
         "task_id": task.get("id"),
         "task_seed": task.get("seed"),
         "split": task.get("split"),
+        "difficulty": task.get("difficulty"),
         "reward": float(record.get("reward") or 0.0),
         "passed": bool(record.get("passed")),
         "n_steps": record.get("n_steps"),

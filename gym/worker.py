@@ -78,15 +78,18 @@ def plan_episodes(
     templates: Sequence[str] = (),
     seed: int = 0,
     split: str = "train",
+    difficulty: str | None = None,
 ) -> list[EpisodeSpec]:
     """`episodes` specs over `templates` (their own env ids) or else `env_ids`, round robin,
-    reset seeds ``seed, seed + 1, ...``, tasks drawn from `split`."""
+    reset seeds ``seed, seed + 1, ...``, tasks drawn from `split` (at `difficulty`, if
+    given: the ``difficulty`` reset option)."""
     ids = [env_id_of(t) for t in templates] or list(env_ids)
     if not ids:
         raise ValueError("give at least one env id or template")
     if episodes < 1:
         raise ValueError(f"episodes must be at least 1, not {episodes}")
-    return [EpisodeSpec(i, ids[i % len(ids)], seed + i, {"split": split}) for i in range(episodes)]
+    options = {"split": split} | ({"difficulty": difficulty} if difficulty else {})
+    return [EpisodeSpec(i, ids[i % len(ids)], seed + i, options) for i in range(episodes)]
 
 
 class EpisodeWorker:

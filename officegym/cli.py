@@ -291,7 +291,8 @@ def tasks(app: str | None) -> None:
         table.add_column(column, overflow="fold")
     rows = [t for _, t in sorted(load_templates().items()) if app in (None, t.app, *t.apps)]
     for t in rows:
-        table.add_row(t.id, t.difficulty, ", ".join(t.apps), t.summary, env_id(t.id))
+        level = f"{t.difficulty} (knobs: {', '.join(t.knobs)})" if t.knobs else t.difficulty
+        table.add_row(t.id, level, ", ".join(t.apps), t.summary, env_id(t.id))
     console.print(table)
     console.print(f"{len(rows)} template(s)")
 
@@ -382,6 +383,7 @@ main.add_command(validate)
 
 def _add_commands() -> None:
     """Commands kept in modules of their own (so this file stays short)."""
+    from officegym.cli_calibrate import calibrate
     from officegym.cli_rollout import rollout
     from officegym.cli_sft import export_sft
     from officegym.cli_task import task
@@ -389,6 +391,7 @@ def _add_commands() -> None:
     main.add_command(task)
     main.add_command(rollout)
     main.add_command(export_sft)
+    main.add_command(calibrate)
 
 
 _add_commands()

@@ -30,6 +30,12 @@ __all__ = ["rollout"]
 @click.option("--env", "env_ids", multiple=True, help="Env id(s) (default officegym/slack-v0).")
 @click.option("--templates", default="", help="Comma-separated template ids (instead of --env).")
 @click.option("--split", type=click.Choice(["train", "test"]), default="train", show_default=True)
+@click.option(
+    "--difficulty",
+    type=click.Choice(["easy", "medium", "hard"]),
+    default=None,
+    help="Build every task at this level (only templates that have it).",
+)
 @click.option("--seed", default=0, show_default=True, help="Episode i resets with seed + i.")
 @click.option("--mode", type=click.Choice(["tools", "browser"]), default="tools", show_default=True)
 @click.option("--max-steps", default=30, show_default=True, type=click.IntRange(min=1))
@@ -55,6 +61,7 @@ def rollout(
     env_ids: tuple[str, ...],
     templates: str,
     split: str,
+    difficulty: str | None,
     seed: int,
     mode: str,
     max_steps: int,
@@ -72,7 +79,7 @@ def rollout(
     chosen = _templates(templates)
     plan = plan_episodes(
         episodes, env_ids=env_ids or ("officegym/slack-v0",), templates=chosen, seed=seed,
-        split=split,
+        split=split, difficulty=difficulty,
     )  # fmt: skip
     name = "browser-oracle" if (agent_name, mode) == ("oracle", "browser") else agent_name
     options = agent_settings(agent_name, model, base_url, max_turns)

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from dataclasses import replace
 
 import click
 from rich.console import Console
 from rich.table import Table
 
+from officegym.tasks.base import Template
 from officegym.tasks.validate import MutationScore, TemplateReport
 
 __all__ = ["validate"]
@@ -28,6 +30,13 @@ _COUNTS = ("built", "killed", "equivalent", "declared", "survived")
 @click.option("--first-seed", default=0, show_default=True, help="First task seed to check.")
 @click.option("--scenario", default="default", show_default=True, help="Scenario of the world.")
 @click.option("--mutants/--no-mutants", default=True, show_default=True, help="Run mutants.")
+@click.option(
+    "--difficulty",
+    type=click.Choice(["easy", "medium", "hard", "all"]),
+    default="all",
+    show_default=True,
+    help="Level(s) of templates with difficulty knobs (the others have one level).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def validate(
     template_ids: tuple[str, ...],
@@ -35,11 +44,13 @@ def validate(
     first_seed: int,
     scenario: str,
     mutants: bool,
+    difficulty: str,
     as_json: bool,
 ) -> None:
     """Self-check task templates (all if none named): the reference solution scores 1.0,
     doing nothing scores 0, dropping any state-changing call fails, and every near-miss
-    mutant of the reference fails unless it changes nothing or the template declares it."""
+    mutant of the reference fails unless it changes nothing or the template declares it.
+    Templates with difficulty knobs are checked at each level (``<id>@<level>``)."""
     from officegym.tasks import load_templates
     from officegym.tasks.validate import check_template
 
@@ -49,8 +60,9 @@ def validate(
         raise click.BadParameter(f"unknown template(s): {', '.join(unknown)}")
     span = range(first_seed, first_seed + seeds)
     reports = [
-        check_template(tid, span, scenario=scenario, mutate=mutants)
+        _labelled(check_template(tid, span, scenario=scenario, mutate=mutants, difficulty=lv), lv)
         for tid in template_ids or sorted(known)
+        for lv in _levels(known[tid], difficulty)
     ]
     if as_json:
         click.echo(json.dumps(_as_json(reports, span), indent=2))
@@ -58,6 +70,22 @@ def validate(
         _print(Console(), reports, span)
     if any(not r.ok for r in reports):
         raise SystemExit(1)
+
+
+def _levels(tpl: Template, chosen: str) -> list[str | None]:
+    """The levels to check: None (its own) for a template without knobs, else the chosen
+    one or all three."""
+    if not tpl.knobs:
+        return [None]
+    return list(tpl.levels) if chosen == "all" else [chosen]
+
+
+def _labelled(report: TemplateReport, level: str | None) -> TemplateReport:
+    """The report named ``<id>@<level>`` when a knobbed template was checked at a level."""
+    if level is not None:
+        report.template_id = f"{report.template_id}@{level}"
+        report.problems = [replace(p, template_id=report.template_id) for p in report.problems]
+    return report
 
 
 def _by_app(reports: list[TemplateReport]) -> dict[str, MutationScore]:

@@ -1,7 +1,8 @@
 """Task templates and the tasks they yield.
 
 A template is a function ``build(w: Session, rng: random.Random) -> Spec``
-registered with ``@template("<app>.<slug>", difficulty=...)``. It reads the
+registered with ``@template("<app>.<slug>", difficulty=...)`` (with ``knobs=`` it takes a
+third argument, the `Level` it is built at: `officegym.tasks.difficulty`). It reads the
 seeded world through `w` (a read-only session on the initial state) and returns
 the goal text, the acting persona, the rubric checks, the changes the task
 allows and a reference solution as tool calls. `make_task(id, seed)` turns one
@@ -12,19 +13,28 @@ from __future__ import annotations
 
 import functools
 import importlib
+import inspect
 import pkgutil
 import random
 import re
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from officegym.errors import NotFound
 from officegym.tasks.checks import Allow, AnswerIs, Check
+from officegym.tasks.difficulty import (
+    LEVELS,
+    Difficulty,
+    Level,
+    check_knobs,
+    level_name,
+    make_level,
+)
 from officegym.tasks.facts import Fact
 from officegym.tasks.hidden import Hidden
 from officegym.tasks.mutants import Equivalent
@@ -34,15 +44,16 @@ from officegym.world import world_image
 __all__ = [
     "TEMPLATES",
     "Difficulty",
+    "Level",
     "Spec",
     "Task",
     "Template",
     "load_templates",
     "make_task",
+    "task_level",
     "template",
 ]
 
-Difficulty = Literal["easy", "medium", "hard"]
 ID_RE = re.compile(r"^[a-z0-9]+\.[a-z0-9]+(-[a-z0-9]+)*$")
 
 
@@ -83,6 +94,7 @@ class Task:
     expects: Fact | None = None  # the typed answer a question task expects
     equivalent: tuple[Equivalent, ...] = ()
     hidden: Hidden | None = None  # answered in chat by a simulated colleague
+    params: tuple[tuple[str, Any], ...] = ()  # the knob values the task was built with
 
     @property
     def app(self) -> str:
@@ -93,6 +105,7 @@ class Task:
             "id": self.id,
             "seed": self.seed,
             "difficulty": self.difficulty,
+            "params": dict(self.params),
             "goal": self.goal,
             "persona": self.persona,
         }
@@ -100,37 +113,59 @@ class Task:
 
 @dataclass(frozen=True)
 class Template:
+    """A registered template: `difficulty` is its default level; with `knobs` (one value
+    per level each) it can be built at every level, and `build` then takes a `Level`."""
+
     id: str
     difficulty: Difficulty
-    build: Callable[[Session, random.Random], Spec]
+    build: Callable[..., Spec]
     apps: tuple[str, ...]
     summary: str
+    knobs: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
 
     @property
     def app(self) -> str:
         return self.id.split(".", 1)[0]
+
+    @property
+    def levels(self) -> tuple[Difficulty, ...]:
+        """The levels the template can be built at (only its own without knobs)."""
+        return LEVELS if self.knobs else (self.difficulty,)
 
 
 TEMPLATES: dict[str, Template] = {}
 
 
 def template(
-    id: str, *, difficulty: Difficulty, apps: Sequence[str] | None = None
-) -> Callable[[Callable[[Session, random.Random], Spec]], Callable[[Session, random.Random], Spec]]:
+    id: str,
+    *,
+    difficulty: Difficulty,
+    apps: Sequence[str] | None = None,
+    knobs: Mapping[str, Sequence[Any]] | None = None,
+) -> Callable[[Callable[..., Spec]], Callable[..., Spec]]:
     """Register a task template. `apps` lists the apps whose tools the task needs
-    (default: the id's prefix)."""
+    (default: the id's prefix); `knobs` its difficulty knobs, one value per level
+    (`officegym.tasks.difficulty`), in which case `build` takes a third argument, the
+    `Level`."""
     if not ID_RE.match(id):
         raise ValueError(f"template id {id!r} must be <app>.<kebab-slug>")
+    level_name(difficulty)
+    checked = check_knobs(id, knobs or {})
 
-    def register(
-        fn: Callable[[Session, random.Random], Spec],
-    ) -> Callable[[Session, random.Random], Spec]:
+    def register(fn: Callable[..., Spec]) -> Callable[..., Spec]:
         if id in TEMPLATES and TEMPLATES[id].build is not fn:
             raise ValueError(f"template {id} registered twice")
         summary = (fn.__doc__ or "").strip().splitlines()[0] if fn.__doc__ else ""
         if not summary:
             raise ValueError(f"template {id} needs a docstring")
-        TEMPLATES[id] = Template(id, difficulty, fn, tuple(apps or (id.split(".")[0],)), summary)
+        takes_level = len(inspect.signature(fn).parameters) >= 3
+        if takes_level != bool(checked):
+            raise ValueError(
+                f"template {id}: build(w, rng, level) goes with knobs=..., build(w, rng) "
+                "without them"
+            )
+        app_ids = tuple(apps or (id.split(".")[0],))
+        TEMPLATES[id] = Template(id, difficulty, fn, app_ids, summary, checked)
         return fn
 
     return register
@@ -182,12 +217,41 @@ def _catalog_session(scenario: str, world_seed: int) -> Session:
     return sessions[key]
 
 
+def task_level(tpl: Template, difficulty: object = None) -> Difficulty:
+    """The level `difficulty` names for `tpl` (None: its default), or a ValueError when the
+    template cannot be built at it."""
+    level = tpl.difficulty if difficulty is None else level_name(difficulty)
+    if level not in tpl.levels:
+        raise ValueError(
+            f"template {tpl.id} has no difficulty knobs: it is built at {tpl.difficulty} only, "
+            f"not {level}"
+        )
+    return level
+
+
+def make_task(
+    template_id: str,
+    seed: int,
+    scenario: str = "default",
+    world_seed: int = 0,
+    difficulty: Difficulty | int | None = None,
+) -> Task:
+    """The task of (template, seed) on world (scenario, world_seed) at a level (None: the
+    template's default); cached."""
+    level = task_level(get_template(template_id), difficulty)
+    return _make_task(template_id, seed, scenario, world_seed, level)
+
+
 @functools.lru_cache(maxsize=16384)
-def make_task(template_id: str, seed: int, scenario: str = "default", world_seed: int = 0) -> Task:
-    """The task of (template, seed) on world (scenario, world_seed); cached."""
+def _make_task(
+    template_id: str, seed: int, scenario: str, world_seed: int, level: Difficulty
+) -> Task:
     tpl = get_template(template_id)
-    rng = random.Random(f"{template_id}:{seed}")
-    spec = tpl.build(_catalog_session(scenario, world_seed), rng)
+    default = level == tpl.difficulty  # so a template's default instances never change
+    rng = random.Random(f"{template_id}:{seed}" if default else f"{template_id}:{seed}:{level}")
+    session = _catalog_session(scenario, world_seed)
+    built = make_level(tpl.knobs, level)
+    spec = tpl.build(session, rng, built) if tpl.knobs else tpl.build(session, rng)
     if spec.answer is not None and not isinstance(spec.answer, Fact):
         raise TypeError(
             f"template {template_id}: Spec.answer must be a typed fact (officegym.tasks.facts), "
@@ -203,7 +267,7 @@ def make_task(template_id: str, seed: int, scenario: str = "default", world_seed
         seed=seed,
         scenario=scenario,
         world_seed=world_seed,
-        difficulty=tpl.difficulty,
+        difficulty=level,
         goal=spec.goal,
         persona=spec.persona,
         checks=checks,
@@ -214,4 +278,8 @@ def make_task(template_id: str, seed: int, scenario: str = "default", world_seed
         expects=spec.answer,
         equivalent=tuple(spec.equivalent),
         hidden=spec.hidden,
+        params=tuple(built.params.items()),
     )
+
+
+make_task.cache_clear = _make_task.cache_clear  # type: ignore[attr-defined]

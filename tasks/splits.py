@@ -48,13 +48,15 @@ def find_seed(
     *,
     scenario: str = "default",
     world_seed: int = 0,
+    difficulty: str | None = None,
 ) -> int:
-    """The first seed, in the sequence `start` names, whose instance is in `split` (seeds
-    the template cannot build on this world are passed over)."""
+    """The first seed, in the sequence `start` names, whose instance (at `difficulty`,
+    None: the template's own level) is in `split` (seeds the template cannot build on this
+    world are passed over)."""
     candidates = random.Random(start)
     for _ in range(TRIES):
         seed = candidates.randrange(SEED_SPACE)
-        if _split_of_seed(template_id, seed, scenario, world_seed) == split:
+        if _split_of_seed(template_id, seed, scenario, world_seed, difficulty) == split:
             return seed
     raise LookupError(
         f"template {template_id} gave no {split} instance in {TRIES} seeds on world "
@@ -63,12 +65,18 @@ def find_seed(
 
 
 def split_seeds(
-    template_id: str, split: Split, *, scenario: str = "default", world_seed: int = 0
+    template_id: str,
+    split: Split,
+    *,
+    scenario: str = "default",
+    world_seed: int = 0,
+    difficulty: str | None = None,
 ) -> Iterator[int]:
-    """The seeds 0, 1, 2, ... whose instances are in `split` (a fixed evaluation order)."""
+    """The seeds 0, 1, 2, ... whose instances (at `difficulty`, None: the template's own
+    level) are in `split` (a fixed evaluation order)."""
     seed = misses = 0
     while misses < TRIES:
-        if _split_of_seed(template_id, seed, scenario, world_seed) == split:
+        if _split_of_seed(template_id, seed, scenario, world_seed, difficulty) == split:
             misses = 0
             yield seed
         else:
@@ -77,8 +85,10 @@ def split_seeds(
     raise LookupError(f"template {template_id} gave no {split} instance in {TRIES} more seeds")
 
 
-def _split_of_seed(template_id: str, seed: int, scenario: str, world_seed: int) -> Split | None:
+def _split_of_seed(
+    template_id: str, seed: int, scenario: str, world_seed: int, difficulty: str | None = None
+) -> Split | None:
     try:
-        return split_of(make_task(template_id, seed, scenario, world_seed))
+        return split_of(make_task(template_id, seed, scenario, world_seed, difficulty))  # type: ignore[arg-type]
     except LookupError:  # this seed found nothing to build on in this world
         return None

@@ -136,10 +136,17 @@ def validate_template(
     scenario: str = "default",
     world_seed: int = 0,
     mutate: bool = True,
+    difficulty: str | None = None,
 ) -> list[Problem]:
-    """Every problem found over `seeds` (an empty list means the template is sound)."""
+    """Every problem found over `seeds` (an empty list means the template is sound), at
+    one level (None: the template's own)."""
     return check_template(
-        template_id, seeds, scenario=scenario, world_seed=world_seed, mutate=mutate
+        template_id,
+        seeds,
+        scenario=scenario,
+        world_seed=world_seed,
+        mutate=mutate,
+        difficulty=difficulty,
     ).problems
 
 
@@ -150,13 +157,15 @@ def check_template(
     scenario: str = "default",
     world_seed: int = 0,
     mutate: bool = True,
+    difficulty: str | None = None,
 ) -> TemplateReport:
-    """The contract and the mutants of one template over `seeds`."""
+    """The contract and the mutants of one template over `seeds`, at one level (None: the
+    template's own)."""
     world = World(world_image(scenario, world_seed))
     report = TemplateReport(template_id)
     for seed in seeds:
         try:
-            task = make_task(template_id, seed, scenario, world_seed)
+            task = make_task(template_id, seed, scenario, world_seed, difficulty)  # type: ignore[arg-type]
         except Exception as exc:  # report, don't stop: authors want every failure at once
             report.problems.append(Problem(template_id, seed, f"build failed: {exc!r}"))
             continue

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.booking import pricing
 from officegym.apps.booking import service as booking
-from officegym.tasks.base import Spec, template
+from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.booking.common import (
     DAY,
     allow_change,
@@ -35,6 +35,42 @@ def _own_stay(w: Session, rng: random.Random, ok=lambda r: True) -> Any:
     idx = booking_index(w)
     stays = [r for r in idx.upcoming_stays() if r.guest_id == r.booked_by_id and ok(r)]
     return pick(rng, stays, "upcoming stays")
+
+
+NAMED_BY = {"named_by": ("code", "place", "city")}  # how a goal names the stay, per level
+
+
+def _stay_for(w: Session, rng: random.Random, level: Level, ok=lambda r: True) -> Any:
+    """`_own_stay`; at the ``city`` level only a stay that is the persona's one trip in
+    its city, so the city names it."""
+    if level.named_by == "city":
+        return _own_stay(w, rng, lambda r: ok(r) and _alone_in_city(w, r))
+    return _own_stay(w, rng, ok)
+
+
+def _alone_in_city(w: Session, r: Any) -> bool:
+    idx = booking_index(w)
+    city = booking.get_listing(w, r.listing_id).city_id
+    mine = [
+        x
+        for x in idx.stays
+        if r.guest_id in (x.guest_id, x.booked_by_id)
+        and x.status != "cancelled"
+        and x.check_out >= idx.today
+        and booking.get_listing(w, x.listing_id).city_id == city
+    ]
+    return len(mine) == 1
+
+
+def _stay_named(w: Session, r: Any, level: Level) -> tuple[str, list[Any]]:
+    """How the goal names the stay ("your stay CODE at ...", "your stay at ...", "your
+    upcoming stay in CITY") and the look-ups the reference makes to find its code."""
+    if level.named_by == "code":
+        return f"your stay {r.code} at {_where(w, r)}", []
+    if level.named_by == "place":
+        return f"your stay at {_where(w, r)}", [call("booking_list_trips")]
+    city = booking.get_listing(w, r.listing_id).city
+    return f"your upcoming stay in {city.label}", [call("booking_list_trips")]
 
 
 def _where(w: Session, r: Any) -> str:
@@ -144,35 +180,39 @@ def cancel_stay(w: Session, rng: random.Random) -> Spec:
     )
 
 
-@template("booking.refund-preview", difficulty="easy")
-def refund_preview(w: Session, rng: random.Random) -> Spec:
-    """Say what cancelling a stay today would refund, without cancelling it."""
-    r = _own_stay(w, rng, _cancellable(w))
+@template("booking.refund-preview", difficulty="easy", knobs=NAMED_BY)
+def refund_preview(w: Session, rng: random.Random, level: Level) -> Spec:
+    """Say what cancelling a stay today would refund, without cancelling it (harder levels
+    name the stay by place and dates, or by city only)."""
+    r = _stay_for(w, rng, level, _cancellable(w))
     me = booking_index(w).people[r.guest_id]
+    named, find = _stay_named(w, r, level)
     return Spec(
-        goal=f"I'm thinking of cancelling your stay {r.code} at {_where(w, r)}. Don't cancel "
+        goal=f"I'm thinking of cancelling {named}. Don't cancel "
         "it yet: how much would we get back if it were cancelled today?",
         persona=me.handle,
         checks=[],
         allowed=[],
-        solution=[call("booking_preview_cancellation", code=r.code)],
+        solution=[*find, call("booking_preview_cancellation", code=r.code)],
         answer=money_fact(_refund(w, r).amount),
     )
 
 
-@template("booking.add-guest", difficulty="easy")
-def add_guest(w: Session, rng: random.Random) -> Spec:
-    """Add guests to your stay, within what the place sleeps."""
+@template("booking.add-guest", difficulty="easy", knobs=NAMED_BY)
+def add_guest(w: Session, rng: random.Random, level: Level) -> Spec:
+    """Add guests to your stay, within what the place sleeps (harder levels name the stay
+    by place and dates, or by city only)."""
 
     def roomy(r: Any) -> bool:
         return booking.get_listing(w, r.listing_id).max_guests >= r.guests + 2
 
-    r = _own_stay(w, rng, roomy)
+    r = _stay_for(w, rng, level, roomy)
     more = rng.choice((1, 2))
     me = booking_index(w).people[r.guest_id]
+    named, find = _stay_named(w, r, level)
     return Spec(
-        goal=f"{more} colleague{'s' * (more > 1)} will share your stay {r.code} at "
-        f"{_where(w, r)}: change the reservation to {r.guests + more} guests.",
+        goal=f"{more} colleague{'s' * (more > 1)} will share {named}: change the reservation "
+        f"to {r.guests + more} guests.",
         persona=me.handle,
         checks=[
             FieldEquals(
@@ -184,30 +224,33 @@ def add_guest(w: Session, rng: random.Random) -> Spec:
             )
         ],
         allowed=allow_change(r.id, AMOUNT_FIELDS | {"guests"}),
-        solution=[call("booking_change_stay", code=r.code, guests=r.guests + more)],
+        solution=[*find, call("booking_change_stay", code=r.code, guests=r.guests + more)],
     )
 
 
-@template("booking.ask-early-check-in", difficulty="easy")
-def ask_early_check_in(w: Session, rng: random.Random) -> Spec:
-    """Ask your host whether you can check in early, at a given time."""
-    r = _own_stay(w, rng)
+@template("booking.ask-early-check-in", difficulty="easy", knobs=NAMED_BY)
+def ask_early_check_in(w: Session, rng: random.Random, level: Level) -> Spec:
+    """Ask your host whether you can check in early, at a given time (harder levels name
+    the stay by place and dates, or by city only)."""
+    r = _stay_for(w, rng, level)
     when = rng.choice(EARLY)
     me = booking_index(w).people[r.guest_id]
     says = Says(facts=[time_of_day(when)], act="request")
+    named, find = _stay_named(w, r, level)
     return Spec(
-        goal=f"Ask the host of your stay {r.code} at {_where(w, r)} whether you could check "
+        goal=f"Ask the host of {named} whether you could check "
         f"in early, at {when} on the day you arrive.",
         persona=me.handle,
         checks=[host_told(r.listing_id, me.id, says, r.id)],
         allowed=[booking_message_allow(r.listing_id, me.id)],
         solution=[
+            *find,
             call(
                 "booking_message_host",
                 listing_id=r.listing_id,
                 code=r.code,
                 text=f"Hi! Could I check in early, at {when}, on the day I arrive?",
-            )
+            ),
         ],
     )
 

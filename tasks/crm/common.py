@@ -26,7 +26,9 @@ __all__ = [
     "allow_history",
     "allow_new",
     "allow_update",
+    "contact_names",
     "crm_index",
+    "only_open_deal",
     "sample_distinct",
 ]
 
@@ -150,3 +152,33 @@ def allow_new(record_type: str, where: Mapping[str, Any]) -> list[Allow]:
 
 def sample_distinct(rng: random.Random, items: Sequence[Any], k: int) -> list[Any]:
     return rng.sample(list(items), k=min(k, len(items)))
+
+
+def only_open_deal(idx: CrmIndex, opp: Row[Any], *, same_owner: bool = False) -> bool:
+    """Whether `opp` is its account's only open deal (of its owner's, with `same_owner`),
+    so that naming the account names the deal."""
+    others = idx.open_opps(opp.owner_id if same_owner else None)
+    return opp.account_id is not None and not any(
+        o.account_id == opp.account_id and o.id != opp.id for o in others
+    )
+
+
+def contact_names(w: Session) -> dict[int, list[str]]:
+    """Full names of each account's contacts that no other contact shares, by account id
+    (a contact named in a goal names one account); read once per world."""
+    return _contact_names(w.get_bind())
+
+
+@functools.lru_cache(maxsize=8)
+def _contact_names(engine: Engine) -> dict[int, list[str]]:
+    from officegym.apps.crm.models import Contact
+
+    with Session(engine) as w:
+        rows = w.execute(select(Contact.account_id, Contact.first_name, Contact.last_name)).all()
+    names = [f"{first} {last}".strip() for _, first, last in rows]
+    counts = {n: names.count(n) for n in set(names)}
+    out: dict[int, list[str]] = {}
+    for (account_id, _, _), name in zip(rows, names, strict=True):
+        if account_id is not None and counts[name] == 1:
+            out.setdefault(account_id, []).append(name)
+    return {a: sorted(ns) for a, ns in out.items()}

@@ -9,7 +9,7 @@ import random
 from sqlalchemy.orm import Session
 
 from officegym.apps.crm.models import OPEN_STAGES, STAGE_PROBABILITY, STAGES
-from officegym.tasks.base import Spec, template
+from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, Predicate, RowExists
 from officegym.tasks.crm.common import allow_update, crm_index
 from officegym.tasks.slack.common import call, pick
@@ -34,36 +34,61 @@ def _rep_deal(w: Session, rng: random.Random, stages: tuple[str, ...] = OPEN_STA
     return idx, opp, idx.people[opp.owner_id]
 
 
-@template("crm.advance-stage", difficulty="easy")
-def advance_stage(w: Session, rng: random.Random) -> Spec:
-    """Move a deal to the next stage of the pipeline."""
-    _idx, opp, me = _rep_deal(w, rng, OPEN_STAGES[:-1])
-    stage = STAGES[STAGES.index(opp.stage) + 1]
+@template("crm.advance-stage", difficulty="easy", knobs={"rows": (1, 2, 3)})
+def advance_stage(w: Session, rng: random.Random, level: Level) -> Spec:
+    """Move a deal to the next stage of the pipeline (harder levels: two or three deals)."""
+    idx, opp, me = _rep_deal(w, rng, OPEN_STAGES[:-1])
+    deals = [opp, *_more(rng, idx, opp, level.rows - 1, OPEN_STAGES[:-1])]
+    nxt = {o.id: STAGES[STAGES.index(o.stage) + 1] for o in deals}
+    if len(deals) == 1:
+        goal = f'The opportunity "{opp.name}" has moved on: set its stage to {nxt[opp.id]}.'
+    else:
+        moves = "; ".join(f'"{o.name}" to {nxt[o.id]}' for o in deals)
+        goal = f"These opportunities have moved on. Set the stage of {moves}."
     return Spec(
-        goal=f'The opportunity "{opp.name}" has moved on: set its stage to {stage}.',
+        goal=goal,
         persona=me.handle,
-        checks=[
-            FieldEquals(
-                name=f"stage is {stage}",
-                table="crm_opportunity",
-                row_id=opp.id,
-                field="stage",
-                value=stage,
-            ),
-            FieldEquals(
-                name="probability follows the stage",
-                table="crm_opportunity",
-                row_id=opp.id,
-                field="probability",
-                value=STAGE_PROBABILITY[stage],
-            ),
-        ],
-        allowed=allow_update("opportunity", opp.id, ["stage", "probability"]),
+        checks=[c for o in deals for c in _stage_checks(o, nxt[o.id], named=len(deals) > 1)],
+        allowed=[a for o in deals for a in allow_update("opportunity", o.id, MOVE_FIELDS)],
         solution=[
-            call("crm_get_opportunity", opportunity=opp.name),
-            call("crm_change_opportunity_stage", opportunity=opp.id, stage=stage),
+            step
+            for o in deals
+            for step in (
+                call("crm_get_opportunity", opportunity=o.name),
+                call("crm_change_opportunity_stage", opportunity=o.id, stage=nxt[o.id]),
+            )
         ],
     )
+
+
+def _more(rng: random.Random, idx, opp, n: int, stages: tuple[str, ...]) -> list:
+    """`n` more open deals of `opp`'s owner in `stages` (a level's extra rows)."""
+    if n <= 0:
+        return []
+    others = [o for o in idx.open_opps(opp.owner_id) if o.id != opp.id and o.stage in stages]
+    if len(others) < n:
+        raise LookupError(f"the rep needs {n + 1} open deals for this level")
+    return rng.sample(others, n)
+
+
+def _stage_checks(opp, stage: str, *, named: bool) -> list[FieldEquals]:
+    suffix = f" ({opp.name})" if named else ""
+    return [
+        FieldEquals(
+            name=f"stage is {stage}{suffix}",
+            table="crm_opportunity",
+            row_id=opp.id,
+            field="stage",
+            value=stage,
+        ),
+        FieldEquals(
+            name=f"probability follows the stage{suffix}",
+            table="crm_opportunity",
+            row_id=opp.id,
+            field="probability",
+            value=STAGE_PROBABILITY[stage],
+        ),
+    ]
 
 
 def _closed_today(opp_id: int):
@@ -161,11 +186,16 @@ def close_lost(w: Session, rng: random.Random) -> Spec:
     )
 
 
-@template("crm.push-overdue-deals", difficulty="hard")
-def push_overdue_deals(w: Session, rng: random.Random) -> Spec:
+@template(
+    "crm.push-overdue-deals",
+    difficulty="hard",
+    knobs={"overdue": ((1, 1), (2, 3), (2, 5))},  # how many of the rep's deals are overdue
+)
+def push_overdue_deals(w: Session, rng: random.Random, level: Level) -> Spec:
     """Give every overdue open deal of yours a new close date (closed and future ones stay)."""
     idx = crm_index(w)
-    reps = [p for p in idx.with_role("rep", "sales") if 2 <= len(_overdue(idx, p.id)) <= 5]
+    low, high = level.overdue
+    reps = [p for p in idx.with_role("rep", "sales") if low <= len(_overdue(idx, p.id)) <= high]
     me = pick(rng, reps, "reps with overdue deals")
     targets = _overdue(idx, me.id)
     new_date = idx.today + dt.timedelta(days=rng.randint(10, 90))

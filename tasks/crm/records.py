@@ -8,9 +8,15 @@ import random
 from sqlalchemy.orm import Session
 
 from officegym.seed_data.crm_text import CONTACT_TITLES, NEXT_STEPS
-from officegym.tasks.base import Spec, template
+from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, RowExists, Same
-from officegym.tasks.crm.common import allow_new, allow_update, crm_index
+from officegym.tasks.crm.common import (
+    allow_new,
+    allow_update,
+    contact_names,
+    crm_index,
+    only_open_deal,
+)
 from officegym.tasks.slack.common import call, pick
 from officegym.tasks.statements import Says
 
@@ -25,11 +31,15 @@ TASKS = [
 ]
 
 
-@template("crm.update-deal", difficulty="easy")
-def update_deal(w: Session, rng: random.Random) -> Spec:
-    """Set a deal's amount and next step."""
+@template("crm.update-deal", difficulty="easy", knobs={"rivals": (0, 1, 2)})
+def update_deal(w: Session, rng: random.Random, level: Level) -> Spec:
+    """Set a deal's amount and next step (harder levels pick a deal whose account has at
+    least one or two other deals, named alike: "Acme - Renewal", "Acme - Expansion")."""
     idx = crm_index(w)
-    opp = pick(rng, [o for o in idx.open_opps() if idx.roles.get(o.owner_id) == "rep"], "deals")
+    deals = [o for o in idx.open_opps() if idx.roles.get(o.owner_id) == "rep"]
+    if level.rivals:
+        deals = [o for o in deals if len(_same_account(idx, o)) >= level.rivals]
+    opp = pick(rng, deals, "deals")
     me = idx.people[opp.owner_id]
     amount = rng.choice([x for x in range(10_000, 400_000, 2_500) if x != opp.amount])
     step = rng.choice([s for s in NEXT_STEPS if s != opp.next_step])
@@ -98,18 +108,37 @@ def add_contact(w: Session, rng: random.Random) -> Spec:
     )
 
 
-@template("crm.follow-up-task", difficulty="easy")
-def follow_up_task(w: Session, rng: random.Random) -> Spec:
-    """Create an open follow-up task with a due date on one of your deals."""
+@template("crm.follow-up-task", difficulty="easy", knobs={"hops": (0, 1, 2)})
+def follow_up_task(w: Session, rng: random.Random, level: Level) -> Spec:
+    """Create an open follow-up task with a due date on one of your deals (harder levels
+    name the deal by its account, or by a contact who works there)."""
     idx = crm_index(w)
-    opp = pick(rng, [o for o in idx.open_opps() if idx.roles.get(o.owner_id) == "rep"], "deals")
+    deals = [o for o in idx.open_opps() if idx.roles.get(o.owner_id) == "rep"]
+    if level.hops:  # the rep's only open deal with the account, so the account names it
+        deals = [o for o in deals if only_open_deal(idx, o, same_owner=True)]
+    if level.hops == 2:
+        deals = [o for o in deals if contact_names(w).get(o.account_id)]
+    opp = pick(rng, deals, "deals")
     me = idx.people[opp.owner_id]
     subject = rng.choice(TASKS)
     due = idx.today + dt.timedelta(days=rng.randint(2, 20))
     where = {"record_type": "opportunity", "record_id": opp.id, "kind": "task", "status": "Open"}
+    named, find = (
+        f'the opportunity "{opp.name}"',
+        [call("crm_get_opportunity", opportunity=opp.name)],
+    )
+    if level.hops:
+        account = idx.account(opp.account_id)
+        named = f"your open opportunity with {account.name}"
+        find = [
+            call("crm_search_opportunities", account=account.id, owner=me.handle, open_only=True)
+        ]
+    if level.hops == 2:
+        contact = rng.choice(contact_names(w)[opp.account_id])
+        named = f"your open opportunity with the account {contact} works at"
+        find.insert(0, call("crm_search_contacts", query=contact))
     return Spec(
-        goal=f'Create a follow-up task "{subject}" on the opportunity "{opp.name}", due on '
-        f"{due:%A, %B %-d, %Y}.",
+        goal=f'Create a follow-up task "{subject}" on {named}, due on {due:%A, %B %-d, %Y}.',
         persona=me.handle,
         checks=[
             RowExists(
@@ -128,7 +157,7 @@ def follow_up_task(w: Session, rng: random.Random) -> Spec:
             )
         ],
         solution=[
-            call("crm_get_opportunity", opportunity=opp.name),
+            *find,
             call(
                 "crm_log_activity",
                 record_type="opportunity",
@@ -139,3 +168,8 @@ def follow_up_task(w: Session, rng: random.Random) -> Spec:
             ),
         ],
     )
+
+
+def _same_account(idx, opp) -> list:
+    """The other deals of `opp`'s account: rivals whose names start the same way."""
+    return [o for o in idx.opps if o.account_id == opp.account_id and o.id != opp.id]

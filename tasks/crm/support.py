@@ -7,7 +7,7 @@ import random
 from sqlalchemy.orm import Session
 
 from officegym.seed_data.crm_text import ESCALATION_REASONS, RESOLUTIONS
-from officegym.tasks.base import Spec, template
+from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, Predicate, RowExists
 from officegym.tasks.crm.common import allow_update, crm_index
 from officegym.tasks.slack.common import call, pick
@@ -83,30 +83,59 @@ def escalate_case(w: Session, rng: random.Random) -> Spec:
     )
 
 
-@template("crm.close-case", difficulty="easy")
-def close_case(w: Session, rng: random.Random) -> Spec:
-    """Close one of your cases with its resolution."""
-    _idx, case, me = open_case(w, rng, ("New", "Working", "Escalated"))
+@template("crm.close-case", difficulty="easy", knobs={"rows": (1, 2, 3)})
+def close_case(w: Session, rng: random.Random, level: Level) -> Spec:
+    """Close one (harder levels: two or three) of your cases with its resolution."""
+    statuses = ("New", "Working", "Escalated")
+    idx, case, me = open_case(w, rng, statuses)
     resolution = rng.choice(RESOLUTIONS)
+    cases = [case]
+    if level.rows > 1:
+        mine = [c for c in idx.cases if c.status in statuses and c.owner_id == me.id]
+        others = [c for c in mine if c.id != case.id]
+        if len(others) < level.rows - 1:
+            raise LookupError(f"the rep needs {level.rows} open cases for this level")
+        cases += rng.sample(others, level.rows - 1)
+    if len(cases) == 1:
+        goal = f'Case {case.number} ("{case.subject}") is solved. Close it with the resolution '
+    else:
+        listed = " and ".join(f'{c.number} ("{c.subject}")' for c in cases)
+        goal = f"Cases {listed} are solved. Close each of them with the resolution "
     return Spec(
-        goal=f'Case {case.number} ("{case.subject}") is solved. Close it with the resolution '
-        f'"{resolution}"',
+        goal=goal + f'"{resolution}"',
         persona=me.handle,
-        checks=[
-            FieldEquals(
-                name="case closed", table="crm_case", row_id=case.id, field="status", value="Closed"
-            ),
-            FieldEquals(
-                name="resolution recorded",
-                table="crm_case",
-                row_id=case.id,
-                field="resolution",
-                says=Says(exactly=resolution),
-            ),
+        checks=[c for x in cases for c in _closed_checks(x, resolution, named=len(cases) > 1)],
+        allowed=[
+            a
+            for x in cases
+            for a in allow_update("case", x.id, ["status", "resolution", "closed_at"])
         ],
-        allowed=allow_update("case", case.id, ["status", "resolution", "closed_at"]),
         solution=[
-            call("crm_search_cases", query=case.number),
-            call("crm_close_case", case=case.number, resolution=resolution),
+            step
+            for x in cases
+            for step in (
+                call("crm_search_cases", query=x.number),
+                call("crm_close_case", case=x.number, resolution=resolution),
+            )
         ],
     )
+
+
+def _closed_checks(case, resolution: str, *, named: bool) -> list[FieldEquals]:
+    suffix = f" ({case.number})" if named else ""
+    return [
+        FieldEquals(
+            name=f"case closed{suffix}",
+            table="crm_case",
+            row_id=case.id,
+            field="status",
+            value="Closed",
+        ),
+        FieldEquals(
+            name=f"resolution recorded{suffix}",
+            table="crm_case",
+            row_id=case.id,
+            field="resolution",
+            says=Says(exactly=resolution),
+        ),
+    ]

@@ -12,9 +12,9 @@ from sqlalchemy.orm import Session
 from officegym.apps.crm.models import STAGES
 from officegym.apps.slack.models import Channel
 from officegym.seed_data.crm_text import ESCALATION_REASONS
-from officegym.tasks.base import Spec, template
+from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.checks import Predicate, RowExists
-from officegym.tasks.crm.common import crm_index
+from officegym.tasks.crm.common import contact_names, crm_index, only_open_deal
 from officegym.tasks.crm.support import allow_escalation, escalated, reason_quoted
 from officegym.tasks.cross.common import case_fact
 from officegym.tasks.facts import choice
@@ -30,15 +30,30 @@ def _channel_id(w: Session, name: str) -> int:
     return w.scalars(select(Channel.id).where(Channel.name == name)).one()
 
 
-@template("cross.deal-status-to-channel", difficulty="easy", apps=APPS)
-def deal_status_to_channel(w: Session, rng: random.Random) -> Spec:
-    """Look a deal up in the CRM and post its stage and amount in the sales channel."""
+@template("cross.deal-status-to-channel", difficulty="easy", apps=APPS, knobs={"hops": (0, 1, 2)})
+def deal_status_to_channel(w: Session, rng: random.Random, level: Level) -> Spec:
+    """Look a deal up in the CRM and post its stage and amount in the sales channel (harder
+    levels name the deal by its account, or by a contact who works there)."""
     idx = crm_index(w)
-    opp = pick(rng, [o for o in idx.open_opps() if o.amount], "open deals")
+    deals = [o for o in idx.open_opps() if o.amount]
+    if level.hops:
+        deals = [o for o in deals if only_open_deal(idx, o)]
+    if level.hops == 2:
+        deals = [o for o in deals if contact_names(w).get(o.account_id)]
+    opp = pick(rng, deals, "open deals")
     me = rng.choice(idx.with_role("rep", "sales"))
     channel_id = _channel_id(w, "sales")
+    named, find = f'"{opp.name}"', [call("crm_get_opportunity", opportunity=opp.name)]
+    if level.hops:
+        account = idx.account(opp.account_id)
+        named = f"the open opportunity with {account.name}"
+        find = [call("crm_search_opportunities", account=account.id, open_only=True)]
+    if level.hops == 2:
+        contact = rng.choice(contact_names(w)[opp.account_id])
+        named = f"the open opportunity with the account {contact} works at"
+        find.insert(0, call("crm_search_contacts", query=contact))
     return Spec(
-        goal=f'The sales team wants to know where "{opp.name}" stands. Post its current stage '
+        goal=f"The sales team wants to know where {named} stands. Post its current stage "
         "and amount in the sales team's channel.",
         persona=me.handle,
         checks=[
@@ -58,7 +73,7 @@ def deal_status_to_channel(w: Session, rng: random.Random) -> Spec:
         ],
         allowed=allow_post(channel_id, me.id),
         solution=[
-            call("crm_get_opportunity", opportunity=opp.name),
+            *find,
             call(
                 "slack_post_message",
                 channel="sales",
@@ -144,17 +159,31 @@ def _parts(idx, owner_id: int, by: dt.date) -> list[int]:
     return [o.amount or 0 for o in idx.open_opps(owner_id) if o.close_date <= by]
 
 
-@template("cross.pipeline-to-manager", difficulty="medium", apps=APPS)
-def pipeline_to_manager(w: Session, rng: random.Random) -> Spec:
-    """Report your open pipeline closing by a date to your manager by DM."""
+@template(
+    "cross.pipeline-to-manager",
+    difficulty="medium",
+    apps=APPS,
+    knobs={"hops": (0, 1, 2)},  # the recipient: named, your manager, your manager's manager
+)
+def pipeline_to_manager(w: Session, rng: random.Random, level: Level) -> Spec:
+    """Report your open pipeline closing by a date to your manager by DM (easy: the manager
+    is named; hard: it goes to your manager's manager)."""
     idx = crm_index(w)
-    me = pick(rng, idx.with_role("rep", "sales"), "sales reps")
+    reps = idx.with_role("rep", "sales")
+    if level.hops == 2:
+        reps = [p for p in reps if idx.people[p.manager_id].manager_id in idx.people]
+    me = pick(rng, reps, "sales reps")
     totals = {d: _pipeline(idx, me.id, d) for d in _quarter_ends(idx.today)}
     by = pick(rng, [d for d, n in totals.items() if n], "closing windows with deals")
     total = totals[by]
-    boss = idx.people[me.manager_id]
+    chain = [idx.people[me.manager_id]]
+    if level.hops == 2:
+        chain.append(idx.people[chain[0].manager_id])
+    boss = chain[-1]
+    whom = {0: boss.name, 1: "your manager", 2: "your manager's manager"}[level.hops]
+    looks = [call("slack_get_person", person=p.handle) for p in (me, *chain[:-1])][: level.hops]
     return Spec(
-        goal="Send your manager a direct message with the total amount of your open "
+        goal=f"Send {whom} a direct message with the total amount of your open "
         f"opportunities that close on or before {by:%B %-d, %Y}.",
         persona=me.handle,
         checks=[
@@ -182,7 +211,7 @@ def pipeline_to_manager(w: Session, rng: random.Random) -> Spec:
                 close_before=by.isoformat(),
                 limit=100,
             ),
-            call("slack_get_person", person=me.handle),
+            *looks,
             call(
                 "slack_send_dm",
                 people=[boss.handle],

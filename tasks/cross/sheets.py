@@ -13,7 +13,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from officegym.apps.slack.models import Channel, Message
-from officegym.tasks.base import Spec, template
+from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.checks import Allow, GradeContext, NewRowId, Predicate
 from officegym.tasks.crm.common import crm_index
 from officegym.tasks.facts import choice
@@ -405,17 +405,30 @@ def fix_report_request(w: Session, rng: random.Random) -> Spec:
     )
 
 
-@template("cross.expense-total-to-manager", difficulty="easy", apps=["sheets", "slack"])
-def expense_total_to_manager(w: Session, rng: random.Random) -> Spec:
-    """Send your manager the total of your expense report (or of one category in it)."""
+@template(
+    "cross.expense-total-to-manager",
+    difficulty="easy",
+    apps=["sheets", "slack"],
+    # hops: your manager, or your manager's manager; by_category: a category's total only
+    knobs={"hops": (1, 2, 2), "by_category": (False, False, True)},
+)
+def expense_total_to_manager(w: Session, rng: random.Random, level: Level) -> Spec:
+    """Send your manager (harder: your manager's manager) the total of your expense report
+    (or of one category in it; hard: a category's, found with a filter)."""
     reports = [b for n, b in sorted(sheets_index(w).items()) if n.startswith("Expenses - ")]
+    by_id = {p.id: p for p in _people_rows(w)}
+    if level.hops > 1:
+        reports = [b for b in reports if len(_bosses(by_id, b.owner.id)) >= level.hops]
     book = pick(rng, reports, "expense reports")
     me = book.owner
-    boss = {p.id: p for p in _people_rows(w)}[me.manager_id]
+    up = _bosses(by_id, me.id)[: level.hops]
+    boss = up[-1]
     last = used_rows(w, book, "Expenses") - 1
     lines = grid(w, book, f"Expenses!B2:D{last}")
     categories = sorted({str(c) for c, _, _ in lines})
-    category = rng.choice([None, "largest", "smallest", *categories])
+    category = rng.choice(
+        categories if level.by_category else [None, "largest", "smallest", *categories]
+    )
     if category in ("largest", "smallest"):
         pick_one = max if category == "largest" else min
         biggest = pick_one(lines, key=lambda x: _num(x[2]))
@@ -433,8 +446,9 @@ def expense_total_to_manager(w: Session, rng: random.Random) -> Spec:
         )
         facts = [choice(category, categories)] if category else []
         text = f"The total of my {category + ' ' if category else ''}expenses is ${total:,}."
+    whom = "the manager of " * (level.hops - 1) + "your manager"
     return Spec(
-        goal=f'Send your manager a direct message with {what} "{book.name}".',
+        goal=f'Send {whom} a direct message with {what} "{book.name}".',
         persona=me.handle,
         checks=[
             Said(
@@ -451,6 +465,7 @@ def expense_total_to_manager(w: Session, rng: random.Random) -> Spec:
         ],
         allowed=allow_dm(w, me, boss),
         solution=[
+            *[call("slack_get_person", person=p.handle) for p in (me, *up[:-1]) if level.hops > 1],
             call("sheets_read_range", workbook=book.name, range=f"Expenses!A1:E{last + 1}"),
             *(
                 [
@@ -468,3 +483,13 @@ def expense_total_to_manager(w: Session, rng: random.Random) -> Spec:
             call("slack_send_dm", people=[boss.handle], text=text),
         ],
     )
+
+
+def _bosses(by_id: dict[int, Any], person_id: int) -> list[Any]:
+    """`person_id`'s manager, that manager's manager, and so on up the org chart."""
+    out: list[Any] = []
+    boss_id = by_id[person_id].manager_id
+    while boss_id is not None and boss_id in by_id and all(b.id != boss_id for b in out):
+        out.append(by_id[boss_id])
+        boss_id = by_id[boss_id].manager_id
+    return out

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from officegym.apps.sheets.formats import PRESETS
 from officegym.apps.sheets.refs import col_letters
 from officegym.apps.sheets.values import compare
-from officegym.tasks.base import Spec, template
+from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.checks import Allow, GradeContext, Predicate, RowExists
 from officegym.tasks.mutants import Equivalent
 from officegym.tasks.sheets.common import (
@@ -285,9 +285,10 @@ def number_format(w: Session, rng: random.Random) -> Spec:
     )
 
 
-@template("sheets.share-workbook", difficulty="easy")
-def share_workbook(w: Session, rng: random.Random) -> Spec:
-    """Share your expense report with a colleague, as viewer or editor."""
+@template("sheets.share-workbook", difficulty="easy", knobs={"rows": (1, 2, 3)})
+def share_workbook(w: Session, rng: random.Random, level: Level) -> Spec:
+    """Share your expense report with a colleague (harder levels: two or three), as viewer or
+    editor."""
     reports = [b for n, b in sorted(sheets_index(w).items()) if n.startswith("Expenses - ")]
     book = pick(rng, reports, "expense reports")
     me = book.owner
@@ -295,28 +296,35 @@ def share_workbook(w: Session, rng: random.Random) -> Spec:
     other = rng.choice(people)
     role = rng.choice(["viewer", "editor"])
     can = "view" if role == "viewer" else "edit"
+    others = [other, *rng.sample([p for p in people if p.id != other.id], level.rows - 1)]
+    names = " and ".join(", ".join(p.name for p in others).rsplit(", ", 1))
     return Spec(
-        goal=f'Share your expense report "{book.name}" with {other.name} so they can {can} it '
+        goal=f'Share your expense report "{book.name}" with {names} so they can {can} it '
         f"(and only {can}).",
         persona=me.handle,
         checks=[
             RowExists(
-                name=f"shared with {other.name} as {role}",
+                name=f"shared with {p.name} as {role}",
                 table="sheets_share",
-                where={"workbook_id": book.id, "person_id": other.id, "role": role},
+                where={"workbook_id": book.id, "person_id": p.id, "role": role},
             )
+            for p in others
         ],
         allowed=[
             *allow_book(book),
-            Allow(
-                "sheets_share",
-                where={"workbook_id": book.id, "person_id": other.id},
-                kinds=("insert",),
-                limit=1,
-            ),
+            *[
+                Allow(
+                    "sheets_share",
+                    where={"workbook_id": book.id, "person_id": p.id},
+                    kinds=("insert",),
+                    limit=1,
+                )
+                for p in others
+            ],
         ],
         solution=[
-            call("sheets_share_workbook", workbook=book.name, person=other.handle, role=role)
+            call("sheets_share_workbook", workbook=book.name, person=p.handle, role=role)
+            for p in others
         ],
     )
 

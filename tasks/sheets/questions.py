@@ -8,7 +8,7 @@ import random
 
 from sqlalchemy.orm import Session
 
-from officegym.tasks.base import Spec, template
+from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.facts import integer, money
 from officegym.tasks.sheets.common import book_of, grid, used_rows
 from officegym.tasks.sheets.formulas import _num, _people
@@ -95,14 +95,14 @@ def budget_overrun(w: Session, rng: random.Random) -> Spec:
 PLAN = "Headcount Plan 2026"
 
 
-@template("sheets.planned-hires", difficulty="easy")
-def planned_hires(w: Session, rng: random.Random) -> Spec:
-    """Answer a team's planned hires for a quarter, or its year-end head count."""
+@template("sheets.planned-hires", difficulty="easy", knobs={"teams": (1, 2, 3)})
+def planned_hires(w: Session, rng: random.Random, level: Level) -> Spec:
+    """Answer a team's planned hires for a quarter, or its year-end head count (harder
+    levels: the sum over two or three teams)."""
     book = book_of(w, PLAN)
     last = used_rows(w, book, "Plan") - 1
     rows = grid(w, book, f"Plan!A2:G{last}")
     k = rng.randrange(len(rows))
-    team = rows[k][0]
     col, what = rng.choice(
         [
             (3, "hires planned in Q2"),
@@ -111,23 +111,32 @@ def planned_hires(w: Session, rng: random.Random) -> Spec:
             (6, "people planned at year end"),
         ]
     )
-    n = int(_num(rows[k][col]))
     me = rng.choice([book.owner, *rng.sample(list(_people(w)), 5)])
+    picked = [k, *rng.sample([i for i in range(len(rows)) if i != k], level.teams - 1)]
+    teams = [rows[i][0] for i in picked]
+    n = sum(int(_num(rows[i][col])) for i in picked)
+    if level.teams == 1:
+        question = f"How many {what} does the {teams[0]} team have"
+    else:
+        names = " and ".join(", ".join(str(t) for t in teams).rsplit(", ", 1))
+        question = f"How many {what} do the {names} teams have together"
     return Spec(
-        goal=f'How many {what} does the {team} team have in the "{PLAN}" workbook? Answer with '
-        "just the number.",
+        goal=f'{question} in the "{PLAN}" workbook? Answer with just the number.',
         persona=me.handle,
         checks=[],
         allowed=[],
         solution=[
             call("sheets_read_range", workbook=PLAN, range=f"Plan!A1:G{last + 1}"),
-            call(
-                "sheets_filter_rows",
-                workbook=PLAN,
-                range=f"Plan!A1:{'ABCDEFG'[col]}{last}",
-                column="A",
-                condition=str(team),
-            ),
+            *[
+                call(
+                    "sheets_filter_rows",
+                    workbook=PLAN,
+                    range=f"Plan!A1:{'ABCDEFG'[col]}{last}",
+                    column="A",
+                    condition=str(team),
+                )
+                for team in teams
+            ],
         ],
-        answer=integer(n, alone=True, ignoring=(team,)),
+        answer=integer(n, alone=True, ignoring=tuple(teams)),
     )

@@ -12,26 +12,37 @@ from sqlalchemy.orm import Session
 from officegym.apps.org.models import Person
 from officegym.apps.slack.models import Channel, Message
 from officegym.seed_data.slack_text import DAYS
-from officegym.tasks.base import Spec, template
+from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.facts import Fact, choice, integer, percent, person
+from officegym.tasks.org import chain_phrase, manager_chain
 from officegym.tasks.slack.common import call, channels_of, member_ids, people, pick
 from officegym.tasks.statements import day_forms
 
 
-@template("slack.lookup-manager", difficulty="easy")
-def lookup_manager(w: Session, rng: random.Random) -> Spec:
-    """Answer who a colleague's manager is."""
+@template("slack.lookup-manager", difficulty="easy", knobs={"hops": (1, 2, 3)})
+def lookup_manager(w: Session, rng: random.Random, level: Level) -> Spec:
+    """Answer who a colleague's manager is (harder levels: two or three managers up)."""
     everyone = people(w)
     me = pick(rng, everyone, "people")
-    subject = rng.choice([p for p in everyone if p.manager_id and p.id != me.id])
-    boss = w.get(Person, subject.manager_id)
-    assert boss is not None
+    if level.hops == 1:
+        subject = rng.choice([p for p in everyone if p.manager_id and p.id != me.id])
+        boss = w.get(Person, subject.manager_id)
+        assert boss is not None
+        chain = [subject, boss]
+    else:
+        chain = manager_chain(rng, everyone, level.hops, avoid=(me.id,))
+    subject, boss = chain[0], chain[-1]
     return Spec(
-        goal=f"Who is {subject.name}'s manager? Answer with the manager's full name.",
+        goal=f"Who is {chain_phrase(chain)}? Answer with that person's full name."
+        if level.hops > 1
+        else f"Who is {subject.name}'s manager? Answer with the manager's full name.",
         persona=me.handle,
         checks=[],
         allowed=[],
-        solution=[call("slack_get_person", person=subject.name)],
+        solution=[
+            call("slack_get_person", person=subject.name),
+            *[call("slack_get_person", person=p.handle) for p in chain[1:-1]],
+        ],
         answer=person(boss, everyone, ignoring=(subject.name, subject.handle)),
     )
 

@@ -12,8 +12,9 @@ from sqlalchemy.orm import Session
 from officegym.apps.org.models import Person
 from officegym.apps.slack.models import Channel, Message
 from officegym.seed_data.slack_text import DAYS, EMOJI, FEATURES, ROOMS, TIMES
-from officegym.tasks.base import Spec, template
+from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, RowExists
+from officegym.tasks.org import chain_phrase, lookup_calls, manager_chain
 from officegym.tasks.slack.common import (
     allow_dm,
     allow_post,
@@ -32,9 +33,10 @@ from officegym.tasks.statements import Says, day_forms, rivals, with_plurals
 EVENTS = ["design review", "sprint demo", "team lunch", "budget sync", "customer call", "retro"]
 
 
-@template("slack.post-channel", difficulty="easy")
-def post_channel(w: Session, rng: random.Random) -> Spec:
-    """Post an announcement with a given day, time and room in one of your channels."""
+@template("slack.post-channel", difficulty="easy", knobs={"rows": (1, 2, 3)})
+def post_channel(w: Session, rng: random.Random, level: Level) -> Spec:
+    """Post an announcement with a given day, time and room in one of your channels (harder
+    levels: in two or three)."""
     me = pick(rng, people(w), "people")
     ch = pick(rng, channels_of(w, me), "channels")
     event, day, time, room = (
@@ -43,30 +45,39 @@ def post_channel(w: Session, rng: random.Random) -> Spec:
         rng.choice(TIMES),
         rng.choice(ROOMS),
     )
+    chosen = [ch]
+    if level.rows > 1:
+        others = [c for c in channels_of(w, me) if c.id != ch.id]
+        if len(others) < level.rows - 1:
+            raise LookupError(f"the persona needs {level.rows} channels for this level")
+        chosen += rng.sample(others, level.rows - 1)
     text = f"The {event} is moved to {day} at {time} in the {room} room."
+    says = Says(
+        all_of=[[event], day_forms(day), [time], [room]],
+        none_of=[
+            *rivals(EVENTS, event),
+            *(f for d in rivals(DAYS, day) for f in day_forms(d)),
+            *rivals(TIMES, time),
+            *rivals(ROOMS, room),
+        ],
+        act="announce",
+    )
+    where = " and ".join(", ".join(f"#{c.name}" for c in chosen).rsplit(", ", 1))
     return Spec(
-        goal=f"Let everyone in #{ch.name} know that the {event} is moved to {day} at {time} "
+        goal=f"Let everyone in {where} know that the {event} is moved to {day} at {time} "
         f"in the {room} room.",
         persona=me.handle,
         checks=[
             Said(
-                name=f"announcement posted in #{ch.name}",
+                name=f"announcement posted in #{c.name}",
                 author_id=me.id,
-                channel_id=ch.id,
-                says=Says(
-                    all_of=[[event], day_forms(day), [time], [room]],
-                    none_of=[
-                        *rivals(EVENTS, event),
-                        *(f for d in rivals(DAYS, day) for f in day_forms(d)),
-                        *rivals(TIMES, time),
-                        *rivals(ROOMS, room),
-                    ],
-                    act="announce",
-                ),
+                channel_id=c.id,
+                says=says,
             )
+            for c in chosen
         ],
-        allowed=allow_post(ch.id, me.id),
-        solution=[call("slack_post_message", channel=ch.name, text=text)],
+        allowed=[a for c in chosen for a in allow_post(c.id, me.id)],
+        solution=[call("slack_post_message", channel=c.name, text=text) for c in chosen],
     )
 
 
@@ -308,19 +319,24 @@ def _own_quotables(engine: Engine) -> dict[int, list[int]]:
     return mine
 
 
-@template("slack.dm-by-name", difficulty="easy")
-def dm_by_name(w: Session, rng: random.Random) -> Spec:
-    """Send a direct message to a person named by full name (others may share a first name)."""
+@template("slack.dm-by-name", difficulty="easy", knobs={"hops": (0, 1, 2)})
+def dm_by_name(w: Session, rng: random.Random, level: Level) -> Spec:
+    """Send a direct message to a person named by full name (others may share a first name);
+    harder levels name them through the org chart (one or two managers up from someone)."""
     everyone = people(w)
     me = pick(rng, everyone, "people")
     firsts = [p.name.split()[0] for p in everyone]
     shared = [p for p in everyone if p.id != me.id and firsts.count(p.name.split()[0]) > 1]
-    target = rng.choice(shared or [p for p in everyone if p.id != me.id])
+    chain = [rng.choice(shared or [p for p in everyone if p.id != me.id])]
+    if level.hops:
+        chain = manager_chain(rng, everyone, level.hops, avoid=(me.id,))
+    target = chain[-1]
     feature = rng.choice(FEATURES)
     text = f"Hi {target.name.split()[0]}, could you send me the latest notes on the {feature}?"
-
+    find = lookup_calls(chain) or [call("slack_list_people", query=target.name.split()[-1])]
     return Spec(
-        goal=f"Send {target.name} a direct message asking for the latest notes on the {feature}.",
+        goal=f"Send {chain_phrase(chain)} a direct message asking for the latest notes on the "
+        f"{feature}.",
         persona=me.handle,
         checks=[
             Said(
@@ -335,8 +351,5 @@ def dm_by_name(w: Session, rng: random.Random) -> Spec:
             )
         ],
         allowed=allow_dm(w, me, target),
-        solution=[
-            call("slack_list_people", query=target.name.split()[-1]),
-            call("slack_send_dm", people=[target.handle], text=text),
-        ],
+        solution=[*find, call("slack_send_dm", people=[target.handle], text=text)],
     )

@@ -117,11 +117,12 @@ def test_validate_prints_the_mutation_report_as_json() -> None:
     )
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
-    assert set(report["templates"]) == {"slack.count-members", "cross.pipeline-to-manager"}
+    levels = {f"cross.pipeline-to-manager@{lv}" for lv in ("easy", "medium", "hard")}
+    assert set(report["templates"]) == {"slack.count-members", *levels}  # each level of knobs
     counts = report["apps"]["all"]
     assert counts["built"] == counts["killed"] + counts["equivalent"] + counts["declared"]
     assert counts["survived"] == 0 and counts["score"] == 1.0
-    assert report["templates"]["cross.pipeline-to-manager"]["declared"]
+    assert report["templates"]["cross.pipeline-to-manager@medium"]["declared"]
 
 
 def test_an_answer_fact_keeps_its_reference_text() -> None:

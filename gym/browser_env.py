@@ -66,8 +66,8 @@ from officegym.gym.episodes import (
 )
 from officegym.gym.spaces import UnicodeText
 from officegym.tasks import Grade, Task, make_task
-from officegym.tasks.responders import Responder
 from officegym.tasks.difficulty import level_name
+from officegym.tasks.responders import Responder
 from officegym.world import World, world_image
 
 __all__ = ["ACTION_HELP", "BrowserEnv"]

@@ -47,8 +47,8 @@ from officegym.gym.faults import FaultInjector
 from officegym.gym.spaces import SUBMIT, ToolCallSpace, UnicodeText
 from officegym.runner import ToolRunner
 from officegym.tasks import Grade, Task, load_templates, make_task
-from officegym.tasks.responders import Colleague, Responder
 from officegym.tasks.difficulty import level_name
+from officegym.tasks.responders import Colleague, Responder
 from officegym.tools import REGISTRY, tools_for
 from officegym.world import World, world_image
 

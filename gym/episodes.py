@@ -36,12 +36,14 @@ __all__ = [
     "persona_label",
     "refuse_pickling",
     "select_templates",
+    "task_info",
 ]
 
 GOAL_CHARS = 4_000
 PERSONA_CHARS = 200
 ERROR_CHARS = 2_000
-OPTION_KEYS = frozenset({"task", "task_seed", "split"})
+# `choose_task` reads the first three; `officegym.gym.worlds` the world's two.
+OPTION_KEYS = frozenset({"task", "task_seed", "split", "scenario", "world_seed"})
 
 
 def check_episode_settings(split: str, max_steps: int) -> None:
@@ -107,6 +109,12 @@ def choose_task(
             f"{options['split']}; officegym.tasks.splits.split_seeds lists a split's seeds"
         )
     return template_id, actual, task_seed
+
+
+def task_info(task: Task, split: str) -> dict[str, Any]:
+    """The ``task`` entry of a reset's info: the instance, its split and its world."""
+    world = {"scenario": task.scenario, "world_seed": task.world_seed}
+    return {**task.describe(), "split": split, **world}
 
 
 def grade_world_state(world: World, task: Task, answer: str | None) -> Grade:

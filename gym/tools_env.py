@@ -8,8 +8,10 @@ truncates the episode and grades it too, and so does a Gymnasium step limit
 (``gymnasium.make(..., max_episode_steps=n)`` or a `TimeLimit` wrapper), which the
 env reads at reset. The reward is the grade at the end and 0 before. Nothing an
 agent sends raises out of `step`: a malformed action is an error observation,
-counts as a step and leaves the world as it was. ``faults=0.1`` makes a seeded tenth
-of the tool calls fail as real APIs do (`officegym.gym.faults`). An env cannot be
+counts as a step and leaves the world as it was. ``world_seeds=[0, 1, 2]`` (and/or
+``scenarios=[...]``) draws the world of each reset too (`officegym.gym.worlds`).
+``faults=0.1`` makes a seeded tenth of the tool calls fail as real APIs do
+(`officegym.gym.faults`). An env cannot be
 pickled (it holds a live database): hand vector envs and Ray a factory instead.
 """
 
@@ -18,7 +20,7 @@ from __future__ import annotations
 import functools
 import json
 import pickle
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import gymnasium
@@ -37,13 +39,15 @@ from officegym.gym.episodes import (
     persona_label,
     refuse_pickling,
     select_templates,
+    task_info,
 )
 from officegym.gym.faults import FaultInjector
 from officegym.gym.spaces import SUBMIT, ToolCallSpace, UnicodeText
+from officegym.gym.worlds import DEFAULT_CACHE, WorldKey, WorldPool
 from officegym.runner import ToolRunner
 from officegym.tasks import Grade, Task, load_templates, make_task
 from officegym.tools import REGISTRY, tools_for
-from officegym.world import World, world_image
+from officegym.world import World
 
 __all__ = ["SUBMIT_SPEC", "OfficeEnv", "tool_specs"]
 
@@ -96,6 +100,9 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         split: str = "train",
         scenario: str = "default",
         world_seed: int = 0,
+        world_seeds: int | Iterable[int] | None = None,
+        scenarios: str | Sequence[str] | None = None,
+        world_cache: int = DEFAULT_CACHE,
         max_steps: int = 30,
         render_mode: str | None = None,
         mode: str = "tools",
@@ -121,7 +128,9 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
                 "error": UnicodeText(ERROR_CHARS),
             }
         )
-        self.world = World(world_image(scenario, world_seed))
+        self.worlds = WorldPool.for_env(scenario, world_seed, world_seeds, scenarios, world_cache)
+        self.scenario, self.world_seed = self.worlds.worlds[0]
+        self.world: World = self.worlds.get(self.worlds.worlds[0])
         self.task: Task | None = None
         self.last_grade: Grade | None = None
         self._runner: ToolRunner | None = None
@@ -140,9 +149,12 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         self, *, seed: int | None = None, options: Mapping[str, Any] | None = None
     ) -> tuple[dict[str, str], dict[str, Any]]:
         """Restore the world and start a task: ``options`` may fix ``task`` (a template id of
-        this env), ``task_seed`` and ``split``; otherwise they are drawn from `np_random`."""
+        this env), ``task_seed``, ``split``, ``scenario`` and ``world_seed``; otherwise they
+        are drawn from `np_random` (the world only when the env samples worlds)."""
         super().reset(seed=seed)
-        template_id, split, task_seed = self._choose(dict(options or {}))
+        options = dict(options or {})
+        self._enter(self.worlds.draw(self.np_random, options))
+        template_id, split, task_seed = self._choose(options)
         task = make_task(template_id, task_seed, self.scenario, self.world_seed)
         self.world.reset()
         if self._runner is None:
@@ -158,8 +170,19 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         self._limit = min(self.max_steps, outer_step_limit(self) or self.max_steps)
         self._reads.clear()
         self.faults.start(task.id, task.seed)
-        info = {"tools": tool_specs(task.apps), "task": {**task.describe(), "split": split}}
+        info = {"tools": tool_specs(task.apps), "task": task_info(task, split)}
         return self._observe("", ""), info
+
+    def _enter(self, key: WorldKey) -> None:
+        """Make the world of `key` the env's (a new runner and personas if it changes)."""
+        if key == (self.scenario, self.world_seed):
+            return
+        self.scenario, self.world_seed = key
+        self.world = self.worlds.get(key)
+        self._personas.clear()
+        if self._runner is not None:
+            self._runner.close()
+            self._runner = None
 
     def _choose(self, options: dict[str, Any]) -> tuple[str, str, int]:
         """Template, split and task seed (shared with browser mode: `choose_task`)."""
@@ -294,8 +317,8 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         if self._runner is not None:
             self._runner.close()
             self._runner = None
-        if getattr(self, "world", None) is not None:
-            self.world.close()
+        if getattr(self, "worlds", None) is not None:
+            self.worlds.close()
 
 
 def _check_settings(

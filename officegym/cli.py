@@ -280,11 +280,25 @@ def grade(
 
 @main.command()
 @click.option("--app", default=None, help="Only templates of this app (e.g. slack).")
-def tasks(app: str | None) -> None:
-    """List the task templates and their environment ids."""
+@click.option("--stats", is_flag=True, help="Count instances, oracle lengths, difficulty.")
+@click.option("--seeds", default=20, show_default=True, type=click.IntRange(min=1))
+@click.option("--scenarios", default="default", show_default=True, help="With --stats: a,b.")
+@click.option("--world-seeds", default=1, show_default=True, type=click.IntRange(min=1))
+@click.option("--json", "as_json", is_flag=True, help="With --stats: print JSON.")
+def tasks(
+    app: str | None, stats: bool, seeds: int, scenarios: str, world_seeds: int, as_json: bool
+) -> None:
+    """List the task templates and their environment ids (with --stats: how many distinct
+    instances each gives over --seeds task seeds on --world-seeds worlds of each scenario)."""
     from officegym.gym import env_id
     from officegym.tasks import load_templates
 
+    if stats:
+        from officegym.cli_stats import parse_scenarios, print_stats
+
+        chosen = [t for t, x in sorted(load_templates().items()) if app in (None, x.app, *x.apps)]
+        print_stats(chosen, seeds, parse_scenarios(scenarios), world_seeds, as_json)
+        return
     console = _console()
     table = Table(title="officegym task templates")
     for column in ("id", "difficulty", "apps", "summary", "env id"):

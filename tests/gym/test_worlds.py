@@ -84,7 +84,7 @@ def test_the_drawn_world_is_in_info_and_fixed_by_the_reset_seed(sampled: OfficeE
 def test_each_episode_runs_on_its_drawn_world(sampled: OfficeEnv) -> None:
     """The persona exists and the reference solution passes on the drawn world."""
     for seed in range(6):
-        obs, info = sampled.reset(seed=seed)
+        _, info = sampled.reset(seed=seed)
         world = sampled.world
         assert (world.image.scenario, world.image.seed) == ("default", info["task"]["world_seed"])
         assert sampled.task is not None
@@ -116,7 +116,7 @@ def test_an_env_without_the_option_draws_only_what_it_always_drew() -> None:
     for seed in (0, 3, 11):
         _, info = env.reset(seed=seed)
         rng, _ = np_random(seed)
-        tid, split, task_seed = choose_task(
+        tid, _, task_seed = choose_task(
             rng, env.templates, "train", {}, scenario="default", world_seed=0
         )
         assert (info["task"]["id"], info["task"]["seed"]) == (tid, task_seed)

@@ -35,15 +35,15 @@ def deal_status_to_channel(w: Session, rng: random.Random) -> Spec:
     """Look a deal up in the CRM and post its stage and amount in the sales channel."""
     idx = crm_index(w)
     opp = pick(rng, [o for o in idx.open_opps() if o.amount], "open deals")
-    me = rng.choice(idx.with_role("rep", "sales"))
-    channel_id = _channel_id(w, "sales")
+    me = rng.choice(idx.with_role("rep", idx.sales))
+    channel_id = _channel_id(w, idx.sales)
     return Spec(
         goal=f'The sales team wants to know where "{opp.name}" stands. Post its current stage '
         "and amount in the sales team's channel.",
         persona=me.handle,
         checks=[
             Said(
-                name="stage and amount posted in #sales",
+                name=f"stage and amount posted in #{idx.sales}",
                 author_id=me.id,
                 channel_id=channel_id,
                 says=Says(
@@ -61,7 +61,7 @@ def deal_status_to_channel(w: Session, rng: random.Random) -> Spec:
             call("crm_get_opportunity", opportunity=opp.name),
             call(
                 "slack_post_message",
-                channel="sales",
+                channel=idx.sales,
                 text=f"{opp.name}: stage {opp.stage}, amount ${opp.amount:,}.",
             ),
         ],
@@ -148,7 +148,7 @@ def _parts(idx, owner_id: int, by: dt.date) -> list[int]:
 def pipeline_to_manager(w: Session, rng: random.Random) -> Spec:
     """Report your open pipeline closing by a date to your manager by DM."""
     idx = crm_index(w)
-    me = pick(rng, idx.with_role("rep", "sales"), "sales reps")
+    me = pick(rng, idx.with_role("rep", idx.sales), "sales reps")
     totals = {d: _pipeline(idx, me.id, d) for d in _quarter_ends(idx.today)}
     by = pick(rng, [d for d, n in totals.items() if n], "closing windows with deals")
     total = totals[by]

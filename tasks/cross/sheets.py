@@ -64,7 +64,7 @@ def _pipeline_sheet(made: NewRowId, deals: list[Any], tab: str):
 def pipeline_to_sheet(w: Session, rng: random.Random) -> Spec:
     """Copy your open CRM deals into a new workbook with a live total."""
     idx = crm_index(w)
-    reps = [p for p in idx.with_role("rep", "sales") if 1 <= len(idx.open_opps(p.id)) <= 40]
+    reps = [p for p in idx.with_role("rep", idx.sales) if 1 <= len(idx.open_opps(p.id)) <= 40]
     me = pick(rng, reps, "sales reps with a few open deals")
     deals = sorted(idx.open_opps(me.id), key=lambda o: o.id)
     first = me.name.split()[0]

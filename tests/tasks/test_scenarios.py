@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from officegym.seed_data.scenario import scenario_names
+from officegym.seed_data.scenario import SCENARIO_DIR, scenario_names
 from officegym.tasks import TEMPLATES, grade, load_templates, make_task
 from officegym.tasks.validate import play
 from officegym.world import World, world_image
@@ -43,3 +43,37 @@ def test_template_builds_and_its_reference_passes_on_the_scenario(
         world.reset()
         with world.initial_connection() as before, world.engine.connect() as after:
             assert grade(task, before, after, None).reward == 0, f"{scenario} seed {seed}"
+
+
+@pytest.fixture(scope="module")
+def renamed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, World]]:
+    """The default world with its CRM teams renamed (Revenue, Customer Success)."""
+    text = (SCENARIO_DIR / "default.toml").read_text()
+    for old, new in (
+        ('name = "default"', 'name = "renamed"'),
+        ('"Sales", "Customer Support"', '"Revenue", "Customer Success"'),
+        ('sales_team = "Sales"', 'sales_team = "Revenue"'),
+        ('support_team = "Customer Support"', 'support_team = "Customer Success"'),
+    ):
+        assert old in text
+        text = text.replace(old, new)
+    path = tmp_path_factory.mktemp("scenario") / "renamed.toml"
+    path.write_text(text)
+    live = World(world_image(str(path), 0))
+    yield str(path), live
+    live.close()
+
+
+def test_templates_follow_the_scenarios_crm_teams_whatever_their_names(
+    renamed: tuple[str, World],
+) -> None:
+    """CRM chat lands in #revenue and #customer-success, and every template finds it."""
+    path, world = renamed
+    for template_id in sorted(TEMPLATES):
+        task = make_task(template_id, 0, path, 0)
+        graded, errors = play(world, task)
+        assert not errors and graded.passed, f"{template_id}: {errors[:2]} {graded.checks}"
+    goal = make_task("cross.deal-status-to-channel", 0, path, 0).goal
+    assert "sales team's channel" in goal
+    solution = make_task("cross.deal-status-to-channel", 0, path, 0).solution
+    assert solution[-1].arguments["channel"] == "revenue"

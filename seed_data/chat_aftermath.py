@@ -5,7 +5,8 @@ graders can see.
 
 It runs last (after the CRM's chat), with a random stream of its own, so the rest of
 the world is the same with or without it. Posts in the channels where the CRM's
-requests live (#sales, #customer-support) are left alone, and so are DMs.
+requests live (the CRM teams' channels, #sales and #customer-support in the default world)
+are left alone, and so are DMs.
 """
 
 from __future__ import annotations
@@ -23,13 +24,14 @@ from officegym.clock import SimClock
 from officegym.errors import ConfigError
 from officegym.seed_data.context import SeedContext
 from officegym.seed_data.org import slugify
+from officegym.seed_data.scenario import Scenario
 
 ORDER = 30
 
 
-def _kept(ctx: SeedContext) -> tuple[str, ...]:
-    """The channels of the CRM's teams, where its requests are posted."""
-    crm = ctx.scenario.crm
+def kept_channels(scenario: Scenario) -> tuple[str, ...]:
+    """The channels of the CRM's teams, where its requests are posted (left alone)."""
+    crm = scenario.crm
     return tuple(slugify(t) for t in (crm.sales_team, crm.support_team))
 
 
@@ -46,7 +48,7 @@ def seed(s: Session, ctx: SeedContext) -> None:
     """Edit and delete a share of the posts, then archive the scenario's channels."""
     rng = random.Random(f"{ctx.scenario.name}:{ctx.seed}:aftermath")
     params = ctx.scenario.slack
-    posts = _posts(s, _kept(ctx))
+    posts = _posts(s, kept_channels(ctx.scenario))
     chosen = rng.sample(posts, k=round(len(posts) * (params.edited_ratio + params.deleted_ratio)))
     cut = round(len(posts) * params.edited_ratio)
     clock: SimClock = s.info["clock"]

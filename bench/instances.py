@@ -10,9 +10,10 @@ replayed. The run stops after the first world that ends past `--budget` seconds 
 process's CPU time (`--clock wall` for wall-clock time), so a shared machine measures
 what the work costs on one core.
 
-It prints what it counted (distinct instances built; replayed and passed), and, when it
-stopped early or sampled, the estimate: per scenario, the mean over its finished worlds
-of (distinct instances x the pass rate replayed there), times its worlds in the space.
+It prints what it counted (distinct instances built; replayed and passed; per world the
+new distinct instances times the pass rate replayed there) and, when it stopped early or
+sampled, the extrapolation to the whole space (`extrapolate`: each unvisited world counts
+as its scenario's last visited one, which already met the most earlier instances).
 
     python bench/instances.py [--seeds 100] [--world-seeds 5] [--budget 300] [--sample 0.2]
 """
@@ -129,25 +130,37 @@ def report(done: list[WorldCount], space: list[tuple[str, int]], seconds: float)
         f"{distinct:,} distinct instances; {replayed:,} replayed, {passed:,} validated "
         f"({passed / max(replayed, 1):.2%})"
     )
-    print(
-        f"validated distinct instances counted (estimate on the worlds visited): "
-        f"{sum(c.estimate for c in done):,.0f}"
-    )
-    per: dict[str, list[float]] = defaultdict(list)
+    counted = sum(c.estimate for c in done)
+    print(f"distinct instances that validate on the worlds visited: {counted:,.0f}")
+    if len(done) == len(space) and replayed == distinct:
+        return  # counted exactly, nothing to extrapolate
+    total, how = extrapolate(done, space)
+    print(f"extrapolated to all {len(space)} worlds: {total:,.0f} ({how})")
+
+
+def extrapolate(done: list[WorldCount], space: list[tuple[str, int]]) -> tuple[float, str]:
+    """Visited worlds as counted; each unvisited world of a scenario as its last visited
+    world (the one that met the most earlier instances: a template whose goals do not
+    depend on the world adds nothing new after the first). Where a scenario was visited
+    only on its first world, that count is scaled by the second-to-first ratio measured on
+    the other scenarios (1.0, said so, if none has two)."""
+    by: dict[str, list[WorldCount]] = defaultdict(list)
     for c in done:
-        per[c.scenario].append(c.estimate)
-    total, missing = 0.0, []
+        by[c.scenario].append(c)
+    ratios = [v[1].estimate / v[0].estimate for v in by.values() if len(v) > 1 and v[0].estimate]
+    ratio = statistics.mean(ratios) if ratios else 1.0
+    total, notes = sum(c.estimate for c in done), []
     for sc in dict.fromkeys(s for s, _ in space):
-        worlds = sum(1 for s, _ in space if s == sc)
-        if per[sc]:
-            total += statistics.mean(per[sc]) * worlds
-        else:
-            missing.append(sc)
-    note = f" (no world of {', '.join(missing)} visited: left out)" if missing else ""
-    print(
-        f"extrapolated to all {len(space)} worlds: {total:,.0f} distinct instances that "
-        f"validate{note}"
-    )
+        left = sum(1 for s, _ in space if s == sc) - len(by[sc])
+        if not by[sc]:
+            notes.append(f"{sc}: no world visited, left out")
+        elif left:
+            last = by[sc][-1].estimate * (ratio if len(by[sc]) == 1 else 1.0)
+            total += left * last
+    basis = f"later worlds as the last visited; second/first ratio {ratio:.2f}"
+    if not ratios:
+        basis += " (assumed: no scenario visited twice)"
+    return total, "; ".join([basis, *notes])
 
 
 if __name__ == "__main__":

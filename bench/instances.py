@@ -15,7 +15,7 @@ new distinct instances times the pass rate replayed there) and, when it stopped 
 sampled, the extrapolation to the whole space (`extrapolate`: each unvisited world counts
 as its scenario's last visited one, which already met the most earlier instances).
 
-    python bench/instances.py [--seeds 100] [--world-seeds 5] [--budget 300] [--sample 0.2]
+    python bench/instances.py [--seeds 100] [--world-seeds 8] [--budget 300] [--sample 0.2]
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def count_world(
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=100, help="task seeds per template and world")
-    ap.add_argument("--world-seeds", type=int, default=5, help="world seeds per scenario")
+    ap.add_argument("--world-seeds", type=int, default=8, help="world seeds per scenario")
     ap.add_argument("--scenarios", default=",".join(scenario_names()))
     ap.add_argument("--budget", type=float, default=300.0, help="seconds; stops after a world")
     ap.add_argument("--sample", type=float, default=0.2, help="share of instances replayed")

@@ -34,7 +34,7 @@ and end the episode with `finish(answer)`, which grades the same way.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from http import HTTPStatus
 from typing import Any, ClassVar
 from urllib.parse import urlsplit
@@ -63,12 +63,14 @@ from officegym.gym.episodes import (
     persona_label,
     refuse_pickling,
     select_templates,
+    task_info,
 )
 from officegym.gym.spaces import UnicodeText
+from officegym.gym.worlds import DEFAULT_CACHE, WorldPool
 from officegym.tasks import Grade, Task, make_task
 from officegym.tasks.difficulty import level_name
 from officegym.tasks.responders import Responder
-from officegym.world import World, world_image
+from officegym.world import World
 
 __all__ = ["ACTION_HELP", "BrowserEnv"]
 
@@ -91,6 +93,9 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         split: str = "train",
         scenario: str = "default",
         world_seed: int = 0,
+        world_seeds: int | Iterable[int] | None = None,
+        scenarios: str | Sequence[str] | None = None,
+        world_cache: int = DEFAULT_CACHE,
         max_steps: int = 30,
         render_mode: str | None = None,
         screenshot: bool = False,
@@ -110,7 +115,7 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         self.templates = select_templates(app, task)
         self.difficulty = level_name(difficulty) if difficulty is not None else None
         self.curriculum = make_curriculum(curriculum, self.templates)
-        self.split, self.scenario, self.world_seed = split, scenario, world_seed
+        self.split = split
         self.max_steps, self.max_page_chars = max_steps, max_page_chars
         self.render_mode, self.screenshot = render_mode, screenshot
         self.viewport = {"width": int(viewport[0]), "height": int(viewport[1])}
@@ -118,7 +123,9 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         self.action_space = BrowserActionSpace()
         self.observation_space = self._observation_space()
         self.manager = shared_manager(executable_path, headless=headless, cdp=cdp)
-        self.world = World(world_image(scenario, world_seed))
+        self.worlds = WorldPool.for_env(scenario, world_seed, world_seeds, scenarios, world_cache)
+        self.scenario, self.world_seed = self.worlds.worlds[0]
+        self.world: World = self.worlds.get(self.worlds.worlds[0])
         self.server = AppServer(self.world)
         self._tab = Tab(self.manager, self.viewport, action_timeout_ms)
         self._view = EMPTY  # what the agent last saw
@@ -156,21 +163,27 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         self, *, seed: int | None = None, options: Mapping[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Restore the world, start a task (``options``: ``task``, ``task_seed``, ``split``,
-        ``difficulty``, as in tools mode), sign in as its persona in a cleared context and
-        open the app."""
+        ``difficulty``, ``scenario``, ``world_seed``, as in tools mode), sign in as its persona
+        in a cleared context and open the app."""
         super().reset(seed=seed)
+        options = dict(options or {})
+        key = self.worlds.draw(self.np_random, options)
+        if key != (self.scenario, self.world_seed):
+            self.scenario, self.world_seed = key
+            self.world = self.worlds.get(key)
+            self._personas.clear()
         template_id, split, task_seed, level = choose_task(
             self.np_random,
             self.templates,
             self.split,
-            dict(options or {}),
+            options,
             scenario=self.scenario,
             world_seed=self.world_seed,
             difficulty=self.difficulty,
             curriculum=self.curriculum,
         )
         task = make_task(template_id, task_seed, self.scenario, self.world_seed, level)
-        self.server.new_episode(task.persona)
+        self.server.new_episode(task.persona, self.world)
         with self.server.exclusive(), self.world.session() as s:
             colleague = start_colleague(task, s, self.responder)
         self.server.after_write(answering_hook(self.world, colleague))
@@ -179,7 +192,7 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         self._tab.http = None
         self.manager.call(self._tab.open, self.login_url, fresh=self.fresh_context)
         info = {
-            "task": {**task.describe(), "split": split},
+            "task": task_info(task, split),
             "app_url": self.app_url,
             "login_url": self.login_url,
             "cdp_url": self.manager.cdp_url,
@@ -355,8 +368,8 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
             self.manager.call(self._tab.close)
         if getattr(self, "server", None) is not None:
             self.server.close()
-        if getattr(self, "world", None) is not None:
-            self.world.close()
+        if getattr(self, "worlds", None) is not None:
+            self.worlds.close()
 
 
 def _http_error(status: int, reason: str, url: str) -> str:

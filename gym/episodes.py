@@ -38,12 +38,14 @@ __all__ = [
     "persona_label",
     "refuse_pickling",
     "select_templates",
+    "task_info",
 ]
 
 GOAL_CHARS = 4_000
 PERSONA_CHARS = 200
 ERROR_CHARS = 2_000
-OPTION_KEYS = frozenset({"task", "task_seed", "split", "difficulty"})
+# `choose_task` reads the first four; `officegym.gym.worlds` the world's two.
+OPTION_KEYS = frozenset({"task", "task_seed", "split", "difficulty", "scenario", "world_seed"})
 
 
 def check_episode_settings(split: str, max_steps: int) -> None:
@@ -137,6 +139,12 @@ def _offering(templates: tuple[str, ...], level: Difficulty | None) -> tuple[str
     if not pool:
         raise ValueError(f"none of this env's templates can be built at difficulty {level}")
     return pool
+
+
+def task_info(task: Task, split: str) -> dict[str, Any]:
+    """The ``task`` entry of a reset's info: the instance, its split and its world."""
+    world = {"scenario": task.scenario, "world_seed": task.world_seed}
+    return {**task.describe(), "split": split, **world}
 
 
 def grade_world_state(world: World, task: Task, answer: str | None) -> Grade:

@@ -8,12 +8,13 @@ truncates the episode and grades it too, and so does a Gymnasium step limit
 (``gymnasium.make(..., max_episode_steps=n)`` or a `TimeLimit` wrapper), which the
 env reads at reset. The reward is the grade at the end and 0 before. Nothing an
 agent sends raises out of `step`: a malformed action is an error observation,
-counts as a step and leaves the world as it was. ``faults=0.1`` makes a seeded tenth
-of the tool calls fail as real APIs do (`officegym.gym.faults`). ``difficulty="hard"``
-builds every task at that level (templates with knobs: `officegym.tasks.difficulty`);
-``curriculum=`` lets a sampler pick template and level (`officegym.gym.curriculum`). An
-env cannot be pickled (it holds a live database): hand vector envs and Ray a factory
-instead.
+counts as a step and leaves the world as it was. ``world_seeds=[0, 1, 2]`` (and/or
+``scenarios=[...]``) draws the world of each reset too (`officegym.gym.worlds`).
+``faults=0.1`` makes a seeded tenth of the tool calls fail as real APIs do
+(`officegym.gym.faults`). ``difficulty="hard"`` builds every task at that level
+(templates with knobs: `officegym.tasks.difficulty`); ``curriculum=`` lets a sampler
+pick template and level (`officegym.gym.curriculum`). An env cannot be pickled (it
+holds a live database): hand vector envs and Ray a factory instead.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from __future__ import annotations
 import functools
 import json
 import pickle
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import gymnasium
@@ -42,15 +43,17 @@ from officegym.gym.episodes import (
     persona_label,
     refuse_pickling,
     select_templates,
+    task_info,
 )
 from officegym.gym.faults import FaultInjector
 from officegym.gym.spaces import SUBMIT, ToolCallSpace, UnicodeText
+from officegym.gym.worlds import DEFAULT_CACHE, WorldKey, WorldPool
 from officegym.runner import ToolRunner
 from officegym.tasks import Grade, Task, load_templates, make_task
 from officegym.tasks.difficulty import level_name
 from officegym.tasks.responders import Colleague, Responder
 from officegym.tools import REGISTRY, tools_for
-from officegym.world import World, world_image
+from officegym.world import World
 
 __all__ = ["SUBMIT_SPEC", "OfficeEnv", "tool_specs"]
 
@@ -103,6 +106,9 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         split: str = "train",
         scenario: str = "default",
         world_seed: int = 0,
+        world_seeds: int | Iterable[int] | None = None,
+        scenarios: str | Sequence[str] | None = None,
+        world_cache: int = DEFAULT_CACHE,
         max_steps: int = 30,
         render_mode: str | None = None,
         mode: str = "tools",
@@ -135,7 +141,9 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
                 "error": UnicodeText(ERROR_CHARS),
             }
         )
-        self.world = World(world_image(scenario, world_seed))
+        self.worlds = WorldPool.for_env(scenario, world_seed, world_seeds, scenarios, world_cache)
+        self.scenario, self.world_seed = self.worlds.worlds[0]
+        self.world: World = self.worlds.get(self.worlds.worlds[0])
         self.task: Task | None = None
         self.last_grade: Grade | None = None
         self._runner: ToolRunner | None = None
@@ -154,10 +162,13 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         self, *, seed: int | None = None, options: Mapping[str, Any] | None = None
     ) -> tuple[dict[str, str], dict[str, Any]]:
         """Restore the world and start a task: ``options`` may fix ``task`` (a template id of
-        this env), ``task_seed``, ``split`` and ``difficulty`` (easy, medium, hard); otherwise
-        they are drawn from `np_random` (or the env's curriculum picks template and level)."""
+        this env), ``task_seed``, ``split``, ``difficulty`` (easy, medium, hard), ``scenario``
+        and ``world_seed``; otherwise they are drawn from `np_random` (the world only when the
+        env samples worlds; template and level by the env's curriculum if it has one)."""
         super().reset(seed=seed)
-        template_id, split, task_seed, level = self._choose(dict(options or {}))
+        options = dict(options or {})
+        self._enter(self.worlds.draw(self.np_random, options))
+        template_id, split, task_seed, level = self._choose(options)
         task = make_task(template_id, task_seed, self.scenario, self.world_seed, level)
         self.world.reset()
         if self._runner is None:
@@ -174,8 +185,19 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         self._reads.clear()
         self.faults.start(task.id, task.seed)
         self._colleague = start_colleague(task, self._runner.session, self.responder)
-        info = {"tools": tool_specs(task.apps), "task": {**task.describe(), "split": split}}
+        info = {"tools": tool_specs(task.apps), "task": task_info(task, split)}
         return self._observe("", ""), info
+
+    def _enter(self, key: WorldKey) -> None:
+        """Make the world of `key` the env's (a new runner and personas if it changes)."""
+        if key == (self.scenario, self.world_seed):
+            return
+        self.scenario, self.world_seed = key
+        self.world = self.worlds.get(key)
+        self._personas.clear()
+        if self._runner is not None:
+            self._runner.close()
+            self._runner = None
 
     def _choose(self, options: dict[str, Any]) -> tuple[str, str, int, Any]:
         """Template, split, task seed and level (shared with browser mode: `choose_task`)."""
@@ -317,8 +339,8 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         if self._runner is not None:
             self._runner.close()
             self._runner = None
-        if getattr(self, "world", None) is not None:
-            self.world.close()
+        if getattr(self, "worlds", None) is not None:
+            self.worlds.close()
 
 
 def _check_settings(

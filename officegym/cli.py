@@ -279,17 +279,46 @@ def grade(
 
 
 @main.command()
+@click.argument("template_ids", nargs=-1)
 @click.option("--app", default=None, help="Only templates of this app (e.g. slack).")
-def tasks(app: str | None) -> None:
-    """List the task templates and their environment ids."""
+@click.option("--stats", is_flag=True, help="Count instances, oracle lengths, difficulty.")
+@click.option("--seeds", default=20, show_default=True, type=click.IntRange(min=1))
+@click.option("--scenarios", default="default", show_default=True, help="With --stats: a,b.")
+@click.option("--world-seeds", default=1, show_default=True, type=click.IntRange(min=1))
+@click.option("--json", "as_json", is_flag=True, help="With --stats: print JSON.")
+def tasks(
+    template_ids: tuple[str, ...],
+    app: str | None,
+    stats: bool,
+    seeds: int,
+    scenarios: str,
+    world_seeds: int,
+    as_json: bool,
+) -> None:
+    """List the task templates (all, or those named) and their environment ids (with
+    --stats: how many distinct instances each gives over --seeds task seeds on
+    --world-seeds worlds of each of --scenarios)."""
     from officegym.gym import env_id
     from officegym.tasks import load_templates
 
+    unknown = [t for t in template_ids if t not in load_templates()]
+    if unknown:
+        raise click.BadParameter(f"unknown template(s): {', '.join(unknown)}")
+    rows = [
+        t
+        for _, t in sorted(load_templates().items())
+        if app in (None, t.app, *t.apps) and (not template_ids or t.id in template_ids)
+    ]
+    if stats:
+        from officegym.cli_stats import parse_scenarios, print_stats
+
+        ids = [t.id for t in rows]
+        print_stats(ids, seeds, parse_scenarios(scenarios), world_seeds, as_json)
+        return
     console = _console()
     table = Table(title="officegym task templates")
     for column in ("id", "difficulty", "apps", "summary", "env id"):
         table.add_column(column, overflow="fold")
-    rows = [t for _, t in sorted(load_templates().items()) if app in (None, t.app, *t.apps)]
     for t in rows:
         level = f"{t.difficulty} (knobs: {', '.join(t.knobs)})" if t.knobs else t.difficulty
         table.add_row(t.id, level, ", ".join(t.apps), t.summary, env_id(t.id))

@@ -16,6 +16,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from officegym.errors import OfficeGymError
 from officegym.tasks.base import Template
 from officegym.tasks.validate import MutationScore, TemplateReport
 
@@ -29,6 +30,9 @@ _COUNTS = ("built", "killed", "equivalent", "declared", "survived")
 @click.option("--seeds", default=20, show_default=True, type=click.IntRange(min=1))
 @click.option("--first-seed", default=0, show_default=True, help="First task seed to check.")
 @click.option("--scenario", default="default", show_default=True, help="Scenario of the world.")
+@click.option(
+    "--world-seed", default=0, show_default=True, type=click.IntRange(min=0), help="World seed."
+)
 @click.option("--mutants/--no-mutants", default=True, show_default=True, help="Run mutants.")
 @click.option(
     "--difficulty",
@@ -43,6 +47,7 @@ def validate(
     seeds: int,
     first_seed: int,
     scenario: str,
+    world_seed: int,
     mutants: bool,
     difficulty: str,
     as_json: bool,
@@ -59,15 +64,27 @@ def validate(
     if unknown:
         raise click.BadParameter(f"unknown template(s): {', '.join(unknown)}")
     span = range(first_seed, first_seed + seeds)
+    try:
+        from officegym.seed_data.scenario import load_scenario
+
+        load_scenario(scenario)
+    except OfficeGymError as exc:
+        raise click.BadParameter(str(exc), param_hint="--scenario") from None
     reports = [
-        _labelled(check_template(tid, span, scenario=scenario, mutate=mutants, difficulty=lv), lv)
+        _labelled(
+            check_template(
+                tid, span, scenario=scenario, world_seed=world_seed, mutate=mutants, difficulty=lv
+            ),
+            lv,
+        )
         for tid in template_ids or sorted(known)
         for lv in _levels(known[tid], difficulty)
     ]
     if as_json:
-        click.echo(json.dumps(_as_json(reports, span), indent=2))
+        world = {"scenario": scenario, "world_seed": world_seed}
+        click.echo(json.dumps({**world, **_as_json(reports, span)}, indent=2))
     else:
-        _print(Console(), reports, span)
+        _print(Console(), reports, span, f"{scenario} world seed {world_seed}")
     if any(not r.ok for r in reports):
         raise SystemExit(1)
 
@@ -113,8 +130,8 @@ def _as_json(reports: list[TemplateReport], span: range) -> dict:
     }
 
 
-def _print(console: Console, reports: list[TemplateReport], span: range) -> None:
-    title = f"template self-check over seeds {span.start}..{span.stop - 1}"
+def _print(console: Console, reports: list[TemplateReport], span: range, world: str) -> None:
+    title = f"template self-check over seeds {span.start}..{span.stop - 1} on {world}"
     table = Table(title=title)
     table.add_column("template", no_wrap=True)
     for column in ("result", *_COUNTS, "score", "first problems"):

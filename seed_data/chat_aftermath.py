@@ -5,7 +5,8 @@ graders can see.
 
 It runs last (after the CRM's chat), with a random stream of its own, so the rest of
 the world is the same with or without it. Posts in the channels where the CRM's
-requests live (#sales, #customer-support) are left alone, and so are DMs.
+requests live (the CRM teams' channels, #sales and #customer-support in the default world)
+are left alone, and so are DMs.
 """
 
 from __future__ import annotations
@@ -22,9 +23,18 @@ from officegym.apps.slack.models import Channel, Membership, Message
 from officegym.clock import SimClock
 from officegym.errors import ConfigError
 from officegym.seed_data.context import SeedContext
+from officegym.seed_data.org import slugify
+from officegym.seed_data.scenario import Scenario
 
 ORDER = 30
-KEPT = ("sales", "customer-support")  # the CRM's requests are posted there
+
+
+def kept_channels(scenario: Scenario) -> tuple[str, ...]:
+    """The channels of the CRM's teams, where its requests are posted (left alone)."""
+    crm = scenario.crm
+    return tuple(slugify(t) for t in (crm.sales_team, crm.support_team))
+
+
 AFTERTHOUGHTS = [
     " (edit: fixed the link)",
     " (edit: typo)",
@@ -38,7 +48,7 @@ def seed(s: Session, ctx: SeedContext) -> None:
     """Edit and delete a share of the posts, then archive the scenario's channels."""
     rng = random.Random(f"{ctx.scenario.name}:{ctx.seed}:aftermath")
     params = ctx.scenario.slack
-    posts = _posts(s)
+    posts = _posts(s, kept_channels(ctx.scenario))
     chosen = rng.sample(posts, k=round(len(posts) * (params.edited_ratio + params.deleted_ratio)))
     cut = round(len(posts) * params.edited_ratio)
     clock: SimClock = s.info["clock"]
@@ -53,7 +63,7 @@ def seed(s: Session, ctx: SeedContext) -> None:
         _archive(s, ctx, name)
 
 
-def _posts(s: Session) -> list[Message]:
+def _posts(s: Session, kept: tuple[str, ...]) -> list[Message]:
     """Live top-level posts in named, active channels other than the CRM's, oldest first."""
     stmt = (
         select(Message)
@@ -61,7 +71,7 @@ def _posts(s: Session) -> list[Message]:
         .where(
             Channel.kind.in_(("public", "private")),
             Channel.is_archived.is_(False),
-            Channel.name.not_in(KEPT),
+            Channel.name.not_in(kept),
             Message.thread_parent_id.is_(None),
             Message.is_deleted.is_(False),
         )

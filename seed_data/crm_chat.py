@@ -18,6 +18,7 @@ from officegym.clock import SimClock
 from officegym.seed_data import crm_text as T
 from officegym.seed_data.context import SeedContext
 from officegym.seed_data.crm_requests import post_requests
+from officegym.seed_data.org import slugify
 
 if TYPE_CHECKING:
     from officegym.seed_data.crm import Crew, Made
@@ -52,9 +53,17 @@ def post(s: Session, ctx: SeedContext, crew: Crew, made: Made) -> None:
         c for c in made.cases if c.status in ("New", "Working") and c.owner_id != crew.support[0].id
     ]
     _escalations(s, poster, crew, ctx.rng.sample(open_cases, k=min(2, len(open_cases))))
-    channels = {n: _channel(s, crew.admin, n) for n in ("sales", "customer-support")}
+    channels = {
+        "sales": _channel(s, crew.admin, team_channel(ctx.scenario.crm.sales_team)),
+        "customer-support": _channel(s, crew.admin, team_channel(ctx.scenario.crm.support_team)),
+    }
     if all(channels.values()):
         post_requests(s, poster, crew, made, ctx.fake, channels)  # type: ignore[arg-type]
+
+
+def team_channel(team: str) -> str:
+    """The channel of a team (`seed_data/slack.py` names it by the team's slug)."""
+    return slugify(team)
 
 
 def _channel(s: Session, who: Person, name: str) -> Channel | None:
@@ -64,7 +73,7 @@ def _channel(s: Session, who: Person, name: str) -> Channel | None:
 
 def _deal_questions(s: Session, poster: Poster, crew: Crew, deals: list[Opportunity]) -> None:
     """A colleague asks the owner about a deal; the owner answers all but the last."""
-    channel = _channel(s, crew.sales[0], "sales")
+    channel = _channel(s, crew.sales[0], crew.sales[0].team.slug)
     if channel is None:
         return
     for i, opp in enumerate(deals):
@@ -99,7 +108,7 @@ def _discount_asks(s: Session, poster: Poster, crew: Crew, deals: list[Opportuni
 def _escalations(s: Session, poster: Poster, crew: Crew, cases: list[Case]) -> None:
     """A support colleague raises a case; the head of support asks its owner in the thread."""
     head = crew.support[0]
-    channel = _channel(s, head, "customer-support")
+    channel = _channel(s, head, head.team.slug)
     if channel is None:
         return
     for i, case in enumerate(cases):

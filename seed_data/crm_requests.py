@@ -34,9 +34,11 @@ def post_requests(
     cases = [c for c in made.cases if c.status in ("New", "Working")
              and c.owner_id != crew.support[0].id and c.account is not None]  # fmt: skip
     cases = rng.sample(cases, k=min(len(cases), ESCALATIONS))
+    # A small CRM has fewer open deals than requests: they are shared in the same proportion.
+    n_stage = min(STAGE_REQUESTS, len(deals) * STAGE_REQUESTS // (STAGE_REQUESTS + QUESTIONS))
     posts: list[tuple[Person, Channel, str]] = []
-    posts += [_stage_request(s, rng, crew, o, channels["sales"]) for o in deals[:STAGE_REQUESTS]]
-    posts += [_question(s, rng, crew, o, channels["sales"]) for o in deals[STAGE_REQUESTS:]]
+    posts += [_stage_request(s, rng, crew, o, channels["sales"]) for o in deals[:n_stage]]
+    posts += [_question(s, rng, crew, o, channels["sales"]) for o in deals[n_stage:]]
     taken = {a.name.lower() for a in made.accounts} | {x.company.lower() for x in made.leads}
     posts += [_lead_tip(rng, fake, crew, taken, channels["sales"]) for _ in range(LEAD_TIPS)]
     posts += [_escalation(s, rng, crew, c, channels["customer-support"]) for c in cases]

@@ -14,7 +14,14 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
 from officegym.errors import ConfigError
 
-__all__ = ["SCENARIO_DIR", "Scenario", "load_scenario", "scenario_names", "scenario_path"]
+__all__ = [
+    "SCENARIO_DIR",
+    "Scenario",
+    "cross_check",
+    "load_scenario",
+    "scenario_names",
+    "scenario_path",
+]
 
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
 
@@ -91,6 +98,41 @@ class Scenario(_Strict):
         return self._source
 
 
+LEADER_TITLES = ("Chief Executive Officer", "Chief Operating Officer")  # seed_data/org.py
+RESERVED_TEAMS = ("Leadership",)  # the leaders' team, made by seed_data/org.py
+
+
+def _slug(name: str) -> str:
+    return "-".join(name.lower().split())
+
+
+def cross_check(sc: Scenario) -> tuple[str, str] | None:
+    """The first (field, reason) that makes sections of `sc` disagree, or None: what one
+    field's range cannot say (teams the CRM names must exist, every team needs a head)."""
+    teams = sc.org.teams
+    slugs = [_slug(t) for t in teams]
+    if len(set(slugs)) != len(slugs):
+        return "org.teams", f"team names repeat (as channel names): {teams}"
+    reserved = [t for t in teams if t in RESERVED_TEAMS]
+    if reserved:
+        return "org.teams", f"{reserved[0]!r} is the leaders' team, made for every company"
+    if sc.org.people < len(teams) + len(LEADER_TITLES):
+        need = len(teams) + len(LEADER_TITLES)
+        return "org.people", f"{len(teams)} teams need a head each besides the 2 leaders: {need}+"
+    if sc.crm.accounts == 0:
+        return None
+    for field in ("sales_team", "support_team"):
+        name = getattr(sc.crm, field)
+        if name not in teams:
+            return f"crm.{field}", f"{name!r} is not one of org.teams {teams}"
+    if sc.crm.sales_team == sc.crm.support_team:
+        return "crm.support_team", "the support team must differ from the sales team"
+    titles = (*LEADER_TITLES, *(f"Head of {t}" for t in teams))
+    if sc.crm.admin_title not in titles:
+        return "crm.admin_title", f"nobody has title {sc.crm.admin_title!r}; use one of {titles}"
+    return None
+
+
 def scenario_names() -> list[str]:
     return sorted(p.stem for p in SCENARIO_DIR.glob("*.toml"))
 
@@ -119,5 +161,7 @@ def load_scenario(name_or_path: str | Path) -> Scenario:
         err = exc.errors()[0]
         field = ".".join(str(x) for x in err["loc"]) or "<root>"
         raise ConfigError(str(path), field, err["msg"]) from None
+    if (problem := cross_check(scenario)) is not None:
+        raise ConfigError(str(path), *problem)
     scenario._source = str(path)
     return scenario

@@ -214,6 +214,8 @@ def _catalog_session(scenario: str, world_seed: int) -> Session:
     key = (scenario, world_seed)
     if key not in sessions:
         sessions[key] = Session(_catalog(scenario, world_seed), autoflush=False)
+        if len(sessions) > _catalog.cache_info().maxsize:  # as many as engines are cached
+            sessions.pop(next(iter(sessions))).close()
     return sessions[key]
 
 

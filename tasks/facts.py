@@ -226,8 +226,10 @@ def integer(n: int, **kw: Any) -> Fact:
 
 
 def money(amount: int, *, besides: Iterable[int] = (), **kw: Any) -> Fact:
-    """An amount in dollars (``$52,000``, ``52K``, ``fifty-two thousand``)."""
-    return Fact("money", (amount,), besides=tuple(besides), **kw)
+    """An amount in dollars (``$52,000``, ``52K``, ``fifty-two thousand``). `besides` may
+    be stated too (the parts of a total); one equal to `amount` (a total of one part) is
+    dropped, or it would hide the amount itself."""
+    return Fact("money", (amount,), besides=tuple(b for b in besides if b != amount), **kw)
 
 
 def percent(p: int | float, **kw: Any) -> Fact:

@@ -98,12 +98,16 @@ class AppServer:
         with self._gate.lock:
             yield
 
-    def new_episode(self, persona: str | None) -> None:
-        """Restore the world and lock who may act to `persona` (a handle of the directory);
-        waiting requests get a 503. The episode's `after_write` hook is dropped."""
+    def new_episode(self, persona: str | None, world: World | None = None) -> None:
+        """Restore the world (serve `world` from now on, if given) and lock who may act to
+        `persona` (a handle of the directory); waiting requests get a 503. The episode's
+        `after_write` hook is dropped."""
         with self._gate.lock:
             self._gate.epoch += 1
             self._gate.after_write = None
+            if world is not None and world is not self.world:
+                self.world, self._app = world, create_app(world)
+                self._gate.app = self._app
             policy = PersonaPolicy(default=persona, locked=persona is not None)
             set_persona_policy(self._app, policy)
             self.world.reset()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import random
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -54,6 +55,8 @@ class CrmIndex:
     leads: list[Row[Any]]
     cases: list[Row[Any]]
     messages: list[Row[Any]]  # today's CRM chat: id, channel_id, channel, user_id, text
+    sales: str = "sales"  # slug of the sales team (and its channel): who owns the deals
+    support: str = "customer-support"  # slug of the support team: who owns the cases
 
     def team(self, person_id: int) -> list[int]:
         """Ids of CRM users in the same team as `person_id`."""
@@ -111,9 +114,18 @@ def _index(engine: Engine) -> CrmIndex:
             .order_by(Message.id)
         )
         messages = list(w.execute(chat_stmt))
+    sales = _main_team(people, rows[Opportunity], "sales")
+    support = _main_team(people, rows[Case], "customer-support")
     return CrmIndex(
-        today, people, roles, rows[Account], rows[Opportunity], rows[Lead], rows[Case], messages
-    )
+        today, people, roles, rows[Account], rows[Opportunity], rows[Lead], rows[Case], messages,
+        sales, support,
+    )  # fmt: skip
+
+
+def _main_team(people: Mapping[int, Row[Any]], records: Sequence[Row[Any]], default: str) -> str:
+    """The slug of the team owning most of `records` (the scenario names its CRM teams)."""
+    teams = Counter(people[r.owner_id].team_slug for r in records if r.owner_id in people)
+    return teams.most_common(1)[0][0] if teams else default
 
 
 # ---------------------------------------------------------------- allowances

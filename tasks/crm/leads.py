@@ -163,7 +163,7 @@ def _cold_lead_sets(engine: Engine) -> list[tuple[Any, str, list[Any]]]:
     sources = sorted({x.source for x in idx.leads if x.source})
     return [
         (rep, source, cold[rep.id, source])
-        for rep in idx.with_role("rep", "sales")
+        for rep in idx.with_role("rep", idx.sales)
         for source in sources
         if 1 <= len(cold.get((rep.id, source), [])) <= 4
     ]

@@ -17,8 +17,8 @@ from officegym.tasks.slack.common import call, pick
 def pipeline_amount(w: Session, rng: random.Random) -> Spec:
     """Answer the total amount of one rep's open deals in one stage."""
     idx = crm_index(w)
-    me = pick(rng, idx.with_role("rep", "sales"), "sales reps")
-    owner = rng.choice(idx.with_role("rep", "sales"))
+    me = pick(rng, idx.with_role("rep", idx.sales), "sales reps")
+    owner = rng.choice(idx.with_role("rep", idx.sales))
     totals = {
         st: sum(o.amount or 0 for o in idx.open_opps(owner.id) if o.stage == st)
         for st in OPEN_STAGES
@@ -47,7 +47,7 @@ def count_open_cases(w: Session, rng: random.Random) -> Spec:
             counts[c.account_id] = counts.get(c.account_id, 0) + 1
     account = idx.account(pick(rng, sorted(counts), "accounts with open cases"))
     n = counts[account.id]
-    me = rng.choice([p for p in idx.with_role("rep") if p.team_slug == "customer-support"])
+    me = rng.choice([p for p in idx.with_role("rep") if p.team_slug == idx.support])
     return Spec(
         goal=f"How many open (not closed) support cases does {account.name} have? Answer with "
         "the number only.",

@@ -41,8 +41,8 @@ def deal_status_to_channel(w: Session, rng: random.Random, level: Level) -> Spec
     if level.hops == 2:
         deals = [o for o in deals if contact_names(w).get(o.account_id)]
     opp = pick(rng, deals, "open deals")
-    me = rng.choice(idx.with_role("rep", "sales"))
-    channel_id = _channel_id(w, "sales")
+    me = rng.choice(idx.with_role("rep", idx.sales))
+    channel_id = _channel_id(w, idx.sales)
     named, find = f'"{opp.name}"', [call("crm_get_opportunity", opportunity=opp.name)]
     if level.hops:
         account = idx.account(opp.account_id)
@@ -58,7 +58,7 @@ def deal_status_to_channel(w: Session, rng: random.Random, level: Level) -> Spec
         persona=me.handle,
         checks=[
             Said(
-                name="stage and amount posted in #sales",
+                name=f"stage and amount posted in #{idx.sales}",
                 author_id=me.id,
                 channel_id=channel_id,
                 says=Says(
@@ -76,7 +76,7 @@ def deal_status_to_channel(w: Session, rng: random.Random, level: Level) -> Spec
             *find,
             call(
                 "slack_post_message",
-                channel="sales",
+                channel=idx.sales,
                 text=f"{opp.name}: stage {opp.stage}, amount ${opp.amount:,}.",
             ),
         ],
@@ -169,7 +169,7 @@ def pipeline_to_manager(w: Session, rng: random.Random, level: Level) -> Spec:
     """Report your open pipeline closing by a date to your manager by DM (easy: the manager
     is named; hard: it goes to your manager's manager)."""
     idx = crm_index(w)
-    reps = idx.with_role("rep", "sales")
+    reps = idx.with_role("rep", idx.sales)
     if level.hops == 2:
         reps = [p for p in reps if idx.people[p.manager_id].manager_id in idx.people]
     me = pick(rng, reps, "sales reps")

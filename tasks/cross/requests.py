@@ -109,7 +109,7 @@ def answer_deal_question(w: Session, rng: random.Random) -> Spec:
     ]
     req = pick(rng, reqs, "deal questions")
     opp, owner, field = req.record, req.owner, req.fields["field"]
-    me = rng.choice([p for p in idx.with_role("rep", "sales") if p.id != req.asker_id])
+    me = rng.choice([p for p in idx.with_role("rep", idx.sales) if p.id != req.asker_id])
     says, said = _answer(opp, field)
     asker = idx.people[req.asker_id].name
     if me.id == owner.id:
@@ -149,7 +149,7 @@ def lead_from_chat(w: Session, rng: random.Random) -> Spec:
     idx = crm_index(w)
     req = pick(rng, requests_of(w, "lead"), "lead tips")
     f = req.fields
-    me = rng.choice(idx.with_role("rep", "sales"))
+    me = rng.choice(idx.with_role("rep", idx.sales))
     who = idx.people[req.asker_id].name
     where = {
         "email": Same(f["email"]),

@@ -64,7 +64,7 @@ def _pipeline_sheet(made: NewRowId, deals: list[Any], tab: str):
 def pipeline_to_sheet(w: Session, rng: random.Random) -> Spec:
     """Copy your open CRM deals into a new workbook with a live total."""
     idx = crm_index(w)
-    reps = [p for p in idx.with_role("rep", "sales") if 1 <= len(idx.open_opps(p.id)) <= 40]
+    reps = [p for p in idx.with_role("rep", idx.sales) if 1 <= len(idx.open_opps(p.id)) <= 40]
     me = pick(rng, reps, "sales reps with a few open deals")
     deals = sorted(idx.open_opps(me.id), key=lambda o: o.id)
     first = me.name.split()[0]
@@ -104,6 +104,17 @@ def _channel(w: Session, name: str) -> Any:
     return w.scalars(select(Channel).where(Channel.name == name)).one()
 
 
+def _team_channel(w: Session, person: Any) -> Any:
+    """The channel of `person`'s team (the head of marketing's #marketing), or #general
+    where the team has none (a company without a marketing team gives the workbook to
+    its leadership)."""
+    from officegym.apps.org.models import Team
+
+    slug = w.scalar(select(Team.slug).where(Team.id == person.team_id))
+    found = w.scalar(select(Channel).where(Channel.name == slug, Channel.kind == "public"))
+    return found if found is not None else _channel(w, "general")
+
+
 @template("cross.sheet-total-to-chat", difficulty="medium", apps=["sheets", "slack"])
 def sheet_total_to_chat(w: Session, rng: random.Random) -> Spec:
     """Post a figure of the marketing spend workbook (its true totals, not the stale grand
@@ -117,7 +128,7 @@ def sheet_total_to_chat(w: Session, rng: random.Random) -> Spec:
     k = rng.choice([None, *range(len(rows))])
     picked = rows if k is None else [rows[k]]
     true = int(sum(_num(r[c]) for r in picked for c in ((col,) if col else (1, 2, 3))))
-    channel = _channel(w, "marketing")
+    channel = _team_channel(w, book.owner)
     people = {p.id: p for p in _people_rows(w)}
     me = people[rng.choice(sorted(member_ids(w, channel.id)))]
     period = month or "Q1"
@@ -127,7 +138,7 @@ def sheet_total_to_chat(w: Session, rng: random.Random) -> Spec:
     cols = "BD" if col is None else "BCD"[col - 1] * 2
     facts = _period(month) + ([choice(channels[k], channels)] if k is not None else [])
     return Spec(
-        goal=f'Post the total {what} in #marketing, added up from the channel rows of the "Q1 '
+        goal=f'Post the total {what} in #{channel.name}, added up from the channel rows of the "Q1 '
         'Marketing Spend" workbook (its grand total cell is known to be stale).',
         persona=me.handle,
         checks=[
@@ -146,7 +157,9 @@ def sheet_total_to_chat(w: Session, rng: random.Random) -> Spec:
                 workbook="Q1 Marketing Spend",
                 range=f"Spend!{cols[0]}{top}:{cols[1]}{bottom}",
             ),
-            call("slack_post_message", channel="marketing", text=f"The {what} comes to ${true:,}."),
+            call(
+                "slack_post_message", channel=channel.name, text=f"The {what} comes to ${true:,}."
+            ),
         ],
     )
 

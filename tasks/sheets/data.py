@@ -17,6 +17,7 @@ from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.checks import Allow, GradeContext, Predicate, RowExists
 from officegym.tasks.mutants import Equivalent
 from officegym.tasks.sheets.common import (
+    ORDERS,
     Book,
     allow_book,
     allow_cells,
@@ -43,7 +44,7 @@ SORTABLE = {
             "H": "Probability",
         },
     ),
-    "Orders 2025": (
+    ORDERS: (
         "Orders",
         {
             "B": "Order Date",
@@ -123,7 +124,7 @@ def sort_range(w: Session, rng: random.Random) -> Spec:
     if columns[letter] in DATE_COLUMNS:
         order = "latest first" if desc else "earliest first"
     return Spec(
-        goal=f'Sort the {sheet} sheet of "{name}" by {columns[letter]} ({order}), keeping the '
+        goal=f'Sort the {sheet} sheet of "{book.name}" by {columns[letter]} ({order}), keeping the '
         "header row on top and every row intact.",
         persona=rng.choice(book.editors[:12]).handle,
         checks=[
@@ -136,7 +137,7 @@ def sort_range(w: Session, rng: random.Random) -> Spec:
         solution=[
             call(
                 "sheets_sort_range",
-                workbook=name,
+                workbook=book.name,
                 range=f"{sheet}!A1:{col_letters(width)}{last}",
                 by=[{"column": letter, "descending": desc}],
                 header=True,

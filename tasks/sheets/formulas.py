@@ -17,6 +17,7 @@ from officegym.apps.sheets.refs import col_letters, quote_sheet
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, GradeContext, Predicate, Same
 from officegym.tasks.sheets.common import (
+    ORDERS,
     allow_book,
     allow_new_sheet,
     allow_values,
@@ -137,7 +138,7 @@ def _columns(rng: random.Random) -> list[Column]:
             "F",
         ),
         Column(
-            "Orders 2025",
+            ORDERS,
             o,
             "Revenue per Unit",
             "the revenue divided by the units",
@@ -146,7 +147,7 @@ def _columns(rng: random.Random) -> list[Column]:
             "IG",
         ),
         Column(
-            "Orders 2025",
+            ORDERS,
             o,
             "Net Revenue",
             f"the revenue less a {p}% commission",
@@ -155,7 +156,7 @@ def _columns(rng: random.Random) -> list[Column]:
             "I",
         ),
         Column(
-            "Orders 2025",
+            ORDERS,
             o,
             "Gross Revenue",
             f"the revenue plus {p}% sales tax",
@@ -164,7 +165,7 @@ def _columns(rng: random.Random) -> list[Column]:
             "I",
         ),
         Column(
-            "Orders 2025",
+            ORDERS,
             o,
             "List Value",
             "the units times the unit price",
@@ -253,7 +254,7 @@ def formula_column(w: Session, rng: random.Random) -> Spec:
     me = rng.choice(book.editors)
     expect = lambda r: [[col.header], *([col.value(r, i)] for i in range(2, last + 1))]  # noqa: E731
     return Spec(
-        goal=f'In "{col.workbook}", add a column {letter} headed "{col.header}" to the {col.sheet} '
+        goal=f'In "{book.name}", add a column {letter} headed "{col.header}" to the {col.sheet} '
         f"sheet holding {col.what} for every row from 2 to {last}, as a formula filled down "
         "(so it updates when the numbers change).",
         persona=me.handle,
@@ -278,13 +279,13 @@ def formula_column(w: Session, rng: random.Random) -> Spec:
         solution=[
             call(
                 "sheets_write_range",
-                workbook=col.workbook,
+                workbook=book.name,
                 range=f"{col.sheet}!{letter}1",
                 values=[[col.header], [col.formula(2)]],
             ),
             call(
                 "sheets_fill_range",
-                workbook=col.workbook,
+                workbook=book.name,
                 range=f"{col.sheet}!{letter}2:{letter}{last}",
                 direction="down",
             ),

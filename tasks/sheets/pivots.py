@@ -15,11 +15,17 @@ from officegym.apps.sheets.models import Pivot
 from officegym.apps.sheets.refs import quote_sheet
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, GradeContext, Predicate
-from officegym.tasks.sheets.common import Book, allow_book, allow_new_sheet, book_of, used_rows
+from officegym.tasks.sheets.common import (
+    ORDERS,
+    Book,
+    allow_book,
+    allow_new_sheet,
+    book_of,
+    used_rows,
+)
 from officegym.tasks.sheets.perturb import Follows, Reader
 from officegym.tasks.slack.common import call
 
-ORDERS = "Orders 2025"
 HEADERS = [
     "Order ID",
     "Order Date",
@@ -126,9 +132,9 @@ def pivot_summary(w: Session, rng: random.Random) -> Spec:
     _, allowed = allow_new_sheet(book, sheet)
     n_groups = 40
     return Spec(
-        goal=f'In the workbook "{ORDERS}", add a sheet named "{sheet}" and build a pivot table at '
-        f"its cell A1 showing the {measure} for each {group.lower()}{only}, from every order on "
-        "the Orders sheet. It has to stay up to date when the orders change.",
+        goal=f'In the workbook "{book.name}", add a sheet named "{sheet}" and build a pivot '
+        f"table at its cell A1 showing the {measure} for each {group.lower()}{only}, from every "
+        "order on the Orders sheet. It has to stay up to date when the orders change.",
         persona=me.handle,
         checks=[
             Predicate(
@@ -148,10 +154,10 @@ def pivot_summary(w: Session, rng: random.Random) -> Spec:
             Allow("sheets_pivot", where={"workbook_id": book.id}, limit=1),
         ],
         solution=[
-            call("sheets_create_sheet", workbook=ORDERS, name=sheet),
+            call("sheets_create_sheet", workbook=book.name, name=sheet),
             call(
                 "sheets_create_pivot",
-                workbook=ORDERS,
+                workbook=book.name,
                 source="Orders!A:I",
                 anchor=f"{quote_sheet(sheet)}!A1",
                 rows=[group],

@@ -10,11 +10,10 @@ from sqlalchemy.orm import Session
 
 from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.facts import integer, money
-from officegym.tasks.sheets.common import book_of, grid, used_rows
+from officegym.tasks.sheets.common import ORDERS, book_of, grid, used_rows
 from officegym.tasks.sheets.formulas import _num, _people
 from officegym.tasks.slack.common import call, pick
 
-ORDERS = "Orders 2025"
 COLS = {"Region": "C", "Product": "D", "Category": "E", "Sales Rep": "F"}
 
 
@@ -47,14 +46,14 @@ def conditional_total(w: Session, rng: random.Random) -> Spec:
     cond = [
         call(
             "sheets_filter_rows",
-            workbook=ORDERS,
+            workbook=book.name,
             range=f"Orders!{COLS[field]}1:{summed}{last}",
             column=COLS[field],
             condition=value,
         )
     ]
     return Spec(
-        goal=f'{question} in the "{ORDERS}" workbook? Answer with just the number.',
+        goal=f'{question} in the "{book.name}" workbook? Answer with just the number.',
         persona=me.handle,
         checks=[],
         allowed=[],

@@ -13,7 +13,7 @@ from officegym.apps.slack.models import Channel, Message
 from officegym.errors import ConfigError
 from officegym.runner import ToolRunner
 from officegym.seed_data import build_image
-from officegym.seed_data.chat_aftermath import KEPT
+from officegym.seed_data.chat_aftermath import kept_channels
 from officegym.seed_data.scenario import load_scenario
 from officegym.world import World
 
@@ -30,7 +30,8 @@ def test_the_default_world_has_edited_deleted_and_archived_chat(world: World) ->
     assert archived == params.archived
     assert len(edited) >= 10 and deleted >= 10
     assert all("(edit:" in m.text and m.edited_at > m.created_at for m in edited)
-    assert not places & set(KEPT)
+    assert not places & set(kept_channels(load_scenario("default")))
+    assert kept_channels(load_scenario("default")) == ("sales", "customer-support")
 
 
 def test_an_archived_channel_reads_but_refuses_posts(world: World) -> None:

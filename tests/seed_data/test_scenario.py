@@ -7,12 +7,13 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from officegym.apps.org.models import Person
+from officegym.apps.crm.models import Account, Contact, Opportunity
+from officegym.apps.org.models import Person, Team
 from officegym.apps.slack.models import Message
 from officegym.errors import ConfigError
 from officegym.seed_data import build_image
 from officegym.seed_data.scenario import load_scenario, scenario_names
-from officegym.world import World
+from officegym.world import World, world_image
 
 GOOD = (Path(__file__).parents[2] / "seed_data" / "scenarios" / "default.toml").read_text()
 
@@ -30,6 +31,12 @@ def test_default_scenario_loads() -> None:
         (("messages = 3500", 'messages = "many"'), "slack.messages"),
         (('name = "default"', 'name = "Bad Name!"'), "name"),
         (("[slack]", "[slack]\nsurprise = 1"), "slack.surprise"),
+        (('sales_team = "Sales"', 'sales_team = "Revenue"'), "crm.sales_team"),
+        (('support_team = "Customer Support"', 'support_team = "Sales"'), "crm.support_team"),
+        (('admin_title = "Chief', 'admin_title = "Chief Happiness'), "crm.admin_title"),
+        (('"Finance"', '"Sales"'), "org.teams"),
+        (('"Finance"', '"Leadership"'), "org.teams"),
+        (("people = 60", "people = 7"), "org.people"),
     ],
 )
 def test_bad_field_is_reported_with_file_and_field(tmp_path: Path, edit, field) -> None:
@@ -60,4 +67,34 @@ def test_the_smallest_company_a_scenario_allows_builds(tmp_path: Path) -> None:
     with world.session() as s:
         assert s.scalar(select(func.count()).select_from(Person)) == 12
         assert s.scalar(select(func.count()).select_from(Message)) > 1000
+    world.close()
+
+
+def test_the_three_scenarios_are_of_different_shapes() -> None:
+    shapes = {n: load_scenario(n) for n in ("startup", "default", "enterprise")}
+    assert set(shapes) <= set(scenario_names())
+    people = [sc.org.people for sc in shapes.values()]
+    assert people == sorted(people) and people[0] <= 30 and people[-1] >= 300
+    assert len({sc.company for sc in shapes.values()}) == 3
+    assert len({sc.email_domain for sc in shapes.values()}) == 3
+    assert len({sc.date.date() for sc in shapes.values()}) == 3
+    assert shapes["enterprise"].crm.accounts >= 1000 and shapes["enterprise"].crm.contacts >= 3000
+
+
+@pytest.mark.parametrize(
+    ("name", "people", "teams", "accounts"),
+    [("startup", 25, 5, 40), ("enterprise", 300, 11, 1000)],
+)
+def test_a_scenario_world_has_the_shape_its_file_asks_for(name, people, teams, accounts) -> None:
+    sc = load_scenario(name)
+    world = World(world_image(name, 0))
+    with world.session() as s:
+        assert s.scalar(select(func.count()).select_from(Person)) == people
+        assert s.scalar(select(func.count()).select_from(Team)) == teams  # with Leadership
+        assert s.scalar(select(func.count()).select_from(Account)) == accounts
+        assert s.scalar(select(func.count()).select_from(Contact)) >= sc.crm.contacts * 0.9
+        assert s.scalar(select(func.count()).select_from(Opportunity)) >= sc.crm.opportunities * 0.9
+        emails = s.scalars(select(Person.email)).all()
+        assert all(e.endswith(f"@{sc.email_domain}") for e in emails)
+    assert world.image.start == sc.date
     world.close()

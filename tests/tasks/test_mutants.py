@@ -129,3 +129,15 @@ def test_an_answer_fact_keeps_its_reference_text() -> None:
     task = make_task("slack.count-members", 0)
     assert task.expects == integer(int(task.answer or 0), alone=True,
                                    ignoring=task.expects.ignoring)  # fmt: skip
+
+
+def test_validate_holds_templates_to_the_contract_on_another_world() -> None:
+    args = ["validate", "--seeds", "2", "--json", "--scenario", "startup", "--world-seed", "1"]
+    result = CliRunner().invoke(cli.main, [*args, "crm.close-lost"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert (report["scenario"], report["world_seed"]) == ("startup", 1)
+    assert report["templates"]["crm.close-lost"]["ok"]
+    assert report["apps"]["all"]["built"] > 0 and report["apps"]["all"]["survived"] == 0
+    bad = CliRunner().invoke(cli.main, ["validate", "--scenario", "nope", "crm.close-lost"])
+    assert bad.exit_code == 2 and "no scenario 'nope'" in bad.output

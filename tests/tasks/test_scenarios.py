@@ -1,0 +1,79 @@
+"""Every template builds on every scenario's world and its reference solution passes
+there, while doing nothing still scores 0 (the default world is held to the whole
+contract by test_templates.py). One live world per scenario serves every template."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from officegym.seed_data.scenario import SCENARIO_DIR, scenario_names
+from officegym.tasks import TEMPLATES, grade, load_templates, make_task
+from officegym.tasks.validate import play
+from officegym.world import World, world_image
+
+load_templates()
+SEEDS = range(3)
+OTHERS = [n for n in scenario_names() if n != "default"]
+
+
+def test_there_are_scenarios_besides_the_default() -> None:
+    assert {"startup", "enterprise"} <= set(OTHERS)
+
+
+@pytest.fixture(scope="module", params=OTHERS)
+def world(request: pytest.FixtureRequest) -> Iterator[World]:
+    live = World(world_image(request.param, 0))
+    yield live
+    live.close()
+
+
+@pytest.mark.parametrize("template_id", sorted(TEMPLATES))
+def test_template_builds_and_its_reference_passes_on_the_scenario(
+    world: World, template_id: str
+) -> None:
+    scenario = world.image.scenario
+    for seed in SEEDS:
+        task = make_task(template_id, seed, scenario, 0)
+        graded, errors = play(world, task)
+        assert not errors, f"{scenario} seed {seed}: {errors[:3]}"
+        failed = [c.name for c in graded.checks if not c.passed] + list(graded.collateral)
+        assert (graded.reward, graded.passed) == (1.0, True), f"{scenario} seed {seed}: {failed}"
+        world.reset()
+        with world.initial_connection() as before, world.engine.connect() as after:
+            assert grade(task, before, after, None).reward == 0, f"{scenario} seed {seed}"
+
+
+@pytest.fixture(scope="module")
+def renamed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, World]]:
+    """The default world with its CRM teams renamed (Revenue, Customer Success)."""
+    text = (SCENARIO_DIR / "default.toml").read_text()
+    for old, new in (
+        ('name = "default"', 'name = "renamed"'),
+        ('"Sales", "Customer Support"', '"Revenue", "Customer Success"'),
+        ('sales_team = "Sales"', 'sales_team = "Revenue"'),
+        ('support_team = "Customer Support"', 'support_team = "Customer Success"'),
+    ):
+        assert old in text
+        text = text.replace(old, new)
+    path = tmp_path_factory.mktemp("scenario") / "renamed.toml"
+    path.write_text(text)
+    live = World(world_image(str(path), 0))
+    yield str(path), live
+    live.close()
+
+
+def test_templates_follow_the_scenarios_crm_teams_whatever_their_names(
+    renamed: tuple[str, World],
+) -> None:
+    """CRM chat lands in #revenue and #customer-success, and every template finds it."""
+    path, world = renamed
+    for template_id in sorted(TEMPLATES):
+        task = make_task(template_id, 0, path, 0)
+        graded, errors = play(world, task)
+        assert not errors and graded.passed, f"{template_id}: {errors[:2]} {graded.checks}"
+    goal = make_task("cross.deal-status-to-channel", 0, path, 0).goal
+    assert "sales team's channel" in goal
+    solution = make_task("cross.deal-status-to-channel", 0, path, 0).solution
+    assert solution[-1].arguments["channel"] == "revenue"

@@ -37,8 +37,8 @@ def instance_key(task: Task) -> str:
 
 
 def difficulty_of(task: Task) -> str:
-    """The difficulty of one instance. HOOK: today the template's declared difficulty; when
-    templates take difficulty parameters, this is the one place that reads them."""
+    """The difficulty of one instance: the level it was built at (a template without knobs
+    has only its declared one)."""
     return task.difficulty
 
 
@@ -81,15 +81,16 @@ class TemplateStats:
 def template_stats(
     template_id: str, seeds: Iterable[int], worlds: Sequence[WorldKey] = (("default", 0),)
 ) -> TemplateStats:
-    """Build `template_id` for every seed on every world and count what it gave."""
-    get_template(template_id)  # NotFound for an unknown id, before any world is built
+    """Build `template_id` at each of its levels for every seed on every world and count
+    what it gave."""
+    levels = get_template(template_id).levels  # NotFound for an unknown id, before any world
     out = TemplateStats(template_id)
-    seeds = list(seeds)
+    pairs = [(level, seed) for level in levels for seed in seeds]
     for scenario, world_seed in worlds:
-        for seed in seeds:
+        for level, seed in pairs:
             out.tried += 1
             try:
-                task = make_task(template_id, seed, scenario, world_seed)
+                task = make_task(template_id, seed, scenario, world_seed, level)
             except LookupError:
                 out.unbuildable += 1
                 continue

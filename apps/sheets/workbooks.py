@@ -199,10 +199,14 @@ def add_sheet(
     if len(sheets) >= MAX_SHEETS:
         raise Invalid(f"a workbook holds at most {MAX_SHEETS} sheets")
     at = len(sheets) if position is None else max(0, min(position, len(sheets)))
+    b = store.book(s, wb.id)  # before the insert: an untouched workbook forks its cached copy
     for x in sheets[at:]:
         update_row(s, x, position=x.position + 1)
     sheet = insert_row(s, Sheet, workbook_id=wb.id, name=clean, position=at, frozen_rows=0)
-    _reload(s, wb)
+    store.resync(s, b)
+    # only formulas that named the new sheet (#REF! until now) can change
+    b.recalc([k for k, areas in b.reads.items() if any(t == sheet.id for t, _ in areas)])
+    store.save(s, b)
     record(s, actor, wb, "add_sheet", clean, sheet_id=sheet.id)
     return sheet
 

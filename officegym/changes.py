@@ -12,13 +12,13 @@ are never counted as changes: reading a channel is not damage.
 from __future__ import annotations
 
 import functools
-import json
+import weakref
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sqlalchemy import Connection, Engine, Select, Table, bindparam, func, select, text
+from sqlalchemy import Connection, Engine, Select, Table, bindparam, select, text
 from sqlalchemy.exc import OperationalError
 
 from officegym.db import Base
@@ -111,7 +111,7 @@ def diff(initial: Connection, final: Connection) -> list[RowChange]:
     for name in sorted(touched):
         table = tables[name]
         ids = touched[name]
-        before = _rows(initial, table, ids)
+        before = _seeded_rows(initial, table, ids)
         after = _rows(final, table, ids)
         changes.extend(_compare(table, sorted(set(before) | set(after)), before, after))
     return changes
@@ -132,18 +132,34 @@ def _by_ids(table: Table) -> Select:
     return select(table).where(table.c.id.in_(bindparam("ids", expanding=True)))
 
 
-@functools.cache
-def _by_json_ids(table: Table) -> Select:
-    """SQLite: the ids as one JSON parameter, so thousands of them cost no bind expansion."""
-    ids = func.json_each(bindparam("ids")).table_valued("value")
-    return select(table).where(table.c.id.in_(select(ids.c.value)))
+_SEEDED: weakref.WeakKeyDictionary[Engine, dict[str, dict[int, dict[str, Any] | None]] | None] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _seeded_rows(conn: Connection, table: Table, ids: list[int]) -> dict[int, dict[str, Any]]:
+    """`_rows` of an initial state; a read-only database's rows (a world's seeded copy,
+    `PRAGMA query_only`) are read once and remembered, so episodes that touch the same
+    thousands of rows read them once per world."""
+    engine = conn.engine
+    if engine not in _SEEDED:
+        frozen = conn.exec_driver_sql("PRAGMA query_only").scalar() == 1
+        _SEEDED[engine] = {} if frozen else None
+    seen = _SEEDED[engine]
+    if seen is None:
+        return _rows(conn, table, ids)
+    known = seen.setdefault(table.name, {})
+    missing = [i for i in ids if i not in known]
+    if missing:
+        found = _rows(conn, table, missing)
+        for i in missing:
+            known[i] = found.get(i)
+    return {i: row for i in ids if (row := known[i]) is not None}
 
 
 def _rows(conn: Connection, table: Table, ids: Iterable[int] | None) -> dict[int, dict[str, Any]]:
     if ids is None:
         result = conn.execute(select(table))
-    elif conn.dialect.name == "sqlite":
-        result = conn.execute(_by_json_ids(table), {"ids": json.dumps(list(ids))})
     else:
         result = conn.execute(_by_ids(table), {"ids": list(ids)})
     keys = list(result.keys())

@@ -157,14 +157,29 @@ def _seeded_rows(conn: Connection, table: Table, ids: list[int]) -> dict[int, di
     return {i: row for i in ids if (row := known[i]) is not None}
 
 
+@functools.cache
+def _by_span(table: Table) -> Select:
+    return select(table).where(table.c.id.between(bindparam("lo"), bindparam("hi")))
+
+
 def _rows(conn: Connection, table: Table, ids: Iterable[int] | None) -> dict[int, dict[str, Any]]:
-    if ids is None:
+    wanted = None if ids is None else set(ids)
+    if wanted is None:
         result = conn.execute(select(table))
+    elif not wanted:
+        return {}
+    elif max(wanted) - min(wanted) < 4 * len(wanted) + 64:
+        # ids close together (a sorted or filled range): one span, no per-id parameters
+        result = conn.execute(_by_span(table), {"lo": min(wanted), "hi": max(wanted)})
     else:
-        result = conn.execute(_by_ids(table), {"ids": list(ids)})
+        result = conn.execute(_by_ids(table), {"ids": sorted(wanted)})
     keys = list(result.keys())
     at = keys.index("id")
-    return {row[at]: dict(zip(keys, row, strict=True)) for row in result.all()}
+    return {
+        row[at]: dict(zip(keys, row, strict=True))
+        for row in result.all()
+        if wanted is None or row[at] in wanted
+    }
 
 
 def _compare(

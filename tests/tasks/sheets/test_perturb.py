@@ -22,7 +22,7 @@ from officegym.world import World, world_image
 LIVE = ["sheets.formula-column", "sheets.lookup-join", "sheets.summary-sheet", "sheets.named-range",
         "sheets.fix-ref-error", "sheets.fix-short-range", "sheets.fix-stale-total",
         "sheets.pivot-summary", "sheets.append-expense", "cross.pipeline-to-sheet",
-        "cross.fix-report-request"]  # fmt: skip
+        "cross.fix-report-request", "cross.trip-expense-row"]  # fmt: skip
 
 
 @pytest.fixture(scope="module")

@@ -176,7 +176,8 @@ def add_guest(w: Session, rng: random.Random) -> Spec:
     def roomy(r: Any) -> bool:
         return booking.get_listing(w, r.listing_id).max_guests >= r.guests + 2
 
-    r = _own_stay(w, rng, roomy)
+    fitting = booking_index(w).remember("roomy stays", lambda: _stays_where(w, roomy))
+    r = _own_stay(w, rng, lambda x: x.id in fitting)
     more = rng.choice((1, 2))
     me = booking_index(w).people[r.guest_id]
     return Spec(

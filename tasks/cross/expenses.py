@@ -36,6 +36,21 @@ DAYS = {
     "check_out": "the day you check out",
 }
 
+NOTES = {
+    "code": "the stay's code",
+    "nights": 'its number of nights (as "3 nights")',
+    "purpose": "the trip's purpose as the booking site states it",
+}
+
+
+def _note(stay: Any, kind: str) -> str:
+    if kind == "code":
+        return stay.code
+    if kind == "nights":
+        n = (stay.check_out - stay.check_in).days
+        return f"{n} night{'s' * (n != 1)}"
+    return stay.purpose
+
 
 def _stays(w: Session) -> list[tuple[Any, Any, dt.date]]:
     """(confirmed stay, its traveller's expense report, the day it was charged) for stays
@@ -74,12 +89,14 @@ def trip_expense_row(w: Session, rng: random.Random) -> Spec:
     stay, book, charged = pick(rng, _stays(w), "stays charged in an expense report's month")
     on = rng.choice(sorted(DAYS))
     day = charged if on == "charged" else getattr(stay, on)
+    notes = rng.choice([k for k in sorted(NOTES) if k != "purpose" or stay.purpose])
+    note = _note(stay, notes)
     title = booking.get_listing(w, stay.listing_id).title
     amount = stay.total // 100  # the site charges whole dollars
     total_row = used_rows(w, book, "Expenses")
     new, total = total_row, total_row + 1
     before = grid(w, book, f"Expenses!A2:E{total_row - 1}")
-    line = [serial_of(day), CATEGORY, title, amount, stay.code]
+    line = [serial_of(day), CATEGORY, title, amount, note]
 
     def sums(r: Reader) -> list[list[Any]]:
         return [["Total", None, None, sum(_num(v) for v in r.column("Expenses", f"D2:D{new}"))]]
@@ -87,8 +104,8 @@ def trip_expense_row(w: Session, rng: random.Random) -> Spec:
     return Spec(
         goal=f'Add your stay {stay.code} to your expense report "{book.name}", as the last line '
         f"above its Total row: dated {DAYS[on]}, category {CATEGORY}, the place's name as the "
-        "merchant, the total the booking site charged for the stay as the amount, and the "
-        "stay's code in Notes. Make sure the Total still adds up every line.",
+        "merchant, the total the booking site charged for the stay as the amount, and "
+        f"{NOTES[notes]} in Notes. Make sure the Total still adds up every line.",
         persona=book.owner.handle,
         checks=[
             Follows(
@@ -99,7 +116,7 @@ def trip_expense_row(w: Session, rng: random.Random) -> Spec:
                 weight=0,
             ),
             Follows(
-                name="the stay's line: date, category, place, amount charged, code",
+                name="the stay's line: date, category, place, amount charged, notes",
                 workbook_id=book.id,
                 target=("Expenses", f"A{new}:E{new}"),
                 expect=lambda r: [line],
@@ -127,7 +144,7 @@ def trip_expense_row(w: Session, rng: random.Random) -> Spec:
                 "sheets_write_range",
                 workbook=book.name,
                 range=f"Expenses!A{new}",
-                values=[[day.isoformat(), CATEGORY, title, amount, stay.code]],
+                values=[[day.isoformat(), CATEGORY, title, amount, note]],
             ),
             call(
                 "sheets_write_range",

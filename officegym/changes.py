@@ -43,7 +43,7 @@ class RowChange:
             return "insert"
         return "delete" if self.after is None else "update"
 
-    @property
+    @functools.cached_property
     def fields(self) -> set[str]:
         """Names of the columns whose values differ (all columns for insert/delete)."""
         if self.before is None or self.after is None:

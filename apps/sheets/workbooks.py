@@ -11,6 +11,7 @@ from collections.abc import Callable
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
+from officegym import memo
 from officegym.apps.org.models import Person
 from officegym.apps.sheets import moves, store
 from officegym.apps.sheets.access import (
@@ -138,6 +139,8 @@ def delete_workbook(s: Session, actor: Person, wb: Workbook) -> None:
     s.execute(delete(Cell).where(Cell.sheet_id.in_(sids)))
     s.execute(delete(Sheet).where(Sheet.workbook_id == wb.id))
     s.execute(delete(Share).where(Share.workbook_id == wb.id))
+    for model in (Pivot, Sheet):  # bulk deletes: drop what the session remembers of them
+        memo.changed(s, model)
     delete_row(s, wb)
     store.forget(s, wb.id)
 

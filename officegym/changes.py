@@ -12,6 +12,7 @@ are never counted as changes: reading a channel is not damage.
 from __future__ import annotations
 
 import functools
+import weakref
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -42,7 +43,7 @@ class RowChange:
             return "insert"
         return "delete" if self.after is None else "update"
 
-    @property
+    @functools.cached_property
     def fields(self) -> set[str]:
         """Names of the columns whose values differ (all columns for insert/delete)."""
         if self.before is None or self.after is None:
@@ -110,7 +111,7 @@ def diff(initial: Connection, final: Connection) -> list[RowChange]:
     for name in sorted(touched):
         table = tables[name]
         ids = touched[name]
-        before = _rows(initial, table, ids)
+        before = _seeded_rows(initial, table, ids)
         after = _rows(final, table, ids)
         changes.extend(_compare(table, sorted(set(before) | set(after)), before, after))
     return changes
@@ -131,12 +132,54 @@ def _by_ids(table: Table) -> Select:
     return select(table).where(table.c.id.in_(bindparam("ids", expanding=True)))
 
 
+_SEEDED: weakref.WeakKeyDictionary[Engine, dict[str, dict[int, dict[str, Any] | None]] | None] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _seeded_rows(conn: Connection, table: Table, ids: list[int]) -> dict[int, dict[str, Any]]:
+    """`_rows` of an initial state; a read-only database's rows (a world's seeded copy,
+    `PRAGMA query_only`) are read once and remembered, so episodes that touch the same
+    thousands of rows read them once per world."""
+    engine = conn.engine
+    if engine not in _SEEDED:
+        frozen = conn.exec_driver_sql("PRAGMA query_only").scalar() == 1
+        _SEEDED[engine] = {} if frozen else None
+    seen = _SEEDED[engine]
+    if seen is None:
+        return _rows(conn, table, ids)
+    known = seen.setdefault(table.name, {})
+    missing = [i for i in ids if i not in known]
+    if missing:
+        found = _rows(conn, table, missing)
+        for i in missing:
+            known[i] = found.get(i)
+    return {i: row for i in ids if (row := known[i]) is not None}
+
+
+@functools.cache
+def _by_span(table: Table) -> Select:
+    return select(table).where(table.c.id.between(bindparam("lo"), bindparam("hi")))
+
+
 def _rows(conn: Connection, table: Table, ids: Iterable[int] | None) -> dict[int, dict[str, Any]]:
-    if ids is None:
+    wanted = None if ids is None else set(ids)
+    if wanted is None:
         result = conn.execute(select(table))
+    elif not wanted:
+        return {}
+    elif max(wanted) - min(wanted) < 4 * len(wanted) + 64:
+        # ids close together (a sorted or filled range): one span, no per-id parameters
+        result = conn.execute(_by_span(table), {"lo": min(wanted), "hi": max(wanted)})
     else:
-        result = conn.execute(_by_ids(table), {"ids": list(ids)})
-    return {row.id: dict(row._mapping) for row in result}
+        result = conn.execute(_by_ids(table), {"ids": sorted(wanted)})
+    keys = list(result.keys())
+    at = keys.index("id")
+    return {
+        row[at]: dict(zip(keys, row, strict=True))
+        for row in result.all()
+        if wanted is None or row[at] in wanted
+    }
 
 
 def _compare(

@@ -71,7 +71,7 @@ class BookingParams(_Strict):
 
 
 class SheetsParams(_Strict):
-    orders: int = Field(400, ge=0, le=20_000, description="rows of the raw orders dataset")
+    orders: int = Field(200, ge=0, le=20_000, description="rows of the raw orders dataset")
     expense_reports: int = Field(6, ge=0, le=200, description="people with an expense report")
     sales_export: bool = Field(True, description="a workbook of the CRM's opportunities")
     budgets: bool = Field(True, description="team budgets with actuals")

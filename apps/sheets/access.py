@@ -49,13 +49,22 @@ def role_of(s: Session, actor: Person, wb: Workbook) -> Access | None:
     return best  # type: ignore[return-value]
 
 
+_VISIBLE = or_(
+    Workbook.owner_id == bindparam("p"),
+    Workbook.link_access != "none",
+    Workbook.id.in_(select(Share.workbook_id).where(Share.person_id == bindparam("p"))),
+)
+_VISIBLE_IDS = select(Workbook.id).where(_VISIBLE).order_by(Workbook.id)
+_NAMED = (
+    select(Workbook.id)
+    .where(_VISIBLE, Workbook.name.ilike(bindparam("name"), escape="\\"))
+    .order_by(Workbook.id)
+)
+
+
 def visible_ids(s: Session, actor: Person) -> list[int]:
     """Ids of every workbook the actor can open, oldest first."""
-    shared = select(Share.workbook_id).where(Share.person_id == actor.id)
-    stmt = select(Workbook.id).where(
-        or_(Workbook.owner_id == actor.id, Workbook.link_access != "none", Workbook.id.in_(shared))
-    )
-    return list(read(s, stmt.order_by(Workbook.id)).scalars())
+    return list(read(s, _VISIBLE_IDS, {"p": actor.id}).scalars())
 
 
 # A runner's session remembers look-ups; shares change them, and so do workbooks made,
@@ -89,14 +98,9 @@ def _find_workbook(s: Session, actor: Person, ref: int | str) -> Workbook:
                 f"no workbook with id {ref} that you can open", code="workbook_not_found"
             )
     name = str(ref).strip()
-    ids = visible_ids(s, actor)
-    stmt = select(Workbook).where(
-        Workbook.id.in_(ids),
-        Workbook.name.ilike(
-            name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_"), escape="\\"
-        ),
-    )
-    found = list(s.scalars(stmt.order_by(Workbook.id)))
+    pattern = name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    ids = read(s, _NAMED, {"p": actor.id, "name": pattern}).scalars().all()
+    found = [get(s, Workbook, i) for i in ids]
     if not found:
         raise NotFound(
             f"no workbook named {name!r} that you can open (list them with sheets_list_workbooks)",

@@ -349,10 +349,14 @@ def parse_tree(formula: str, lexed: Lexed) -> tuple:
 def rewrite(formula: str, move: Callable[[str], str]) -> str:
     """`formula` (without '=') with every reference token replaced by `move(token)`;
     everything else kept as written."""
-    out = []
-    for tok in _tokens("=" + formula):
-        if tok.type == Token.OPERAND and tok.subtype == Token.RANGE:
-            out.append(move(tok.value))
-        else:
-            out.append(tok.value)
-    return "".join(out)
+    return "".join(move(text) if is_ref else text for is_ref, text in _pieces(formula))
+
+
+@functools.lru_cache(maxsize=4096)
+def _pieces(formula: str) -> tuple[tuple[bool, str], ...]:
+    """The formula's tokens as (is a reference, text), tokenized once: a fill rewrites
+    the same formula for every row it fills."""
+    return tuple(
+        (tok.type == Token.OPERAND and tok.subtype == Token.RANGE, tok.value)
+        for tok in _tokens("=" + formula)
+    )

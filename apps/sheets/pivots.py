@@ -27,7 +27,9 @@ from officegym.apps.sheets.models import SUMMARIES, Pivot, Sheet, Workbook
 from officegym.apps.sheets.places import locate
 from officegym.apps.sheets.refs import Area, a1, parse_area
 from officegym.apps.sheets.values import Value, XlError, compare, general
+from officegym.db import get, read
 from officegym.errors import Invalid
+from officegym.memo import recall, watch
 from officegym.writes import delete_row, insert_row, update_row
 
 __all__ = [
@@ -44,8 +46,19 @@ BLANK = "(blank)"
 Row = list[Value]
 
 
+# A tool runner's session remembers which pivots a workbook has (every write asks, to
+# refresh the ones it feeds; most workbooks have none) until a pivot row is written.
+watch("sheets.pivots", Pivot)
+
+
 def pivots_of(s: Session, wb: Workbook) -> list[Pivot]:
-    return list(s.scalars(select(Pivot).where(Pivot.workbook_id == wb.id).order_by(Pivot.id)))
+    ids = recall(s, "sheets.pivots", wb.id, lambda: _pivot_ids(s, wb.id))
+    return [p for p in (get(s, Pivot, i) for i in ids) if p is not None]
+
+
+def _pivot_ids(s: Session, workbook_id: int) -> list[int]:
+    stmt = select(Pivot.id).where(Pivot.workbook_id == workbook_id).order_by(Pivot.id)
+    return list(read(s, stmt).scalars())
 
 
 def _records(b: Book, sid: int, area: Area) -> tuple[list[str], list[Row]]:

@@ -10,7 +10,9 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.sheets.models import NamedRange, Sheet, Workbook
 from officegym.apps.sheets.refs import Area, parse_area
+from officegym.db import get
 from officegym.errors import Invalid, NotFound
+from officegym.memo import recall, watch
 
 __all__ = ["NAME_RE", "locate", "sheet_named", "sheets_of"]
 
@@ -21,9 +23,15 @@ _SHEETS = (
 _NAMED = select(NamedRange).where(NamedRange.workbook_id == bindparam("wb"))
 
 
+# A tool runner's session remembers a workbook's tabs (every range names a sheet) until a
+# sheet row is written.
+watch("sheets.tabs", Sheet)
+
+
 def sheets_of(s: Session, wb: Workbook) -> list[Sheet]:
     """The workbook's sheets in tab order."""
-    return list(s.scalars(_SHEETS, {"wb": wb.id}))
+    ids = recall(s, "sheets.tabs", wb.id, lambda: [x.id for x in s.scalars(_SHEETS, {"wb": wb.id})])
+    return [x for x in (get(s, Sheet, i) for i in ids) if x is not None]
 
 
 def sheet_named(s: Session, wb: Workbook, name: str | None) -> Sheet:

@@ -114,6 +114,7 @@ def _corner(text: str) -> tuple[int, int] | None:
     return int(m.group(2)), col_index(m.group(1))
 
 
+@functools.lru_cache(maxsize=8192)
 def parse_area(ref: str) -> Area:
     """An A1 reference (``B3``, ``A1:C9``, ``A:A``, ``2:4``, ``'Q1 data'!B2:B9``) as an
     `Area`; `Invalid` naming the reference when it is not one or lies off the grid."""

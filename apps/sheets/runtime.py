@@ -5,6 +5,7 @@ that ``SUM(A:A)`` costs what the column holds, not a million cells."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from itertools import repeat
 from typing import Any, Protocol
 
 from officegym.apps.sheets.parse import RefT
@@ -92,11 +93,9 @@ class Rng:
         """Every value of the range (blanks as None), row by row, clipped."""
         vals = self.book.values_of(self.sid)
         r2, c2 = self.clipped()
-        get = vals.get
         if self.c1 == c2:
-            c = c2
-            return [get((r, c)) for r in range(self.r1, r2 + 1)]
-        return [get((r, c)) for r in range(self.r1, r2 + 1) for c in range(self.c1, c2 + 1)]
+            return _column(vals, self.r1, r2, c2)
+        return [v for r in range(self.r1, r2 + 1) for v in _row(vals, r, self.c1, c2)]
 
     def numbers(self) -> list[float]:
         """The numbers of the range (text, logicals and blanks skipped); an error in it
@@ -117,21 +116,28 @@ class Rng:
         """The values as rows of a dense array, clipped to the sheet's used extent."""
         vals = self.book.values_of(self.sid)
         r2, c2 = self.clipped()
-        cols = range(self.c1, c2 + 1)
-        return [[vals.get((r, c)) for c in cols] for r in range(self.r1, r2 + 1)]
+        return [_row(vals, r, self.c1, c2) for r in range(self.r1, r2 + 1)]
 
     def column(self, index: int) -> list[Value]:
         """Values of the range's `index`-th column (0-based), clipped."""
         vals = self.book.values_of(self.sid)
         r2, _ = self.clipped()
-        c = self.c1 + index
-        return [vals.get((r, c)) for r in range(self.r1, r2 + 1)]
+        return _column(vals, self.r1, r2, self.c1 + index)
 
     def row(self, index: int) -> list[Value]:
         vals = self.book.values_of(self.sid)
         _, c2 = self.clipped()
-        r = self.r1 + index
-        return [vals.get((r, c)) for c in range(self.c1, c2 + 1)]
+        return _row(vals, self.r1 + index, self.c1, c2)
+
+
+def _column(vals: dict[tuple[int, int], Value], r1: int, r2: int, c: int) -> list[Value]:
+    """Values of rows r1..r2 of column c (blanks as None); the look-ups run in C, a range
+    function over a thousand rows being the hot path of recalculation."""
+    return list(map(vals.get, zip(range(r1, r2 + 1), repeat(c))))
+
+
+def _row(vals: dict[tuple[int, int], Value], r: int, c1: int, c2: int) -> list[Value]:
+    return list(map(vals.get, zip(repeat(r), range(c1, c2 + 1))))
 
 
 class Ctx:

@@ -6,9 +6,12 @@ it into #REF!, as spreadsheets do. Every change lands in the history.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
+from officegym import memo
 from officegym.apps.org.models import Person
 from officegym.apps.sheets import moves, store
 from officegym.apps.sheets.access import (
@@ -18,6 +21,7 @@ from officegym.apps.sheets.access import (
     require_owner,
     visible_ids,
 )
+from officegym.apps.sheets.engine import Book, Key
 from officegym.apps.sheets.history import record
 from officegym.apps.sheets.models import (
     LINK_ACCESS,
@@ -135,6 +139,8 @@ def delete_workbook(s: Session, actor: Person, wb: Workbook) -> None:
     s.execute(delete(Cell).where(Cell.sheet_id.in_(sids)))
     s.execute(delete(Sheet).where(Sheet.workbook_id == wb.id))
     s.execute(delete(Share).where(Share.workbook_id == wb.id))
+    for model in (Pivot, Sheet):  # bulk deletes: drop what the session remembers of them
+        memo.changed(s, model)
     delete_row(s, wb)
     store.forget(s, wb.id)
 
@@ -199,12 +205,19 @@ def add_sheet(
     if len(sheets) >= MAX_SHEETS:
         raise Invalid(f"a workbook holds at most {MAX_SHEETS} sheets")
     at = len(sheets) if position is None else max(0, min(position, len(sheets)))
+    b = store.book(s, wb.id)  # before the insert: an untouched workbook forks its cached copy
     for x in sheets[at:]:
         update_row(s, x, position=x.position + 1)
     sheet = insert_row(s, Sheet, workbook_id=wb.id, name=clean, position=at, frozen_rows=0)
-    _reload(s, wb)
+    _reload(s, wb, lambda: _readers_of(b, sheet.id))
     record(s, actor, wb, "add_sheet", clean, sheet_id=sheet.id)
     return sheet
+
+
+def _readers_of(b: Book, sheet_id: int) -> list[Key]:
+    """Formulas that read a sheet: after it is added, the only ones that can change
+    (they showed #REF! until it existed)."""
+    return [k for k, areas in b.reads.items() if any(t == sheet_id for t, _ in areas)]
 
 
 def rename_sheet(s: Session, actor: Person, wb: Workbook, sheet: Sheet, name: str) -> Sheet:
@@ -255,11 +268,15 @@ def freeze_rows(s: Session, actor: Person, wb: Workbook, sheet: Sheet, rows: int
     record(s, actor, wb, "freeze_rows", sheet.name, {"rows": rows}, sheet_id=sheet.id)
 
 
-def _reload(s: Session, wb: Workbook) -> None:
-    """Sheets or names changed: update the book's, rebuild its graph, recalculate."""
+def _reload(s: Session, wb: Workbook, affected: Callable[[], list[Key]] | None = None) -> None:
+    """Sheets or names changed: update the book's, rebuild its graph, recalculate the
+    formulas `affected()` names after the rebuild (every formula if None)."""
     b = store.book(s, wb.id)
     store.resync(s, b)
-    b.recalc_all()
+    if affected is None:
+        b.recalc_all()
+    else:
+        b.recalc(affected())
     store.save(s, b)
 
 
@@ -273,6 +290,7 @@ def define_name(s: Session, actor: Person, wb: Workbook, name: str, ref: str) ->
             "letter, and not a cell address"
         )
     sheet, area = locate(s, wb, ref)
+    b = store.book(s, wb.id)  # before the write: an untouched workbook forks its cached copy
     row = s.scalar(
         select(NamedRange).where(
             NamedRange.workbook_id == wb.id, func.lower(NamedRange.name) == name.lower()
@@ -283,7 +301,7 @@ def define_name(s: Session, actor: Person, wb: Workbook, name: str, ref: str) ->
         row = insert_row(s, NamedRange, workbook_id=wb.id, name=name, **values)
     else:
         update_row(s, row, name=name, **values)
-    _reload(s, wb)
+    _reload(s, wb, lambda: list(b.name_users))  # only formulas that use names can change
     record(s, actor, wb, "define_name", name, {"range": area.label()}, sheet_id=sheet.id)
     return row
 
@@ -297,8 +315,9 @@ def delete_name(s: Session, actor: Person, wb: Workbook, name: str) -> None:
     )
     if row is None:
         raise NotFound(f"{wb.name!r} has no named range {name!r}")
+    b = store.book(s, wb.id)
     delete_row(s, row)
-    _reload(s, wb)
+    _reload(s, wb, lambda: list(b.name_users))
     record(s, actor, wb, "delete_name", name)
 
 

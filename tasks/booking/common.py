@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Engine, Row, func, select
@@ -42,6 +43,15 @@ class BookingIndex:
     stays: list[Row[Any]]  # the company's reservations
     flights: list[Row[Any]]  # the company's flight bookings
     passengers: dict[int, list[int]]  # flight booking id -> person ids
+    # derived look-ups templates compute once per world (`remember`), as tasks are built
+    # at every reset with a new seed
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def remember(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """`compute()` the first time `key` is asked for on this world, then its value."""
+        if key not in self.memo:
+            self.memo[key] = compute()
+        return self.memo[key]
 
     @property
     def today(self) -> dt.date:

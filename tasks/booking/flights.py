@@ -146,6 +146,13 @@ def _travellers(made: NewRowId, people: set[int]):
     return check
 
 
+def _own_flights(w: Session, ok) -> frozenset[int]:
+    """Ids of the upcoming flight bookings of one traveller, booked by them, `ok` takes."""
+    idx = booking_index(w)
+    return frozenset(f.id for f in idx.upcoming_flights(days=3)
+                     if idx.passengers.get(f.id) == [f.booked_by_id] and ok(f))  # fmt: skip
+
+
 def _own_flight(w: Session, rng: random.Random, ok) -> Any:
     idx = booking_index(w)
     mine = [f for f in idx.upcoming_flights(days=3)
@@ -157,7 +164,7 @@ def _own_flight(w: Session, rng: random.Random, ok) -> Any:
 def change_flight(w: Session, rng: random.Random) -> Spec:
     """Move your flight to a later day by its fare's rules and report what it cost."""
     idx = booking_index(w)
-    fares = {f.id: f for f in w.scalars(select(Fare))}
+    fares = idx.remember("fares", lambda: {f.id: f for f in w.execute(select(*Fare.__table__.c))})
     shift = rng.choice((1, 2, 3))
 
     def cost(f: Any) -> int:
@@ -171,7 +178,8 @@ def change_flight(w: Session, rng: random.Random) -> Spec:
             return False
         return booking.flies_on(route, f.flight_date + shift * DAY) and cost(f) > 0
 
-    fb = _own_flight(w, rng, movable)
+    ids = idx.remember(("movable", shift), lambda: _own_flights(w, movable))
+    fb = _own_flight(w, rng, lambda f: f.id in ids)
     _fare, new_day = fares[fb.fare_id], fb.flight_date + shift * DAY
     due = cost(fb)
     route = w.get_one(Route, fb.route_id)

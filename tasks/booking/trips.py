@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -73,6 +75,12 @@ def _stay_named(w: Session, r: Any, level: Level) -> tuple[str, list[Any]]:
     return f"your upcoming stay in {city.label}", [call("booking_list_trips")]
 
 
+def _stays_where(w: Session, ok: Callable[[Any], bool]) -> frozenset[int]:
+    """Ids of the upcoming stays travellers booked for themselves that `ok` takes."""
+    idx = booking_index(w)
+    return frozenset(r.id for r in idx.upcoming_stays() if r.guest_id == r.booked_by_id and ok(r))
+
+
 def _where(w: Session, r: Any) -> str:
     listing = booking.get_listing(w, r.listing_id)
     return f'"{listing.title}" in {listing.city.label} ({r.check_in:%b %-d}-{r.check_out:%b %-d})'
@@ -93,7 +101,8 @@ def extend_stay(w: Session, rng: random.Random) -> Spec:
         q = booking.listing_quote(w, listing, r.check_in, later)
         return r.over_policy or q.average_nightly <= booking.nightly_cap(w, listing.city)
 
-    r = _own_stay(w, rng, fits)
+    fitting = booking_index(w).remember(("extendable", extra), lambda: _stays_where(w, fits))
+    r = _own_stay(w, rng, lambda x: x.id in fitting)
     listing = booking.get_listing(w, r.listing_id)
     out = r.check_out + extra * DAY
     q = booking.listing_quote(w, listing, r.check_in, out)
@@ -206,7 +215,8 @@ def add_guest(w: Session, rng: random.Random, level: Level) -> Spec:
     def roomy(r: Any) -> bool:
         return booking.get_listing(w, r.listing_id).max_guests >= r.guests + 2
 
-    r = _stay_for(w, rng, level, roomy)
+    fitting = booking_index(w).remember("roomy stays", lambda: _stays_where(w, roomy))
+    r = _stay_for(w, rng, level, lambda x: x.id in fitting)
     more = rng.choice((1, 2))
     me = booking_index(w).people[r.guest_id]
     named, find = _stay_named(w, r, level)
@@ -262,21 +272,19 @@ def booking_message_allow(listing_id: int, person_id: int) -> Any:
                  limit=2)  # fmt: skip
 
 
+def _single_stays(w: Session) -> list[Any]:
+    """Upcoming stays that are their traveller's only upcoming stay in that city."""
+    stays = booking_index(w).upcoming_stays(days=1)
+    city = {r.id: booking.get_listing(w, r.listing_id).city_id for r in stays}
+    count = Counter((r.guest_id, city[r.id]) for r in stays)
+    return [r for r in stays if count[(r.guest_id, city[r.id])] == 1]
+
+
 @template("booking.trip-end-date", difficulty="easy")
 def trip_end_date(w: Session, rng: random.Random) -> Spec:
     """Say when you check out of your one upcoming stay in a city."""
     idx = booking_index(w)
-    singles = []
-    for r in idx.upcoming_stays(days=1):
-        city = booking.get_listing(w, r.listing_id).city_id
-        mine = [
-            x
-            for x in idx.upcoming_stays(days=1)
-            if x.guest_id == r.guest_id and booking.get_listing(w, x.listing_id).city_id == city
-        ]
-        if len(mine) == 1:
-            singles.append(r)
-    r = pick(rng, singles, "single stays")
+    r = pick(rng, idx.remember("single stays", lambda: _single_stays(w)), "single stays")
     city = booking.get_listing(w, r.listing_id).city
     me = idx.people[r.guest_id]
     return Spec(

@@ -136,7 +136,7 @@ def _column_positions(pairs: Sequence[tuple[Rng, Value]]) -> tuple[list[tuple[in
             raise Raise(VALUE)
         test = matcher(criterion)
         column = rng.column(0)
-        hits = [test(v) for v in column]
+        hits = list(map(test, column))
         if len(hits) < rows:
             hits.extend([test(None)] * (rows - len(hits)))
         keep = hits if keep is None else [a and b for a, b in zip(keep, hits, strict=True)]

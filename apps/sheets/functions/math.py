@@ -326,12 +326,12 @@ def _target(rng: object, hits: list[tuple[int, int]]) -> list[Value]:
 
 
 def _sum_numbers(vals: list[Value]) -> float:
-    for v in vals:
-        if isinstance(v, XlError):
-            raise Raise(v)
-    return math.fsum(
-        float(v) for v in vals if isinstance(v, float | int) and not isinstance(v, bool)
-    )
+    nums = [v for v in vals if type(v) is float or type(v) is int]  # bools are not numbers
+    if len(nums) != len(vals):
+        for v in vals:
+            if isinstance(v, XlError):
+                raise Raise(v)
+    return math.fsum(nums)
 
 
 @fn("SUMIF", 2, 3, mode="raw")

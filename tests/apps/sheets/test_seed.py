@@ -65,7 +65,7 @@ def test_a_tiny_company_with_an_empty_crm_seeds(tmp_path: Path) -> None:
     path = tmp_path / "tiny.toml"
     text = GOOD.replace("people = 60", "people = 12").replace("accounts = 200", "accounts = 0")
     path.write_text(
-        text.replace("orders = 400", "orders = 25").replace("messages = 3500", "messages = 200")
+        text.replace("orders = 200", "orders = 25").replace("messages = 3500", "messages = 200")
     )
     world = World(build_image(str(path), 0))
     with world.session() as s:

@@ -61,7 +61,7 @@ def test_reads_stop_at_the_used_area_and_page_past_the_cap(world: World) -> None
     with world.session() as s:
         wb, me = workbook(s, "Orders 2025"), owner(s, "Orders 2025")
         block = sheets.read_range(s, me, wb, "A1:Z100000")
-        assert block.area.c2 == 9 and block.area.r2 == 401 and block.more_from is None
+        assert block.area.c2 == 9 and block.area.r2 == 201 and block.more_from is None
         sheets.write_range(s, me, wb, "A5000", [["far"]])
         block = sheets.read_range(s, me, wb, "A1:Z100000")
         assert len(block.rows) * len(block.rows[0]) <= sheets.MAX_READ

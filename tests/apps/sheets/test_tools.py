@@ -129,3 +129,35 @@ def test_a_huge_read_comes_back_a_page_at_a_time(world: World) -> None:
         assert pages == 3 and page["values"][-1][0] == "end" and page["range"].endswith(":I3000")
     finally:
         runner.close()
+
+
+def test_a_pivot_made_in_a_runner_session_follows_that_sessions_next_writes(
+    world: World,
+) -> None:
+    """The runner's session remembers that a workbook has no pivot table; making one
+    must drop that memory, or later writes to its source would not refresh it."""
+    with world.session() as s:
+        me = owner(s, "Orders 2025").handle
+    runner = ToolRunner(world, me)
+    try:
+        orders = {"workbook": "Orders 2025"}
+        first = {**orders, "range": "Orders!I2", "values": [[5]]}
+        assert runner.call("sheets_write_range", first).ok
+        assert runner.call("sheets_create_sheet", {**orders, "name": "ByRegion"}).ok
+        made = runner.call(
+            "sheets_create_pivot",
+            {**orders, "source": "Orders!A:I", "anchor": "ByRegion!A1", "rows": ["Region"],
+             "values": [{"field": "Revenue", "summary": "SUM"}]},
+        )  # fmt: skip
+        assert made.ok, made.error
+        total = {**orders, "range": "ByRegion!A1:B12"}
+        before = runner.call("sheets_read_range", total).result["values"]
+        grand = next(r[1] for r in before if r[0] == "Grand Total")
+        assert runner.call(
+            "sheets_write_range", {**orders, "range": "Orders!I3", "values": [[999_999]]}
+        ).ok
+        after = runner.call("sheets_read_range", total).result["values"]
+        assert next(r[1] for r in after if r[0] == "Grand Total") != grand
+    finally:
+        runner.close()
+        world.reset()

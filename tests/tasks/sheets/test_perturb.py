@@ -22,7 +22,7 @@ from officegym.world import World, world_image
 LIVE = ["sheets.formula-column", "sheets.lookup-join", "sheets.summary-sheet", "sheets.named-range",
         "sheets.fix-ref-error", "sheets.fix-short-range", "sheets.fix-stale-total",
         "sheets.pivot-summary", "sheets.append-expense", "cross.pipeline-to-sheet",
-        "cross.fix-report-request"]  # fmt: skip
+        "cross.fix-report-request", "cross.trip-expense-row"]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -86,11 +86,11 @@ def test_a_graders_copy_equals_the_final_workbook(world: World) -> None:
         ),
         (
             "sheets_sort_range",
-            {"workbook": wb.id, "range": "A1:I401", "by": [{"column": "G"}], "header": True},
+            {"workbook": wb.id, "range": "A1:I201", "by": [{"column": "G"}], "header": True},
         ),
         ("sheets_clear_range", {"workbook": wb.id, "range": "C5:D9"}),
         ("sheets_create_sheet", {"workbook": wb.id, "name": "Notes"}),
-        ("sheets_define_name", {"workbook": wb.id, "name": "Rev", "range": "Orders!I2:I401"}),
+        ("sheets_define_name", {"workbook": wb.id, "name": "Rev", "range": "Orders!I2:I201"}),
         ("sheets_write_range", {"workbook": wb.id, "range": "Notes!A1", "values": [["=SUM(Rev)"]]}),
         (
             "sheets_write_range",

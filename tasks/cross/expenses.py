@@ -1,0 +1,156 @@
+"""Cross-app template between the booking site and the spreadsheet: a traveller adds a
+stay they booked to their expense report, as one line whose amount is what the booking
+site charged (read from the reservation, never given in the goal), and the report's
+Total row keeps adding up every line."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from officegym.apps.booking import service as booking
+from officegym.apps.booking.models import Payment
+from officegym.apps.sheets.values import serial_of
+from officegym.tasks.base import Spec, template
+from officegym.tasks.booking.common import booking_index
+from officegym.tasks.sheets.common import (
+    allow_book,
+    allow_cells,
+    allow_values,
+    grid,
+    sheets_index,
+    used_rows,
+)
+from officegym.tasks.sheets.formulas import _num
+from officegym.tasks.sheets.perturb import Follows, Reader
+from officegym.tasks.slack.common import call, pick
+
+CATEGORY = "Lodging"
+DAYS = {
+    "charged": "the day the booking site charged you for it",
+    "check_in": "the day you check in",
+    "check_out": "the day you check out",
+}
+
+NOTES = {
+    "code": "the stay's code",
+    "nights": 'its number of nights (as "3 nights")',
+    "purpose": "the trip's purpose as the booking site states it",
+}
+
+
+def _note(stay: Any, kind: str) -> str:
+    if kind == "code":
+        return stay.code
+    if kind == "nights":
+        n = (stay.check_out - stay.check_in).days
+        return f"{n} night{'s' * (n != 1)}"
+    return stay.purpose
+
+
+def _stays(w: Session) -> list[tuple[Any, Any, dt.date]]:
+    """(confirmed stay, its traveller's expense report, the day it was charged) for stays
+    charged once, in full, in the month the report covers."""
+    reports = {
+        b.owner.id: b for n, b in sorted(sheets_index(w).items()) if n.startswith("Expenses - ")
+    }
+    stays = {
+        r.id: r for r in booking_index(w).stays if r.status == "confirmed" and r.guest_id in reports
+    }
+    charges: dict[int, list[Any]] = {i: [] for i in stays}
+    for p in w.execute(
+        select(Payment.reservation_id, Payment.kind, Payment.amount, Payment.created_at).where(
+            Payment.reservation_id.in_(stays)
+        )
+    ):
+        charges[p.reservation_id].append(p)
+    out = []
+    for i, r in stays.items():
+        book = reports[r.guest_id]
+        month = dt.datetime.strptime(book.name.rsplit(" - ", 1)[1], "%B %Y").date()
+        paid = charges[i]
+        if (
+            len(paid) == 1
+            and paid[0].kind == "charge"
+            and paid[0].amount == r.total
+            and (paid[0].created_at.year, paid[0].created_at.month) == (month.year, month.month)
+        ):
+            out.append((r, book, paid[0].created_at.date()))
+    return out
+
+
+@template("cross.trip-expense-row", difficulty="medium", apps=["booking", "sheets"])
+def trip_expense_row(w: Session, rng: random.Random) -> Spec:
+    """Add a booked stay to your expense report: a Lodging line with the stay's total."""
+    stay, book, charged = pick(rng, _stays(w), "stays charged in an expense report's month")
+    on = rng.choice(sorted(DAYS))
+    day = charged if on == "charged" else getattr(stay, on)
+    notes = rng.choice([k for k in sorted(NOTES) if k != "purpose" or stay.purpose])
+    note = _note(stay, notes)
+    title = booking.get_listing(w, stay.listing_id).title
+    amount = stay.total // 100  # the site charges whole dollars
+    total_row = used_rows(w, book, "Expenses")
+    new, total = total_row, total_row + 1
+    before = grid(w, book, f"Expenses!A2:E{total_row - 1}")
+    line = [serial_of(day), CATEGORY, title, amount, note]
+
+    def sums(r: Reader) -> list[list[Any]]:
+        return [["Total", None, None, sum(_num(v) for v in r.column("Expenses", f"D2:D{new}"))]]
+
+    return Spec(
+        goal=f'Add your stay {stay.code} to your expense report "{book.name}", as the last line '
+        f"above its Total row: dated {DAYS[on]}, category {CATEGORY}, the place's name as the "
+        "merchant, the total the booking site charged for the stay as the amount, and "
+        f"{NOTES[notes]} in Notes. Make sure the Total still adds up every line.",
+        persona=book.owner.handle,
+        checks=[
+            Follows(
+                name="the earlier lines stay",
+                workbook_id=book.id,
+                target=("Expenses", f"A2:E{new - 1}"),
+                expect=lambda r: before,
+                weight=0,
+            ),
+            Follows(
+                name="the stay's line: date, category, place, amount charged, notes",
+                workbook_id=book.id,
+                target=("Expenses", f"A{new}:E{new}"),
+                expect=lambda r: [line],
+            ),
+            Follows(
+                name="the total includes it",
+                workbook_id=book.id,
+                target=("Expenses", f"A{total}:D{total}"),
+                expect=sums,
+                rounds=[[("Expenses", f"D{new}", amount + 1000)], [("Expenses", "D2", 1)]],
+            ),
+        ],
+        allowed=[*allow_book(book), *allow_values(book), *allow_cells(book.sheets["Expenses"])],
+        solution=[
+            call("booking_get_trip", code=stay.code),
+            call("sheets_read_range", workbook=book.name, range=f"Expenses!A1:E{total_row}"),
+            call(
+                "sheets_insert_dimension",
+                workbook=book.name,
+                dimension="rows",
+                start=total_row,
+                count=1,
+            ),
+            call(
+                "sheets_write_range",
+                workbook=book.name,
+                range=f"Expenses!A{new}",
+                values=[[day.isoformat(), CATEGORY, title, amount, note]],
+            ),
+            call(
+                "sheets_write_range",
+                workbook=book.name,
+                range=f"Expenses!D{total}",
+                values=[[f"=SUM(D2:D{new})"]],
+            ),
+        ],
+    )

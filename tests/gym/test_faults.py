@@ -34,9 +34,11 @@ def _faults_of(env: OfficeEnv, seed: int) -> list[str]:
 
 
 def test_the_same_task_meets_the_same_faults(faulty_env: OfficeEnv) -> None:
-    first = _faults_of(faulty_env, 11)
-    assert _faults_of(faulty_env, 11) == first
-    assert any(first), "at a rate of one half, an episode meets faults"
+    runs = {seed: _faults_of(faulty_env, seed) for seed in range(11, 19)}
+    assert all(_faults_of(faulty_env, seed) == kinds for seed, kinds in runs.items())
+    steps = [kind for kinds in runs.values() for kind in kinds]
+    share = sum(map(bool, steps)) / len(steps)  # submit steps never fail, so below one half
+    assert 0.1 < share < 0.7, f"at a rate of one half, {share:.0%} of the steps met faults"
 
 
 def test_faults_draw_no_numbers_from_the_env_stream() -> None:

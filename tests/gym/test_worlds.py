@@ -116,7 +116,7 @@ def test_an_env_without_the_option_draws_only_what_it_always_drew() -> None:
     for seed in (0, 3, 11):
         _, info = env.reset(seed=seed)
         rng, _ = np_random(seed)
-        tid, _, task_seed = choose_task(
+        tid, _, task_seed, _ = choose_task(
             rng, env.templates, "train", {}, scenario="default", world_seed=0
         )
         assert (info["task"]["id"], info["task"]["seed"]) == (tid, task_seed)

@@ -110,8 +110,8 @@ def quarter_end_review(w: Session, rng: random.Random) -> Spec:
             call(
                 "slack_send_dm",
                 people=[idx.people[oid].handle],
-                text=f"Quarter-end review: I moved the close date of {listing(o.name for o in mine)} "
-                f"to {short_day(new_date)}.",
+                text=f"Quarter-end review: I moved the close date of "
+                f"{listing(o.name for o in mine)} to {short_day(new_date)}.",
             )
             for oid, mine in owners.items()
         ],
@@ -150,10 +150,7 @@ def territory_handover(w: Session, rng: random.Random) -> Spec:
     me = pick(rng, idx.with_role("manager", "sales"), "sales managers")
     reps = idx.with_role("rep", "sales")
     options = [
-        (rep, region)
-        for rep in reps
-        for region in REGIONS
-        if _handover_size(idx, rep.id, region)
+        (rep, region) for rep in reps for region in REGIONS if _handover_size(idx, rep.id, region)
     ]
     src, region = pick(rng, options, "reps with a territory to hand over")
     a, b = rng.sample([r for r in reps if r.id != src.id], 2)
@@ -207,10 +204,16 @@ def territory_handover(w: Session, rng: random.Random) -> Spec:
             )
             for x in accounts
         ],
-        call("slack_send_dm", people=[a.handle], text=f"You now own {len(inside)} accounts "
-             f"from {src.name}'s territory."),  # fmt: skip
-        call("slack_send_dm", people=[b.handle], text=f"You now own {len(rest)} accounts "
-             f"from {src.name}'s territory."),  # fmt: skip
+        call(
+            "slack_send_dm",
+            people=[a.handle],
+            text=f"You now own {len(inside)} accounts from {src.name}'s territory.",
+        ),
+        call(
+            "slack_send_dm",
+            people=[b.handle],
+            text=f"You now own {len(rest)} accounts from {src.name}'s territory.",
+        ),
         call(
             "slack_post_message",
             channel="sales",

@@ -171,7 +171,7 @@ def escalation_backlog(w: Session, rng: random.Random) -> Spec:
         group
         for n in (2, 3)
         for group in itertools.combinations(agents, n)
-        if 9 <= sum(len(by_agent[a]) for a in group) <= 24
+        if 10 <= sum(len(by_agent[a]) for a in group) <= 24
     ]
     group = pick(rng, options, "groups of agents with escalation requests")
     mine = sorted((r for a in group for r in by_agent[a]), key=lambda r: r.message_id)
@@ -232,7 +232,7 @@ def lead_tips_backlog(w: Session, rng: random.Random) -> Spec:
         group
         for n in (2, 3)
         for group in itertools.combinations(events, n)
-        if 9 <= sum(t.fields["event"] in group for t in tips) <= 24
+        if 10 <= sum(t.fields["event"] in group for t in tips) <= 24
     ]
     group = pick(rng, options, "sets of events with lead tips")
     mine = [t for t in tips if t.fields["event"] in group]

@@ -34,6 +34,7 @@ APPS = ["crm", "slack"]
 REQUEST_RE = re.compile(
     r"^New request from (?P<contact>.+?) at (?P<account>.+?): (?P<problem>.+?)\. (?P<urgency>.+)$"
 )
+HIGH = ("Critical", "High")
 PRIORITY_OF = {phrase: p for p, phrases in URGENCY.items() for phrase in phrases}
 
 
@@ -113,12 +114,13 @@ def triage_support_inbox(w: Session, rng: random.Random) -> Spec:
     posts = inbox(w)
     days = sorted({p.day for p in posts})
     spans = [
-        days[i:j]
+        (days[i:j], urgent)
         for i, j in itertools.combinations(range(len(days) + 1), 2)
-        if 10 <= sum(p.account is not None and p.day in days[i:j] for p in posts) <= 24
+        for urgent in (False, True)
+        if 10 <= len(_todo(posts, days[i:j], urgent=urgent)) <= 24
     ]
-    span = pick(rng, spans, "spans of days with support requests")
-    todo = [p for p in posts if p.account is not None and p.day in span]
+    span, urgent = pick(rng, spans, "spans of days with support requests")
+    todo = _todo(posts, span, urgent=urgent)
     me = pick(rng, idx.with_role("rep", "customer-support"), "support agents")
     last = max(c.number for c in idx.cases)
     checks: list[Check] = []
@@ -168,12 +170,12 @@ def triage_support_inbox(w: Session, rng: random.Random) -> Spec:
         ]
     return Spec(
         goal=f"Triage #{CHANNEL} for {_span(span)}. For every customer request posted "
-        "then, open a support case on the customer's account, with the customer as the "
-        "contact, origin Chat, the problem as the request words it as the subject, and "
-        "this priority: Critical when all their users are down or locked out, High when "
-        "it blocks their work, Low when they say it can wait, Medium otherwise. Reply in "
-        "each request's thread with the number of the case you opened for it. Posts that "
-        "ask for nothing need no case.",
+        f"then{URGENT if urgent else ''}, open a support case on the customer's account, "
+        "with the customer as the contact, origin Chat, the problem as the request words it "
+        "as the subject, and this priority: Critical when all their users are down or "
+        "locked out, High when it blocks their work, Low when they say it can wait, Medium "
+        "otherwise. Reply in each request's thread with the number of the case you opened "
+        "for it. Posts that ask for nothing need no case.",
         persona=me.handle,
         checks=checks,
         allowed=allowed,
@@ -181,13 +183,22 @@ def triage_support_inbox(w: Session, rng: random.Random) -> Spec:
     )
 
 
+URGENT = " that is Critical or High by the rule below (the others wait for tomorrow)"
+
+
+def _todo(posts: list[Inbox], span: list[dt.date], *, urgent: bool) -> list[Inbox]:
+    """The requests of those days (only the Critical and High ones if `urgent`)."""
+    return [
+        p
+        for p in posts
+        if p.account is not None and p.day in span and (not urgent or p.priority in HIGH)
+    ]
+
+
 def _span(days: list[dt.date]) -> str:
     if len(days) == 1:
         return f"{days[0]:%A, %B %-d}"
     return f"the days from {days[0]:%A, %B %-d} to {days[-1]:%A, %B %-d}"
-
-
-HIGH = ("Critical", "High")
 
 
 @template("cross.case-handover", difficulty="hard", apps=APPS)

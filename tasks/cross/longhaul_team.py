@@ -37,12 +37,12 @@ def onboard_cohort(w: Session, rng: random.Random) -> Spec:
     for _ in range(30):
         head = pick(rng, heads, "team heads")
         me, channels, outside, crew = _cohort_place(w, rng, head, everyone)
-        if len(outside) >= 5 and crew:
+        if len(outside) >= 6 and len(crew) >= 4:
             break
     else:
         raise LookupError("no team head with channels to onboard people into")
     team = w.get_one(Team, me.team_id)
-    hires = sorted(rng.sample(outside, min(len(outside), rng.randint(5, 7))), key=lambda p: p.id)
+    hires = sorted(rng.sample(outside, min(len(outside), rng.randint(6, 8))), key=lambda p: p.id)
     buddy = {h.id: crew[i % len(crew)] for i, h in enumerate(rng.sample(hires, len(hires)))}
     general = w.scalars(select(Channel).where(Channel.name == "general")).one()
     checks: list[Check] = []
@@ -132,6 +132,13 @@ def _cohort_place(w: Session, rng: random.Random, me: Any, everyone: list[Any]) 
     mine = [c for c in channels_of(w, me, kinds=("public",)) if c.name != "general"]
     channels = sorted(rng.sample(mine, min(len(mine), rng.randint(2, 3))), key=lambda c: c.id)
     inside = set().union(*(member_ids(w, c.id) for c in channels))
-    outside = [p for p in everyone if p.team_id != me.team_id and p.id not in inside]
+    outside = [
+        p
+        for p in everyone
+        if p.team_id != me.team_id
+        and p.id not in inside
+        and p.manager_id is not None
+        and not p.title.startswith("Head of")
+    ]
     crew = [p for p in everyone if p.team_id == me.team_id and p.id != me.id]
     return me, channels, outside, crew

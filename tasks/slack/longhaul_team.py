@@ -1,7 +1,7 @@
 """Long-horizon onboarding: a team head welcomes a cohort of colleagues joining the team —
 channels to join, a welcome post per person, a DM telling each their buddy and a DM
 asking each buddy to look after them. Each person's memberships, welcome, DM and buddy
-are their own sub-goals (see `longhaul.py`)."""
+are their own sub-goals (see `cross/longhaul.py`)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def _forms(p: Any) -> list[str]:
     return [p.name, p.name.split()[0], p.handle, f"@{p.handle}"]
 
 
-@template("cross.onboard-cohort", difficulty="hard", apps=["slack"])
+@template("slack.onboard-cohort", difficulty="hard")
 def onboard_cohort(w: Session, rng: random.Random) -> Spec:
     """As a team head, onboard colleagues moving into your team: invite them to your
     channels, welcome each in #general, and pair each with a buddy by DM."""

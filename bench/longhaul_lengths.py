@@ -20,6 +20,7 @@ from officegym.tasks.validate import check_template
 LONG = [
     "cross.case-handover",
     "cross.escalation-backlog",
+    "cross.follow-up-sweep",
     "cross.lead-tips-backlog",
     "cross.quarter-end-review",
     "cross.renewal-campaign",

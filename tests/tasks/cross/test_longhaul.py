@@ -13,6 +13,7 @@ from officegym.world import World, world_image
 LONG = [
     "cross.case-handover",
     "cross.escalation-backlog",
+    "cross.follow-up-sweep",
     "cross.lead-tips-backlog",
     "cross.quarter-end-review",
     "cross.renewal-campaign",

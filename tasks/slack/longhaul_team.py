@@ -69,7 +69,9 @@ def onboard_cohort(w: Session, rng: random.Random) -> Spec:
                 name=f"{h.name} welcomed in #general",
                 author_id=me.id,
                 channel_id=general.id,
-                says=Says(all_of=[_forms(h)], act="announce", max_chars=4000),
+                says=Says(
+                    all_of=[[h.name, h.handle, f"@{h.handle}"]], act="announce", max_chars=4000
+                ),
             ),
             Said(
                 name=f"{h.name} told their buddy",

@@ -18,6 +18,7 @@ from officegym.tasks.base import load_templates, make_task
 from officegym.tasks.validate import check_template
 
 LONG = [
+    "cross.account-pipeline-sheet",
     "cross.case-handover",
     "cross.escalation-backlog",
     "cross.follow-up-sweep",

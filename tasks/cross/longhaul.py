@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from officegym.apps.org.models import Person
 from officegym.apps.slack import service as chat
 from officegym.apps.slack.channels import dm_key
 from officegym.tasks.checks import Allow
@@ -41,8 +42,6 @@ def allow_dm_to(w: Session, me: Any, other: Any, *, limit: int = 2) -> list[Allo
 
 def person_row(w: Session, p: Any) -> Any:
     """The ORM person of a person row or snapshot (services want the ORM object)."""
-    from officegym.apps.org.models import Person
-
     return p if isinstance(p, Person) else w.get_one(Person, p.id)
 
 

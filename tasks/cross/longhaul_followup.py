@@ -49,8 +49,9 @@ def _quiet(idx: CrmIndex, last: dict[int, dt.date], owner_id: int, since: dt.dat
 
 @template("cross.follow-up-sweep", difficulty="hard", apps=["crm", "slack"])
 def follow_up_sweep(w: Session, rng: random.Random) -> Spec:
-    """Log a follow-up task on every open deal of yours with no activity since a date, then
-    DM your manager how many deals that was."""
+    """Log a follow-up task on each of your deals gone quiet; DM your manager the count.
+
+    A deal is quiet when no activity was logged on it on or after a date the goal gives."""
     idx = crm_index(w)
     last = last_activity(w)
     options = []

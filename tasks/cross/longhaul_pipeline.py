@@ -34,8 +34,9 @@ def _by_owner(rows: list[Any]) -> dict[int, list[Any]]:
 
 @template("cross.quarter-end-review", difficulty="hard", apps=APPS)
 def quarter_end_review(w: Session, rng: random.Random) -> Spec:
-    """Push every overdue open deal of the sales team to a new date, DM each owner their
-    deals and post the total in #sales."""
+    """Push the sales team's overdue deals to a date, DM each owner, post the total.
+
+    Each deal moved, each owner's DM and the summary in #sales are sub-goals."""
     idx = crm_index(w)
     me = pick(rng, idx.with_role("manager", "sales"), "sales managers")
     team = {p.id for p in idx.with_role("rep", "sales")}
@@ -144,8 +145,9 @@ REGIONS = {
 
 @template("cross.territory-handover", difficulty="hard", apps=APPS)
 def territory_handover(w: Session, rng: random.Random) -> Spec:
-    """Split a departing rep's accounts by region between two reps, DM each their count and
-    announce it in #sales."""
+    """Split a departing rep's accounts by region between two reps; DM both; announce it.
+
+    Each account reassigned, each DM and the announcement in #sales are sub-goals."""
     idx = crm_index(w)
     me = pick(rng, idx.with_role("manager", "sales"), "sales managers")
     reps = idx.with_role("rep", "sales")
@@ -249,8 +251,9 @@ COUNTRIES = ("United States", "United Kingdom", "Germany", "Australia", "Canada"
 
 @template("cross.renewal-campaign", difficulty="hard", apps=APPS)
 def renewal_campaign(w: Session, rng: random.Random) -> Spec:
-    """Open a renewal deal for every customer account of some countries that has no open
-    deal, owned by the account's owner, then DM each owner their renewals."""
+    """Open a renewal deal on each idle customer account of some countries; DM the owners.
+
+    Idle: no open deal. Each renewal (owned by the account's owner) and each DM count."""
     idx = crm_index(w)
     me = pick(rng, idx.with_role("manager", "sales"), "sales managers")
     options = [c for c in _country_sets(idx) if 20 <= _renewal_calls(idx, c) <= 50]

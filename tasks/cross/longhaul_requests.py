@@ -59,8 +59,9 @@ def _questions(w: Session, owner_id: int) -> list[Request]:
 
 @template("cross.sales-inbox", difficulty="hard", apps=APPS)
 def sales_inbox(w: Session, rng: random.Random) -> Spec:
-    """Carry out every stage change asked of you in #sales, and answer every question
-    asked of you and of an absent colleague, each in its thread."""
+    """Carry out the stage changes asked of you in #sales; answer your and a colleague's questions.
+
+    Each change and each thread reply is a sub-goal."""
     idx = crm_index(w)
     reps = idx.with_role("rep", "sales")
     pairs = [
@@ -155,8 +156,7 @@ def _stage_checks(r: Request, me_id: int) -> list[Check]:
 
 @template("cross.escalation-backlog", difficulty="hard", apps=APPS)
 def escalation_backlog(w: Session, rng: random.Random) -> Spec:
-    """As head of support, escalate every case you asked absent agents to escalate and
-    confirm each in its thread."""
+    """Escalate every case you asked absent agents to escalate; confirm each in its thread."""
     idx = crm_index(w)
     reqs = [
         r
@@ -223,8 +223,7 @@ def escalation_backlog(w: Session, rng: random.Random) -> Spec:
 
 @template("cross.lead-tips-backlog", difficulty="hard", apps=APPS)
 def lead_tips_backlog(w: Session, rng: random.Random) -> Spec:
-    """Turn every lead tip from some events posted in #sales into a CRM lead and confirm
-    each in its thread."""
+    """Turn the #sales lead tips from some events into CRM leads; confirm each in its thread."""
     idx = crm_index(w)
     tips = requests_of(w, "lead")
     events = sorted({t.fields["event"] for t in tips})

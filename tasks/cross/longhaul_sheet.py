@@ -46,8 +46,9 @@ def _row_for(made: NewRowId, tab: str, account: str, amount: int, rows: int):
 
 @template("cross.account-pipeline-sheet", difficulty="hard", apps=["crm", "sheets", "slack"])
 def account_pipeline_sheet(w: Session, rng: random.Random) -> Spec:
-    """List each of your accounts with its open pipeline in a new workbook (a CRM look-up
-    per account) and DM your manager the total."""
+    """List your accounts' open pipeline in a new workbook; DM your manager the total.
+
+    A CRM look-up per account; each account's row is a sub-goal."""
     idx = crm_index(w)
     reps = [
         p

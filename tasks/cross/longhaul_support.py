@@ -108,8 +108,9 @@ class RepliedWithCase(Check):
 
 @template("cross.triage-support-inbox", difficulty="hard", apps=APPS)
 def triage_support_inbox(w: Session, rng: random.Random) -> Spec:
-    """Open a case for every customer request posted in #support-inbox on some days and
-    reply in each thread with its case number; chatter needs nothing."""
+    """Triage days of #support-inbox: a case per customer request, its number in the thread.
+
+    Posts that ask for nothing need no case; the priority follows a rule the goal states."""
     idx = crm_index(w)
     posts = inbox(w)
     days = sorted({p.day for p in posts})
@@ -203,8 +204,9 @@ def _span(days: list[dt.date]) -> str:
 
 @template("cross.case-handover", difficulty="hard", apps=APPS)
 def case_handover(w: Session, rng: random.Random) -> Spec:
-    """As head of support, hand a departing agent's open cases to two agents by priority,
-    note each handover on the case, DM both and announce it."""
+    """Hand a departing agent's open cases to two agents by priority; note, DM, announce.
+
+    Each case reassigned, each note, each DM and the announcement are sub-goals."""
     idx = crm_index(w)
     me = pick(rng, idx.with_role("manager", "customer-support"), "support managers")
     agents = idx.with_role("rep", "customer-support")

@@ -88,8 +88,9 @@ def _allow_stay(me_id: int, guest_id: int) -> list[Allow]:
 
 @template("cross.travel-desk", difficulty="hard", apps=APPS)
 def travel_desk(w: Session, rng: random.Random) -> Spec:
-    """Book the trip requests of several colleagues in #travel (the cheapest fitting stay
-    within policy, for each traveller) and confirm each in its thread."""
+    """Book several colleagues' #travel trip requests within policy; confirm each in its thread.
+
+    The cheapest fitting stay under the nightly cap, in the traveller's name."""
     idx = booking_index(w)
     every = trips(w)
     if len(every) < 7:

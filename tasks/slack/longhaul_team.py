@@ -30,8 +30,9 @@ def _forms(p: Any) -> list[str]:
 
 @template("slack.onboard-cohort", difficulty="hard")
 def onboard_cohort(w: Session, rng: random.Random) -> Spec:
-    """As a team head, onboard colleagues moving into your team: invite them to your
-    channels, welcome each in #general, and pair each with a buddy by DM."""
+    """Onboard colleagues moving into your team: channels, a welcome each, buddy DMs.
+
+    Each membership, welcome, newcomer's DM and buddy's DM is a sub-goal."""
     everyone = list(w.scalars(select(Person).order_by(Person.id)))
     heads = [p for p in everyone if p.title.startswith("Head of")]
     for _ in range(30):

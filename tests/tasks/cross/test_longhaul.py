@@ -18,13 +18,13 @@ LONG = [
     "cross.escalation-backlog",
     "cross.follow-up-sweep",
     "cross.lead-tips-backlog",
+    "cross.onboard-cohort",
     "cross.quarter-end-review",
     "cross.renewal-campaign",
     "cross.sales-inbox",
     "cross.territory-handover",
     "cross.travel-desk",
     "cross.triage-support-inbox",
-    "slack.onboard-cohort",
 ]
 
 

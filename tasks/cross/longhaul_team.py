@@ -1,7 +1,7 @@
 """Long-horizon onboarding: a team head welcomes a cohort of colleagues joining the team —
 channels to join, a welcome post per person, a DM telling each their buddy and a DM
 asking each buddy to look after them. Each person's memberships, welcome, DM and buddy
-are their own sub-goals (see `cross/longhaul.py`)."""
+are their own sub-goals (see `longhaul.py`)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def _forms(p: Any) -> list[str]:
     return [p.name, p.name.split()[0], p.handle, f"@{p.handle}"]
 
 
-@template("slack.onboard-cohort", difficulty="hard")
+@template("cross.onboard-cohort", difficulty="hard", apps=["slack"])
 def onboard_cohort(w: Session, rng: random.Random) -> Spec:
     """Onboard colleagues moving into your team: channels, a welcome each, buddy DMs.
 

@@ -292,7 +292,10 @@ def renewal_campaign(w: Session, rng: random.Random) -> Spec:
     where = listing(countries)
     solution = [
         call("crm_search_accounts", type="Customer", limit=100),
-        call("crm_search_opportunities", open_only=True, limit=100),
+        *[
+            call("crm_search_opportunities", account=x.id, open_only=True, limit=20)
+            for x in accounts
+        ],
         *[
             call(
                 "crm_create_opportunity",
@@ -353,7 +356,7 @@ def _renewals(idx: CrmIndex, countries: tuple[str, ...]) -> list[Any]:
 
 def _renewal_calls(idx: CrmIndex, countries: tuple[str, ...]) -> int:
     accounts = _renewals(idx, countries)
-    return 2 + len(accounts) + len({x.owner_id for x in accounts})
+    return 1 + 2 * len(accounts) + len({x.owner_id for x in accounts})
 
 
 def _country_sets(idx: CrmIndex) -> list[tuple[str, ...]]:

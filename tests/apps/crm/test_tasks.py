@@ -32,7 +32,8 @@ def test_there_are_enough_crm_and_cross_templates() -> None:
                 {"sheets", "slack"},
                 {"booking", "sheets"},
             )
-            assert set(t.apps) in (*pairs, {"sheets", "crm", "slack"}), t.id
+            composed = ({"slack"},)  # cross.onboard-cohort: several chat skills composed
+            assert set(t.apps) in (*pairs, *composed, {"sheets", "crm", "slack"}), t.id
 
 
 def test_gym_ids_exist_for_the_apps_and_each_template() -> None:

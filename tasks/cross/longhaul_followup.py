@@ -1,0 +1,135 @@
+"""Long-horizon follow-up sweep: check the activity history of each of your open deals,
+log a follow-up task on every deal gone quiet, and tell your manager how many there were.
+Each quiet deal is its own sub-goal (see `longhaul.py`)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import random
+from typing import Any
+
+from sqlalchemy import Engine, func, select
+from sqlalchemy.orm import Session
+
+from officegym.apps.crm.models import Activity
+from officegym.tasks.base import Spec, template
+from officegym.tasks.checks import Allow, Check, RowExists
+from officegym.tasks.crm.common import CrmIndex, crm_index
+from officegym.tasks.cross.longhaul import allow_dm_to, day
+from officegym.tasks.facts import integer
+from officegym.tasks.slack.common import call, pick
+from officegym.tasks.slack.said import Said
+from officegym.tasks.statements import Says
+from officegym.tools import ToolCall
+
+QUIET_DAYS = (14, 21, 30, 45, 60)
+SUBJECTS = ("Follow up", "Re-engage the buyer", "Check in on next steps", "Revive the deal")
+
+
+def last_activity(w: Session) -> dict[int, dt.date]:
+    """Opportunity id -> the day of its latest activity."""
+    return _last(w.get_bind())
+
+
+@functools.lru_cache(maxsize=8)
+def _last(engine: Engine) -> dict[int, dt.date]:
+    with Session(engine) as w:
+        rows = w.execute(
+            select(Activity.record_id, func.max(Activity.created_at))
+            .where(Activity.record_type == "opportunity")
+            .group_by(Activity.record_id)
+        ).all()
+    return {rid: when.date() for rid, when in rows}
+
+
+def _quiet(idx: CrmIndex, last: dict[int, dt.date], owner_id: int, since: dt.date) -> list[Any]:
+    return [o for o in idx.open_opps(owner_id) if last.get(o.id, dt.date.min) < since]
+
+
+@template("cross.follow-up-sweep", difficulty="hard", apps=["crm", "slack"])
+def follow_up_sweep(w: Session, rng: random.Random) -> Spec:
+    """Log a follow-up task on each of your deals gone quiet; DM your manager the count.
+
+    A deal is quiet when no activity was logged on it on or after a date the goal gives."""
+    idx = crm_index(w)
+    last = last_activity(w)
+    options = []
+    for rep in idx.with_role("rep", "sales"):
+        for days in QUIET_DAYS:
+            since = idx.today - dt.timedelta(days=days)
+            n, quiet = len(idx.open_opps(rep.id)), len(_quiet(idx, last, rep.id, since))
+            if rep.manager_id and quiet > 0 and 20 <= 2 + n + quiet <= 50:
+                options.append((rep, since))
+    me, since = pick(rng, options, "reps with quiet deals")
+    quiet = _quiet(idx, last, me.id, since)
+    due = idx.today + dt.timedelta(days=rng.randint(2, 14))
+    subject = rng.choice(SUBJECTS)
+    boss = idx.people[me.manager_id]
+    checks: list[Check] = [
+        RowExists(
+            name=f"follow-up task on {o.name}",
+            table="crm_activity",
+            new=True,
+            where={
+                "record_type": "opportunity",
+                "record_id": o.id,
+                "kind": "task",
+                "status": "Open",
+                "due_date": due,
+            },
+            says={"subject": Says(exactly=subject)},
+        )
+        for o in quiet
+    ]
+    checks.append(
+        Said(
+            name=f"DM to {boss.name} with the count",
+            author_id=me.id,
+            dm_to=boss.id,
+            says=Says(facts=[integer(len(quiet))], act="report"),
+        )
+    )
+    allowed = [
+        Allow(
+            "crm_activity",
+            where={"record_type": "opportunity", "record_id": o.id, "owner_id": me.id},
+            limit=1,
+        )
+        for o in quiet
+    ]
+    allowed += allow_dm_to(w, me, boss)
+    solution: list[ToolCall] = [
+        call("crm_search_opportunities", owner=me.handle, open_only=True, limit=100),
+        *[
+            call("crm_list_activities", record_type="opportunity", record_id=o.id)
+            for o in idx.open_opps(me.id)
+        ],
+        *[
+            call(
+                "crm_log_activity",
+                record_type="opportunity",
+                record_id=o.id,
+                kind="task",
+                subject=subject,
+                due_date=due.isoformat(),
+            )
+            for o in quiet
+        ],
+        call(
+            "slack_send_dm",
+            people=[boss.handle],
+            text=f"Follow-up sweep done: {len(quiet)} of my open deals had gone quiet.",
+        ),
+    ]
+    return Spec(
+        goal="Follow-up sweep: find every open opportunity of yours with no activity logged "
+        f"on or after {day(since)} (including deals with no activity at all) and log a task "
+        f'on each with the subject "{subject}", due {day(due)}. Deals with a more recent '
+        "activity need nothing. Then send your manager a direct message saying how many "
+        "deals needed a follow-up.",
+        persona=me.handle,
+        checks=checks,
+        allowed=allowed,
+        solution=solution,
+    )

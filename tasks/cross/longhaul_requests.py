@@ -1,0 +1,300 @@
+"""Long-horizon templates over this morning's requests in chat (see `cross/common.py`):
+work through a whole backlog — every stage change and question addressed to you (and a
+colleague's questions), every escalation your absent agents were asked for, every lead
+tip from some events — each carried out in the CRM and confirmed in its own thread.
+Each request is its own sub-goals (the CRM change, the reply)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from officegym.apps.crm.models import CLOSED_STAGES, STAGES
+from officegym.tasks.base import Spec, template
+from officegym.tasks.checks import Allow, Check, FieldEquals, Predicate, RowExists, Same
+from officegym.tasks.crm.common import allow_new, allow_update, crm_index
+from officegym.tasks.crm.pipeline import CLOSE_FIELDS, MOVE_FIELDS
+from officegym.tasks.crm.support import allow_escalation, escalated, reason_logged
+from officegym.tasks.cross.common import Request, case_fact, requests_of
+from officegym.tasks.cross.longhaul import listing
+from officegym.tasks.cross.requests import _answer
+from officegym.tasks.facts import choice
+from officegym.tasks.slack.common import allow_post, call, pick
+from officegym.tasks.slack.said import Said
+from officegym.tasks.statements import Says
+from officegym.tools import ToolCall
+
+APPS = ["crm", "slack"]
+
+
+def _reply(req: Request, me_id: int) -> list[Allow]:
+    return allow_post(req.channel_id, me_id, thread_parent_id=req.message_id)
+
+
+def _stage_requests(w: Session, owner_id: int) -> list[Request]:
+    return [
+        r
+        for r in requests_of(w, "stage")
+        if r.owner
+        and r.owner.id == owner_id
+        and r.record
+        and r.record.owner_id == owner_id
+        and STAGES.index(r.record.stage) < STAGES.index(r.fields["stage"])
+    ]
+
+
+def _questions(w: Session, owner_id: int) -> list[Request]:
+    return [
+        r
+        for r in requests_of(w, "question")
+        if r.owner
+        and r.owner.id == owner_id
+        and r.record
+        and getattr(r.record, r.fields["field"].replace(" ", "_")) not in (None, "")
+    ]
+
+
+@template("cross.sales-inbox", difficulty="hard", apps=APPS)
+def sales_inbox(w: Session, rng: random.Random) -> Spec:
+    """Carry out the stage changes asked of you in #sales; answer your and a colleague's questions.
+
+    Each change and each thread reply is a sub-goal."""
+    idx = crm_index(w)
+    reps = idx.with_role("rep", "sales")
+    pairs = [
+        (me, other)
+        for me, other in itertools.permutations(reps, 2)
+        if 20 <= 1 + 2 * _inbox_size(w, me.id, other.id) <= 50
+        and _stage_requests(w, me.id)
+        and _questions(w, other.id)
+    ]
+    me, other = pick(rng, pairs, "reps with a full inbox")
+    stages = _stage_requests(w, me.id)
+    questions = sorted(_questions(w, me.id) + _questions(w, other.id), key=lambda r: r.message_id)
+    checks: list[Check] = []
+    allowed: list[Allow] = []
+    solution: list[ToolCall] = [
+        call("slack_search_messages", query=f"@{me.handle}", channel="sales")
+    ]
+    for r in stages:
+        checks += _stage_checks(r, me.id)
+        fields = CLOSE_FIELDS if r.fields["stage"] in CLOSED_STAGES else MOVE_FIELDS
+        allowed += [*allow_update("opportunity", r.record.id, fields), *_reply(r, me.id)]
+        solution += [
+            call("crm_change_opportunity_stage", opportunity=r.record.id, stage=r.fields["stage"]),
+            call(
+                "slack_reply_in_thread",
+                message_id=r.message_id,
+                text=f"Done, {r.record.name} is now in {r.fields['stage']}.",
+            ),
+        ]
+    solution.append(call("slack_search_messages", query=f"@{other.handle}", channel="sales"))
+    for r in questions:
+        field = r.fields["field"]
+        says, said = _answer(r.record, field)
+        checks.append(
+            Said(
+                name=f"answered the {field} of {r.record.name}",
+                author_id=me.id,
+                thread_of=r.message_id,
+                says=says,
+            )
+        )
+        allowed += _reply(r, me.id)
+        solution += [
+            call("crm_get_opportunity", opportunity=r.record.id),
+            call(
+                "slack_reply_in_thread",
+                message_id=r.message_id,
+                text=f"The {field} of {r.record.name} is {said}.",
+            ),
+        ]
+    first = other.name.split()[0]
+    return Spec(
+        goal=f"Clear your part of #sales this morning. Colleagues asked you (@{me.handle}) to "
+        "move some of your deals to a later stage: make each change they asked for in the "
+        "CRM and confirm in its thread, naming the new stage. Then answer, each in its "
+        f"thread, every quick question about a deal addressed to you or to {other.name} "
+        f"(@{other.handle}, out today), looking the answers up in the CRM. Leave "
+        f"{first}'s stage requests alone.",
+        persona=me.handle,
+        checks=checks,
+        allowed=allowed,
+        solution=solution,
+    )
+
+
+def _inbox_size(w: Session, me_id: int, other_id: int) -> int:
+    return len(_stage_requests(w, me_id)) + len(_questions(w, me_id)) + len(_questions(w, other_id))
+
+
+def _stage_checks(r: Request, me_id: int) -> list[Check]:
+    opp, stage = r.record, r.fields["stage"]
+    return [
+        FieldEquals(
+            name=f"{opp.name} is in {stage}",
+            table="crm_opportunity",
+            row_id=opp.id,
+            field="stage",
+            value=stage,
+        ),
+        Said(
+            name=f"confirmed {opp.name} in its thread",
+            author_id=me_id,
+            thread_of=r.message_id,
+            says=Says(
+                facts=[choice(stage, STAGES, ignoring=(opp.name,))],
+                ignoring=[opp.name],
+                act="confirm",
+            ),
+        ),
+    ]
+
+
+@template("cross.escalation-backlog", difficulty="hard", apps=APPS)
+def escalation_backlog(w: Session, rng: random.Random) -> Spec:
+    """Escalate every case you asked absent agents to escalate; confirm each in its thread."""
+    idx = crm_index(w)
+    reqs = [
+        r
+        for r in requests_of(w, "escalation")
+        if r.owner and r.record and r.record.status in ("New", "Working")
+    ]
+    by_agent: dict[int, list[Request]] = {}
+    for r in reqs:
+        by_agent.setdefault(r.owner.id, []).append(r)
+    agents = sorted(by_agent)
+    options = [
+        group
+        for n in (2, 3)
+        for group in itertools.combinations(agents, n)
+        if 10 <= sum(len(by_agent[a]) for a in group) <= 24
+    ]
+    group = pick(rng, options, "groups of agents with escalation requests")
+    mine = sorted((r for a in group for r in by_agent[a]), key=lambda r: r.message_id)
+    me = idx.people[mine[0].asker_id]
+    checks: list[Check] = []
+    allowed: list[Allow] = []
+    solution: list[ToolCall] = [
+        call("slack_search_messages", query="needs an escalation", channel="customer-support")
+    ]
+    for r in mine:
+        case, reason = r.record, r.fields["reason"]
+        checks += [
+            Predicate(name=f"case {case.number} escalated", fn=escalated(case.id)),
+            RowExists(
+                name=f"reason of {case.number} logged",
+                table="crm_activity",
+                new=True,
+                where={"record_type": "case", "record_id": case.id},
+                says={"subject": reason_logged(reason)},
+            ),
+            Said(
+                name=f"confirmed {case.number} in its thread",
+                author_id=me.id,
+                thread_of=r.message_id,
+                says=Says(facts=[case_fact(idx, case.number)], act="confirm"),
+            ),
+        ]
+        allowed += [*allow_escalation(case.id, me.id), *_reply(r, me.id)]
+        solution += [
+            call("crm_escalate_case", case=case.number, reason=reason),
+            call(
+                "slack_reply_in_thread",
+                message_id=r.message_id,
+                text=f"Case {case.number} is escalated.",
+            ),
+        ]
+    names = listing(f"{idx.people[a].name} (@{idx.people[a].handle})" for a in group)
+    return Spec(
+        goal=f"This morning you asked {names} in #customer-support to escalate some cases, "
+        "but they are all out today. Do it for them: escalate every case you asked them "
+        "about, with the reason your request gave, and confirm in each request's thread, "
+        "naming the case. Requests to other agents are theirs to handle.",
+        persona=me.handle,
+        checks=checks,
+        allowed=allowed,
+        solution=solution,
+    )
+
+
+@template("cross.lead-tips-backlog", difficulty="hard", apps=APPS)
+def lead_tips_backlog(w: Session, rng: random.Random) -> Spec:
+    """Turn the #sales lead tips from some events into CRM leads; confirm each in its thread."""
+    idx = crm_index(w)
+    tips = requests_of(w, "lead")
+    events = sorted({t.fields["event"] for t in tips})
+    options = [
+        group
+        for n in (2, 3)
+        for group in itertools.combinations(events, n)
+        if 10 <= sum(t.fields["event"] in group for t in tips) <= 24
+    ]
+    group = pick(rng, options, "sets of events with lead tips")
+    mine = [t for t in tips if t.fields["event"] in group]
+    me = rng.choice(idx.with_role("rep", "sales"))
+    checks: list[Check] = []
+    allowed: list[Allow] = []
+    solution: list[ToolCall] = [call("slack_search_messages", query="Met", channel="sales")]
+    for t in mine:
+        f = t.fields
+        where = _lead_where(f, me.id)
+        checks += [
+            RowExists(
+                name=f"lead {f['first']} {f['last']} created",
+                table="crm_lead",
+                where=where,
+                new=True,
+            ),
+            Said(
+                name=f"confirmed the {f['company']} tip",
+                author_id=me.id,
+                thread_of=t.message_id,
+                says=Says(all_of=[["lead", "CRM", "added", "created"]], act="confirm"),
+            ),
+        ]
+        allowed += [
+            *allow_new("lead", {"owner_id": me.id, "email": Same(f["email"])}),
+            *_reply(t, me.id),
+        ]
+        solution += [
+            call(
+                "crm_create_lead",
+                last_name=f["last"],
+                first_name=f["first"],
+                company=f["company"],
+                title=f["title"],
+                email=f["email"],
+                source="Trade Show",
+            ),
+            call(
+                "slack_reply_in_thread",
+                message_id=t.message_id,
+                text=f"Added {f['first']} {f['last']} as a lead in the CRM.",
+            ),
+        ]
+    return Spec(
+        goal=f"Colleagues posted lead tips in #sales this morning. Add every person met at "
+        f"the {listing(group)} to the CRM as a lead (with their name, company, title and "
+        "email, lead source Trade Show), and reply in each of those tips' threads that the "
+        "lead is in the CRM. Tips from other events are not yours.",
+        persona=me.handle,
+        checks=checks,
+        allowed=allowed,
+        solution=solution,
+    )
+
+
+def _lead_where(f: dict[str, str], owner_id: int) -> dict[str, Any]:
+    return {
+        "email": Same(f["email"]),
+        "company": Same(f["company"]),
+        "first_name": Same(f["first"]),
+        "last_name": Same(f["last"]),
+        "title": Same(f["title"]),
+        "source": "Trade Show",
+        "owner_id": owner_id,
+    }

@@ -1,0 +1,317 @@
+"""Long-horizon support templates: triage days of customer requests in #support-inbox
+(seeded by `seed_data/support_inbox.py`) into cases with a reply per request, and hand a
+departing agent's open cases to two colleagues by priority. Each request or case is its
+own sub-goals (see `longhaul.py`)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import itertools
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Engine, select
+from sqlalchemy.orm import Session
+
+from officegym.apps.crm.models import Contact
+from officegym.apps.slack.models import Channel, Message
+from officegym.seed_data.support_inbox import CHANNEL, URGENCY
+from officegym.tasks.base import Spec, template
+from officegym.tasks.checks import Allow, Check, FieldEquals, GradeContext, RowExists, Same
+from officegym.tasks.crm.common import allow_new, allow_update, crm_index
+from officegym.tasks.cross.common import case_number
+from officegym.tasks.cross.longhaul import allow_dm_to, listing
+from officegym.tasks.facts import choice, integer, person
+from officegym.tasks.slack.common import allow_post, call, pick
+from officegym.tasks.slack.said import Said
+from officegym.tasks.statements import Says
+from officegym.tools import ToolCall
+
+APPS = ["crm", "slack"]
+REQUEST_RE = re.compile(
+    r"^New request from (?P<contact>.+?) at (?P<account>.+?): (?P<problem>.+?)\. (?P<urgency>.+)$"
+)
+HIGH = ("Critical", "High")
+PRIORITY_OF = {phrase: p for p, phrases in URGENCY.items() for phrase in phrases}
+
+
+@dataclass(frozen=True)
+class Inbox:
+    """One post of #support-inbox: a customer request (with its account, contact and
+    priority) or chatter (account None)."""
+
+    message_id: int
+    day: dt.date
+    account: Any = None
+    contact_id: int | None = None
+    problem: str = ""
+    priority: str = ""
+
+
+def inbox(w: Session) -> list[Inbox]:
+    return _inbox(w.get_bind())
+
+
+@functools.lru_cache(maxsize=8)
+def _inbox(engine: Engine) -> list[Inbox]:
+    with Session(engine) as w:
+        idx = crm_index(w)
+        by_name = {a.name: a for a in idx.accounts}
+        contacts = {
+            (c.account_id, f"{c.first_name} {c.last_name}".strip()): c.id
+            for c in w.scalars(select(Contact).order_by(Contact.id.desc()))
+        }
+        posts = w.execute(
+            select(Message.id, Message.text, Message.created_at)
+            .join(Channel, Channel.id == Message.channel_id)
+            .where(Channel.name == CHANNEL, Message.thread_parent_id.is_(None))
+            .order_by(Message.id)
+        ).all()
+    out = []
+    for m in posts:
+        found = REQUEST_RE.match(m.text)
+        account = by_name.get(found["account"]) if found else None
+        if not found or account is None or found["urgency"] not in PRIORITY_OF:
+            out.append(Inbox(m.id, m.created_at.date()))
+            continue
+        contact_id = contacts.get((account.id, found["contact"]))
+        priority = PRIORITY_OF[found["urgency"]]
+        out.append(
+            Inbox(m.id, m.created_at.date(), account, contact_id, found["problem"], priority)
+        )
+    return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class RepliedWithCase(Check):
+    """`author_id` replied in the thread of `thread_of` naming the case the episode opened on
+    `account_id` (and no other case): its number is known only once the agent made it."""
+
+    author_id: int
+    thread_of: int
+    account_id: int
+
+    def evaluate(self, g: GradeContext) -> tuple[bool, str]:
+        made = g.new_rows("crm_case", {"account_id": self.account_id})
+        if not made:
+            return False, "no new case on the account"
+        number = min(made, key=lambda r: r["id"])["number"]
+        everyone = {r["number"]: case_number(r["number"]) for r in g.rows("crm_case", {})}
+        says = Says(facts=[choice(number, everyone)], act="confirm")
+        return Said(
+            name=self.name, author_id=self.author_id, thread_of=self.thread_of, says=says
+        ).evaluate(g)
+
+
+@template("cross.triage-support-inbox", difficulty="hard", apps=APPS)
+def triage_support_inbox(w: Session, rng: random.Random) -> Spec:
+    """Triage days of #support-inbox: a case per customer request, its number in the thread.
+
+    Posts that ask for nothing need no case; the priority follows a rule the goal states."""
+    idx = crm_index(w)
+    posts = inbox(w)
+    days = sorted({p.day for p in posts})
+    spans = [
+        (days[i:j], urgent)
+        for i, j in itertools.combinations(range(len(days) + 1), 2)
+        for urgent in (False, True)
+        if 10 <= len(_todo(posts, days[i:j], urgent=urgent)) <= 24
+    ]
+    span, urgent = pick(rng, spans, "spans of days with support requests")
+    todo = _todo(posts, span, urgent=urgent)
+    me = pick(rng, idx.with_role("rep", "customer-support"), "support agents")
+    last = max(c.number for c in idx.cases)
+    checks: list[Check] = []
+    allowed: list[Allow] = []
+    solution: list[ToolCall] = [call("slack_read_channel", channel=CHANNEL, limit=50)]
+    for n, p in enumerate(todo, start=1):
+        where = {
+            "account_id": p.account.id,
+            "contact_id": p.contact_id,
+            "priority": p.priority,
+            "origin": "Chat",
+            "subject": Same(p.problem),
+        }
+        checks += [
+            RowExists(
+                name=f"{p.priority} case for {p.account.name}",
+                table="crm_case",
+                where=where,
+                new=True,
+            ),
+            RepliedWithCase(
+                name=f"replied to {p.account.name} with the case number",
+                author_id=me.id,
+                thread_of=p.message_id,
+                account_id=p.account.id,
+            ),
+        ]
+        allowed += [
+            *allow_new("case", {"account_id": p.account.id}),
+            *allow_post(None, me.id, thread_parent_id=p.message_id),
+        ]
+        number = f"{int(last) + n:08d}"
+        solution += [
+            call(
+                "crm_create_case",
+                subject=p.problem,
+                account=p.account.id,
+                contact=p.contact_id,
+                priority=p.priority,
+                origin="Chat",
+            ),
+            call(
+                "slack_reply_in_thread",
+                message_id=p.message_id,
+                text=f"Opened case {number} for this.",
+            ),
+        ]
+    return Spec(
+        goal=f"Triage #{CHANNEL} for {_span(span)}. For every customer request posted "
+        f"then{URGENT if urgent else ''}, open a support case on the customer's account, "
+        "with the customer as the contact, origin Chat, the problem as the request words it "
+        "as the subject, and this priority: Critical when all their users are down or "
+        "locked out, High when it blocks their work, Low when they say it can wait, Medium "
+        "otherwise. Reply in each request's thread with the number of the case you opened "
+        "for it. Posts that ask for nothing need no case.",
+        persona=me.handle,
+        checks=checks,
+        allowed=allowed,
+        solution=solution,
+    )
+
+
+URGENT = " that is Critical or High by the rule below (the others wait for tomorrow)"
+
+
+def _todo(posts: list[Inbox], span: list[dt.date], *, urgent: bool) -> list[Inbox]:
+    """The requests of those days (only the Critical and High ones if `urgent`)."""
+    return [
+        p
+        for p in posts
+        if p.account is not None and p.day in span and (not urgent or p.priority in HIGH)
+    ]
+
+
+def _span(days: list[dt.date]) -> str:
+    if len(days) == 1:
+        return f"{days[0]:%A, %B %-d}"
+    return f"the days from {days[0]:%A, %B %-d} to {days[-1]:%A, %B %-d}"
+
+
+@template("cross.case-handover", difficulty="hard", apps=APPS)
+def case_handover(w: Session, rng: random.Random) -> Spec:
+    """Hand a departing agent's open cases to two agents by priority; note, DM, announce.
+
+    Each case reassigned, each note, each DM and the announcement are sub-goals."""
+    idx = crm_index(w)
+    me = pick(rng, idx.with_role("manager", "customer-support"), "support managers")
+    agents = idx.with_role("rep", "customer-support")
+    open_of = {
+        a.id: [c for c in idx.cases if c.owner_id == a.id and c.status != "Closed"] for a in agents
+    }
+    leaving = pick(rng, [a for a in agents if 8 <= len(open_of[a.id]) <= 22], "agents")
+    a, b = rng.sample([x for x in agents if x.id != leaving.id], 2)
+    cases = open_of[leaving.id]
+    target = {c.id: (a if c.priority in HIGH else b) for c in cases}
+    everyone = list(idx.people.values())
+    channel_id = w.scalars(select(Channel.id).where(Channel.name == "customer-support")).one()
+    checks: list[Check] = []
+    allowed: list[Allow] = []
+    solution: list[ToolCall] = [
+        call("crm_search_cases", owner=leaving.handle, open_only=True, limit=50)
+    ]
+    for c in cases:
+        to = target[c.id]
+        checks += [
+            FieldEquals(
+                name=f"case {c.number} goes to {to.name}",
+                table="crm_case",
+                row_id=c.id,
+                field="owner_id",
+                value=to.id,
+            ),
+            RowExists(
+                name=f"handover noted on {c.number}",
+                table="crm_activity",
+                new=True,
+                where={"record_type": "case", "record_id": c.id, "kind": "note"},
+                says={
+                    "subject": Says(
+                        facts=[person([to], everyone, ignoring=(leaving.name,))], act="announce"
+                    )
+                },
+            ),
+        ]
+        allowed += [
+            *allow_update("case", c.id, ["owner_id"]),
+            Allow(
+                "crm_activity",
+                where={"record_type": "case", "record_id": c.id, "owner_id": me.id},
+                limit=1,
+            ),
+        ]
+        solution += [
+            call("crm_reassign_owner", record_type="case", record_id=c.id, new_owner=to.handle),
+            call(
+                "crm_log_activity",
+                record_type="case",
+                record_id=c.id,
+                kind="note",
+                subject=f"Handed over to {to.name}",
+            ),
+        ]
+    for who in (a, b):
+        got = sum(target[c.id].id == who.id for c in cases)
+        checks.append(
+            Said(
+                name=f"DM to {who.name} with their number of cases",
+                author_id=me.id,
+                dm_to=who.id,
+                says=Says(facts=[integer(got)], act="report", ignoring=[leaving.name]),
+            )
+        )
+        allowed += allow_dm_to(w, me, who)
+        solution.append(
+            call(
+                "slack_send_dm",
+                people=[who.handle],
+                text=f"You now own {got} open cases from {leaving.name}.",
+            )
+        )
+    checks.append(
+        Said(
+            name="handover announced in #customer-support",
+            author_id=me.id,
+            channel_id=channel_id,
+            says=Says(
+                facts=[person([a, b], everyone, ignoring=(leaving.name,))],
+                all_of=[[leaving.name, leaving.handle, f"@{leaving.handle}"]],
+                act="announce",
+            ),
+        )
+    )
+    allowed += allow_post(channel_id, me.id)
+    solution.append(
+        call(
+            "slack_post_message",
+            channel="customer-support",
+            text=f"{a.name} and {b.name} took over the open cases of "
+            f"{leaving.name}, who is leaving.",
+        )
+    )
+    return Spec(
+        goal=f"{leaving.name} is leaving the support team. Hand over each of their open "
+        f"cases: Critical and High priority cases to {a.name}, the others to {b.name}. On "
+        "every case you move, log a note whose subject names its new owner. Then send "
+        f"{listing([a.name.split()[0], b.name.split()[0]])} a direct message each with how "
+        "many cases they received, and announce in #customer-support who took over "
+        f"{leaving.name.split()[0]}'s cases.",
+        persona=me.handle,
+        checks=checks,
+        allowed=allowed,
+        solution=solution,
+    )

@@ -1,0 +1,104 @@
+"""The long-horizon templates (`tasks/cross/longhaul_*.py`): references of 20-50 calls,
+partial credit that grows with the sub-goals done, and failure when one owner's or one
+request's work is skipped. The account sheet's sub-goals are rows of one write, so its
+partial solutions leave rows out instead of calls."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from officegym.tasks.base import Task, make_task
+from officegym.tasks.validate import replay, state_changing_steps
+from officegym.world import World, world_image
+
+LONG = [
+    "cross.case-handover",
+    "cross.escalation-backlog",
+    "cross.follow-up-sweep",
+    "cross.lead-tips-backlog",
+    "cross.onboard-cohort",
+    "cross.quarter-end-review",
+    "cross.renewal-campaign",
+    "cross.sales-inbox",
+    "cross.territory-handover",
+    "cross.travel-desk",
+    "cross.triage-support-inbox",
+]
+
+
+@pytest.fixture(scope="module")
+def world() -> World:
+    return World(world_image("default", 0))
+
+
+def _upto(task: Task, writes: int) -> list:
+    """The reference up to (not including) its `writes`-th state-changing call: the first
+    sub-goals done in the reference's order, reads included."""
+    steps = state_changing_steps(task)
+    end = steps[writes] if writes < len(steps) else len(task.solution)
+    return list(task.solution[:end])
+
+
+@pytest.mark.parametrize("template_id", [*LONG, "cross.account-pipeline-sheet"])
+def test_reference_takes_20_to_50_calls(template_id: str) -> None:
+    lengths = [len(make_task(template_id, seed).solution) for seed in range(20)]
+    assert min(lengths) >= 20 and max(lengths) <= 50, lengths
+
+
+@pytest.mark.parametrize("template_id", LONG)
+def test_partial_solutions_earn_credit_in_proportion(world: World, template_id: str) -> None:
+    task = make_task(template_id, 1)
+    n = len(state_changing_steps(task))
+    rewards = []
+    for share in (0.25, 0.5, 0.75):
+        grade, errors = replay(world, task, _upto(task, round(n * share)), task.answer)
+        assert not errors
+        assert not grade.passed and not grade.collateral
+        rewards.append(grade.reward)
+    assert 0 < rewards[0] < rewards[1] < rewards[2] < 1, rewards
+    assert 0.2 <= rewards[1] <= 0.8, rewards  # about half the sub-goals, about half the credit
+
+
+@pytest.mark.parametrize("template_id", LONG)
+def test_skipping_one_sub_goal_fails_but_keeps_the_rest(world: World, template_id: str) -> None:
+    task = make_task(template_id, 2)
+    steps = state_changing_steps(task)
+    skip = steps[len(steps) // 2]
+    calls = [c for i, c in enumerate(task.solution) if i != skip]
+    grade, _errors = replay(world, task, calls, task.answer)
+    assert not grade.passed
+    failed = [c.name for c in grade.checks if not c.passed]
+    assert 1 <= len(failed) <= 2, failed  # that one change (and the reply naming it, if any)
+    assert grade.reward >= 1 - 2 / len(grade.checks), grade.reward
+
+
+def _with_rows(task: Task, keep: slice | list[int]) -> list:
+    """The reference of the account sheet with only some account rows written."""
+    calls = []
+    for c in task.solution:
+        if c.name == "sheets_write_range":
+            header, *rows = c.arguments["values"]
+            kept = rows[keep] if isinstance(keep, slice) else [rows[i] for i in keep]
+            c = dataclasses.replace(c, arguments={**c.arguments, "values": [header, *kept]})
+        calls.append(c)
+    return calls
+
+
+def test_account_sheet_credit_follows_the_rows_written(world: World) -> None:
+    """Its sub-goals are rows of one write: half the rows earn about half the credit."""
+    task = make_task("cross.account-pipeline-sheet", 1)
+    rows = len(task.checks) - 1  # one check per account, then the DM
+    grade, errors = replay(world, task, _with_rows(task, slice(0, rows // 2)), task.answer)
+    assert not errors and not grade.passed and not grade.collateral
+    assert grade.reward == pytest.approx((rows // 2 + 1) / (rows + 1))
+
+
+def test_account_sheet_missing_one_account_fails(world: World) -> None:
+    task = make_task("cross.account-pipeline-sheet", 2)
+    rows = len(task.checks) - 1
+    keep = [i for i in range(rows) if i != rows // 2]
+    grade, _ = replay(world, task, _with_rows(task, keep), task.answer)
+    assert not grade.passed
+    assert [c.name for c in grade.checks if not c.passed] == [task.checks[rows // 2].name]

@@ -1,5 +1,5 @@
 """How many distinct task instances validate: every template x every world (scenarios x
-world seeds 0..K-1) x task seeds 0..N-1.
+world seeds 0..K-1) x task seeds 0..N-1, at every level of a template with difficulty knobs.
 
 An instance is distinct by (template, goal, reference calls, answer) across all worlds
 (`officegym.tasks.stats.instance_key`); it validates when its reference solution, replayed
@@ -21,6 +21,7 @@ as its scenario's last visited one, which already met the most earlier instances
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 import statistics
 import time
@@ -30,6 +31,7 @@ from dataclasses import dataclass
 
 from officegym.seed_data.scenario import scenario_names
 from officegym.tasks import load_templates, make_task
+from officegym.tasks.base import get_template
 from officegym.tasks.stats import instance_key
 from officegym.tasks.validate import play
 from officegym.world import World, world_image
@@ -69,10 +71,10 @@ def count_world(
     world = World(world_image(scenario, world_seed))
     pick = random.Random(f"{scenario}:{world_seed}:sample")
     for tid in ids:
-        for seed in range(seeds):
+        for level, seed in itertools.product(get_template(tid).levels, range(seeds)):
             out.built += 1
             try:
-                task = make_task(tid, seed, scenario, world_seed)
+                task = make_task(tid, seed, scenario, world_seed, level)
             except LookupError:
                 continue
             key = instance_key(task)
@@ -106,9 +108,10 @@ def main() -> None:
     seen: set[str] = set()
     done: list[WorldCount] = []
     start = clock()
+    levels = sum(len(get_template(t).levels) for t in ids)
     print(
-        f"{len(ids)} templates x {len(space)} worlds x {args.seeds} seeds "
-        f"= {len(ids) * len(space) * args.seeds:,} cells; replaying {args.sample:.0%}"
+        f"{len(ids)} templates ({levels} template levels) x {len(space)} worlds x {args.seeds} "
+        f"seeds = {levels * len(space) * args.seeds:,} cells; replaying {args.sample:.0%}"
     )
     for sc, ws in space:
         if clock() - start > args.budget:

@@ -321,7 +321,8 @@ def tasks(
         table.add_column(column, overflow="fold")
     for t in rows:
         level = f"{t.difficulty} (knobs: {', '.join(t.knobs)})" if t.knobs else t.difficulty
-        table.add_row(t.id, level, ", ".join(t.apps), t.summary, env_id(t.id))
+        summary = f"{t.summary} [dim](needs {t.needs})[/]" if t.needs else t.summary
+        table.add_row(t.id, level, ", ".join(t.apps), summary, env_id(t.id))
     console.print(table)
     console.print(f"{len(rows)} template(s)")
 

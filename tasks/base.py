@@ -122,6 +122,7 @@ class Template:
     apps: tuple[str, ...]
     summary: str
     knobs: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    needs: str = ""  # what a world must hold for the template; "" = it builds on every world
 
     @property
     def app(self) -> str:
@@ -142,11 +143,14 @@ def template(
     difficulty: Difficulty,
     apps: Sequence[str] | None = None,
     knobs: Mapping[str, Sequence[Any]] | None = None,
+    needs: str = "",
 ) -> Callable[[Callable[..., Spec]], Callable[..., Spec]]:
     """Register a task template. `apps` lists the apps whose tools the task needs
     (default: the id's prefix); `knobs` its difficulty knobs, one value per level
     (`officegym.tasks.difficulty`), in which case `build` takes a third argument, the
-    `Level`."""
+    `Level`. `needs` says what a world must hold for a template that cannot build on
+    every world (the 25-person startup is too small for a team-wide review); on such a
+    world its build raises LookupError, and `officegym tasks` shows the need."""
     if not ID_RE.match(id):
         raise ValueError(f"template id {id!r} must be <app>.<kebab-slug>")
     level_name(difficulty)
@@ -165,7 +169,7 @@ def template(
                 "without them"
             )
         app_ids = tuple(apps or (id.split(".")[0],))
-        TEMPLATES[id] = Template(id, difficulty, fn, app_ids, summary, checked)
+        TEMPLATES[id] = Template(id, difficulty, fn, app_ids, summary, checked, needs)
         return fn
 
     return register

@@ -32,7 +32,12 @@ def _by_owner(rows: list[Any]) -> dict[int, list[Any]]:
     return dict(sorted(out.items()))
 
 
-@template("cross.quarter-end-review", difficulty="hard", apps=APPS)
+@template(
+    "cross.quarter-end-review",
+    difficulty="hard",
+    apps=APPS,
+    needs="a sales team with overdue deals spread over several reps",
+)
 def quarter_end_review(w: Session, rng: random.Random) -> Spec:
     """Push the sales team's overdue deals to a date, DM each owner, post the total.
 
@@ -143,7 +148,12 @@ REGIONS = {
 }
 
 
-@template("cross.territory-handover", difficulty="hard", apps=APPS)
+@template(
+    "cross.territory-handover",
+    difficulty="hard",
+    apps=APPS,
+    needs="a rep whose accounts span regions, and two reps to take them",
+)
 def territory_handover(w: Session, rng: random.Random) -> Spec:
     """Split a departing rep's accounts by region between two reps; DM both; announce it.
 
@@ -249,7 +259,12 @@ def _handover_size(idx: CrmIndex, rep_id: int, region: str) -> bool:
 COUNTRIES = ("United States", "United Kingdom", "Germany", "Australia", "Canada")
 
 
-@template("cross.renewal-campaign", difficulty="hard", apps=APPS)
+@template(
+    "cross.renewal-campaign",
+    difficulty="hard",
+    apps=APPS,
+    needs="countries with several customer accounts that have no open deal",
+)
 def renewal_campaign(w: Session, rng: random.Random) -> Spec:
     """Open a renewal deal on each idle customer account of some countries; DM the owners.
 

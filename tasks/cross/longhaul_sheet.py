@@ -44,7 +44,12 @@ def _row_for(made: NewRowId, tab: str, account: str, amount: int, rows: int):
     return check
 
 
-@template("cross.account-pipeline-sheet", difficulty="hard", apps=["crm", "sheets", "slack"])
+@template(
+    "cross.account-pipeline-sheet",
+    difficulty="hard",
+    apps=["crm", "sheets", "slack"],
+    needs="reps who own many accounts",
+)
 def account_pipeline_sheet(w: Session, rng: random.Random) -> Spec:
     """List your accounts' open pipeline in a new workbook; DM your manager the total.
 

@@ -202,7 +202,12 @@ def _span(days: list[dt.date]) -> str:
     return f"the days from {days[0]:%A, %B %-d} to {days[-1]:%A, %B %-d}"
 
 
-@template("cross.case-handover", difficulty="hard", apps=APPS)
+@template(
+    "cross.case-handover",
+    difficulty="hard",
+    apps=APPS,
+    needs="a support team of at least three agents with open cases",
+)
 def case_handover(w: Session, rng: random.Random) -> Spec:
     """Hand a departing agent's open cases to two agents by priority; note, DM, announce.
 

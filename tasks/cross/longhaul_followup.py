@@ -55,7 +55,7 @@ def follow_up_sweep(w: Session, rng: random.Random) -> Spec:
     idx = crm_index(w)
     last = last_activity(w)
     options = []
-    for rep in idx.with_role("rep", "sales"):
+    for rep in idx.with_role("rep", idx.sales):
         for days in QUIET_DAYS:
             since = idx.today - dt.timedelta(days=days)
             n, quiet = len(idx.open_opps(rep.id)), len(_quiet(idx, last, rep.id, since))

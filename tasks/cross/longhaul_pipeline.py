@@ -43,8 +43,8 @@ def quarter_end_review(w: Session, rng: random.Random) -> Spec:
 
     Each deal moved, each owner's DM and the summary in #sales are sub-goals."""
     idx = crm_index(w)
-    me = pick(rng, idx.with_role("manager", "sales"), "sales managers")
-    team = {p.id for p in idx.with_role("rep", "sales")}
+    me = pick(rng, idx.with_role("manager", idx.sales), "sales managers")
+    team = {p.id for p in idx.with_role("rep", idx.sales)}
     floor = rng.choice([0, 0, 5_000, 10_000, 20_000])
     deals = [
         o
@@ -58,7 +58,7 @@ def quarter_end_review(w: Session, rng: random.Random) -> Spec:
     total = sum(o.amount or 0 for o in deals)
     names = [o.name for o in deals]
     which = "open opportunity" if not floor else f"open opportunity of ${floor:,} or more"
-    channel_id = _channel_id(w, "sales")
+    channel_id = _channel_id(w, idx.sales)
     checks: list[Any] = [
         FieldEquals(
             name=f"{o.name} moved to {new_date}",
@@ -86,7 +86,7 @@ def quarter_end_review(w: Session, rng: random.Random) -> Spec:
     ]
     checks.append(
         Said(
-            name="summary with the total in #sales",
+            name=f"summary with the total in #{idx.sales}",
             author_id=me.id,
             channel_id=channel_id,
             says=Says(
@@ -123,7 +123,7 @@ def quarter_end_review(w: Session, rng: random.Random) -> Spec:
         ],
         call(
             "slack_post_message",
-            channel="sales",
+            channel=idx.sales,
             text=f"Quarter-end review done: ${total:,} of overdue pipeline now closes on "
             f"{short_day(new_date)}.",
         ),
@@ -132,7 +132,7 @@ def quarter_end_review(w: Session, rng: random.Random) -> Spec:
         goal=f"Quarter-end pipeline review. Every {which} owned by a sales rep whose close "
         f"date has already passed must move to {day(new_date)}: change each one's close date. "
         "Then send each owner concerned a direct message naming their deals you moved and the "
-        "new date, and post a summary in #sales with the new date and the total amount of "
+        f"new date, and post a summary in #{idx.sales} with the new date and the total amount of "
         "the deals you moved. Leave closed deals and deals still ahead of their date alone.",
         persona=me.handle,
         checks=checks,
@@ -159,8 +159,8 @@ def territory_handover(w: Session, rng: random.Random) -> Spec:
 
     Each account reassigned, each DM and the announcement in #sales are sub-goals."""
     idx = crm_index(w)
-    me = pick(rng, idx.with_role("manager", "sales"), "sales managers")
-    reps = idx.with_role("rep", "sales")
+    me = pick(rng, idx.with_role("manager", idx.sales), "sales managers")
+    reps = idx.with_role("rep", idx.sales)
     options = [
         (rep, region) for rep in reps for region in REGIONS if _handover_size(idx, rep.id, region)
     ]
@@ -170,7 +170,7 @@ def territory_handover(w: Session, rng: random.Random) -> Spec:
     rest = [x for x in idx.accounts if x.owner_id == src.id and not _in(x, region)]
     target = {x.id: a for x in inside} | {x.id: b for x in rest}
     accounts = sorted(inside + rest, key=lambda x: x.id)
-    channel_id = _channel_id(w, "sales")
+    channel_id = _channel_id(w, idx.sales)
     everyone = list(idx.people.values())
     checks: list[Any] = [
         FieldEquals(
@@ -193,7 +193,7 @@ def territory_handover(w: Session, rng: random.Random) -> Spec:
         )
     checks.append(
         Said(
-            name="handover announced in #sales",
+            name=f"handover announced in #{idx.sales}",
             author_id=me.id,
             channel_id=channel_id,
             says=Says(
@@ -228,7 +228,7 @@ def territory_handover(w: Session, rng: random.Random) -> Spec:
         ),
         call(
             "slack_post_message",
-            channel="sales",
+            channel=idx.sales,
             text=f"{a.name} and {b.name} took over the accounts of {src.name}, who is leaving.",
         ),
     ]
@@ -236,7 +236,7 @@ def territory_handover(w: Session, rng: random.Random) -> Spec:
         goal=f"{src.name} is leaving the company. Hand over every CRM account they own: the "
         f"accounts billed in {region} go to {a.name}, all their other accounts to {b.name}. "
         f"Then tell {a.name.split()[0]} and {b.name.split()[0]} by direct message how many "
-        "accounts each of them received, and announce in #sales who took over "
+        f"accounts each of them received, and announce in #{idx.sales} who took over "
         f"{src.name.split()[0]}'s accounts.",
         persona=me.handle,
         checks=checks,
@@ -270,7 +270,7 @@ def renewal_campaign(w: Session, rng: random.Random) -> Spec:
 
     Idle: no open deal. Each renewal (owned by the account's owner) and each DM count."""
     idx = crm_index(w)
-    me = pick(rng, idx.with_role("manager", "sales"), "sales managers")
+    me = pick(rng, idx.with_role("manager", idx.sales), "sales managers")
     options = [c for c in _country_sets(idx) if 20 <= _renewal_calls(idx, c) <= 50]
     countries = pick(rng, options, "country sets with renewals to open")
     close = idx.today + dt.timedelta(days=rng.randint(30, 120))
@@ -358,7 +358,7 @@ def _renewal_where(x: Any, name: str, close: dt.date) -> dict[str, Any]:
 
 def _renewals(idx: CrmIndex, countries: tuple[str, ...]) -> list[Any]:
     busy = {o.account_id for o in idx.open_opps()}
-    team = {p.id for p in idx.with_role("rep", "sales")}
+    team = {p.id for p in idx.with_role("rep", idx.sales)}
     return [
         x
         for x in idx.accounts

@@ -63,7 +63,7 @@ def sales_inbox(w: Session, rng: random.Random) -> Spec:
 
     Each change and each thread reply is a sub-goal."""
     idx = crm_index(w)
-    reps = idx.with_role("rep", "sales")
+    reps = idx.with_role("rep", idx.sales)
     pairs = [
         (me, other)
         for me, other in itertools.permutations(reps, 2)
@@ -77,7 +77,7 @@ def sales_inbox(w: Session, rng: random.Random) -> Spec:
     checks: list[Check] = []
     allowed: list[Allow] = []
     solution: list[ToolCall] = [
-        call("slack_search_messages", query=f"@{me.handle}", channel="sales")
+        call("slack_search_messages", query=f"@{me.handle}", channel=idx.sales)
     ]
     for r in stages:
         checks += _stage_checks(r, me.id)
@@ -91,7 +91,7 @@ def sales_inbox(w: Session, rng: random.Random) -> Spec:
                 text=f"Done, {r.record.name} is now in {r.fields['stage']}.",
             ),
         ]
-    solution.append(call("slack_search_messages", query=f"@{other.handle}", channel="sales"))
+    solution.append(call("slack_search_messages", query=f"@{other.handle}", channel=idx.sales))
     for r in questions:
         field = r.fields["field"]
         says, said = _answer(r.record, field)
@@ -114,7 +114,8 @@ def sales_inbox(w: Session, rng: random.Random) -> Spec:
         ]
     first = other.name.split()[0]
     return Spec(
-        goal=f"Clear your part of #sales this morning. Colleagues asked you (@{me.handle}) to "
+        goal=f"Clear your part of #{idx.sales} this morning. Colleagues asked you "
+        f"(@{me.handle}) to "
         "move some of your deals to a later stage: make each change they asked for in the "
         "CRM and confirm in its thread, naming the new stage. Then answer, each in its "
         f"thread, every quick question about a deal addressed to you or to {other.name} "
@@ -179,7 +180,7 @@ def escalation_backlog(w: Session, rng: random.Random) -> Spec:
     checks: list[Check] = []
     allowed: list[Allow] = []
     solution: list[ToolCall] = [
-        call("slack_search_messages", query="needs an escalation", channel="customer-support")
+        call("slack_search_messages", query="needs an escalation", channel=idx.support)
     ]
     for r in mine:
         case, reason = r.record, r.fields["reason"]
@@ -210,7 +211,7 @@ def escalation_backlog(w: Session, rng: random.Random) -> Spec:
         ]
     names = listing(f"{idx.people[a].name} (@{idx.people[a].handle})" for a in group)
     return Spec(
-        goal=f"This morning you asked {names} in #customer-support to escalate some cases, "
+        goal=f"This morning you asked {names} in #{idx.support} to escalate some cases, "
         "but they are all out today. Do it for them: escalate every case you asked them "
         "about, with the reason your request gave, and confirm in each request's thread, "
         "naming the case. Requests to other agents are theirs to handle.",
@@ -235,10 +236,10 @@ def lead_tips_backlog(w: Session, rng: random.Random) -> Spec:
     ]
     group = pick(rng, options, "sets of events with lead tips")
     mine = [t for t in tips if t.fields["event"] in group]
-    me = rng.choice(idx.with_role("rep", "sales"))
+    me = rng.choice(idx.with_role("rep", idx.sales))
     checks: list[Check] = []
     allowed: list[Allow] = []
-    solution: list[ToolCall] = [call("slack_search_messages", query="Met", channel="sales")]
+    solution: list[ToolCall] = [call("slack_search_messages", query="Met", channel=idx.sales)]
     for t in mine:
         f = t.fields
         where = _lead_where(f, me.id)
@@ -277,7 +278,7 @@ def lead_tips_backlog(w: Session, rng: random.Random) -> Spec:
             ),
         ]
     return Spec(
-        goal=f"Colleagues posted lead tips in #sales this morning. Add every person met at "
+        goal=f"Colleagues posted lead tips in #{idx.sales} this morning. Add every person met at "
         f"the {listing(group)} to the CRM as a lead (with their name, company, title and "
         "email, lead source Trade Show), and reply in each of those tips' threads that the "
         "lead is in the CRM. Tips from other events are not yours.",

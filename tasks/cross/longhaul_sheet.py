@@ -57,7 +57,7 @@ def account_pipeline_sheet(w: Session, rng: random.Random) -> Spec:
     idx = crm_index(w)
     reps = [
         p
-        for p in idx.with_role("rep", "sales")
+        for p in idx.with_role("rep", idx.sales)
         if p.manager_id and 16 <= sum(a.owner_id == p.id for a in idx.accounts) <= 45
     ]
     me = pick(rng, reps, "reps with many accounts")

@@ -122,7 +122,7 @@ def triage_support_inbox(w: Session, rng: random.Random) -> Spec:
     ]
     span, urgent = pick(rng, spans, "spans of days with support requests")
     todo = _todo(posts, span, urgent=urgent)
-    me = pick(rng, idx.with_role("rep", "customer-support"), "support agents")
+    me = pick(rng, idx.with_role("rep", idx.support), "support agents")
     last = max(c.number for c in idx.cases)
     checks: list[Check] = []
     allowed: list[Allow] = []
@@ -213,8 +213,8 @@ def case_handover(w: Session, rng: random.Random) -> Spec:
 
     Each case reassigned, each note, each DM and the announcement are sub-goals."""
     idx = crm_index(w)
-    me = pick(rng, idx.with_role("manager", "customer-support"), "support managers")
-    agents = idx.with_role("rep", "customer-support")
+    me = pick(rng, idx.with_role("manager", idx.support), "support managers")
+    agents = idx.with_role("rep", idx.support)
     open_of = {
         a.id: [c for c in idx.cases if c.owner_id == a.id and c.status != "Closed"] for a in agents
     }
@@ -223,7 +223,7 @@ def case_handover(w: Session, rng: random.Random) -> Spec:
     cases = open_of[leaving.id]
     target = {c.id: (a if c.priority in HIGH else b) for c in cases}
     everyone = list(idx.people.values())
-    channel_id = w.scalars(select(Channel.id).where(Channel.name == "customer-support")).one()
+    channel_id = w.scalars(select(Channel.id).where(Channel.name == idx.support)).one()
     checks: list[Check] = []
     allowed: list[Allow] = []
     solution: list[ToolCall] = [
@@ -289,7 +289,7 @@ def case_handover(w: Session, rng: random.Random) -> Spec:
         )
     checks.append(
         Said(
-            name="handover announced in #customer-support",
+            name=f"handover announced in #{idx.support}",
             author_id=me.id,
             channel_id=channel_id,
             says=Says(
@@ -303,7 +303,7 @@ def case_handover(w: Session, rng: random.Random) -> Spec:
     solution.append(
         call(
             "slack_post_message",
-            channel="customer-support",
+            channel=idx.support,
             text=f"{a.name} and {b.name} took over the open cases of "
             f"{leaving.name}, who is leaving.",
         )
@@ -313,7 +313,7 @@ def case_handover(w: Session, rng: random.Random) -> Spec:
         f"cases: Critical and High priority cases to {a.name}, the others to {b.name}. On "
         "every case you move, log a note whose subject names its new owner. Then send "
         f"{listing([a.name.split()[0], b.name.split()[0]])} a direct message each with how "
-        "many cases they received, and announce in #customer-support who took over "
+        f"many cases they received, and announce in #{idx.support} who took over "
         f"{leaving.name.split()[0]}'s cases.",
         persona=me.handle,
         checks=checks,

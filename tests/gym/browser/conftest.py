@@ -44,16 +44,16 @@ def cdp_env(chromium: BrowserManager) -> Iterator[BrowserEnv]:
 
 @pytest.fixture(scope="session")
 def env_for(browser_env: BrowserEnv) -> Iterator[Callable[[str], BrowserEnv]]:
-    """A browser env per app (``slack``, ``crm``, ``cross``), made on first use and kept
-    for the session; Slack's is `browser_env`."""
-    envs: dict[str, BrowserEnv] = {"slack": browser_env}
+    """A browser env per app (``slack``, ``crm``, ``cross``) and step limit, made on first
+    use and kept for the session; Slack's with 80 steps is `browser_env`."""
+    envs: dict[tuple[str, int], BrowserEnv] = {("slack", 80): browser_env}
 
-    def get(app: str) -> BrowserEnv:
-        if app not in envs:
-            envs[app] = BrowserEnv(app=app, max_steps=80)
-        return envs[app]
+    def get(app: str, max_steps: int = 80) -> BrowserEnv:
+        if (app, max_steps) not in envs:
+            envs[app, max_steps] = BrowserEnv(app=app, max_steps=max_steps)
+        return envs[app, max_steps]
 
     yield get
-    for app, env in envs.items():
-        if app != "slack":
+    for env in envs.values():
+        if env is not browser_env:
             env.close()

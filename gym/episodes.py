@@ -9,6 +9,7 @@ and an episode is graded the same way.
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Mapping
 from typing import Any
@@ -97,7 +98,9 @@ def choose_task(
     if split not in SPLITS:
         raise ValueError(f"unknown split {split!r}; use one of {sorted(SPLITS)}")
     level = _level(options.get("difficulty", difficulty))
-    pool = _offering(templates, level) if "task" not in options else templates
+    pool = templates
+    if "task" not in options:
+        pool = _on_world(_offering(templates, level), scenario, world_seed)
     pick, start = int(rng.integers(len(pool))), int(rng.integers(2**63))
     template_id = options.get("task") or pool[pick]
     if template_id not in templates:
@@ -128,6 +131,31 @@ def choose_task(
 def _level(value: object) -> Difficulty | None:
     """The level a ``difficulty`` option or env kwarg names (None: each template's own)."""
     return None if value is None else level_name(value)
+
+
+def _on_world(templates: tuple[str, ...], scenario: str, world_seed: int) -> tuple[str, ...]:
+    """The templates that build on this world: a template that declares `needs` is left
+    out of the draw on a world too small for it (the 25-person startup)."""
+    registry = load_templates()
+    pool = tuple(
+        t for t in templates if not registry[t].needs or _builds_on(t, scenario, world_seed)
+    )
+    if not pool:
+        raise ValueError(f"none of this env's templates builds on world {scenario}/{world_seed}")
+    return pool
+
+
+@functools.cache
+def _builds_on(template_id: str, scenario: str, world_seed: int) -> bool:
+    """Whether the template builds on the world for any of a few seeds (its builder raises
+    LookupError when the world lacks what it needs)."""
+    for seed in range(8):
+        try:
+            make_task(template_id, seed, scenario, world_seed)
+        except LookupError:
+            continue
+        return True
+    return False
 
 
 def _offering(templates: tuple[str, ...], level: Difficulty | None) -> tuple[str, ...]:

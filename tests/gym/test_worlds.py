@@ -18,7 +18,7 @@ from officegym.errors import ConfigError
 from officegym.gym import OfficeEnv
 from officegym.gym.episodes import choose_task
 from officegym.gym.worlds import WorldPool, world_set
-from officegym.tasks import make_task
+from officegym.tasks import load_templates, make_task
 from officegym.world import World, world_image
 
 
@@ -155,3 +155,19 @@ def test_check_env_passes_on_an_env_that_samples_worlds() -> None:
         check_env(env.unwrapped)
     assert len(env.unwrapped.worlds.live) == 1
     env.close()
+
+
+def test_a_world_too_small_for_a_template_leaves_it_out_of_the_draw() -> None:
+    """Templates that declare `needs` and cannot build on the startup are never drawn there;
+    on the default world they are."""
+    needy = {t for t, tpl in load_templates().items() if tpl.needs and tpl.app == "cross"}
+    assert needy
+    env = OfficeEnv(app="cross", scenarios=["startup"])
+    drawn = {env.reset(seed=seed)[1]["task"]["id"] for seed in range(60)}
+    env.close()
+    assert drawn and not drawn & needy
+    assert len(drawn) > 10
+    default = OfficeEnv(app="cross")
+    met = {default.reset(seed=seed)[1]["task"]["id"] for seed in range(60)}
+    default.close()
+    assert met & needy

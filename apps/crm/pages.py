@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from flask import abort, g, render_template, url_for
@@ -113,7 +113,11 @@ def form_fields(rt: str, record: Any | None = None) -> list[FormField]:
             continue
         if rt == "case" and name == "status":
             continue
-        out.append(_field(rt, name, spec))
+        field = _field(rt, name, spec)
+        if rt == "opportunity" and name == "probability":
+            # Left blank, the service sets the stage's probability (as the tools do).
+            field = replace(field, label="Probability (default: the stage's)", required=False)
+        out.append(field)
     return out
 
 

@@ -111,6 +111,8 @@ def account_pipeline_sheet(w: Session, rng: random.Random) -> Spec:
             ],
             call("sheets_create_workbook", name=name, sheets=[tab]),
             call("sheets_write_range", workbook=name, range=f"{tab}!A1", values=rows),
+            # Read the amounts back: the grid's status bar sums the selection (the total).
+            call("sheets_read_range", workbook=name, range=f"{tab}!B2:B{n + 1}"),
             call(
                 "slack_send_dm",
                 people=[boss.handle],

@@ -167,6 +167,25 @@ def test_create_form_creates_and_bad_input_creates_nothing(
     assert ok.location.endswith(f"/crm/accounts/{made.id}")
 
 
+def test_new_opportunity_form_leaves_probability_to_the_stage(
+    client: FlaskClient, db: Session, who: Cast
+) -> None:
+    """As the tool does, the form creates a deal without a probability (the stage's is
+    set): the input is not required, so a browser submits the form with it blank."""
+    sign_in(client, who.rep)
+    page = client.get("/crm/opportunities/new").get_data(as_text=True)
+    [probability] = re.findall(r"<input[^>]*form-opportunity-probability[^>]*>", page)
+    assert "required" not in probability
+    assert re.search(r"<input[^>]*form-opportunity-close_date[^>]*required", page)
+    account = db.scalars(select(Account).where(Account.owner_id == who.rep.id)).first()
+    assert account is not None
+    form = {"name": "Blank probability deal", "account_id": str(account.id),
+            "close_date": "2026-09-30", "stage": "Qualification", "probability": ""}  # fmt: skip
+    assert client.post("/crm/opportunities/new", data=form).status_code == 302
+    made = db.scalars(select(Opportunity).where(Opportunity.name == form["name"])).one()
+    assert (made.stage, made.probability, made.owner_id) == ("Qualification", 20, who.rep.id)
+
+
 def test_edit_form_changes_only_what_changed(client: FlaskClient, db: Session, who: Cast) -> None:
     sign_in(client, who.rep)
     opp = open_opportunity_of(db, who.rep)

@@ -31,6 +31,12 @@ from officegym.tools import tools_for
 TEMPLATES = sorted(load_templates())
 SEEDS = (0, 1, 2)
 LONG = 15  # reference calls from which a template is long-horizon (100-160 browser actions)
+# Templates whose messages tell figures the agent derives from its own work, which no
+# page shows as such (the facts check is skipped for them; the reward is still checked).
+DERIVED = {
+    "cross.case-handover": "counts the Critical and High cases it moved; no page sums two "
+    "priorities (the case list filters on one)",
+}
 # Every template on three seeds, a long-horizon one on one (each costs 10-20 s of Chromium).
 PLAYED = [
     (t, seed)
@@ -98,6 +104,8 @@ def test_browser_solution_scores_full_reward(
             break
     assert terminated and not truncated
     assert (reward, info["grade"]["passed"]) == (1.0, True), info["grade"]
+    if template_id in DERIVED:
+        return
     for at, fact, pattern in facts_told(task):
         assert any(re.search(pattern, page) for page in seen[: at + 1]), (
             f"{fact!r} is told at action {at} but no page showed it before"

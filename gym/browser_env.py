@@ -49,7 +49,7 @@ from officegym.gym.browser.manager import shared_manager
 from officegym.gym.browser.server import AppServer
 from officegym.gym.browser.space import BrowserActionSpace
 from officegym.gym.browser.tab import EMPTY, Tab
-from officegym.gym.colleagues import answering_hook, make_responder, start_colleague
+from officegym.gym.colleagues import answering_hook, make_responder
 from officegym.gym.curriculum import make_curriculum
 from officegym.gym.episodes import (
     ERROR_CHARS,
@@ -69,7 +69,7 @@ from officegym.gym.spaces import UnicodeText
 from officegym.gym.worlds import DEFAULT_CACHE, WorldPool
 from officegym.tasks import Grade, Task, make_task
 from officegym.tasks.difficulty import level_name
-from officegym.tasks.responders import Responder
+from officegym.tasks.responders import Responder, colleague_for
 from officegym.world import World
 
 __all__ = ["ACTION_HELP", "BrowserEnv"]
@@ -185,7 +185,7 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         task = make_task(template_id, task_seed, self.scenario, self.world_seed, level)
         self.server.new_episode(task.persona, self.world)
         with self.server.exclusive(), self.world.session() as s:
-            colleague = start_colleague(task, s, self.responder)
+            colleague = colleague_for(task, s, self.responder)
         self.server.after_write(answering_hook(self.world, colleague))
         self._start(task)
         self._limit = min(self.max_steps, outer_step_limit(self) or self.max_steps)

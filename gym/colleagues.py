@@ -21,19 +21,16 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sqlalchemy.orm import Session
-
 from officegym.tasks import Task
 from officegym.tasks.responders import (
     Colleague,
     KeywordResponder,
     Line,
     Responder,
-    colleague_for,
 )
 from officegym.world import World
 
-__all__ = ["LLMResponder", "answering_hook", "make_responder", "start_colleague"]
+__all__ = ["LLMResponder", "answering_hook", "make_responder"]
 
 ENV_MODEL, ENV_URL, ENV_KEY = (
     "OFFICEGYM_RESPONDER_MODEL",
@@ -149,8 +146,3 @@ def answering_hook(world: World, colleague: Colleague | None) -> Callable[[], No
                 s.commit()
 
     return hook
-
-
-def start_colleague(task: Task, s: Session, responder: Responder) -> Colleague | None:
-    """The episode's colleague (None for a task without a hidden fact)."""
-    return colleague_for(task, s, responder)

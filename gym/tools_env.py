@@ -29,7 +29,7 @@ import gymnasium
 from gymnasium import spaces
 
 from officegym.gym.actions import ActionError, parse_action, submitted_answer
-from officegym.gym.colleagues import make_responder, start_colleague
+from officegym.gym.colleagues import make_responder
 from officegym.gym.curriculum import make_curriculum
 from officegym.gym.episodes import (
     ERROR_CHARS,
@@ -51,7 +51,7 @@ from officegym.gym.worlds import DEFAULT_CACHE, WorldKey, WorldPool
 from officegym.runner import ToolRunner
 from officegym.tasks import Grade, Task, load_templates, make_task
 from officegym.tasks.difficulty import level_name
-from officegym.tasks.responders import Colleague, Responder
+from officegym.tasks.responders import Colleague, Responder, colleague_for
 from officegym.tools import REGISTRY, tools_for
 from officegym.world import World
 
@@ -184,7 +184,7 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         self._limit = min(self.max_steps, outer_step_limit(self) or self.max_steps)
         self._reads.clear()
         self.faults.start(task.id, task.seed)
-        self._colleague = start_colleague(task, self._runner.session, self.responder)
+        self._colleague = colleague_for(task, self._runner.session, self.responder)
         info = {"tools": tool_specs(task.apps), "task": task_info(task, split)}
         return self._observe("", ""), info
 

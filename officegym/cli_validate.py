@@ -9,11 +9,14 @@ app, the declared equivalences with their reasons, and `--json` for machines.
 from __future__ import annotations
 
 import json
+import os
 from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import replace
 
 import click
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from officegym.errors import OfficeGymError
@@ -41,6 +44,13 @@ _COUNTS = ("built", "killed", "equivalent", "declared", "survived")
     show_default=True,
     help="Level(s) of templates with difficulty knobs (the others have one level).",
 )
+@click.option(
+    "--jobs",
+    default=os.cpu_count() or 1,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Processes that check templates side by side.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def validate(
     template_ids: tuple[str, ...],
@@ -50,14 +60,15 @@ def validate(
     world_seed: int,
     mutants: bool,
     difficulty: str,
+    jobs: int,
     as_json: bool,
 ) -> None:
     """Self-check task templates (all if none named): the reference solution scores 1.0,
     doing nothing scores 0, dropping any state-changing call fails, and every near-miss
     mutant of the reference fails unless it changes nothing or the template declares it.
-    Templates with difficulty knobs are checked at each level (``<id>@<level>``)."""
+    Templates with difficulty knobs are checked at each level (``<id>@<level>``); a
+    progress bar on stderr shows the templates done."""
     from officegym.tasks import load_templates
-    from officegym.tasks.validate import check_template
 
     known = load_templates()
     unknown = [t for t in template_ids if t not in known]
@@ -70,16 +81,11 @@ def validate(
         load_scenario(scenario)
     except OfficeGymError as exc:
         raise click.BadParameter(str(exc), param_hint="--scenario") from None
-    reports = [
-        _labelled(
-            check_template(
-                tid, span, scenario=scenario, world_seed=world_seed, mutate=mutants, difficulty=lv
-            ),
-            lv,
-        )
-        for tid in template_ids or sorted(known)
-        for lv in _levels(known[tid], difficulty)
+    units = [
+        (tid, lv) for tid in template_ids or sorted(known) for lv in _levels(known[tid], difficulty)
     ]
+    world = (scenario, world_seed)
+    reports = _check_all(units, span, world, mutants, jobs)
     if as_json:
         world = {"scenario": scenario, "world_seed": world_seed}
         click.echo(json.dumps({**world, **_as_json(reports, span)}, indent=2))
@@ -87,6 +93,54 @@ def validate(
         _print(Console(), reports, span, f"{scenario} world seed {world_seed}")
     if any(not r.ok for r in reports):
         raise SystemExit(1)
+
+
+Unit = tuple[str, str | None]  # a template id and the level to check it at
+
+
+def _check_all(
+    units: list[Unit], span: range, world: tuple[str, int], mutate: bool, jobs: int
+) -> list[TemplateReport]:
+    """The reports of `units`, in their order, checked by `jobs` processes (the longest
+    reference solutions first, so no long one starts last) under a progress bar."""
+    from officegym.tasks import make_task
+
+    def cost(unit: Unit) -> int:
+        try:
+            return len(make_task(unit[0], span.start, *world, unit[1]).solution)  # type: ignore[arg-type]
+        except Exception:  # reported by the check itself
+            return 0
+
+    order = sorted(range(len(units)), key=lambda i: -cost(units[i]))
+    done: dict[int, TemplateReport] = {}
+    columns = (TextColumn("validate"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("templates", total=len(units))
+        if jobs == 1:
+            for i in order:
+                done[i] = _check_unit(units[i], span, world, mutate)
+                bar.advance(task)
+        else:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                futures = {
+                    pool.submit(_check_unit, units[i], span, world, mutate): i for i in order
+                }
+                for future in as_completed(futures):
+                    done[futures[future]] = future.result()
+                    bar.advance(task)
+    return [done[i] for i in range(len(units))]
+
+
+def _check_unit(unit: Unit, span: range, world: tuple[str, int], mutate: bool) -> TemplateReport:
+    """One template at one level (runs in a worker process)."""
+    from officegym.tasks.validate import check_template
+
+    template_id, level = unit
+    scenario, world_seed = world
+    report = check_template(
+        template_id, span, scenario=scenario, world_seed=world_seed, mutate=mutate, difficulty=level
+    )
+    return _labelled(report, level)
 
 
 def _levels(tpl: Template, chosen: str) -> list[str | None]:

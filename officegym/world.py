@@ -41,11 +41,20 @@ from sqlalchemy.exc import DatabaseError
 from sqlalchemy.orm import Session
 
 from officegym.clock import SimClock
-from officegym.db import Base, create_schema, engine_for, is_sqlite, restore, sha256_digest
+from officegym.db import (
+    Base,
+    create_schema,
+    engine_for,
+    is_sqlite,
+    restore,
+    serialize,
+    sha256_digest,
+)
 from officegym.errors import Conflict, Invalid
 
 __all__ = [
     "IDENTITY_TABLE",
+    "Checkpoint",
     "World",
     "WorldIdentity",
     "WorldImage",
@@ -78,6 +87,15 @@ class WorldIdentity:
 
     def __str__(self) -> str:
         return f"scenario {self.scenario!r} seed {self.seed}"
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A world's database and clock at one moment (`World.checkpoint`)."""
+
+    data: bytes
+    start: dt.datetime
+    ticks: int
 
 
 @dataclass(frozen=True)
@@ -213,6 +231,24 @@ class World:
             restore(self.engine, self.image.data)
         else:
             _load_rows(self.engine, self.initial_engine)
+
+    @property
+    def can_checkpoint(self) -> bool:
+        """Whether `checkpoint` works here (SQLite, whose database serializes to bytes)."""
+        return is_sqlite(self.engine)
+
+    def checkpoint(self) -> Checkpoint:
+        """The current database and clock, to come back to with `rewind` (in-memory
+        SQLite: validation replays many near-identical episodes from shared prefixes)."""
+        if not self.can_checkpoint:
+            raise TypeError("checkpoints need a SQLite world")
+        return Checkpoint(serialize(self.engine), self.clock.start, self.clock.ticks)
+
+    def rewind(self, point: Checkpoint) -> None:
+        """Put the database and the clock back as they were at `point`."""
+        restore(self.engine, point.data)
+        self.clock.reset(point.start)
+        self.clock.ticks = point.ticks
 
     def session(self) -> Session:
         """A new session on this world; it carries the world's clock."""

@@ -11,7 +11,7 @@ mutant is a problem. `check_template` also counts the mutants, for the report of
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,7 +25,7 @@ from officegym.tasks.grading import Grade, grade
 from officegym.tasks.mutants import Mutant, mutants
 from officegym.tasks.responders import colleague_for
 from officegym.tools import ToolCall, load_tools
-from officegym.world import World, world_image
+from officegym.world import Checkpoint, World, world_image
 
 __all__ = [
     "MutationScore",
@@ -101,22 +101,41 @@ def play(world: World, task: Task, *, skip: int | None = None) -> tuple[Grade, l
 
 
 def replay(
-    world: World, task: Task, calls: Iterable[ToolCall], answer: str | None
+    world: World,
+    task: Task,
+    calls: Iterable[ToolCall],
+    answer: str | None,
+    *,
+    start: tuple[int, Checkpoint] | None = None,
+    save: dict[int, Checkpoint | None] | None = None,
 ) -> tuple[Grade, list[str]]:
     """Run `calls` as the task's persona on a fresh copy of the world, then grade them with
-    `answer`; returns the grade and the calls' errors."""
-    world.reset()
+    `answer`; returns the grade and the calls' errors. With `start` (n, checkpoint) the
+    world is rewound to the checkpoint taken before call n and the first n calls are not
+    run again; `save` receives a checkpoint before each call whose index it holds as a key
+    (index len(calls): after the last call)."""
+    calls = list(calls)
+    first = 0
+    if start is None:
+        world.reset()
+    else:
+        first, point = start
+        world.rewind(point)
     runner = ToolRunner(world, task.persona)
     colleague = colleague_for(task, runner.session)  # the requester answers questions
     registry = load_tools()
     errors = []
-    for i, c in enumerate(calls):
+    for i, c in enumerate(calls[first:], start=first):
+        if save is not None and i in save:
+            save[i] = world.checkpoint()
         out = runner.call(c.name, c.arguments)
         if not out.ok:
             errors.append(f"call {i} {c.name}: {out.error}")
         wrote = out.ok and registry[c.name].kind == "write"
         if colleague is not None and wrote and colleague.answer(runner.session):
             runner.session.commit()
+    if save is not None and len(calls) in save:
+        save[len(calls)] = world.checkpoint()
     runner.close()
     with world.initial_connection() as before, world.engine.connect() as after:
         return grade(task, before, after, answer), errors
@@ -199,14 +218,23 @@ def _instance_problems(world: World, task: Task) -> list[str]:
 
 
 def _mutation(world: World, task: Task, report: TemplateReport) -> list[str]:
-    """Run every mutant of the instance; count them into `report`, return the survivors."""
-    play(world, task)
-    reference = _state(world)
+    """Run every mutant of the instance; count them into `report`, return the survivors.
+    A mutant shares the reference's calls up to the one it changes, so each replay starts
+    from a checkpoint taken there on the reference's run (not for tasks with a simulated
+    requester, whose state lives outside the database)."""
     with world.initial_connection() as initial:
         found = mutants(task, initial)
+    shared = [_shared_prefix(task.solution, m.calls) for m in found]
+    points: dict[int, Checkpoint | None] = {}
+    if task.hidden is None and world.can_checkpoint:
+        points = dict.fromkeys(n for n in shared if n > 0)
+    replay(world, task, task.solution, task.answer, save=points)
+    reference = _state(world)
     score, out = MutationScore(built=len(found)), []
-    for m in found:
-        graded, _ = replay(world, task, m.calls, m.answer)
+    for m, n in zip(found, shared, strict=True):
+        point = points.get(n)
+        start = (n, point) if point is not None else None
+        graded, _ = replay(world, task, m.calls, m.answer, start=start)
         if not graded.passed:
             score.killed += 1
         elif not m.kind.startswith("answer.") and _state(world) == reference:
@@ -219,6 +247,16 @@ def _mutation(world: World, task: Task, report: TemplateReport) -> list[str]:
             out.append(f"mutant survived: {m.label}")
     report.mutation.add(score)
     return out
+
+
+def _shared_prefix(reference: Sequence[ToolCall], calls: Sequence[ToolCall]) -> int:
+    """How many leading calls `calls` shares with the reference solution."""
+    n = 0
+    for a, b in zip(reference, calls, strict=False):
+        if (a.name, a.arguments) != (b.name, b.arguments):
+            break
+        n += 1
+    return n
 
 
 def _declared(task: Task, m: Mutant) -> str | None:

@@ -1,18 +1,12 @@
-"""Fixtures of the MCP tests: worlds, people in and out of channels, a served app."""
+"""Fixtures of the MCP tests: worlds and people in and out of channels."""
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-import uvicorn
 from sqlalchemy import select
-from starlette.applications import Starlette
 
 from officegym.apps.org.models import Person
 from officegym.apps.slack.models import Channel, Membership
@@ -62,28 +56,6 @@ def channel_outside(world: World, handle: str, kind: str) -> str:
             Channel.kind == kind, Channel.is_archived.is_(False), Channel.id.not_in(mine)
         )
         return s.scalars(stmt.order_by(Channel.name)).first()
-
-
-@contextmanager
-def served(app: Starlette) -> Iterator[str]:
-    """Run an ASGI app with uvicorn on 127.0.0.1 (ephemeral port) in a thread; yield its URL."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
-        sock.close()
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ from officegym.apps.slack.api import METHODS
 from officegym.mcp_wrappers.asgi import build_asgi_app
 from officegym.web import create_app
 from officegym.world import World, world_image
-from tests.mcp_wrappers.conftest import served
+from tests.servers import served
 
 ME = "kturner"
 FUZZ = settings(

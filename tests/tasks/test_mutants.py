@@ -125,6 +125,20 @@ def test_validate_prints_the_mutation_report_as_json() -> None:
     assert report["templates"]["cross.pipeline-to-manager@medium"]["declared"]
 
 
+def test_validate_gives_the_same_report_in_one_process_or_several() -> None:
+    """--jobs spreads templates over processes (longest first); the report keeps its order
+    and its counts."""
+    args = ["validate", "--seeds", "1", "--json", "crm.close-lost", "slack.invite-team"]
+    one, two = (
+        CliRunner().invoke(cli.main, [*args, "--jobs", n], catch_exceptions=False)
+        for n in ("1", "2")
+    )
+    assert one.exit_code == two.exit_code == 0, (one.output, two.output)
+    first, second = json.loads(one.stdout), json.loads(two.stdout)
+    assert first == second and list(first["templates"]) == ["crm.close-lost", "slack.invite-team"]
+    assert first["apps"]["all"]["built"] > 0
+
+
 def test_an_answer_fact_keeps_its_reference_text() -> None:
     task = make_task("slack.count-members", 0)
     assert task.expects == integer(int(task.answer or 0), alone=True,

@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
 from officegym.apps.slack import service as chat
-from officegym.apps.slack.models import Channel, Membership, Mention, Message
+from officegym.apps.slack.models import Channel, Mention, Message
 from officegym.tasks.acts import REQUESTS, is_question
 from officegym.tasks.text import find, phrase, sentences, tokens
 
@@ -182,9 +182,7 @@ def _reply_place(
         return None
     parent = s.get(Message, m.thread_parent_id) if m.thread_parent_id else None
     if channel.kind == "dm":
-        members = set(
-            s.scalars(select(Membership.person_id).where(Membership.channel_id == channel.id))
-        )
+        members = set(chat.member_ids(s, s.get(Person, persona_id), channel))
         return (channel, parent) if members == {me_id, persona_id} else None
     if not chat.is_member(s, s.get(Person, me_id), channel):
         return None
@@ -199,18 +197,15 @@ def _reply_place(
 
 
 def _history(s: Session, channel: Channel, parent: Message | None, *, upto: int) -> list[Line]:
-    """The conversation up to message `upto`: the thread, or the channel's last 20 messages."""
-    stmt = select(Message.text, Person.handle).join(Person, Person.id == Message.user_id)
+    """The conversation up to message `upto`, as the chat service shows it to the persona
+    who wrote that message: the thread, or the channel's last 20 top-level messages."""
+    reader = s.get(Message, upto).user  # type: ignore[union-attr]
     if parent is not None:
-        stmt = stmt.where((Message.id == parent.id) | (Message.thread_parent_id == parent.id))
+        shown = [parent, *chat.replies(s, reader, parent)]
     else:
-        stmt = stmt.where(Message.channel_id == channel.id, Message.thread_parent_id.is_(None))
-    rows = s.execute(
-        stmt.where(Message.id <= upto, Message.is_deleted.is_(False))
-        .order_by(Message.id.desc())
-        .limit(20)
-    ).all()
-    return [Line(handle, text) for text, handle in reversed(rows)]
+        shown = chat.history(s, reader, channel, before_id=upto + 1, mark_read=False)[::-1]
+    live = [m for m in shown if m.id <= upto and not m.is_deleted][-20:]
+    return [Line(m.user.handle, m.text) for m in live]
 
 
 def colleague_for(task: Task, s: Session, responder: Responder | None = None) -> Colleague | None:

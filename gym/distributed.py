@@ -11,10 +11,18 @@ work that Ray does not.
 Failures: an actor that dies (a crash, an OOM kill, a lost node; ``RayActorError``) is
 replaced by a new one, once per death, and each of its unfinished episodes is sent
 again, up to `retries` times; an episode is yielded exactly once, when its first
-successful run returns, so nothing is lost or counted twice. An episode whose own code
-raises (``RayTaskError``) is not retried, since it would raise again: it is yielded as
-a failed record (reward 0, ``failure`` the error). The `ray` package is the ``ray``
-extra (``pip install officegym[ray]``), imported only here.
+successful run returns, so nothing is lost or counted twice. An actor that cannot even
+start (its constructor or the import of officegym fails) would fail the same way on
+every try: the run stops at once with `WorkersFailed` and the actor's error. An episode
+whose own code raises (``RayTaskError``) is not retried, since it would raise again: it
+is yielded as a failed record (reward 0, ``failure`` the error). More workers than the
+cluster has CPUs for would leave some waiting forever: they are cut to what fits, with a
+warning that says so. The `ray` package is the ``ray`` extra (``pip install
+officegym[ray]``), imported only here.
+
+Workers import the installed officegym: Ray puts the driver's working directory on every
+worker's path, where a checkout's own ``officegym/`` folder (which holds only part of the
+package) would shadow it, so `init_ray` starts Ray from a neutral directory then.
 
 Checked against ray 2.60: `ray.remote(cls).options(max_concurrency=, num_cpus=,
 max_restarts=0)`, `ray.wait(refs, num_returns=1)`, `ray.exceptions.RayActorError` (the
@@ -23,7 +31,10 @@ base of `ActorDiedError`) and `RayTaskError`, `ray.kill(actor, no_restart=True)`
 
 from __future__ import annotations
 
+import contextlib
 import os
+import tempfile
+import warnings
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -31,7 +42,11 @@ from typing import Any
 
 from officegym.gym.worker import EpisodeSpec, EpisodeWorker, RolloutSettings
 
-__all__ = ["RayRollout", "failed_record", "init_ray"]
+__all__ = ["RayRollout", "WorkersFailed", "failed_record", "init_ray"]
+
+
+class WorkersFailed(RuntimeError):
+    """Rollout workers could not start; the message carries the first worker's error."""
 
 
 def init_ray(address: str | None = None, *, num_cpus: int | None = None) -> None:
@@ -43,7 +58,48 @@ def init_ray(address: str | None = None, *, num_cpus: int | None = None) -> None
     kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
     if address is None:
         kwargs["num_cpus"] = num_cpus or os.cpu_count() or 1
-    ray.init(address=address, **kwargs)
+    with _neutral_directory():
+        ray.init(address=address, **kwargs)
+
+
+@contextlib.contextmanager
+def _neutral_directory() -> Iterator[None]:
+    """Run the block from a directory that cannot shadow the installed package when the
+    working directory holds an ``officegym`` folder other than the one imported here
+    (Ray adds the driver's working directory to every worker's ``sys.path``)."""
+    import officegym
+
+    here = os.path.abspath(os.curdir)
+    local = os.path.join(here, "officegym")
+    installed = os.path.dirname(os.path.abspath(officegym.__file__))
+    if not os.path.isdir(local) or os.path.samefile(local, installed):
+        yield
+        return
+    with tempfile.TemporaryDirectory(prefix="officegym-ray-") as neutral:
+        os.chdir(neutral)
+        try:
+            yield
+        finally:
+            os.chdir(here)
+
+
+def _fitting_workers(workers: int, cpus_per_worker: float) -> int:
+    """How many of `workers` the cluster's CPUs can hold at once (at least one); warns
+    when that is fewer, since the rest would wait for CPUs that never free up."""
+    import ray
+
+    cpus = float(ray.cluster_resources().get("CPU", 0.0))
+    fits = max(1, int(cpus // cpus_per_worker)) if cpus_per_worker > 0 else workers
+    if workers <= fits:
+        return workers
+    warnings.warn(
+        f"{workers} workers x {cpus_per_worker:g} CPU need more than the {cpus:g} CPU(s) "
+        f"Ray has: running {fits} worker(s); give fewer --workers, a smaller "
+        "cpus_per_worker, or start Ray with more CPUs (ray.init(num_cpus=...))",
+        RuntimeWarning,
+        stacklevel=3,
+    )
+    return fits
 
 
 @dataclass
@@ -77,6 +133,7 @@ class RayRollout:
         self._actor_class = ray.remote(EpisodeWorker).options(
             max_concurrency=envs_per_worker, num_cpus=cpus_per_worker, max_restarts=0
         )
+        workers = _fitting_workers(workers, cpus_per_worker)
         self.slots = [_Slot(self._new_actor()) for _ in range(workers)]
         self.replaced = 0
         self.retried = 0
@@ -131,6 +188,8 @@ class RayRollout:
         try:
             return ray.get(ref)
         except ray.exceptions.RayActorError as exc:
+            if exc.actor_init_failed:
+                raise WorkersFailed(f"a rollout worker could not start: {exc}") from exc
             self._replace(index, generation)
             if attempt < self.retries:
                 self.retried += 1

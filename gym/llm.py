@@ -10,7 +10,9 @@ answered. It ends the episode itself, by `submit`, when:
 - the model answers in text with no tool call (the text is submitted as the answer:
   a refusal ends the episode, graded as what was done);
 - it has asked the model `max_turns` times;
-- the model cannot be reached after the client's retries (``failure`` says why).
+- the model cannot be reached after the client's retries, or answers an error
+  (``failure`` says why, and ``model_error`` is set: the commands that play episodes
+  stop with it and exit non-zero, since a dead model is not a policy that scored 0).
 
 Transient HTTP errors (connection errors, timeouts, 408/409/429/5xx) are retried by the
 `openai` client itself (`max_retries`, exponential backoff, ``Retry-After`` obeyed);
@@ -75,6 +77,7 @@ class ChatAgent:
         self.tools: list[dict[str, Any]] = []
         self.turns = 0
         self.failure: str | None = None
+        self.model_error: str | None = None  # the model's server failed (not the policy)
         self._pending: deque[PlannedCall] = deque()
         self._awaiting: str | None = None
 
@@ -84,7 +87,7 @@ class ChatAgent:
         """Start a conversation for the episode that `observation` opens."""
         self.tools = chat.function_tools(info["tools"])
         self.messages = self.opening(observation, info)
-        self.turns, self.failure = 0, None
+        self.turns, self.failure, self.model_error = 0, None, None
         self._pending.clear()
         self._awaiting = None
 
@@ -115,7 +118,7 @@ class ChatAgent:
         except Exception as exc:
             if not _is_api_error(exc):
                 raise
-            self.failure = f"model call failed: {type(exc).__name__}: {exc}"
+            self.failure = self.model_error = f"model call failed: {type(exc).__name__}: {exc}"
             return _submit(None)
         message, calls = self.interpret(reply)
         self.messages.append(message)

@@ -152,6 +152,7 @@ class _Recorded:
             "passed": result.passed,
             "n_steps": result.steps,
             "failure": getattr(agent, "failure", None),
+            "model_error": getattr(agent, "model_error", None),
         }
 
 

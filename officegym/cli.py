@@ -379,6 +379,9 @@ def run(
         for i in range(episodes):
             results.append(run_episode(env, agent, seed=seed if i == 0 else None))
             bar.advance(job)
+            if getattr(agent, "model_error", None):
+                env.close()
+                raise click.ClickException(f"episode {i}: {agent.model_error}")  # type: ignore[attr-defined]
     env.close()
     console.print(_rewards_table(f"{agent_name} agent on {env_name} ({split} split)", results))
     _, total = summarize(results)

@@ -132,18 +132,26 @@ def _play(
         def done(record: dict[str, Any]) -> None:
             writer.write(record)
             bar.advance(job)
+            if record.get("model_error"):  # every later episode would meet the same
+                raise click.ClickException(
+                    f"episode {record['index']}: {record['model_error']} (rollout stopped; "
+                    f"the episodes played so far are in {out})"
+                )
 
         if local:
             records = list(run_local(plan, settings, on_result=done))
         else:
-            from officegym.gym.distributed import RayRollout, init_ray
+            from officegym.gym.distributed import RayRollout, WorkersFailed, init_ray
 
             init_ray(address, num_cpus=None if address else max(workers, 1))
-            runner = RayRollout(settings, workers=workers, envs_per_worker=envs_per_worker)
             try:
-                records = list(runner.run(plan, on_result=done))
-            finally:
-                runner.close()
+                runner = RayRollout(settings, workers=workers, envs_per_worker=envs_per_worker)
+                try:
+                    records = list(runner.run(plan, on_result=done))
+                finally:
+                    runner.close()
+            except WorkersFailed as exc:
+                raise click.ClickException(str(exc)) from None
     return records
 
 

@@ -81,3 +81,57 @@ def test_browser_mode_in_an_actor_plays_the_reference() -> None:
     runner.close()
     assert [r["reward"] for r in records] == [1.0, 1.0]
     assert all(r["mode"] == "browser" and "axtree" in r["observation"] for r in records)
+
+
+def test_more_workers_than_cpus_run_what_fits_with_a_warning() -> None:
+    plan = plan_episodes(3, templates=["slack.pin-message"], seed=5)
+    with pytest.warns(RuntimeWarning, match="running 2 worker"):
+        runner = RayRollout(RolloutSettings("oracle"), workers=5)  # the session's Ray: 2 CPUs
+    assert len(runner.slots) == 2
+    records = list(runner.run(plan))
+    runner.close()
+    assert len(records) == 3
+    assert all(r["passed"] for r in records)
+
+
+_SHADOWED = """
+import os, sys
+import ray
+from officegym.gym.distributed import RayRollout, WorkersFailed, init_ray
+from officegym.gym.worker import RolloutSettings, plan_episodes
+
+plan = plan_episodes(2, templates=["slack.pin-message"], seed=1)
+os.chdir(sys.argv[1])  # a checkout-like folder whose officegym/ shadows the package
+init_ray(num_cpus=1)
+runner = RayRollout(RolloutSettings("oracle"), workers=1)
+print("through init_ray:", sorted(r["reward"] for r in runner.run(plan)))
+runner.close()
+ray.shutdown()
+ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)  # Ray started by hand
+try:
+    list(RayRollout(RolloutSettings("oracle"), workers=1, retries=5).run(plan))
+except WorkersFailed as exc:
+    print("by hand: WorkersFailed", "No module named" in str(exc))
+ray.shutdown()
+"""
+
+
+def test_workers_import_the_installed_package_or_stop_the_run_at_once(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    shadow = tmp_path / "checkout"
+    (shadow / "officegym").mkdir(parents=True)
+    # a non-editable install meets a checkout's officegym/ as this: a package without
+    # officegym.gym (an editable install's finder would still find the submodules)
+    (shadow / "officegym" / "__init__.py").write_text(
+        "raise ImportError(\"No module named 'officegym.gym'\")"
+    )
+    script = tmp_path / "run.py"
+    script.write_text(_SHADOWED)
+    done = subprocess.run(
+        [sys.executable, str(script), str(shadow)], capture_output=True, text=True, timeout=240
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "through init_ray: [1.0, 1.0]" in done.stdout
+    assert "by hand: WorkersFailed True" in done.stdout  # one try, not retries x actors

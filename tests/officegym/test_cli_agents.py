@@ -3,7 +3,10 @@ OpenAI-compatible server."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import gymnasium
+import pytest
 from click.testing import CliRunner
 
 import officegym  # noqa: F401  (registers the environments)
@@ -38,3 +41,38 @@ def test_the_openai_agent_needs_a_model() -> None:
 def test_a_bad_fault_rate_names_the_option() -> None:
     result = CliRunner().invoke(main, ["run", "--faults", "1.5", "--env", ENV])
     assert result.exit_code == 2 and "--faults" in result.output
+
+
+def _closed_port_url() -> str:
+    """An OpenAI base URL on a loopback port nobody listens on."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
+@pytest.mark.parametrize("where", ["unreachable", "bad request"])
+def test_a_dead_model_stops_the_run_with_its_error(
+    scripted_model: ScriptedModel, where: str
+) -> None:
+    # "bad request": the scripted server answers 400 to a task it was not taught
+    url = _closed_port_url() if where == "unreachable" else scripted_model.base_url
+    args = ["run", "--agent", "openai", "--model", "reference", "--base-url", url]
+    args += ["--env", ENV, "--episodes", "3", "--seed", "977"]
+    result = CliRunner().invoke(main, args, env={"COLUMNS": "200"})
+    assert result.exit_code == 1, result.output
+    assert "episode 0: model call failed" in result.output
+    expected = "APIConnectionError" if where == "unreachable" else "BadRequestError"
+    assert expected in result.output and "mean reward" not in result.output
+
+
+def test_a_dead_model_stops_a_rollout_non_zero(tmp_path: Path) -> None:
+    out = tmp_path / "dead.jsonl"
+    args = ["rollout", "--local", "--agent", "openai", "--model", "m", "--base-url"]
+    args += [_closed_port_url(), "--env", ENV, "--episodes", "4", "--out", str(out)]
+    result = CliRunner().invoke(main, [*args, "--no-parquet"], env={"COLUMNS": "200"})
+    assert result.exit_code == 1, result.output
+    assert "model call failed" in result.output and "rollout stopped" in result.output
+    assert len(out.read_text().splitlines()) == 1  # the first episode is kept, no more run

@@ -10,7 +10,7 @@ from typing import Any, TextIO
 
 import gymnasium
 
-__all__ = ["RecordEpisodes"]
+__all__ = ["RecordEpisodes", "recorder_of"]
 
 
 class RecordEpisodes(gymnasium.Wrapper):
@@ -22,7 +22,9 @@ class RecordEpisodes(gymnasium.Wrapper):
     short by a reset or close before it ended).
 
     Give `sink` instead of `path` to receive each episode as a dict (rollout workers
-    send them to a driver that writes them).
+    send them to a driver that writes them). `extras`, when set, is called as an episode
+    is written and its fields join the line: `run_episode` sets it to keep an LLM agent's
+    own conversation (``conversation``: its messages as the model produced them).
     """
 
     def __init__(
@@ -39,6 +41,7 @@ class RecordEpisodes(gymnasium.Wrapper):
         self.sink = sink
         self._file: TextIO | None = None
         self._episode: dict[str, Any] | None = None
+        self.extras: Callable[[], dict[str, Any]] | None = None
 
     def reset(self, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
         """Write any unfinished episode, then start recording a new one."""
@@ -79,6 +82,8 @@ class RecordEpisodes(gymnasium.Wrapper):
         if self._episode is None:
             return
         line = {**self._episode, "complete": complete}
+        if self.extras is not None:
+            line.update(self.extras())
         self._episode = None
         if self.sink is not None:
             self.sink(line)
@@ -97,6 +102,15 @@ class RecordEpisodes(gymnasium.Wrapper):
             self._file.close()
             self._file = None
         super().close()
+
+
+def recorder_of(env: gymnasium.Env) -> RecordEpisodes | None:
+    """The `RecordEpisodes` wrapper in `env`'s chain of wrappers, if there is one."""
+    while isinstance(env, gymnasium.Wrapper):
+        if isinstance(env, RecordEpisodes):
+            return env
+        env = env.env
+    return None
 
 
 def _jsonable(action: Any) -> Any:

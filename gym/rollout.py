@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -12,7 +13,7 @@ import gymnasium
 
 from officegym.errors import NotFound
 from officegym.gym.agents import Agent
-from officegym.gym.recording import RecordEpisodes
+from officegym.gym.recording import RecordEpisodes, recorder_of
 from officegym.gym.registration import NAMESPACE, register_envs
 
 __all__ = ["EpisodeResult", "Summary", "app_env_ids", "make_env", "run_episode", "summarize"]
@@ -60,6 +61,9 @@ def run_episode(
     options: Mapping[str, Any] | None = None,
 ) -> EpisodeResult:
     """Play one episode to its end (submit or truncation)."""
+    recorder = recorder_of(env)
+    if recorder is not None:
+        recorder.extras = lambda: _agent_extras(agent)
     obs, info = env.reset(seed=seed, options=dict(options or {}))
     task = info["task"]
     agent.reset(env, obs, info)
@@ -70,6 +74,15 @@ def run_episode(
         done = terminated or truncated
     passed = bool(info.get("grade", {}).get("passed", False))
     return EpisodeResult(task["id"], task["seed"], float(reward), passed, steps)
+
+
+def _agent_extras(agent: Agent) -> dict[str, Any]:
+    """What a recorded episode keeps of its agent: an LLM agent's conversation (a copy of
+    its chat messages, assistant text and parallel calls as the model gave them)."""
+    messages = getattr(agent, "messages", None)
+    if not isinstance(messages, list):
+        return {}
+    return {"conversation": json.loads(json.dumps(messages, default=str))}
 
 
 def summarize(results: Iterable[EpisodeResult]) -> tuple[list[Summary], Summary]:

@@ -27,6 +27,30 @@ __all__ = ["export_sft"]
 @click.option("--mode", type=click.Choice(["tools", "browser"]), default="tools", show_default=True)
 @click.option("--split", type=click.Choice(["train", "test"]), default="train", show_default=True)
 @click.option("--seed", default=0, show_default=True, help="First reset seed of --gold episodes.")
+@click.option(
+    "--failed-calls",
+    type=click.Choice(["drop", "weight0", "keep"]),
+    default="drop",
+    show_default=True,
+    help="Calls the env refused: dropped with their replies, kept with weight 0, or kept.",
+)
+@click.option(
+    "--tools",
+    "tool_set",
+    type=click.Choice(["template", "used"]),
+    default="template",
+    show_default=True,
+    help="Every tool of the template's apps, or only those its reference or the episode uses.",
+)
+@click.option("--metadata", is_flag=True, help="Add a metadata key (not in OpenAI's format).")
+@click.option(
+    "--format",
+    "style",
+    type=click.Choice(["openai", "trl"]),
+    default="openai",
+    show_default=True,
+    help="Call arguments as JSON text (OpenAI fine-tuning) or as objects (TRL's SFT trainer).",
+)
 def export_sft(
     inputs: tuple[Path, ...],
     out: Path,
@@ -37,6 +61,10 @@ def export_sft(
     mode: str,
     split: str,
     seed: int,
+    failed_calls: str,
+    tool_set: str,
+    metadata: bool,
+    style: str,
 ) -> None:
     """Turn trajectory files (officegym run --record, officegym rollout) into SFT data."""
     from officegym.gym.sft import export_sft as write
@@ -61,7 +89,10 @@ def export_sft(
                 param_hint="--templates",
             )
         records.extend(gold_records(chosen, episodes, mode=mode, split=split, seed=seed))
-    n = write(records, out, min_reward=min_reward)
+    n = write(
+        records, out, min_reward=min_reward, failed=failed_calls,  # type: ignore[arg-type]
+        tools=tool_set, metadata=metadata, style=style,  # type: ignore[arg-type]
+    )  # fmt: skip
     Console().print(
         f"{n} conversation(s) of {len(records)} episode(s) written to {out}", highlight=False
     )

@@ -11,7 +11,9 @@ The model name chooses the behaviour:
 - ``slow``: answers after `slow_seconds` (longer than the client's timeout);
 - ``flaky``: the first request of each turn gets an HTTP 500, the retry as ``reference``;
 - ``reference-text``: as ``reference``, but each call as JSON text in the reply's content
-  (``{"tool": ..., "arguments": ...}``), for harnesses that read actions from text.
+  (``{"tool": ..., "arguments": ...}``), for harnesses that read actions from text;
+- ``parallel``: first every reference call at once in one reply, with a line of text
+  ("On it."), then `submit`.
 
 The goal is found in user and system messages, also inside JSON they carry (an
 observation serialized by a harness).
@@ -84,6 +86,10 @@ class ScriptedModel:
                 return 200, _completion(model, None, bad)
             turn -= 1
         calls, answer = self._script(messages, body.get("tools", []))
+        if model == "parallel":
+            if turn == 0 and calls:
+                return 200, _completion(model, "On it.", [(n, json.dumps(a)) for n, a in calls])
+            calls = []
         if turn < len(calls):
             name, args = calls[turn]
         else:

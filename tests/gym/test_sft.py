@@ -65,7 +65,7 @@ def test_replaying_an_exported_conversation_earns_its_reward(
     gold: list[dict[str, Any]],
 ) -> None:
     for record in gold:
-        convo = conversation(record)
+        convo = conversation(record, metadata=True)
         meta = convo["metadata"]
         env = OfficeEnv(task=meta["task"])
         env.reset(options={"task_seed": meta["task_seed"]})
@@ -84,20 +84,49 @@ def test_only_rewarded_complete_episodes_are_kept(tmp_path: Path) -> None:
     randoms = list(run_local(plan, RolloutSettings("random", max_steps=3)))
     oracle = list(run_local(plan[:2], RolloutSettings("oracle")))
     out = tmp_path / "sft.jsonl"
-    assert export_sft([*randoms, *oracle], out, min_reward=1.0) == 2
+    assert export_sft([*randoms, *oracle], out, min_reward=1.0, metadata=True) == 2
     assert all(c["metadata"]["agent"] == "oracle" for c in _lines(out))
+    export_sft(oracle, out)
+    assert all(set(c) == {"messages", "tools"} for c in _lines(out))  # OpenAI's keys only
     assert export_sft([*randoms, *oracle], out, min_reward=0.0) == 8
 
 
-def test_an_unreadable_action_is_kept_as_text_with_its_error(tmp_path: Path) -> None:
+def _with_refused_calls() -> dict[str, Any]:
+    """A recorded reference episode with an unreadable action and an unknown tool first."""
     lines: list[dict[str, Any]] = []
     env = RecordEpisodes(gymnasium.make("officegym/slack.set-status-v0"), sink=lines.append)
     env.reset(seed=1)
     env.step("not json at all")
+    env.step({"tool": "slack_nope", "arguments": {}})
+    for call in env.unwrapped.task.solution:
+        env.step({"tool": call.name, "arguments": dict(call.arguments)})
     env.step({"tool": "submit", "arguments": {}})
     env.close()
-    messages = conversation(lines[0])["messages"]
-    assert messages[1] == {"role": "assistant", "content": "not json at all"}
-    assert messages[2]["role"] == "user" and messages[2]["content"].startswith(
+    assert lines[0]["reward"] == 1.0
+    return lines[0]
+
+
+def test_refused_calls_are_dropped_weighted_zero_or_kept() -> None:
+    record = _with_refused_calls()
+    dropped = conversation(record)["messages"]
+    assert all("nope" not in json.dumps(m) and "not json" not in json.dumps(m) for m in dropped)
+    assert [m["role"] for m in dropped[:3]] == ["user", "assistant", "tool"]
+    weighted = conversation(record, failed="weight0")["messages"]
+    assert weighted[1] == {"role": "assistant", "content": "not json at all", "weight": 0}
+    assert weighted[2]["role"] == "user" and weighted[2]["content"].startswith(
         "Error: action is not"
     )
+    assert weighted[3]["weight"] == 0 and weighted[3]["tool_calls"][0]["function"]["name"] == (
+        "slack_nope"
+    )
+    assert sum(1 for m in weighted if m.get("weight") == 0) == 2
+    kept = conversation(record, failed="keep")["messages"]
+    assert kept[1] == {"role": "assistant", "content": "not json at all"}
+
+
+def test_tools_used_lists_only_what_the_reference_and_the_episode_call() -> None:
+    record = _with_refused_calls()
+    everything = conversation(record)["tools"]
+    used = conversation(record, tools="used")["tools"]
+    names = {t["function"]["name"] for t in used}
+    assert names == {"slack_set_status", "submit"} and len(everything) > 10 * len(used)

@@ -23,7 +23,7 @@ def test_recorded_runs_are_filtered_by_reward(tmp_path: Path) -> None:
                          "--max-steps", "3", "--record", str(runs))  # fmt: skip
         assert result.exit_code == 0, result.output
     out = tmp_path / "sft.jsonl"
-    result = _invoke("export-sft", str(runs), "--out", str(out))
+    result = _invoke("export-sft", str(runs), "--out", str(out), "--metadata")
     assert result.exit_code == 0 and "of 6 episode(s)" in result.output
     kept = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(kept) >= 3 and all(c["metadata"]["reward"] == 1.0 for c in kept)

@@ -85,7 +85,8 @@ class OfficeToolEnv:
             return "Submitted." if terminated else "Error: the step limit is reached."
         return chat.tool_result_text(obs)
 
-    def close(self) -> None:
+    def _close(self) -> None:
+        """Close the env (private: TRL takes every public method for a tool)."""
         self._env.close()
 
 

@@ -22,7 +22,7 @@ def _tools(env: OfficeToolEnv) -> dict[str, Any]:
     return {
         name: getattr(env, name)
         for name, _ in inspect.getmembers(type(env), predicate=inspect.isfunction)
-        if not name.startswith("_") and name not in ("reset", "get_reward", "close")
+        if not name.startswith("_") and name not in ("reset", "get_reward")
     }
 
 
@@ -44,7 +44,7 @@ def test_every_tool_method_reads_back_as_the_registrys_schema(env_name: str) -> 
             enum = prop.get("enum")
             if enum is not None:
                 assert schema["parameters"]["properties"][arg]["enum"] == enum
-    env.close()
+    env._close()
 
 
 def _apps(env_name: str) -> tuple[str, ...]:
@@ -67,7 +67,7 @@ def test_reference_episodes_earn_1_and_the_grade_never_reaches_the_model(templat
     assert said[-1] == "Submitted." and not any("reward" in s for s in said)
     assert env.get_reward() == 1.0
     assert tools["slack_list_channels"]().startswith("Error: the task is finished")
-    env.close()
+    env._close()
 
 
 def test_a_policy_that_does_nothing_earns_0_even_without_submitting() -> None:
@@ -78,7 +78,7 @@ def test_a_policy_that_does_nothing_earns_0_even_without_submitting() -> None:
     assert env.get_reward() == 0.0  # graded as it stands: nothing was done
     env.reset(**row)  # the same instance again starts afresh
     assert env.get_reward() == 0.0
-    env.close()
+    env._close()
 
 
 def test_the_tools_render_in_a_chat_template_as_trl_renders_them() -> None:
@@ -95,7 +95,7 @@ def test_the_tools_render_in_a_chat_template_as_trl_renders_them() -> None:
         chat_template=template, tokenize=False,
     )  # fmt: skip
     assert set(text.strip("|").split("|")) == set(_tools(env))
-    env.close()
+    env._close()
 
 
 def test_the_dataset_lists_split_seeds_of_each_template() -> None:

@@ -22,30 +22,20 @@ TRL a dict ``{env: environment_factory(env)}``, which reads each row's ``environ
 from __future__ import annotations
 
 import functools
-import inspect
 import itertools
-import re
-import typing
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Literal
+from typing import Any
 
 import gymnasium
 
 from officegym.gym import chat
 from officegym.gym.spaces import SUBMIT
+from officegym.gym.tool_functions import typed_function
 from officegym.gym.tools_env import tool_specs
 
 __all__ = ["OfficeToolEnv", "environment_factory", "trl_dataset"]
 
 PROMPT = "Do the office task below with the tools you have."
-_SCALARS: dict[str, Any] = {
-    "string": str,
-    "integer": int,
-    "number": float,
-    "boolean": bool,
-    "null": type(None),
-    "object": dict,
-}
 
 
 class OfficeToolEnv:
@@ -106,51 +96,11 @@ def environment_factory(env: str = "slack", *, max_steps: int = 30) -> type[Offi
 def _tool_method(spec: Mapping[str, Any]) -> Callable[..., str]:
     """A method stepping tool `spec` with the keywords it is called with."""
     name = spec["name"]
-    props = spec.get("parameters", {}).get("properties", {})
-    required = set(spec.get("parameters", {}).get("required", ()))
 
-    def tool(self: OfficeToolEnv, **arguments: Any) -> str:
+    def step(self: OfficeToolEnv, arguments: dict[str, Any]) -> str:
         return self._step(name, arguments)
 
-    params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-    hints: dict[str, Any] = {}
-    for arg, schema in props.items():
-        hints[arg] = _hint(schema)
-        default = inspect.Parameter.empty if arg in required else schema.get("default")
-        params.append(
-            inspect.Parameter(arg, inspect.Parameter.KEYWORD_ONLY, default=default,
-                              annotation=hints[arg])
-        )  # fmt: skip
-    tool.__signature__ = inspect.Signature(params, return_annotation=str)  # type: ignore[attr-defined]
-    tool.__annotations__ = {**hints, "return": str}
-    tool.__name__ = tool.__qualname__ = name
-    tool.__doc__ = _docstring(spec.get("description", ""), props)
-    return tool
-
-
-def _hint(schema: Mapping[str, Any]) -> Any:
-    """The Python type hint a JSON schema stands for (what `get_json_schema` reads back)."""
-    if "enum" in schema:
-        return Literal[tuple(schema["enum"])]  # type: ignore[valid-type]
-    if "anyOf" in schema:
-        return typing.Union[tuple(_hint(s) for s in schema["anyOf"])]  # noqa: UP007
-    kind = schema.get("type")
-    if kind == "array":
-        return list[_hint(schema["items"])] if "items" in schema else list
-    return _SCALARS.get(kind, str)
-
-
-def _docstring(description: str, props: Mapping[str, Mapping[str, Any]]) -> str:
-    """A Google-style docstring: the tool's description, then one line per argument."""
-    lines = [_one_line(description) or "A tool.", "", "Args:"]
-    lines += [
-        f"    {arg}: {_one_line(s.get('description', '')) or arg}" for arg, s in props.items()
-    ]
-    return "\n".join(lines) if props else lines[0]
-
-
-def _one_line(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip()
+    return typed_function(spec, step, method=True)
 
 
 def trl_dataset(

@@ -14,6 +14,13 @@ it to `openenv.core.create_app`, which serves (checked against openenv-core 0.3.
   `max_sessions` caps them (`SUPPORTS_CONCURRENT_SESSIONS` is true: sessions share
   nothing, each env has its own in-memory world).
 
+- ``/mcp`` and OpenEnv's MCP actions: `OfficeEnvironment` is an `MCPEnvironment` whose
+  FastMCP server has one tool per officegym tool of the env (`typed_function`: the same
+  names, descriptions and JSON schemas), so `MCPToolClient.list_tools` / `call_tool` work;
+  a call steps the same episode as the plain action does, its result is the tool's JSON
+  text or ``Error: ...``, and a ``submit`` call's observation carries the reward and
+  ``done`` (the grade is in `state`).
+
 Reset takes ``seed`` and the env's options as keywords (``task``, ``task_seed``,
 ``split``); an action is ``{"tool": name, "arguments": {...}}`` (``submit`` ends the
 episode). The observation carries ``goal``, ``persona``, ``result``, ``error``, at
@@ -27,10 +34,19 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from openenv.core import Action, Environment, Observation, State, create_app
+from fastmcp import FastMCP
+from openenv.core import Action, Observation, State, create_app
+from openenv.core.env_server.mcp_environment import MCPEnvironment
+from openenv.core.env_server.mcp_types import (
+    CallToolAction,
+    CallToolObservation,
+    ListToolsAction,
+)
 from pydantic import Field
 
+from officegym.gym import chat
 from officegym.gym.rollout import make_env
+from officegym.gym.tool_functions import typed_function
 
 __all__ = [
     "OfficeAction",
@@ -46,6 +62,17 @@ class OfficeAction(Action):
 
     tool: str = Field(default="", description="Tool name, from the reset observation's tools.")
     arguments: dict[str, Any] = Field(default_factory=dict, description="The tool's arguments.")
+
+    @classmethod
+    def model_validate(cls, obj: Any, **kwargs: Any) -> Action:  # type: ignore[override]
+        """An office action, or one of OpenEnv's MCP actions (``list_tools``,
+        ``call_tool``): OpenEnv's server routes those only for its generic action class."""
+        if isinstance(obj, dict) and obj.get("type") in _MCP_ACTIONS:
+            return _MCP_ACTIONS[obj["type"]].model_validate(obj, **kwargs)
+        return super().model_validate(obj, **kwargs)
+
+
+_MCP_ACTIONS: dict[str, type[Action]] = {"list_tools": ListToolsAction, "call_tool": CallToolAction}
 
 
 class OfficeObservation(Observation):
@@ -66,17 +93,43 @@ class OfficeState(State):
     env_id: str = ""
     task: dict[str, Any] = Field(default_factory=dict)
     done: bool = False
+    reward: float = 0.0
+    grade: dict[str, Any] | None = None
 
 
-class OfficeEnvironment(Environment[OfficeAction, OfficeObservation, OfficeState]):
-    """One officegym Gymnasium env behind OpenEnv's interface."""
+class OfficeEnvironment(MCPEnvironment):
+    """One officegym Gymnasium env behind OpenEnv's interface, its tools also over MCP."""
 
     SUPPORTS_CONCURRENT_SESSIONS = True
 
     def __init__(self, env_id: str = "officegym/slack-v0", **env_kwargs: Any) -> None:
-        super().__init__()
         self.env = make_env(env_id, **env_kwargs)
         self._state = OfficeState(env_id=env_id)
+        super().__init__(self._mcp_server())
+
+    def _mcp_server(self) -> FastMCP:
+        """A FastMCP server with every tool of the env's apps, each stepping this env."""
+        server = FastMCP("officegym")
+        space = self.env.unwrapped.action_space  # the env's tools, submit last
+        for spec in space.specs:
+            name = spec["name"]
+
+            def call(arguments: dict[str, Any], name: str = name) -> str:
+                obs = self._advance({"tool": name, "arguments": arguments})
+                if self._state.done:
+                    return "Submitted." if name == "submit" else "The episode has ended."
+                return chat.tool_result_text(obs.model_dump())
+
+            server.tool(typed_function(spec, call))
+        return server
+
+    async def _async_handle_call_tool(
+        self, action: CallToolAction, timeout_s: float | None = None
+    ) -> CallToolObservation:
+        """An MCP call, its observation carrying the episode's reward and end."""
+        obs = await super()._async_handle_call_tool(action, timeout_s=timeout_s)
+        obs.reward, obs.done = self._state.reward, self._state.done
+        return obs
 
     def reset(
         self,
@@ -99,11 +152,16 @@ class OfficeEnvironment(Environment[OfficeAction, OfficeObservation, OfficeState
         )
         return OfficeObservation(**obs, tools=info["tools"], task=dict(info["task"]), reward=0.0)
 
-    def step(
-        self, action: OfficeAction, timeout_s: float | None = None, **kwargs: Any
+    def _step_impl(
+        self, action: Action, timeout_s: float | None = None, **kwargs: Any
     ) -> OfficeObservation:
-        """Run the tool call; the episode's grade is the reward of its last step."""
-        call = {"tool": action.tool, "arguments": action.arguments}
+        """Run the tool call of a plain action; the grade is the reward of the last step."""
+        if not isinstance(action, OfficeAction):
+            action = OfficeAction.model_validate(action.model_dump(exclude={"metadata"}))
+        return self._advance({"tool": action.tool, "arguments": action.arguments})
+
+    def _advance(self, call: dict[str, Any]) -> OfficeObservation:
+        """Step the Gymnasium env with one tool call and record where the episode is."""
         # Before any reset (OpenEnv's stateless HTTP step) the env itself answers with its
         # "call reset() first" error; Gymnasium's order check would raise instead.
         target = self.env if self._state.task else self.env.unwrapped
@@ -111,7 +169,8 @@ class OfficeEnvironment(Environment[OfficeAction, OfficeObservation, OfficeState
         if info.get("error_code") != "no_episode":
             self._state.step_count += 1
         done = bool(terminated or truncated)
-        self._state.done = done
+        self._state.done, self._state.reward = done, float(reward)
+        self._state.grade = info.get("grade") or self._state.grade
         return OfficeObservation(
             **obs, task=dict(self._state.task), grade=info.get("grade"), reward=float(reward),
             done=done,
@@ -123,6 +182,7 @@ class OfficeEnvironment(Environment[OfficeAction, OfficeObservation, OfficeState
 
     def close(self) -> None:
         self.env.close()
+        super().close()
 
 
 def create_openenv_app(

@@ -87,3 +87,30 @@ def test_the_stateless_http_endpoints_answer(url: str) -> None:
     schema = httpx.get(f"{url}/schema").json()
     assert {"tool", "arguments"} <= set(schema["action"]["properties"])
     assert httpx.get(f"{url}/health").json()["status"] == "healthy"
+
+
+def test_openenvs_mcp_tool_client_lists_and_calls_the_tools(url: str) -> None:
+    from openenv.core.env_server.mcp_types import CallToolAction
+    from openenv.core.mcp_client import MCPToolClient
+
+    tid, seed = "slack.pin-message", 2
+    task = make_task(tid, seed)
+    with MCPToolClient(base_url=url).sync() as client:
+        client.reset(task=tid, task_seed=seed)
+        tools = {t.name: t for t in client.list_tools()}
+        assert "submit" in tools and "slack_pin_message" in tools
+        assert "message_id" in tools["slack_pin_message"].input_schema["properties"]
+        for call in task.solution:
+            assert not str(client.call_tool(call.name, **dict(call.arguments))).startswith("Error")
+        assert "Error" in str(client.call_tool("slack_pin_message", message_id=10**9))
+        done = client.step(CallToolAction(tool_name="submit", arguments={}))
+        assert (done.reward, done.done) == (1.0, True)
+        assert done.observation.result["data"] == "Submitted."
+        assert client.call_tool("slack_list_channels") == "The episode has ended."
+
+
+def test_the_mcp_endpoint_lists_the_tools(url: str) -> None:
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+    answer = httpx.post(f"{url}/mcp", json=body, timeout=30).json()
+    names = {t["name"] for t in answer["result"]["tools"]}
+    assert {"slack_post_message", "submit"} <= names, answer

@@ -420,11 +420,13 @@ def _add_commands() -> None:
     from officegym.cli_rollout import rollout
     from officegym.cli_sft import export_sft
     from officegym.cli_task import task
+    from officegym.cli_view import view
 
     main.add_command(task)
     main.add_command(rollout)
     main.add_command(export_sft)
     main.add_command(calibrate)
+    main.add_command(view)
 
 
 _add_commands()

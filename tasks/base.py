@@ -36,6 +36,7 @@ from officegym.tasks.difficulty import (
     make_level,
 )
 from officegym.tasks.facts import Fact
+from officegym.tasks.freedom import Free
 from officegym.tasks.hidden import Hidden
 from officegym.tasks.mutants import Equivalent
 from officegym.tools import ToolCall
@@ -73,6 +74,7 @@ class Spec:
     answer: Fact | None = None
     equivalent: Sequence[Equivalent] = ()
     hidden: Hidden | None = None  # what only the requester knows (ask-the-requester tasks)
+    free: Sequence[Free] = ()  # what may differ from the reference's end state, and why
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,7 @@ class Task:
     equivalent: tuple[Equivalent, ...] = ()
     hidden: Hidden | None = None  # answered in chat by a simulated colleague
     params: tuple[tuple[str, Any], ...] = ()  # the knob values the task was built with
+    free: tuple[Free, ...] = ()  # declared freedoms from the reference's end state
 
     @property
     def app(self) -> str:
@@ -285,6 +288,7 @@ def _make_task(
         equivalent=tuple(spec.equivalent),
         hidden=spec.hidden,
         params=tuple(built.params.items()),
+        free=tuple(spec.free),
     )
 
 

@@ -19,11 +19,10 @@ from sqlalchemy import DateTime
 
 from officegym.changes import diff
 from officegym.db import Base
-from officegym.runner import ToolRunner
 from officegym.tasks.base import Task, make_task
+from officegym.tasks.expected import run_calls
 from officegym.tasks.grading import Grade, grade
 from officegym.tasks.mutants import Mutant, mutants
-from officegym.tasks.responders import colleague_for
 from officegym.tools import ToolCall, load_tools
 from officegym.world import Checkpoint, World, world_image
 
@@ -114,29 +113,7 @@ def replay(
     world is rewound to the checkpoint taken before call n and the first n calls are not
     run again; `save` receives a checkpoint before each call whose index it holds as a key
     (index len(calls): after the last call)."""
-    calls = list(calls)
-    first = 0
-    if start is None:
-        world.reset()
-    else:
-        first, point = start
-        world.rewind(point)
-    runner = ToolRunner(world, task.persona)
-    colleague = colleague_for(task, runner.session)  # the requester answers questions
-    registry = load_tools()
-    errors = []
-    for i, c in enumerate(calls[first:], start=first):
-        if save is not None and i in save:
-            save[i] = world.checkpoint()
-        out = runner.call(c.name, c.arguments)
-        if not out.ok:
-            errors.append(f"call {i} {c.name}: {out.error}")
-        wrote = out.ok and registry[c.name].kind == "write"
-        if colleague is not None and wrote and colleague.answer(runner.session):
-            runner.session.commit()
-    if save is not None and len(calls) in save:
-        save[len(calls)] = world.checkpoint()
-    runner.close()
+    errors = run_calls(world, task, calls, start=start, save=save)
     with world.initial_connection() as before, world.engine.connect() as after:
         return grade(task, before, after, answer), errors
 

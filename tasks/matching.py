@@ -114,6 +114,10 @@ def _updated(
     final = want.before if got is None else got.after
     if final is None:
         return f"{want.table} #{want.row_id}: deleted, want it kept"
+    if not fields and got is None:  # every field it changes is free: it must still change
+        return (
+            f"{want.table} #{want.row_id}: unchanged, want {', '.join(sorted(want.fields))} changed"
+        )
     wrong = {
         f for f in fields if not _same(final[f], _want(want.table, f, want.after[f], ids, new))
     }

@@ -21,6 +21,7 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from officegym.changes import CHANGE_TABLE, RowChange, diff
+from officegym.db import Base
 from officegym.runner import ToolRunner
 from officegym.tasks.base import Task
 from officegym.tasks.freedom import Freedoms, table_free
@@ -178,10 +179,24 @@ def _replay(world: World, task: Task) -> Expected:
     changed = {(c.table, c.row_id) for c in kept}
     writes = _write_calls(task)
     steps = tuple(
-        Step(i, task.solution[i].name, tuple(sorted(recorder.by_call.get(i, set()) & changed)))
+        Step(
+            i,
+            task.solution[i].name,
+            tuple(sorted(recorder.by_call.get(i, set()) & changed, key=_parents_first)),
+        )
         for i in writes
     )
     return Expected(tuple(s for s in steps if s.rows), kept, Freedoms(declared), tuple(errors))
+
+
+def _parents_first(key: Key) -> tuple[int, int]:
+    """Rows in foreign-key order of their tables (a booking before its nights), then id."""
+    return _rank()[key[0]], key[1]
+
+
+@functools.cache
+def _rank() -> dict[str, int]:
+    return {t.name: i for i, t in enumerate(Base.metadata.sorted_tables)}
 
 
 @functools.cache

@@ -129,7 +129,7 @@ def _updated(
         extra = RowChange(got.table, got.row_id, beyond, got.after)
         if extra.fields:
             out.rest.append(extra)
-    return _differs(want, final, wrong) if wrong else None
+    return _differs(want, final, wrong, {}) if wrong else None
 
 
 class Pool:
@@ -186,7 +186,7 @@ class Pool:
 
         closest = max(left, key=agree)
         wrong = {k for k, v in wanted.items() if not _same(closest.after[k], v)}  # type: ignore[index]
-        return _differs(want, closest.after, wrong)  # type: ignore[arg-type]
+        return _differs(want, closest.after, wrong, wanted)  # type: ignore[arg-type]
 
 
 def _coarse(row: Mapping[str, Any], columns: tuple[str, ...]) -> tuple:
@@ -206,11 +206,19 @@ def _fold(value: Any) -> Any:
     return value
 
 
-def _differs(want: RowChange, got: Mapping[str, Any], wrong: set[str]) -> str:
+def _differs(
+    want: RowChange, got: Mapping[str, Any], wrong: set[str], wanted: Mapping[str, Any]
+) -> str:
+    """``table #id: got col=value; want col=value`` for up to three differing columns (a
+    foreign key to a reference row no agent row matched shows as that row, unmatched)."""
     assert want.after is not None
     shown = sorted(wrong)[:3]
     gots = ", ".join(f"{k}={_short(got.get(k))}" for k in shown)
-    wants = ", ".join(f"{k}={_short(want.after[k])}" for k in shown)
+    wants = ", ".join(
+        f"{k}="
+        + (f"#{want.after[k]} (unmatched)" if wanted.get(k) is _MISSING else _short(want.after[k]))
+        for k in shown
+    )
     return f"{want.table} #{want.row_id}: got {gots}; want {wants}"
 
 

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from officegym.changes import CHANGE_TABLE, RowChange, diff
 from officegym.db import Base
-from officegym.runner import ToolRunner
+from officegym.runner import CallOutcome, ToolRunner
 from officegym.tasks.base import Task
 from officegym.tasks.freedom import Freedoms, table_free
 from officegym.tasks.responders import colleague_for
@@ -91,13 +91,14 @@ def run_calls(
     start: tuple[int, Checkpoint] | None = None,
     save: dict[int, Checkpoint | None] | None = None,
     recorder: Recorder | None = None,
+    outcomes: list[CallOutcome] | None = None,
 ) -> list[str]:
     """Run `calls` as the task's persona on a fresh copy of the world (the requester of an
     ask task answering in chat after each write); returns the calls' errors. With `start`
     (n, checkpoint) the world is rewound to the checkpoint taken before call n and the
     first n calls are not run again; `save` receives a checkpoint before each call whose
     index it holds as a key (len(calls): after the last); `recorder` notes the rows each
-    call touched."""
+    call touched; `outcomes` receives each call's outcome."""
     calls = list(calls)
     first = 0
     if start is None:
@@ -115,6 +116,8 @@ def run_calls(
         if save is not None and i in save:
             save[i] = world.checkpoint()
         out = runner.call(c.name, c.arguments)
+        if outcomes is not None:
+            outcomes.append(out)
         if not out.ok:
             errors.append(f"call {i} {c.name}: {out.error}")
         known = c.name in registry

@@ -69,21 +69,23 @@ def _edit_message(call: ToolCall, _result: Any, rows: Sequence[RowChange]) -> li
 
 
 def _restore_cells(call: ToolCall, _result: Any, rows: Sequence[RowChange]) -> list[ToolCall]:
-    """Each changed cell back as it was: cleared if new, its input typed again if not."""
+    """Every changed cell's place back as it was: each cell's earlier input typed at its
+    earlier place (a sort moves cells), places that held nothing cleared."""
     ref = str(call.arguments.get("range") or call.arguments.get("destination") or "")
     sheet = split_sheet(ref)[0] or call.arguments.get("sheet")
     prefix = f"'{sheet}'!" if sheet else ""
     book = call.arguments["workbook"]
+    cells = [r for r in rows if r.table == "sheets_cell"]
+    typed = {(r.before["row"], r.before["col"]): r.before["input"] for r in cells if r.before}
+    now = {(r.after["row"], r.after["col"]) for r in cells if r.after}
     out = []
-    for r in [r for r in rows if r.table == "sheets_cell"][:_CELLS_MAX]:
-        cell = prefix + a1(r.row["row"], r.row["col"])
-        if r.before is None:
-            out.append(ToolCall("sheets_clear_range", {"workbook": book, "range": cell}))
-        else:
-            value = [[r.before["input"] or ""]]
-            out.append(
-                ToolCall("sheets_write_range", {"workbook": book, "range": cell, "values": value})
-            )
+    for (row, col), text in sorted(typed.items())[:_CELLS_MAX]:
+        args = {"workbook": book, "range": prefix + a1(row, col), "values": [[text or ""]]}
+        out.append(ToolCall("sheets_write_range", args))
+    for row, col in sorted(now - typed.keys())[:_CELLS_MAX]:
+        out.append(
+            ToolCall("sheets_clear_range", {"workbook": book, "range": prefix + a1(row, col)})
+        )
     return out
 
 

@@ -221,9 +221,13 @@ def _policies(world: World, task: Task, report: TemplateReport) -> list[str]:
     report.unpaired |= unpaired
     out = []
     for run in [*undo, *messages_only(task)]:
+        graded, errors = replay(world, task, run.calls, run.answer)
+        added = {f"call {i} " for i in range(len(task.solution), len(run.calls))}
+        if run.policy == "undo" and any(e.startswith(tuple(added)) for e in errors):
+            continue  # the site refuses the undo (a closed deal is locked): nothing undone
         tally = report.policies[run.policy]
         tally.run += 1
-        if replay(world, task, run.calls, run.answer)[0].passed:
+        if graded.passed:
             out.append(f"policy {run.policy} passed: {run.label}")
         else:
             tally.killed += 1

@@ -7,7 +7,7 @@
 - ``priors``: over the seeds checked, the share of instances whose expected answer is
   the most common one; above `PRIOR_LIMIT` (or the template's declared `balanced`)
   one constant answer passes too often. Judged only over `PRIOR_MIN_SEEDS` seeds or
-  more (fewer cannot tell 10% apart), reported always.
+  more (the thorough run; fewer tell 10% apart too roughly), reported always.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ MESSAGE_TOOLS = frozenset(
     {"slack_post_message", "slack_reply_in_thread", "slack_send_dm", "booking_message_host"}
 )
 PRIOR_LIMIT = 0.10
-PRIOR_MIN_SEEDS = 20
+PRIOR_MIN_SEEDS = 50  # validate's thorough run; the default 20 seeds report the share only
 
 
 @dataclass(frozen=True)

@@ -88,10 +88,10 @@ def _register_constant() -> None:
 def test_validate_fails_a_template_whose_answer_is_a_constant() -> None:
     _register_constant()
     try:
-        report = check_template("demo.constant-answer", range(20), mutate=False)
+        report = check_template("demo.constant-answer", range(50), mutate=False)
     finally:
         TEMPLATES.pop("demo.constant-answer")
-    assert report.prior == 1.0 and report.prior_seeds == 20
+    assert report.prior == 1.0 and report.prior_seeds == 50
     assert any("most common answer" in p.what for p in report.problems)
 
 

@@ -25,7 +25,7 @@ from typing import Any
 from officegym.changes import RowChange
 from officegym.db import Base
 from officegym.tasks.expected import Expected, Key
-from officegym.tasks.freedom import Freedoms, model_free
+from officegym.tasks.freedom import Freedoms, model_free, table_free
 from officegym.tasks.statements import same_text
 
 __all__ = ["Matching", "match"]
@@ -274,7 +274,10 @@ def _order() -> tuple[str, ...]:
 
 def units(change: RowChange) -> int:
     """How much a change changed: 1 for an inserted or deleted row, else its changed
-    fields that are not free by their model (clock stamps)."""
+    fields that are not free by their model (clock stamps); nothing for a row of a log
+    derived from other rows (counted there)."""
+    if table_free(change.table) is not None:
+        return 0
     if change.kind != "update":
         return 1
     return len(change.fields - model_free(change.table))

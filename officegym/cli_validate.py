@@ -21,6 +21,7 @@ from rich.table import Table
 
 from officegym.errors import OfficeGymError
 from officegym.tasks.base import Template
+from officegym.tasks.policies import POLICIES
 from officegym.tasks.validate import MutationScore, TemplateReport
 
 __all__ = ["validate"]
@@ -168,6 +169,19 @@ def _by_app(reports: list[TemplateReport]) -> dict[str, MutationScore]:
     return {**dict(sorted(apps.items())), "all": total}
 
 
+def _print_policies(console: Console, reports: list[TemplateReport]) -> None:
+    """Per template: each generic policy's runs and survivors (each must fail), the share
+    of instances expecting the most common answer, and the write tools with no inverse."""
+    table = Table(title="generic policies (each run must fail)")
+    for column in ("template", *(f"{p} run/survived" for p in POLICIES), "prior", "no inverse"):
+        table.add_column(column, overflow="fold")
+    for r in reports:
+        runs = [f"{r.policies[p].run}/{r.policies[p].survived}" for p in POLICIES]
+        prior = "-" if r.prior is None else f"{r.prior:.0%} of {r.prior_seeds}"
+        table.add_row(r.template_id, *runs, prior, ", ".join(sorted(r.unpaired)))
+    console.print(table)
+
+
 def _as_json(reports: list[TemplateReport], span: range) -> dict:
     return {
         "seeds": [span.start, span.stop - 1],
@@ -177,6 +191,9 @@ def _as_json(reports: list[TemplateReport], span: range) -> dict:
                 "problems": [{"seed": p.seed, "what": p.what} for p in r.problems],
                 "mutants": r.mutation.to_dict(),
                 "declared": r.declared,
+                "policies": {name: t.to_dict() for name, t in r.policies.items()},
+                "no_inverse": sorted(r.unpaired),
+                "prior": {"share": r.prior, "seeds": r.prior_seeds},
             }
             for r in reports
         },
@@ -203,6 +220,7 @@ def _print(console: Console, reports: list[TemplateReport], span: range, world: 
     for app, m in _by_app(reports).items():
         apps.add_row(app, *(str(getattr(m, c)) for c in _COUNTS), f"{m.score:.3f}")
     console.print(apps)
+    _print_policies(console, reports)
     declared = [(r.template_id, k, why) for r in reports for k, why in r.declared.items()]
     for tid, what, why in declared:
         console.print(f"declared equivalent: {tid} {what}: {why}", highlight=False)

@@ -36,6 +36,7 @@ from officegym.tasks.difficulty import (
     make_level,
 )
 from officegym.tasks.facts import Fact
+from officegym.tasks.freedom import Free
 from officegym.tasks.hidden import Hidden
 from officegym.tasks.mutants import Equivalent
 from officegym.tools import ToolCall
@@ -63,7 +64,9 @@ class Spec:
     fact (`officegym.tasks.facts`: `integer`, `money`, `person`, `choice`, ...): the task
     then gets the one answer check (`AnswerIs`) and the fact's own text as its reference
     answer. `equivalent` declares the near-miss mutants of the reference solution that
-    this task cannot tell apart from it, each with its reason (`officegym.tasks.mutants`)."""
+    this task cannot tell apart from it, each with its reason (`officegym.tasks.mutants`).
+    `free` declares where an agent's end state may differ from the one the reference
+    leaves, each with its reason (`officegym.tasks.freedom`)."""
 
     goal: str
     persona: str
@@ -73,6 +76,7 @@ class Spec:
     answer: Fact | None = None
     equivalent: Sequence[Equivalent] = ()
     hidden: Hidden | None = None  # what only the requester knows (ask-the-requester tasks)
+    free: Sequence[Free] = ()  # what may differ from the reference's end state, and why
 
 
 @dataclass(frozen=True)
@@ -95,6 +99,7 @@ class Task:
     equivalent: tuple[Equivalent, ...] = ()
     hidden: Hidden | None = None  # answered in chat by a simulated colleague
     params: tuple[tuple[str, Any], ...] = ()  # the knob values the task was built with
+    free: tuple[Free, ...] = ()  # declared freedoms from the reference's end state
 
     @property
     def app(self) -> str:
@@ -123,6 +128,7 @@ class Template:
     summary: str
     knobs: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
     needs: str = ""  # what a world must hold for the template; "" = it builds on every world
+    balanced: float | None = None  # the most common answer's allowed share (yes/no: 0.55)
 
     @property
     def app(self) -> str:
@@ -144,13 +150,16 @@ def template(
     apps: Sequence[str] | None = None,
     knobs: Mapping[str, Sequence[Any]] | None = None,
     needs: str = "",
+    balanced: float | None = None,
 ) -> Callable[[Callable[..., Spec]], Callable[..., Spec]]:
     """Register a task template. `apps` lists the apps whose tools the task needs
     (default: the id's prefix); `knobs` its difficulty knobs, one value per level
     (`officegym.tasks.difficulty`), in which case `build` takes a third argument, the
     `Level`. `needs` says what a world must hold for a template that cannot build on
     every world (the 25-person startup is too small for a team-wide review); on such a
-    world its build raises LookupError, and `officegym tasks` shows the need."""
+    world its build raises LookupError, and `officegym tasks` shows the need.
+    `balanced` allows a question template's most common answer more than validate's 10%
+    of instances (a yes/no question: 0.55)."""
     if not ID_RE.match(id):
         raise ValueError(f"template id {id!r} must be <app>.<kebab-slug>")
     level_name(difficulty)
@@ -169,7 +178,7 @@ def template(
                 "without them"
             )
         app_ids = tuple(apps or (id.split(".")[0],))
-        TEMPLATES[id] = Template(id, difficulty, fn, app_ids, summary, checked, needs)
+        TEMPLATES[id] = Template(id, difficulty, fn, app_ids, summary, checked, needs, balanced)
         return fn
 
     return register
@@ -285,6 +294,7 @@ def _make_task(
         equivalent=tuple(spec.equivalent),
         hidden=spec.hidden,
         params=tuple(built.params.items()),
+        free=tuple(spec.free),
     )
 
 

@@ -23,6 +23,7 @@ from sqlalchemy import Connection, Select, Table, bindparam, select
 from officegym.changes import RowChange
 from officegym.db import Base
 from officegym.tasks.facts import Fact, judge_answer
+from officegym.tasks.freedom import Free
 from officegym.tasks.statements import Says, mentions, same_text
 
 __all__ = [
@@ -135,6 +136,11 @@ def _table(name: str) -> Table:
         raise ValueError(f"no table {name!r}") from None
 
 
+def _plain(where: Mapping[str, Any]) -> dict[str, Any]:
+    """The plain values of a `where` (a `Same` or a `NewRowId` is left out: looser)."""
+    return {k: v for k, v in where.items() if not isinstance(v, (Same, NewRowId))}
+
+
 def _contains_all(value: Any, phrases: Sequence[str]) -> bool:
     text = str(value or "")
     return all(mentions(text, p) for p in phrases)
@@ -150,6 +156,12 @@ class Check:
 
     def evaluate(self, g: GradeContext) -> tuple[bool, str]:
         raise NotImplementedError
+
+    def frees(self, initial: Connection) -> Sequence[Free]:
+        """What this check judges itself, so the end state need not equal the reference's
+        there (the text a typed reader judges): none unless a check says so. `initial`
+        is the world before the episode, to look up what a check names."""
+        return ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -175,6 +187,12 @@ class RowExists(Check):
         ok = len(hits) == self.count if self.count is not None else bool(hits)
         want = f"exactly {self.count}" if self.count is not None else "at least 1"
         return ok, f"{len(hits)} matching {self.table} row(s), want {want}"
+
+    def frees(self, initial: Connection) -> Sequence[Free]:
+        judged = (*self.contains, *self.says)
+        if not judged:
+            return ()
+        return (Free(self.table, tuple(judged), f"judged by {self.name!r}", _plain(self.where)),)
 
     def _fits(self, row: Mapping[str, Any], goal: str) -> bool:
         return all(_contains_all(row[k], v) for k, v in self.contains.items()) and all(
@@ -218,6 +236,12 @@ class FieldEquals(Check):
         else:
             ok = got == self.value
         return ok, f"{self.field} is {str(got)[:80]!r}"
+
+    def frees(self, initial: Connection) -> Sequence[Free]:
+        if self.says is None and not self.contains:
+            return ()
+        why = f"judged by {self.name!r}"
+        return (Free(self.table, (self.field,), why, {"id": self.row_id}),)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,25 +1,35 @@
 """Grading: a pure function of (task, initial state, final state, final answer).
 
-The rubric gives partial credit (weighted share of passing checks). Any change
-that no `Allow` of the task covers is collateral damage: it halves the reward and
-fails the task. A task passes when every required check passes and nothing else
-was damaged.
+Two kinds of rubric items, weighted into partial credit:
+
+- the template's own checks (answers, messages, computations);
+- one *state* item per write call of the task's reference solution: the rows that call
+  changed must end as the reference leaves them (`officegym.tasks.expected`), compared
+  by `officegym.tasks.matching` up to what is free (`officegym.tasks.freedom`). Together
+  the state items weigh as much as the template's checks, split evenly over the calls.
+
+Whatever else the agent changed goes through the task's allowances (`Allow`); the rest
+is collateral damage, priced by its size: an inserted or deleted row is one unit, an
+updated row one unit per changed field (a sheet's cells are rows), and the reward is
+multiplied by 1 / (1 + units). A task passes when every required item passes and
+nothing else was damaged.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from sqlalchemy import Connection
 
-from officegym.changes import diff
+from officegym.changes import RowChange, diff
 from officegym.tasks.base import Task
-from officegym.tasks.checks import GradeContext
+from officegym.tasks.checks import Allow, GradeContext
+from officegym.tasks.expected import Expected, expected
+from officegym.tasks.matching import Matching, match, units
 
-__all__ = ["COLLATERAL_PENALTY", "CheckResult", "Grade", "grade"]
-
-COLLATERAL_PENALTY = 0.5
+__all__ = ["CheckResult", "Grade", "collateral", "grade", "price"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +57,12 @@ class Grade:
         }
 
 
+def price(units: int) -> float:
+    """The reward multiplier for `units` of collateral damage: one stray write halves
+    the reward, eight leave a ninth."""
+    return 1 / (1 + units)
+
+
 def grade(task: Task, initial: Connection, final: Connection, answer: str | None) -> Grade:
     """Score the final state of an episode against its task."""
     changes = tuple(diff(initial, final))
@@ -58,25 +74,52 @@ def grade(task: Task, initial: Connection, final: Connection, answer: str | None
         except Exception as exc:  # a broken check fails; it never crashes an episode
             ok, detail = False, f"check raised {type(exc).__name__}: {exc}"
         results.append(CheckResult(check.name, bool(ok), check.weight, check.required, detail))
+    exp = expected(task)
+    matching = match(exp, changes)
+    results += state_items(exp, matching, sum(r.weight for r in results) or 1.0)
     total = sum(r.weight for r in results) or 1.0
     score = sum(r.weight for r in results if r.passed) / total
-    damage = collateral(task, g)
-    reward = score * (1 - COLLATERAL_PENALTY) if damage else score
+    damage, cost = collateral(task, g, matching)
     passed = all(r.passed for r in results if r.required) and not damage
-    return Grade(round(reward, 6), passed, tuple(results), tuple(damage))
+    return Grade(round(score * price(cost), 6), passed, tuple(results), tuple(damage))
 
 
-def collateral(task: Task, g: GradeContext) -> list[str]:
-    """Descriptions of the changes no allowance of the task covers."""
+def state_items(exp: Expected, matching: Matching, weight: float) -> list[CheckResult]:
+    """One item per write call of the reference: its rows end as the reference's do."""
+    if not exp.steps:
+        return []
+    each = weight / len(exp.steps)
+    out = []
+    for step in exp.steps:
+        wrong = [v for key in step.rows if (v := matching.verdicts.get(key)) is not None]
+        detail = "; ".join(wrong[:2]) if wrong else f"{len(step.rows)} row(s) as the reference"
+        out.append(
+            CheckResult(f"state: call {step.index} {step.tool}", not wrong, each, True, detail)
+        )
+    return out
+
+
+def collateral(task: Task, g: GradeContext, matching: Matching) -> tuple[list[str], int]:
+    """The changes no allowance of the task covers, described, and their size in units.
+    The changes that match the reference use up allowances first (they never count as
+    damage), so an allowance's `limit` still bounds the rows beyond the reference's."""
     allowed = [a.resolved(g) for a in task.allowed]
     used = [0] * len(allowed)
-    out = []
-    for change in g.changes:
-        for i, allow in enumerate(allowed):
-            if allow.matches(change) and (allow.limit is None or used[i] < allow.limit):
-                used[i] += 1
-                break
-        else:
+    for change in matching.matched:
+        _consume(allowed, used, change)
+    out, cost = [], 0
+    for change in matching.rest:
+        size = units(change)
+        if size and not _consume(allowed, used, change):
             fields = ", ".join(sorted(change.fields)) if change.kind == "update" else ""
             out.append(f"{change.kind} {change.table} #{change.row_id} {fields}".strip())
-    return out
+            cost += size
+    return out, cost
+
+
+def _consume(allowed: Sequence[Allow], used: list[int], change: RowChange) -> bool:
+    for i, allow in enumerate(allowed):
+        if allow.matches(change) and (allow.limit is None or used[i] < allow.limit):
+            used[i] += 1
+            return True
+    return False

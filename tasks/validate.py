@@ -11,19 +11,29 @@ mutant is a problem. `check_template` also counts the mutants, for the report of
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import DateTime
 
 from officegym.changes import diff
 from officegym.db import Base
-from officegym.runner import ToolRunner
-from officegym.tasks.base import Task, make_task
+from officegym.tasks.base import Task, get_template, make_task
+from officegym.tasks.expected import run_calls
 from officegym.tasks.grading import Grade, grade
 from officegym.tasks.mutants import Mutant, mutants
-from officegym.tasks.responders import colleague_for
+from officegym.tasks.policies import (
+    POLICIES,
+    PRIOR_LIMIT,
+    PRIOR_MIN_SEEDS,
+    Tally,
+    messages_only,
+    prior_share,
+    undo_runs,
+)
 from officegym.tools import ToolCall, load_tools
 from officegym.world import Checkpoint, World, world_image
 
@@ -86,6 +96,10 @@ class TemplateReport:
     problems: list[Problem] = field(default_factory=list)
     mutation: MutationScore = field(default_factory=MutationScore)
     declared: dict[str, str] = field(default_factory=dict)  # "kind tool.arg" -> reason
+    policies: dict[str, Tally] = field(default_factory=lambda: {p: Tally() for p in POLICIES})
+    unpaired: set[str] = field(default_factory=set)  # write tools with no inverse (undo)
+    prior: float | None = None  # share of instances expecting the most common answer
+    prior_seeds: int = 0
 
     @property
     def ok(self) -> bool:
@@ -114,37 +128,19 @@ def replay(
     world is rewound to the checkpoint taken before call n and the first n calls are not
     run again; `save` receives a checkpoint before each call whose index it holds as a key
     (index len(calls): after the last call)."""
-    calls = list(calls)
-    first = 0
-    if start is None:
-        world.reset()
-    else:
-        first, point = start
-        world.rewind(point)
-    runner = ToolRunner(world, task.persona)
-    colleague = colleague_for(task, runner.session)  # the requester answers questions
-    registry = load_tools()
-    errors = []
-    for i, c in enumerate(calls[first:], start=first):
-        if save is not None and i in save:
-            save[i] = world.checkpoint()
-        out = runner.call(c.name, c.arguments)
-        if not out.ok:
-            errors.append(f"call {i} {c.name}: {out.error}")
-        wrote = out.ok and registry[c.name].kind == "write"
-        if colleague is not None and wrote and colleague.answer(runner.session):
-            runner.session.commit()
-    if save is not None and len(calls) in save:
-        save[len(calls)] = world.checkpoint()
-    runner.close()
+    errors = run_calls(world, task, calls, start=start, save=save)
     with world.initial_connection() as before, world.engine.connect() as after:
         return grade(task, before, after, answer), errors
+
+
+def _kind(registry: dict, name: str) -> str | None:
+    return registry[name].kind if name in registry else None
 
 
 def state_changing_steps(task: Task) -> list[int]:
     """Indexes of the solution's write calls, plus len(solution) if an answer is needed."""
     registry = load_tools()
-    steps = [i for i, c in enumerate(task.solution) if registry[c.name].kind == "write"]
+    steps = [i for i, c in enumerate(task.solution) if _kind(registry, c.name) == "write"]
     return [*steps, len(task.solution)] if task.answer is not None else steps
 
 
@@ -182,26 +178,71 @@ def check_template(
     template's own)."""
     world = World(world_image(scenario, world_seed))
     report = TemplateReport(template_id)
+    answers = []
     for seed in seeds:
         try:
             task = make_task(template_id, seed, scenario, world_seed, difficulty)  # type: ignore[arg-type]
         except Exception as exc:  # report, don't stop: authors want every failure at once
-            report.problems.append(Problem(template_id, seed, f"build failed: {exc!r}"))
+            report.problems.append(Problem(template_id, seed, f"build failed: {_where(exc)}"))
             continue
+        answers.append(task.answer)
         found = _instance_problems(world, task)
         if mutate and not found:
-            found = _mutation(world, task, report)
+            found = _mutation(world, task, report) + _policies(world, task, report)
         report.problems += [Problem(template_id, seed, w) for w in found]
     world.close()
+    report.problems += _priors(template_id, answers, report)
     return report
 
 
-def _instance_problems(world: World, task: Task) -> list[str]:
+def _where(exc: BaseException) -> str:
+    """The exception, and the last line of template code it passed through (file:line)."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if "/tasks/" in f.filename]
+    place = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+    return f"{exc!r}{place}"
+
+
+def _priors(template_id: str, answers: list[str | None], report: TemplateReport) -> list[Problem]:
+    """The prior of the template's answers; a problem when one constant answer passes too
+    many instances (judged over `PRIOR_MIN_SEEDS` seeds or more)."""
+    report.prior = prior_share(answers)
+    report.prior_seeds = sum(a is not None for a in answers)
+    limit = get_template(template_id).balanced or PRIOR_LIMIT
+    if report.prior is None or report.prior_seeds < PRIOR_MIN_SEEDS or report.prior <= limit:
+        return []
+    what = f"the most common answer is expected in {report.prior:.0%} of instances (> {limit:.0%})"
+    return [Problem(template_id, -1, what)]
+
+
+def _policies(world: World, task: Task, report: TemplateReport) -> list[str]:
+    """Run the generic policies on the instance; count them into `report`, return those
+    that passed (each must fail)."""
+    undo, unpaired = undo_runs(world, task)
+    report.unpaired |= unpaired
     out = []
+    for run in [*undo, *messages_only(task)]:
+        graded, errors = replay(world, task, run.calls, run.answer)
+        added = {f"call {i} " for i in range(len(task.solution), len(run.calls))}
+        if run.policy == "undo" and any(e.startswith(tuple(added)) for e in errors):
+            continue  # the site refuses the undo (a closed deal is locked): nothing undone
+        tally = report.policies[run.policy]
+        tally.run += 1
+        if graded.passed:
+            out.append(f"policy {run.policy} passed: {run.label}")
+        else:
+            tally.killed += 1
+    return out
+
+
+def _instance_problems(world: World, task: Task) -> list[str]:
+    registry = load_tools()
+    unknown = sorted({c.name for c in task.solution if c.name not in registry})
+    out = [f"reference calls unknown tool {name!r}" for name in unknown]
     g, errors = play(world, task)
     out += [f"reference solution {e}" for e in errors]
     if (g.reward, g.passed) != (1.0, True):
-        failed = [c.name for c in g.checks if not c.passed] + list(g.collateral)
+        failed = [f"{c.name}: {c.detail}" for c in g.checks if not c.passed]
+        failed += [f"collateral {d}" for d in g.collateral]
         out.append(f"reference solution scored {g.reward} (failed: {failed})")
     world.reset()
     with world.initial_connection() as before, world.engine.connect() as after:

@@ -165,7 +165,7 @@ class Reservation(Base):
     __table_args__ = (Index("ix_booking_reservation_stay", "listing_id", "status", "check_in"),)
 
     id: Mapped[intpk]
-    code: Mapped[str] = mapped_column(String(10), unique=True)
+    code: Mapped[str] = mapped_column(String(10), unique=True, info={"free": "generated code"})
     listing_id: Mapped[int] = mapped_column(ForeignKey("booking_listing.id"))
     guest_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"), index=True)
     booked_by_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"))
@@ -184,8 +184,8 @@ class Reservation(Base):
     over_policy: Mapped[bool] = mapped_column(Boolean, default=False)
     approver_id: Mapped[int | None] = mapped_column(ForeignKey("org_person.id"))
     purpose: Mapped[str] = mapped_column(String(200), default="")
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime())
-    cancelled_at: Mapped[dt.datetime | None] = mapped_column(DateTime())
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
+    cancelled_at: Mapped[dt.datetime | None] = mapped_column(DateTime(), info={"free": "clock stamp"})
 
     listing: Mapped[Listing] = relationship(viewonly=True)
     guest: Mapped[Person] = relationship(viewonly=True, foreign_keys=[guest_id])
@@ -219,7 +219,7 @@ class HostMessage(Base):
     reservation_id: Mapped[int | None] = mapped_column(ForeignKey("booking_reservation.id"))
     from_host: Mapped[bool] = mapped_column(Boolean, default=False)
     text: Mapped[str] = mapped_column(Text)
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime())
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
 
 
 class Wishlist(Base):
@@ -228,7 +228,7 @@ class Wishlist(Base):
     id: Mapped[intpk]
     owner_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"), index=True)
     name: Mapped[str] = mapped_column(String(80))
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime())
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
 
 
 class Saved(Base):
@@ -239,7 +239,7 @@ class Saved(Base):
     id: Mapped[intpk]
     wishlist_id: Mapped[int] = mapped_column(ForeignKey("booking_wishlist.id"), index=True)
     listing_id: Mapped[int] = mapped_column(ForeignKey("booking_listing.id"))
-    added_at: Mapped[dt.datetime] = mapped_column(DateTime())
+    added_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
 
 
 class TravelPolicy(Base):
@@ -298,7 +298,7 @@ class FlightBooking(Base):
     __table_args__ = (Index("ix_booking_flight_booking_flight", "route_id", "flight_date"),)
 
     id: Mapped[intpk]
-    code: Mapped[str] = mapped_column(String(6), unique=True)  # record locator
+    code: Mapped[str] = mapped_column(String(6), unique=True, info={"free": "generated locator"})
     route_id: Mapped[int] = mapped_column(ForeignKey("booking_route.id"))
     fare_id: Mapped[int] = mapped_column(ForeignKey("booking_fare.id"))
     flight_date: Mapped[dt.date] = mapped_column(Date())
@@ -308,9 +308,9 @@ class FlightBooking(Base):
     total: Mapped[int] = mapped_column(Integer)  # cents, all travellers, fees paid included
     refund: Mapped[int | None] = mapped_column(Integer)
     purpose: Mapped[str] = mapped_column(String(200), default="")
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime())
-    changed_at: Mapped[dt.datetime | None] = mapped_column(DateTime())
-    cancelled_at: Mapped[dt.datetime | None] = mapped_column(DateTime())
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
+    changed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(), info={"free": "clock stamp"})
+    cancelled_at: Mapped[dt.datetime | None] = mapped_column(DateTime(), info={"free": "clock stamp"})
 
     route: Mapped[Route] = relationship(viewonly=True)
     fare: Mapped[Fare] = relationship(viewonly=True)
@@ -341,4 +341,4 @@ class Payment(Base):
     kind: Mapped[str] = mapped_column(String(8))
     amount: Mapped[int] = mapped_column(Integer)  # cents, positive
     memo: Mapped[str] = mapped_column(String(120))
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime())
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})

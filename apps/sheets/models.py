@@ -34,8 +34,8 @@ class Workbook(Base):
     name: Mapped[str] = mapped_column(String(120), index=True)
     owner_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"), index=True)
     link_access: Mapped[str] = mapped_column(String(10), default="none")
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime())
-    updated_at: Mapped[dt.datetime] = mapped_column(DateTime())
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
 
 
 class Share(Base):
@@ -120,12 +120,13 @@ class Change(Base):
     cell edits, the first cells' inputs before and after)."""
 
     __tablename__ = "sheets_change"
+    __table_args__ = {"info": {"free": "the audit log of edits, derived from them"}}
 
     id: Mapped[intpk]
     workbook_id: Mapped[int] = mapped_column(Integer, index=True)  # kept after a deletion
     sheet_id: Mapped[int | None] = mapped_column(Integer)
     actor_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"))
-    at: Mapped[dt.datetime] = mapped_column(DateTime())
+    at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
     action: Mapped[str] = mapped_column(String(30))
     target: Mapped[str] = mapped_column(String(200), default="")
     detail: Mapped[str] = mapped_column(Text, default="")

@@ -35,7 +35,7 @@ class Channel(Base):
     purpose: Mapped[str] = mapped_column(String(250), default="")
     is_archived: Mapped[bool] = mapped_column(Boolean, default=False)
     created_by_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"))
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime())
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
     # DMs and group DMs: the members' sorted ids ("3,17"), one conversation per set of people.
     dm_key: Mapped[str | None] = mapped_column(String(80), unique=True)
 
@@ -58,7 +58,7 @@ class Membership(Base):
     id: Mapped[intpk]
     channel_id: Mapped[int] = mapped_column(ForeignKey("slack_channel.id"), index=True)
     person_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"), index=True)
-    joined_at: Mapped[dt.datetime] = mapped_column(DateTime())
+    joined_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
     # Id of the newest message this member has seen; moving it is not a change a grader counts.
     last_read_id: Mapped[int] = mapped_column(default=0, info={"ephemeral": True})
 
@@ -73,9 +73,9 @@ class Message(Base):
     channel_id: Mapped[int] = mapped_column(ForeignKey("slack_channel.id"), index=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"), index=True)
     text: Mapped[str] = mapped_column(Text)
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime())
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
     thread_parent_id: Mapped[int | None] = mapped_column(ForeignKey("slack_message.id"), index=True)
-    edited_at: Mapped[dt.datetime | None] = mapped_column(DateTime())
+    edited_at: Mapped[dt.datetime | None] = mapped_column(DateTime(), info={"free": "clock stamp"})
     is_deleted: Mapped[bool] = mapped_column(Boolean, default=False)
     # A thread reply also shown in the channel (Slack's reply_broadcast).
     broadcast: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -110,12 +110,12 @@ class Pin(Base):
     channel_id: Mapped[int] = mapped_column(ForeignKey("slack_channel.id"), index=True)
     message_id: Mapped[int] = mapped_column(ForeignKey("slack_message.id"), unique=True)
     pinned_by_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"))
-    pinned_at: Mapped[dt.datetime] = mapped_column(DateTime())
+    pinned_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
 
 
 class Mention(Base):
     __tablename__ = "slack_mention"
-    __table_args__ = (UniqueConstraint("message_id", "person_id"),)
+    __table_args__ = (UniqueConstraint("message_id", "person_id"), {"info": {"free": "derived"}})
 
     id: Mapped[intpk]
     message_id: Mapped[int] = mapped_column(ForeignKey("slack_message.id"), index=True)
@@ -143,7 +143,7 @@ class Ephemeral(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"))
     recipient_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"), index=True)
     text: Mapped[str] = mapped_column(Text)
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime())
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
 
 
 class ScheduledMessage(Base):
@@ -158,7 +158,7 @@ class ScheduledMessage(Base):
     post_at: Mapped[dt.datetime] = mapped_column(DateTime(), index=True)
     thread_parent_id: Mapped[int | None] = mapped_column(ForeignKey("slack_message.id"))
     message_id: Mapped[int | None] = mapped_column(ForeignKey("slack_message.id"))
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime())
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
 
 
 class File(Base):
@@ -178,9 +178,9 @@ class File(Base):
     content: Mapped[str | None] = mapped_column(Text)
     channel_id: Mapped[int | None] = mapped_column(ForeignKey("slack_channel.id"), index=True)
     message_id: Mapped[int | None] = mapped_column(ForeignKey("slack_message.id"), index=True)
-    upload_key: Mapped[str] = mapped_column(String(64), default="")
+    upload_key: Mapped[str] = mapped_column(String(64), default="", info={"free": "generated key"})
     is_complete: Mapped[bool] = mapped_column(Boolean, default=False)
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime())
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
 
 
 class Bookmark(Base):
@@ -195,8 +195,8 @@ class Bookmark(Base):
     link: Mapped[str] = mapped_column(String(2000))
     emoji: Mapped[str] = mapped_column(String(60), default="")
     created_by_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"))
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime())
-    updated_at: Mapped[dt.datetime] = mapped_column(DateTime())
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
 
 
 class App(Base):
@@ -214,7 +214,7 @@ class App(Base):
     verification_token: Mapped[str] = mapped_column(String(64))
     request_url: Mapped[str] = mapped_column(String(2000), default="")
     events: Mapped[str] = mapped_column(Text, default="")  # event types, comma-separated
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime())
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
 
     @property
     def slack_id(self) -> str:

@@ -25,7 +25,9 @@ from officegym.apps.sheets.engine import Book, CellState, Key
 from officegym.apps.sheets.models import Change, Pivot
 from officegym.apps.sheets.refs import Area, parse_area
 from officegym.apps.sheets.values import Value, XlError, serial_of
+from officegym.db import Base
 from officegym.tasks.checks import Check, GradeContext
+from officegym.tasks.freedom import Free
 
 __all__ = ["Edit", "Follows", "Reader", "final_book", "follows", "load_final"]
 
@@ -178,6 +180,20 @@ class Follows(Check):
 
     def evaluate(self, g: GradeContext) -> tuple[bool, str]:
         return follows(g, self.workbook_id, self.target, self.expect, self.rounds)
+
+    def frees(self, initial: Connection) -> Sequence[Free]:
+        """The target cells' input and value: judged as a computation here, so another
+        formula than the reference's is as good."""
+        sheet, ref = self.target
+        a = parse_area(ref)
+        where: dict[str, Any] = {"row": range(a.r1, a.r2 + 1), "col": range(a.c1, a.c2 + 1)}
+        t = Base.metadata.tables["sheets_sheet"]
+        q = select(t.c.id).where(t.c.workbook_id == self.workbook_id, t.c.name == sheet)
+        sid = initial.execute(q).scalar()
+        if sid is not None:
+            where["sheet_id"] = sid
+        cols = ("input", "kind", "num", "text")
+        return (Free("sheets_cell", cols, f"computed, judged by {self.name!r}", where),)
 
 
 def _apply(reader: Reader, edit: Edit) -> Key:

@@ -9,9 +9,13 @@ listing them in one.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from sqlalchemy import Connection
+
 from officegym.tasks.checks import Check, GradeContext, NewRowId, resolve
+from officegym.tasks.freedom import Free
 from officegym.tasks.statements import Says
 
 __all__ = ["Said"]
@@ -40,6 +44,13 @@ class Said(Check):
             return False, f"no new message {self._place()}"
         ok, detail = self.says.judge("\n".join(texts), g.goal)
         return ok, f"{len(texts)} new message(s) {self._place()}: {detail}"
+
+    def frees(self, initial: Connection) -> Sequence[Free]:
+        """The text of the author's new messages: the `Says` judges it, not equality."""
+        where = {"user_id": self.author_id}
+        if self.thread_of is not None:
+            where["thread_parent_id"] = self.thread_of
+        return (Free("slack_message", ("text",), f"judged by {self.name!r}", where),)
 
     def _messages(self, g: GradeContext) -> list[dict]:
         if self.thread_of is not None:

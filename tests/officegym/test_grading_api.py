@@ -35,7 +35,8 @@ def test_an_untouched_world_grades_zero(client: FlaskClient) -> None:
     assert (report["task"], report["seed"]) == (TASK.id, TASK.seed)
     assert report["world"] == {"scenario": "default", "seed": 0}
     assert (report["reward"], report["passed"]) == (0.0, False)
-    assert [c["name"] for c in report["checks"]] == [c.name for c in TASK.checks]
+    names = [c["name"] for c in report["checks"]]  # the template's checks, then the state's
+    assert names == [c.name for c in TASK.checks] + ["state: call 0 slack_post_message"]
 
 
 def test_a_solved_world_grades_one_and_matches_the_direct_grade(

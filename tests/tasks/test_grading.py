@@ -10,7 +10,7 @@ import pytest
 
 from officegym.runner import ToolRunner
 from officegym.tasks import Allow, Check, Predicate, RowExists, Task, grade
-from officegym.tasks.grading import COLLATERAL_PENALTY
+from officegym.tasks.grading import price
 from officegym.world import World
 
 ME = "kturner"
@@ -69,7 +69,7 @@ def test_an_optional_check_costs_reward_but_not_success(world: World) -> None:
 def test_collateral_damage_halves_the_reward_and_fails(world: World) -> None:
     act(world, POST, ("slack_set_status", {"text": "Away", "emoji": "palm_tree"}))
     g = graded(world, task([posted("alpha")], MESSAGES))
-    assert g.reward == pytest.approx(1 - COLLATERAL_PENALTY) and not g.passed
+    assert g.reward == pytest.approx(price(1)) and not g.passed
     assert [d.split(" #")[0] for d in g.collateral] == ["insert slack_status"]
 
 

@@ -10,6 +10,7 @@ import dataclasses
 import pytest
 
 from officegym.tasks.base import Task, make_task
+from officegym.tasks.grading import CheckResult
 from officegym.tasks.validate import replay, state_changing_steps
 from officegym.world import World, world_image
 
@@ -69,9 +70,23 @@ def test_skipping_one_sub_goal_fails_but_keeps_the_rest(world: World, template_i
     calls = [c for i, c in enumerate(task.solution) if i != skip]
     grade, _errors = replay(world, task, calls, task.answer)
     assert not grade.passed
-    failed = [c.name for c in grade.checks if not c.passed]
+    own, state = _split(grade.checks)
+    failed = [c.name for c in own if not c.passed]
     assert 1 <= len(failed) <= 2, failed  # that one change (and the reply naming it, if any)
-    assert grade.reward >= 1 - 2 / len(grade.checks), grade.reward
+    assert [c.name for c in state if not c.passed] == [
+        f"state: call {skip} {task.solution[skip].name}"
+    ]
+    assert grade.reward >= 1 - 2 / len(own) - 1 / len(state), grade.reward
+
+
+def _split(checks: tuple[CheckResult, ...]) -> tuple[list[CheckResult], list[CheckResult]]:
+    """The template's own checks, and the state items of final-state grading."""
+    state = [c for c in checks if c.name.startswith("state: ")]
+    return [c for c in checks if c not in state], state
+
+
+def _share(checks: list[CheckResult]) -> float:
+    return sum(c.weight for c in checks if c.passed) / sum(c.weight for c in checks)
 
 
 def _with_rows(task: Task, keep: slice | list[int]) -> list:
@@ -92,7 +107,10 @@ def test_account_sheet_credit_follows_the_rows_written(world: World) -> None:
     rows = len(task.checks) - 1  # one check per account, then the DM
     grade, errors = replay(world, task, _with_rows(task, slice(0, rows // 2)), task.answer)
     assert not errors and not grade.passed and not grade.collateral
-    assert grade.reward == pytest.approx((rows // 2 + 1) / (rows + 1))
+    own, state = _split(grade.checks)
+    assert _share(own) == pytest.approx((rows // 2 + 1) / (rows + 1))
+    assert [c.name.split()[-1] for c in state if not c.passed] == ["sheets_write_range"]
+    assert grade.reward == pytest.approx((_share(own) + _share(state)) / 2)
 
 
 def test_account_sheet_missing_one_account_fails(world: World) -> None:
@@ -101,4 +119,6 @@ def test_account_sheet_missing_one_account_fails(world: World) -> None:
     keep = [i for i in range(rows) if i != rows // 2]
     grade, _ = replay(world, task, _with_rows(task, keep), task.answer)
     assert not grade.passed
-    assert [c.name for c in grade.checks if not c.passed] == [task.checks[rows // 2].name]
+    own, state = _split(grade.checks)
+    assert [c.name for c in own if not c.passed] == [task.checks[rows // 2].name]
+    assert [c.name.split()[-1] for c in state if not c.passed] == ["sheets_write_range"]

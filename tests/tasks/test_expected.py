@@ -1,0 +1,122 @@
+"""Final-state grading: every row the reference changes must end as the reference leaves
+it, without the template naming the field; freedoms let legit variants through; stray
+changes cost by their size."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from officegym.tasks import make_task
+from officegym.tasks.base import Task
+from officegym.tasks.expected import expected
+from officegym.tasks.grading import price
+from officegym.tasks.validate import replay
+from officegym.tools import ToolCall
+from officegym.world import World, world_image
+
+TRIP = "cross.book-requested-trip"
+
+
+@pytest.fixture(scope="module")
+def world() -> Iterator[World]:
+    w = World(world_image("default", 0))
+    yield w
+    w.close()
+
+
+def _booked_code(task: Task) -> str:
+    rows = [c.after for c in expected(task).changes if c.table == "booking_reservation"]
+    assert len(rows) == 1 and rows[0] is not None
+    return rows[0]["code"]
+
+
+def _with(task: Task, tool: str, **changed: object) -> list[ToolCall]:
+    return [
+        ToolCall(c.name, {**c.arguments, **changed}) if c.name == tool else c for c in task.solution
+    ]
+
+
+def test_expected_records_each_write_call_and_the_rows_it_changed() -> None:
+    task = make_task(TRIP, 0)
+    exp = expected(task)
+    assert [s.tool for s in exp.steps] == ["booking_book_stay", "slack_reply_in_thread"]
+    tables = {t for s in exp.steps for t, _ in s.rows}
+    assert {"booking_reservation", "slack_message"} <= tables
+    assert expected(task) is exp  # replayed once per instance
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_reference_scores_one_with_a_state_item_per_write_call(world: World, seed: int) -> None:
+    task = make_task(TRIP, seed)
+    graded, errors = replay(world, task, task.solution, task.answer)
+    assert not errors and graded.passed and graded.reward == 1.0
+    names = [c.name for c in graded.checks if c.name.startswith("state:")]
+    assert names == ["state: call 2 booking_book_stay", "state: call 3 slack_reply_in_thread"]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_booking_then_cancelling_the_requested_trip_fails(world: World, seed: int) -> None:
+    task = make_task(TRIP, seed)
+    cancel = ToolCall("booking_cancel_stay", {"code": _booked_code(task)})
+    graded, errors = replay(world, task, [*task.solution, cancel], task.answer)
+    assert not errors
+    assert not graded.passed
+    state = next(c for c in graded.checks if c.name.endswith("booking_book_stay"))
+    assert not state.passed and "status" in state.detail and "'cancelled'" in state.detail
+
+
+def test_three_guests_instead_of_the_traveller_alone_fails(world: World) -> None:
+    task = make_task(TRIP, 0)
+    graded, errors = replay(world, task, _with(task, "booking_book_stay", guests=3), task.answer)
+    assert not errors
+    assert not graded.passed
+    failed = [c for c in graded.checks if not c.passed]
+    assert [c.name for c in failed] == ["state: call 2 booking_book_stay"]
+    assert "guests=3" in failed[0].detail and "guests=1" in failed[0].detail
+
+
+def test_a_paraphrased_confirmation_still_passes(world: World) -> None:
+    task = make_task(TRIP, 0)
+    reply = next(c for c in task.solution if c.name == "slack_reply_in_thread")
+    found = re.match(r"Booked (.+) for you, (.+)\.$", reply.arguments["text"])
+    assert found is not None
+    text = f"All set: your stay at {found[1]} is booked, {found[2]}. Have a good trip!"
+    graded, errors = replay(world, task, _with(task, "slack_reply_in_thread", text=text), None)
+    assert not errors
+    assert graded.passed and graded.reward == 1.0
+
+
+def test_a_task_without_write_calls_has_no_state_items() -> None:
+    task = make_task("slack.count-members", 0)
+    assert expected(task).steps == ()
+
+
+def test_collateral_is_priced_by_size(world: World) -> None:
+    task = make_task("sheets.append-expense", 0)
+    made = ToolCall("sheets_create_workbook", {"name": "scratch"})
+
+    def stray(cells: int) -> float:
+        values = [[str(i) for i in range(cells)]]
+        end = chr(ord("A") + cells - 1)
+        write = ToolCall(
+            "sheets_write_range", {"workbook": "scratch", "range": f"A1:{end}1", "values": values}
+        )
+        graded, errors = replay(world, task, [*task.solution, made, write], task.answer)
+        assert not errors and not graded.passed
+        assert sum("sheets_cell" in d for d in graded.collateral) == cells
+        return graded.reward
+
+    one, eight = stray(1), stray(8)
+    assert eight < one < 1.0
+    assert price(1) == 0.5 and price(8) == pytest.approx(1 / 9)
+
+
+def test_a_changed_solution_is_not_served_from_the_cache() -> None:
+    task = make_task(TRIP, 0)
+    reference = expected(task)
+    shorter = dataclasses.replace(task, solution=task.solution[:-1])
+    assert len(expected(shorter).steps) == len(reference.steps) - 1

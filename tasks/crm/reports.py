@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -10,6 +13,7 @@ from officegym.apps.crm.models import OPEN_STAGES
 from officegym.tasks.base import Spec, template
 from officegym.tasks.crm.common import crm_index
 from officegym.tasks.facts import integer, money
+from officegym.tasks.priors import spread
 from officegym.tasks.slack.common import call, pick
 
 
@@ -37,23 +41,79 @@ def pipeline_amount(w: Session, rng: random.Random) -> Spec:
     )
 
 
+# The filters a count may combine (`crm_search_cases` takes each), over the open cases,
+# the closed ones or (without a status) every case.
+_FILTERS = ((), ("account",), ("owner",), ("status",), ("priority",), ("owner", "priority"),
+            ("owner", "status"), ("status", "priority"), ("account", "priority"))  # fmt: skip
+_SCOPES = {"open": "open (not closed) support cases", "closed": "closed support cases",
+           "all": "support cases, closed or not,"}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _CaseCount:
+    """One way of counting cases: the question, the search's arguments, the count."""
+
+    question: str
+    arguments: dict[str, Any]
+    subject: str
+    count: int
+
+
+def _case_counts(w: Session, me: Any) -> list[_CaseCount]:
+    """Every case count the template may ask for: the open cases (or, without a status,
+    all cases) of an account, a support rep, a status or a priority, or two of these."""
+    idx = crm_index(w)
+    out: list[_CaseCount] = []
+    for keys in _FILTERS:
+        for scope in ("open",) if "status" in keys else _SCOPES:
+            cases = [
+                c
+                for c in idx.cases
+                if scope == "all" or (c.status == "Closed") == (scope == "closed")
+            ]
+            groups = Counter(tuple(getattr(c, _COLUMN[k]) for k in keys) for c in cases)
+            for values, n in sorted(groups.items(), key=str):
+                if None not in values:
+                    by = dict(zip(keys, values, strict=True))
+                    out.append(_case_count(idx, me, by, scope, n))
+    return out
+
+
+_COLUMN = {"account": "account_id", "owner": "owner_id", "status": "status", "priority": "priority"}
+
+
+def _case_count(idx: Any, me: Any, by: dict[str, Any], scope: str, n: int) -> _CaseCount:
+    """The question and search arguments of one count."""
+    args: dict[str, Any] = {"open_only": scope == "open", "limit": 50}
+    if scope == "closed":
+        args["status"] = "Closed"
+    subject, whose = "", "are there"
+    if "account" in by:
+        subject = idx.account(by["account"]).name
+        whose, args["account"] = f"does {subject} have", by["account"]
+    if "owner" in by:
+        subject, args["owner"] = idx.people[by["owner"]].name, idx.people[by["owner"]].handle
+        whose = "do you own" if by["owner"] == me.id else f"does {subject} own"
+    quals = ""
+    if "status" in by:
+        quals, args["status"] = f" with the status {by['status']}", by["status"]
+    if "priority" in by:
+        quals, args["priority"] = f"{quals} at {by['priority']} priority", by["priority"]
+    return _CaseCount(f"How many {_SCOPES[scope]} {whose}{quals}?", args, subject, n)
+
+
 @template("crm.count-open-cases", difficulty="easy")
 def count_open_cases(w: Session, rng: random.Random) -> Spec:
-    """Answer how many open cases an account has."""
+    """Answer how many open cases (or all cases) an account, a support rep, a status or a
+    priority have, or two of these (chosen so the counts spread: most accounts have one)."""
     idx = crm_index(w)
-    counts: dict[int, int] = {}
-    for c in idx.cases:
-        if c.account_id is not None and c.status != "Closed":
-            counts[c.account_id] = counts.get(c.account_id, 0) + 1
-    account = idx.account(pick(rng, sorted(counts), "accounts with open cases"))
-    n = counts[account.id]
     me = rng.choice([p for p in idx.with_role("rep") if p.team_slug == idx.support])
+    asked = spread(rng, _case_counts(w, me), lambda c: c.count, "cases")
     return Spec(
-        goal=f"How many open (not closed) support cases does {account.name} have? Answer with "
-        "the number only.",
+        goal=f"{asked.question} Answer with the number only.",
         persona=me.handle,
         checks=[],
         allowed=[],
-        solution=[call("crm_search_cases", account=account.id, open_only=True, limit=50)],
-        answer=integer(n, alone=True, ignoring=(account.name,)),
+        solution=[call("crm_search_cases", **asked.arguments)],
+        answer=integer(asked.count, alone=True, ignoring=(asked.subject,)),
     )

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from officegym.apps.crm.models import OPEN_STAGES
@@ -49,41 +50,38 @@ _SCOPES = {"open": "open (not closed) support cases", "closed": "closed support 
            "all": "support cases, closed or not,"}  # fmt: skip
 
 
-@dataclass(frozen=True)
-class _CaseCount:
-    """One way of counting cases: the question, the search's arguments, the count."""
-
-    question: str
-    arguments: dict[str, Any]
-    subject: str
-    count: int
+_COLUMN = {"account": "account_id", "owner": "owner_id", "status": "status", "priority": "priority"}
+_SCOPE_HOLDS = {
+    "open": lambda status: status != "Closed",
+    "closed": lambda status: status == "Closed",
+    "all": lambda status: True,
+}
 
 
-def _case_counts(w: Session, me: Any) -> list[_CaseCount]:
-    """Every case count the template may ask for: the open cases (or, without a status,
-    all cases) of an account, a support rep, a status or a priority, or two of these."""
-    idx = crm_index(w)
-    out: list[_CaseCount] = []
+def _case_counts(w: Session) -> list[tuple[tuple[tuple[str, Any], ...], str, int]]:
+    """Every case count the template may ask for, as (filters, scope, count): the open
+    cases (the closed ones, or all cases) of an account, a support rep, a status or a
+    priority, or two of these. Read once per world."""
+    return _counts_of(w.get_bind())
+
+
+@functools.lru_cache(maxsize=8)
+def _counts_of(engine: Engine) -> list[tuple[tuple[tuple[str, Any], ...], str, int]]:
+    with Session(engine) as w:
+        cases = crm_index(w).cases
+    out: list[tuple[tuple[tuple[str, Any], ...], str, int]] = []
     for keys in _FILTERS:
         for scope in ("open",) if "status" in keys else _SCOPES:
-            cases = [
-                c
-                for c in idx.cases
-                if scope == "all" or (c.status == "Closed") == (scope == "closed")
-            ]
-            groups = Counter(tuple(getattr(c, _COLUMN[k]) for k in keys) for c in cases)
+            chosen = [c for c in cases if _SCOPE_HOLDS[scope](c.status)]
+            groups = Counter(tuple(getattr(c, _COLUMN[k]) for k in keys) for c in chosen)
             for values, n in sorted(groups.items(), key=str):
                 if None not in values:
-                    by = dict(zip(keys, values, strict=True))
-                    out.append(_case_count(idx, me, by, scope, n))
+                    out.append((tuple(zip(keys, values, strict=True)), scope, n))
     return out
 
 
-_COLUMN = {"account": "account_id", "owner": "owner_id", "status": "status", "priority": "priority"}
-
-
-def _case_count(idx: Any, me: Any, by: dict[str, Any], scope: str, n: int) -> _CaseCount:
-    """The question and search arguments of one count."""
+def _question(idx: Any, me: Any, by: dict[str, Any], scope: str) -> tuple[str, dict, str]:
+    """The question, the search's arguments and the subject's name of one count."""
     args: dict[str, Any] = {"open_only": scope == "open", "limit": 50}
     if scope == "closed":
         args["status"] = "Closed"
@@ -99,7 +97,7 @@ def _case_count(idx: Any, me: Any, by: dict[str, Any], scope: str, n: int) -> _C
         quals, args["status"] = f" with the status {by['status']}", by["status"]
     if "priority" in by:
         quals, args["priority"] = f"{quals} at {by['priority']} priority", by["priority"]
-    return _CaseCount(f"How many {_SCOPES[scope]} {whose}{quals}?", args, subject, n)
+    return f"How many {_SCOPES[scope]} {whose}{quals}?", args, subject
 
 
 @template("crm.count-open-cases", difficulty="easy")
@@ -108,12 +106,13 @@ def count_open_cases(w: Session, rng: random.Random) -> Spec:
     priority have, or two of these (chosen so the counts spread: most accounts have one)."""
     idx = crm_index(w)
     me = rng.choice([p for p in idx.with_role("rep") if p.team_slug == idx.support])
-    asked = spread(rng, _case_counts(w, me), lambda c: c.count, "cases")
+    by, scope, n = spread(rng, _case_counts(w), lambda c: c[2], "cases")
+    question, arguments, subject = _question(idx, me, dict(by), scope)
     return Spec(
-        goal=f"{asked.question} Answer with the number only.",
+        goal=f"{question} Answer with the number only.",
         persona=me.handle,
         checks=[],
         allowed=[],
-        solution=[call("crm_search_cases", **asked.arguments)],
-        answer=integer(asked.count, alone=True, ignoring=(asked.subject,)),
+        solution=[call("crm_search_cases", **arguments)],
+        answer=integer(n, alone=True, ignoring=(subject,) if subject else ()),
     )

@@ -15,6 +15,7 @@ from officegym.seed_data.slack_text import DAYS
 from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.facts import Fact, choice, integer, percent, person
 from officegym.tasks.org import chain_phrase, manager_chain
+from officegym.tasks.priors import spread
 from officegym.tasks.slack.common import call, channels_of, member_ids, people, pick
 from officegym.tasks.statements import day_forms
 
@@ -49,18 +50,36 @@ def lookup_manager(w: Session, rng: random.Random, level: Level) -> Spec:
 
 @template("slack.count-members", difficulty="easy")
 def count_members(w: Session, rng: random.Random) -> Spec:
-    """Answer how many members a channel you can see has."""
-    me = pick(rng, people(w), "people")
-    ch = rng.choice(channels_of(w, me))
-    n = len(member_ids(w, ch.id))
+    """Answer how many members a channel you can see has, or how many more than another
+    (chosen so the answers spread: several channels hold the whole company)."""
+    me_id, names, n = spread(rng, _member_counts(w.get_bind()), lambda q: q[2], "channels")
+    me = w.get_one(Person, me_id)
+    if len(names) == 1:
+        question = f"How many members does #{names[0]} have?"
+    else:
+        question = f"How many more members does #{names[0]} have than #{names[1]}?"
     return Spec(
-        goal=f"How many members does #{ch.name} have? Answer with just the number.",
+        goal=f"{question} Answer with just the number.",
         persona=me.handle,
         checks=[],
         allowed=[],
-        solution=[call("slack_get_channel_info", channel=ch.name)],
-        answer=integer(n, alone=True, ignoring=(f"#{ch.name}",)),
+        solution=[call("slack_get_channel_info", channel=name) for name in names],
+        answer=integer(n, alone=True, ignoring=tuple(f"#{name}" for name in names)),
     )
+
+
+@functools.lru_cache(maxsize=8)
+def _member_counts(engine: Engine) -> list[tuple[int, tuple[str, ...], int]]:
+    """(person id, channels, answer) of every question the template may ask: a channel of
+    theirs and its member count, or two and how many more the first has."""
+    out: list[tuple[int, tuple[str, ...], int]] = []
+    with Session(engine) as w:
+        for p in people(w):
+            size = {c.name: len(member_ids(w, c.id)) for c in channels_of(w, p)}
+            out += [(p.id, (a,), n) for a, n in size.items()]
+            out += [(p.id, (a, b), size[a] - size[b]) for a in size for b in size
+                    if size[a] > size[b]]  # fmt: skip
+    return out
 
 
 FACTS = [

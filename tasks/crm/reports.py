@@ -45,12 +45,20 @@ def pipeline_amount(w: Session, rng: random.Random) -> Spec:
 # The filters a count may combine (`crm_search_cases` takes each), over the open cases,
 # the closed ones or (without a status) every case.
 _FILTERS = ((), ("account",), ("owner",), ("status",), ("priority",), ("owner", "priority"),
-            ("owner", "status"), ("status", "priority"), ("account", "priority"))  # fmt: skip
+            ("owner", "status"), ("status", "priority"), ("account", "priority"), ("urgent",),
+            ("owner", "urgent"), ("status", "urgent"), ("account", "urgent"))  # fmt: skip
+URGENT = ("High", "Critical")  # "urgent": either priority, two searches added up
 _SCOPES = {"open": "open (not closed) support cases", "closed": "closed support cases",
            "all": "support cases, closed or not,"}  # fmt: skip
 
 
-_COLUMN = {"account": "account_id", "owner": "owner_id", "status": "status", "priority": "priority"}
+_KEY = {
+    "account": lambda c: c.account_id,
+    "owner": lambda c: c.owner_id,
+    "status": lambda c: c.status,
+    "priority": lambda c: c.priority,
+    "urgent": lambda c: True if c.priority in URGENT else None,
+}
 _SCOPE_HOLDS = {
     "open": lambda status: status != "Closed",
     "closed": lambda status: status == "Closed",
@@ -73,15 +81,15 @@ def _counts_of(engine: Engine) -> list[tuple[tuple[tuple[str, Any], ...], str, i
     for keys in _FILTERS:
         for scope in ("open",) if "status" in keys else _SCOPES:
             chosen = [c for c in cases if _SCOPE_HOLDS[scope](c.status)]
-            groups = Counter(tuple(getattr(c, _COLUMN[k]) for k in keys) for c in chosen)
+            groups = Counter(tuple(_KEY[k](c) for k in keys) for c in chosen)
             for values, n in sorted(groups.items(), key=str):
                 if None not in values:
                     out.append((tuple(zip(keys, values, strict=True)), scope, n))
     return out
 
 
-def _question(idx: Any, me: Any, by: dict[str, Any], scope: str) -> tuple[str, dict, str]:
-    """The question, the search's arguments and the subject's name of one count."""
+def _question(idx: Any, me: Any, by: dict[str, Any], scope: str) -> tuple[str, list[dict], str]:
+    """The question, the searches' arguments and the subject's name of one count."""
     args: dict[str, Any] = {"open_only": scope == "open", "limit": 50}
     if scope == "closed":
         args["status"] = "Closed"
@@ -97,7 +105,11 @@ def _question(idx: Any, me: Any, by: dict[str, Any], scope: str) -> tuple[str, d
         quals, args["status"] = f" with the status {by['status']}", by["status"]
     if "priority" in by:
         quals, args["priority"] = f"{quals} at {by['priority']} priority", by["priority"]
-    return f"How many {_SCOPES[scope]} {whose}{quals}?", args, subject
+    searches = [args]
+    if "urgent" in by:
+        quals = f"{quals} at {' or '.join(URGENT)} priority"
+        searches = [{**args, "priority": p} for p in URGENT]
+    return f"How many {_SCOPES[scope]} {whose}{quals}?", searches, subject
 
 
 @template("crm.count-open-cases", difficulty="easy")
@@ -107,12 +119,12 @@ def count_open_cases(w: Session, rng: random.Random) -> Spec:
     idx = crm_index(w)
     me = rng.choice([p for p in idx.with_role("rep") if p.team_slug == idx.support])
     by, scope, n = spread(rng, _case_counts(w), lambda c: c[2], "cases")
-    question, arguments, subject = _question(idx, me, dict(by), scope)
+    question, searches, subject = _question(idx, me, dict(by), scope)
     return Spec(
         goal=f"{question} Answer with the number only.",
         persona=me.handle,
         checks=[],
         allowed=[],
-        solution=[call("crm_search_cases", **arguments)],
+        solution=[call("crm_search_cases", **arguments) for arguments in searches],
         answer=integer(n, alone=True, ignoring=(subject,) if subject else ()),
     )

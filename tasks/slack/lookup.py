@@ -22,21 +22,16 @@ from officegym.tasks.statements import day_forms
 
 @template("slack.lookup-manager", difficulty="easy", knobs={"hops": (1, 2, 3)})
 def lookup_manager(w: Session, rng: random.Random, level: Level) -> Spec:
-    """Answer who a colleague's manager is (harder levels: two or three managers up)."""
+    """Answer who two colleagues' managers are (harder levels: one colleague's manager two
+    or three managers up)."""
     everyone = people(w)
     me = pick(rng, everyone, "people")
     if level.hops == 1:
-        subject = rng.choice([p for p in everyone if p.manager_id and p.id != me.id])
-        boss = w.get(Person, subject.manager_id)
-        assert boss is not None
-        chain = [subject, boss]
-    else:
-        chain = manager_chain(rng, everyone, level.hops, avoid=(me.id,))
+        return _two_managers(w, rng, me, everyone)
+    chain = manager_chain(rng, everyone, level.hops, avoid=(me.id,))
     subject, boss = chain[0], chain[-1]
     return Spec(
-        goal=f"Who is {chain_phrase(chain)}? Answer with that person's full name."
-        if level.hops > 1
-        else f"Who is {subject.name}'s manager? Answer with the manager's full name.",
+        goal=f"Who is {chain_phrase(chain)}? Answer with that person's full name.",
         persona=me.handle,
         checks=[],
         allowed=[],
@@ -45,6 +40,29 @@ def lookup_manager(w: Session, rng: random.Random, level: Level) -> Spec:
             *[call("slack_get_person", person=p.handle) for p in chain[1:-1]],
         ],
         answer=person(boss, everyone, ignoring=(subject.name, subject.handle)),
+    )
+
+
+def _two_managers(w: Session, rng: random.Random, me: Person, everyone: list[Person]) -> Spec:
+    """Who two colleagues' managers are: a company has few managers, so one colleague's
+    would make a constant name pass often; the pair is chosen so the answers spread."""
+    staff = [p for p in everyone if p.manager_id and p.id != me.id]
+    pairs = [(a, b) for i, a in enumerate(staff) for b in staff[i + 1 :]]
+    a, b = spread(rng, pairs, lambda ab: frozenset(p.manager_id for p in ab), "colleagues")
+    a, b = rng.sample([a, b], 2)
+    bosses = sorted({a.manager_id, b.manager_id})
+    return Spec(
+        goal=f"Who are the managers of {a.name} and of {b.name}? Answer with the managers' "
+        "full names.",
+        persona=me.handle,
+        checks=[],
+        allowed=[],
+        solution=[call("slack_get_person", person=p.name) for p in (a, b)],
+        answer=person(
+            [w.get_one(Person, m) for m in bosses],
+            everyone,
+            ignoring=(a.name, a.handle, b.name, b.handle),
+        ),
     )
 
 

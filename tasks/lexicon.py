@@ -57,8 +57,8 @@ HEDGES = SIGNS | frozenset(
         "probably", "likely", "either", "about", "approx", "approximately", "around",
         "roughly", "nearly", "almost", "over", "under", "minus", "plus", "+", "give", "take",
         "between", "ish", "than", "estimate", "estimated", "guess", "think", "believe",
-        "unsure", "somewhere", "range", "upto", "max", "maximum", "min", "minimum", "circa",
-        "ca", "approximate", "below", "above", "tops", "ballpark", "vicinity", "close",
+        "unsure", "somewhere", "range", "upto", "maximum", "minimum", "circa", "approximate",
+        "ballpark",
     )
 )  # fmt: skip
 # Phrases that make a value a bound ("up to $1,919"); their words alone are harmless,

@@ -2,8 +2,11 @@
 commit — or only look like it does?
 
 A chat message that must confirm that something was done is not a question back
-("Which lead do you mean?"), a promise for later ("I'll add it tomorrow"), a denial
-("I haven't moved it") or an echo of the instructions the agent was given. Each act
+("Which lead do you mean?"), a promise for later ("I'll add it tomorrow"), a note of
+work still to do ("To do: add the lead"), a denial ("I haven't moved it"), a message
+that takes itself back ("Scratch that", "ignore this") or does not mean it ("just
+kidding"), or an echo of the instructions the agent was given. The words of each
+category live in `officegym.tasks.lexicon`. Each act
 (`Act`) names what the message must do; `problem(act, text, carries)` says what is
 wrong with it, or None. `carries(tokens)` tells which sentences carry the content
 the task asks for: a question or a promise elsewhere in the message ("Anything
@@ -15,40 +18,28 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Literal
 
+from officegym.tasks.lexicon import (
+    CLAIMS,
+    DEFERRALS,
+    FAILURES,
+    INABILITY,
+    JOKES,
+    NEGATIONS,
+    NOTE_OPENERS,
+    PROMISES,
+    REQUESTS,
+    RETRACTIONS,
+)
 from officegym.tasks.text import find, phrase, sentences, tokens
 
-__all__ = ["ACTS", "NEGATIONS", "Act", "echoes", "is_question", "problem"]
+__all__ = ["ACTS", "NEGATIONS", "REQUESTS", "Act", "echoes", "is_question", "problem"]
 
 Act = Literal["announce", "confirm", "report", "refuse", "request", "commit"]
 ACTS: tuple[Act, ...] = ("announce", "confirm", "report", "refuse", "request", "commit")
 
-# Words that deny or undo what a message should affirm ("I will NOT take this").
-NEGATIONS = (
-    "not", "never", "no longer", "can't", "cannot", "can not", "won't", "don't", "doesn't",
-    "didn't", "isn't", "wasn't", "aren't", "weren't", "hasn't", "haven't", "hadn't",
-    "couldn't", "wouldn't", "shouldn't", "unable", "cancelled", "canceled", "failed",
-)  # fmt: skip
-# Words that put what should be done in the future ("I'll do it later").
-PROMISES = (
-    "will", "ll", "going to", "gonna", "later", "soon", "shortly", "tomorrow", "asap",
-    "next week", "plan to", "planning to", "about to", "intend to", "once i", "after i",
-    "when i get", "tonight", "eventually",
-)  # fmt: skip
-# Ways of saying one could not do it (a refusal must say one of them).
-INABILITY = (
-    "can't", "cannot", "can not", "couldn't", "unable", "not able", "not a member",
-    "no access", "don't have access", "do not have access", "doesn't show", "don't see",
-    "isn't visible", "not visible", "not allowed", "no permission", "don't have permission",
-    "forbidden", "won't let me", "not possible", "impossible",
-)  # fmt: skip
-# A refusal that claims it was done after all is no refusal.
-DONE = ("posted", "shared", "done", "put it", "added it", "sent it", "went ahead")
-# Ways of asking someone for something.
-REQUESTS = (
-    "could you", "can you", "would you", "will you", "please", "pls", "mind sharing",
-    "send me", "share", "let me know", "do you have", "who is", "who knows", "who owns",
-    "anyone", "is there",
-)  # fmt: skip
+# What undoes a message, whatever it must do: a denial or a failure ("I will NOT take
+# this", "the booking failed"), taking itself back ("Scratch that") or a joke ("jk").
+UNDOING = (*NEGATIONS, *FAILURES)
 _FIRST_PERSON_FUTURE = ("i ll", "i will", "i'm going to", "i m going to", "we ll", "on it")
 _WH = frozenset(("which", "what", "who", "whom", "whose", "where", "why", "how", "when"))
 _AUX = frozenset(
@@ -86,30 +77,58 @@ def problem(act: Act, text: str, carries: Callable[[tuple[str, ...]], bool]) -> 
     parts = [(s, tokens(s)) for s in sentences(text)]
     content = [(s, w) for s, w in parts if carries(w)] or parts
     whole = tokens(text)
+    if undone := _takes_back(whole):
+        return undone
     if act == "refuse":
         return _refusal_problem(whole)
     if act == "request":
         if not any(is_question(s) or _has_any(w, REQUESTS) for s, w in parts):
             return "asks for nothing"
-        denial = _has_any(whole, NEGATIONS)
+        denial = _has_any(whole, UNDOING)
         return f"denies ({denial!r})" if denial else None
-    if denial := _has_any(whole, NEGATIONS):
+    if denial := _has_any(whole, UNDOING):
         return f"denies ({denial!r})"
     if any(is_question(s) for s, _ in content):
         return "asks instead of stating"
     if act == "commit":
         return None if _has_any(whole, _FIRST_PERSON_FUTURE) else "commits to nothing"
     if act in ("confirm", "report"):
-        promise = next((p for _, w in content if (p := _has_any(w, PROMISES))), None)
-        if promise:
+        return _deferral(content) or _note(parts)
+    return None
+
+
+def _note(parts: list[tuple[str, tuple[str, ...]]]) -> str | None:
+    """Whether a sentence opens as a note of work left ("To do: ...")."""
+    for _, w in parts:
+        opener = next((o for o in NOTE_OPENERS if w[: len(phrase(o))] == phrase(o)), None)
+        if opener:
+            return f"leaves it for later ({opener!r})"
+    return None
+
+
+def _takes_back(words: tuple[str, ...]) -> str | None:
+    """Whether the message retracts itself or says it does not mean it."""
+    if retraction := _has_any(words, RETRACTIONS):
+        return f"takes itself back ({retraction!r})"
+    if joke := _has_any(words, JOKES):
+        return f"does not mean it ({joke!r})"
+    return None
+
+
+def _deferral(content: list[tuple[str, tuple[str, ...]]]) -> str | None:
+    """Whether the sentences carrying the content promise it or leave it for later."""
+    for _, w in content:
+        if promise := _has_any(w, PROMISES):
             return f"promises instead of confirming ({promise!r})"
+        if deferral := _has_any(w, DEFERRALS):
+            return f"leaves it for later ({deferral!r})"
     return None
 
 
 def _refusal_problem(words: tuple[str, ...]) -> str | None:
     if not _has_any(words, INABILITY):
         return "does not say it could not be done"
-    if claim := _has_any(words, DONE):
+    if claim := _has_any(words, CLAIMS):
         return f"claims it was done ({claim!r})"
     if promise := _has_any(words, ("will post", "ll post", "post it later", "later", "soon")):
         return f"promises to do it anyway ({promise!r})"

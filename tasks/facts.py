@@ -23,11 +23,27 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from officegym.tasks.lexicon import (
+    HEDGES,
+    MINUS,
+    NEGATIONS,
+    PERCENT_UNITS,
+    REJECTIONS,
+    ZERO_WORDS,
+    hedge_in,
+)
 from officegym.tasks.text import phrase, sentences, tokens
-from officegym.tasks.values import amounts_in, date_word, dates_in, numbers_in, times_in
+from officegym.tasks.values import (
+    amounts_in,
+    counts_in,
+    date_word,
+    dates_in,
+    numbers_in,
+    percents_in,
+    times_in,
+)
 
 __all__ = [
-    "ANSWER_NEGATIONS",
     "HEDGES",
     "Fact",
     "FactKind",
@@ -43,25 +59,9 @@ __all__ = [
 
 FactKind = Literal["integer", "money", "percent", "date", "time", "choice"]
 
-# Words that hedge a value ("at least 2", "2 or 3", "about $300k"): refused in answers and
-# in messages that must report one value.
-HEDGES = frozenset(
-    (
-        "or", "least", "most", "more", "less", "fewer", "maybe", "perhaps", "possibly",
-        "probably", "likely", "either", "about", "approx", "approximately", "around",
-        "roughly", "nearly", "almost", "over", "under", "minus", "plus", "+", "give", "take",
-        "between", "ish", "than", "estimate", "estimated", "guess", "think", "believe",
-        "unsure", "somewhere", "range",
-    )
-)  # fmt: skip
-# Words that deny the value an answer states ("It isn't 60.", "$311,000 is wrong").
-ANSWER_NEGATIONS = (
-    "not", "never", "isn't", "aren't", "wasn't", "weren't", "doesn't", "don't", "didn't",
-    "hasn't", "haven't", "can't", "cannot", "won't", "wrong", "incorrect", "false", "untrue",
-    "mistaken", "neither", "nor",
-)  # fmt: skip
-_UNITS = frozenset(("$", "dollars", "dollar", "usd", "percent", "pct", "k", "m", "mm"))
-_UNITS |= frozenset(("thousand", "million", "billion", "bn", "grand"))
+_NUMERIC = frozenset(("integer", "money", "percent"))
+_UNITS = frozenset(("$", "dollars", "dollar", "usd", "bucks", "k", "m", "mm"))
+_UNITS |= frozenset(("thousand", "million", "billion", "bn", "grand")) | PERCENT_UNITS
 
 
 @dataclass(frozen=True)
@@ -89,9 +89,9 @@ class Fact:
 
     def read_words(self, words: tuple[str, ...]) -> set[Any]:
         if self.kind == "integer":
-            return {_as_number(v) for v, _, _ in numbers_in(words)}
+            return {_as_number(v) for v in counts_in(words)}
         if self.kind == "percent":
-            return {_as_number(v) for v, _, _ in numbers_in(words)}
+            return {_as_number(v) for v in percents_in(words)}
         if self.kind == "money":
             return amounts_in(words)
         if self.kind == "date":
@@ -100,9 +100,20 @@ class Fact:
             return times_in(words)
         return _options_named(words, _forms_index(tuple(self.options.items())))
 
+    def read_answer(self, words: tuple[str, ...]) -> set[Any]:
+        """What an answer's tokens state: as `read_words`, but an answer that marks no
+        amount as money ("68", "68.00") states its plain numbers as amounts."""
+        found = self.read_words(words)
+        if self.kind == "money" and not found:
+            found = {round(v) for v, _, _ in numbers_in(words)}
+        return found - set(self.besides)
+
     def judge(self, text: str) -> tuple[bool, str]:
         """Whether `text` states exactly the expected value(s) of this type."""
-        found = self.read(text)
+        return self.verdict(self.read(text))
+
+    def verdict(self, found: set[Any]) -> tuple[bool, str]:
+        """Whether the values `found` in a text are exactly the expected value(s)."""
         want = set(self.values)
         if found == want:
             return True, f"states {self.describe()}"
@@ -282,23 +293,60 @@ def _person_forms(p: Any) -> tuple[str, ...]:
 
 def judge_answer(fact: Fact, answer: str | None, *, max_chars: int = 300) -> tuple[bool, str]:
     """Whether a final answer states exactly the fact: the value(s), nothing of the same
-    type besides, no hedge, no negation, no question, and only the value when `alone`."""
+    type besides, no hedge (a word, a phrase or a sign: "about", "up to", "~"), no denial
+    ("It isn't 60", "Nope", "Anything but"), no minus sign on a count or an amount, no
+    question, and only the value when `alone`. Zero may be said in words ("Nothing",
+    "No refund"), and money as a plain number ("68", "68 dollars")."""
     if not answer or not answer.strip():
         return False, "no answer"
     if len(answer) > max_chars:
         return False, f"longer than {max_chars} characters"
-    words = tokens(fact._cut(answer))
-    if hedge := next((w for w in words if w in HEDGES), None):
-        return False, f"hedges ({hedge!r})"
-    if denial := next((n for n in ANSWER_NEGATIONS if _has(words, n)), None):
-        return False, f"denies ({denial!r})"
+    words = _answer_words(fact, answer)
+    if wrong := _hedged_or_denied(fact, words):
+        return False, wrong
     if any(s.rstrip().endswith("?") for s in sentences(answer)):
         return False, "asks a question"
     if fact.alone:
         extra = [w for i, w in enumerate(words) if i not in fact.value_tokens(words)]
         if extra:
             return False, f"says more than the value ({' '.join(extra[:5])!r})"
-    return fact.judge(answer)
+    return fact.verdict(fact.read_answer(words))
+
+
+def _answer_words(fact: Fact, answer: str) -> tuple[str, ...]:
+    """The answer's tokens, the subject's own name cut out and, for a number, each way of
+    saying zero ("nothing", "no refund") written as the number 0."""
+    words = tokens(fact._cut(answer))
+    if fact.kind not in _NUMERIC:
+        return words
+    zero = "$0" if fact.kind == "money" else "0"
+    for form in ZERO_WORDS:
+        words = _replaced(words, phrase(form), zero)
+    return words
+
+
+def _replaced(words: tuple[str, ...], target: tuple[str, ...], by: str) -> tuple[str, ...]:
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        if target and tuple(words[i : i + len(target)]) == target:
+            out.append(by)
+            i += len(target)
+        else:
+            out.append(words[i])
+            i += 1
+    return tuple(out)
+
+
+def _hedged_or_denied(fact: Fact, words: tuple[str, ...]) -> str | None:
+    """What makes the answer a hedge or a denial (None if nothing does)."""
+    if hedge := hedge_in(words):
+        return f"hedges ({hedge!r})"
+    if fact.kind in _NUMERIC and MINUS in words:
+        return "denies (a minus sign on a count or an amount)"
+    if denial := next((n for n in (*NEGATIONS, *REJECTIONS) if _has(words, n)), None):
+        return f"denies ({denial!r})"
+    return None
 
 
 def _has(words: tuple[str, ...], wanted: str) -> bool:

@@ -9,13 +9,15 @@ reply in a thread they started, or a message that @mentions them — and posts t
 in the DM, or in the message's thread.
 
 `Responder.reply(task, question, history)` decides what to say (None: say nothing).
-`KeywordResponder`, the default, is deterministic: a question that names the topic
-(`Hidden.topic`, read as normalised tokens) gets the hidden fact; another question gets
-"I'm not sure what you mean"; a message that asks nothing (a thank-you) gets no reply.
-It never volunteers the fact. Whatever the responder, the colleague answers each
-distinct question once and at most `MAX_REPLIES` times an episode, so two simulated
-parties can never talk forever. An LLM-driven responder lives in
-`officegym.gym.colleagues`.
+`KeywordResponder`, the default, is deterministic: a question that names the item or
+the kind of the hidden fact (one of `Hidden.topic`, read as normalised tokens, other
+than a bare question word: "who?", "when?" and "how much?" name nothing) gets the fact;
+a catch-all question ("anything else I should know?", "who, when and how much?") gets a
+question back (`CLARIFY`); another question gets "I'm not sure what you mean"; a message
+that asks nothing (a thank-you) gets no reply. It never volunteers the fact. Whatever
+the responder, the colleague answers each distinct question once and at most
+`MAX_REPLIES` times an episode, so two simulated parties can never talk forever. An
+LLM-driven responder lives in `officegym.gym.colleagues`.
 """
 
 from __future__ import annotations
@@ -30,13 +32,15 @@ from sqlalchemy.orm import Session
 from officegym.apps.org.models import Person
 from officegym.apps.slack import service as chat
 from officegym.apps.slack.models import Channel, Mention, Message
-from officegym.tasks.acts import REQUESTS, is_question
+from officegym.tasks.acts import is_question
+from officegym.tasks.lexicon import CATCH_ALL, QUESTION_WORDS, REQUESTS
 from officegym.tasks.text import find, phrase, sentences, tokens
 
 if TYPE_CHECKING:
     from officegym.tasks.base import Task
 
 __all__ = [
+    "CLARIFY",
     "DONT_KNOW",
     "MAX_REPLIES",
     "Colleague",
@@ -44,6 +48,7 @@ __all__ = [
     "Line",
     "Responder",
     "asks",
+    "catch_all",
     "colleague_for",
     "names_topic",
 ]
@@ -52,6 +57,17 @@ MAX_REPLIES = 6
 DONT_KNOW = (
     "Sorry, I'm not sure what you mean. I don't know anything about that; "
     "what exactly do you need from me?"
+)
+CLARIFY = (
+    "What exactly do you need from me? Ask me about the one thing you need for this "
+    "and I'll tell you."
+)
+# The kinds of fact a question may ask for: one that asks for two kinds at once
+# ("who, when and how much?") asks for everything.
+_KINDS = (
+    ("how much", "amount", "price", "cost", "figure", "total", "number", "dollars", "budget"),
+    ("when", "date", "dates", "day", "days", "night", "nights", "time", "deadline"),
+    ("who", "whom", "person", "contact", "reviewer", "name"),
 )
 
 
@@ -72,10 +88,22 @@ class Responder(Protocol):
 
 
 def names_topic(task: Task, text: str) -> bool:
-    """Whether `text` names the hidden fact's topic (one of `Hidden.topic`, as tokens)."""
+    """Whether `text` names the hidden fact's item or kind: one of `Hidden.topic` (as
+    tokens) that is not a bare question word ("who", "when", "how much")."""
     assert task.hidden is not None
     words = tokens(text)
-    return any(find(words, phrase(t)) for t in task.hidden.topic)
+    generic = {phrase(q) for q in QUESTION_WORDS}
+    return any(find(words, phrase(t)) for t in task.hidden.topic if phrase(t) not in generic)
+
+
+def catch_all(text: str) -> bool:
+    """Whether `text` asks for everything at once: "anything else I should know?", "what
+    do I need?", or several kinds of fact in one breath ("who, when and how much?")."""
+    words = tokens(text)
+    if any(find(words, phrase(c)) for c in CATCH_ALL):
+        return True
+    kinds = [k for k in _KINDS if any(find(words, phrase(w)) for w in k)]
+    return len(kinds) > 1
 
 
 def asks(text: str) -> bool:
@@ -88,15 +116,19 @@ def asks(text: str) -> bool:
 
 
 class KeywordResponder:
-    """The deterministic requester: the fact for a question naming its topic, "I don't
-    know" for another question, nothing for a message that asks nothing."""
+    """The deterministic requester: the fact for a question naming its item or kind, a
+    question back for a catch-all question, "I don't know" for another question, nothing
+    for a message that asks nothing."""
 
     def reply(self, task: Task, question: str, history: Sequence[Line]) -> str | None:
         if task.hidden is None:
             return None
+        asked = asks(question)
+        if asked and catch_all(question):
+            return CLARIFY
         if names_topic(task, question):
             return task.hidden.reply
-        return DONT_KNOW if asks(question) else None
+        return DONT_KNOW if asked else None
 
 
 @dataclass

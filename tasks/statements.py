@@ -27,8 +27,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from officegym.tasks import facts as F
-from officegym.tasks.acts import NEGATIONS, Act, echoes, problem
-from officegym.tasks.facts import HEDGES, Fact
+from officegym.tasks.acts import Act, echoes, problem
+from officegym.tasks.facts import Fact
+from officegym.tasks.lexicon import HEDGES, NEGATIONS, hedge_in
 from officegym.tasks.text import find, mentions, phrase, tokens
 from officegym.tasks.values import amounts_in, dates_in, numbers_in
 
@@ -148,7 +149,7 @@ class Says:
             target = phrase(rival)
             if target and target[0] in present and find(words, target):
                 return False, f"also says {rival!r}"
-        if not self.hedges and (hedge := next((w for w in words if w in HEDGES), None)):
+        if not self.hedges and (hedge := hedge_in(words)):
             return False, f"hedges ({hedge!r})"
         for fact in self._facts:
             ok, detail = fact.judge(text)

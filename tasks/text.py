@@ -8,7 +8,9 @@ written with a Cyrillic "Т" is still Tuesday and still a rival.
 
 Tokens are words, @handles, #channels and numbers with their separators
 (``$1,921,000``, ``2026-06-30``, ``10:30``), lower-cased, so a value matches only
-whole: "$1,921,000" does not say "$921,000" and "There are 2." says "2".
+whole: "$1,921,000" does not say "$921,000" and "There are 2." says "2". Signs that
+change what a number says are kept as tokens: ``~``, ``<``, ``>``, ``<=``, ``≤``,
+``±``, ``≈``, ``%`` and a minus glued to a number (``-48``).
 """
 
 from __future__ import annotations
@@ -20,7 +22,12 @@ from collections.abc import Sequence
 
 __all__ = ["find", "mentions", "normalize", "phrase", "sentences", "tokens"]
 
-_TOKEN = re.compile(r"\$?\d+(?:[.,:/-]\d+)*|[@#]?\w+(?:[.-]\w+)*|\+")
+# A minus sign glued to a number, comparison and approximation signs and ``%`` are
+# tokens of their own, so a reader can refuse "-48", "~$1,919" or "48%" for a count.
+_TOKEN = re.compile(
+    r"(?<![\w.])[-\u2212](?=\$?\d)|[<>]=|[~<>\u2264\u2265\u00b1\u2248\u2272\u2273\u2a7d\u2a7e%]"
+    r"|\$?\d+(?:[.,:/-]\d+)*|[@#]?\w+(?:[.-]\w+)*|\+"
+)
 _ARTICLES = frozenset({"a", "an", "the"})
 _VERSION = re.compile(r"^v\d+(?:\.\d+)+$")
 _TIME = re.compile(r"^(?P<hour>\d{1,2})(?:(?P<sep>[:.])(?P<min>\d{2}))?$")
@@ -59,7 +66,7 @@ def tokens(text: str) -> tuple[str, ...]:
     ``1.30 PM``, ``09:30`` and ``10am`` are ``13:30``, ``13:30``, ``9:30`` and
     ``10:00``). Punctuation separates tokens, apostrophes too (``isn't`` is ``isn t``,
     the same for a phrase looked for and for the text it is looked for in)."""
-    raw = [t.lower() for t in _TOKEN.findall(normalize(text))]
+    raw = [t.lower().replace("\u2212", "-") for t in _TOKEN.findall(normalize(text))]
     out: list[str] = []
     i = 0
     while i < len(raw):

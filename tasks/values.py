@@ -16,7 +16,17 @@ import datetime as dt
 import re
 from collections.abc import Sequence
 
-__all__ = ["amounts_in", "date_word", "dates_in", "numbers_in", "times_in"]
+from officegym.tasks.lexicon import PERCENT_UNITS
+
+__all__ = [
+    "amounts_in",
+    "counts_in",
+    "date_word",
+    "dates_in",
+    "numbers_in",
+    "percents_in",
+    "times_in",
+]
 
 _GROUPED = re.compile(r"^\$?\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
 _PLAIN = re.compile(r"^[1-9]\d{3,}$")
@@ -40,6 +50,7 @@ _TENS = {
     )
 }
 _GROUP = re.compile(r"^\d{3}$")
+_CURRENCY = frozenset(("dollars", "dollar", "usd", "bucks"))
 _ISO = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
 _SLASHED = re.compile(r"^(\d{1,2})/(\d{1,2})(?:/(\d{4}))?$")
 _CLOCK = re.compile(r"^\d{1,2}:\d{2}$")
@@ -91,16 +102,39 @@ def _number_at(words: Sequence[str], i: int) -> tuple[float, int] | None:
     return None
 
 
+def _percent_at(words: Sequence[str], end: int) -> bool:
+    """Whether the number ending before token `end` is marked as a percentage."""
+    return end < len(words) and words[end] in PERCENT_UNITS
+
+
+def counts_in(words: Sequence[str]) -> list[float]:
+    """Every number the tokens state that is not marked as a percentage (``48%`` is a
+    share, not a count)."""
+    return [v for v, _, end in numbers_in(words) if not _percent_at(words, end)]
+
+
+def percents_in(words: Sequence[str]) -> list[float]:
+    """Every percentage the tokens state (``60%``, ``60 percent``); a text that marks none
+    states its plain numbers as percentages (``60``)."""
+    numbers = numbers_in(words)
+    marked = [v for v, _, end in numbers if _percent_at(words, end)]
+    return marked or [v for v, _, _ in numbers]
+
+
 def amounts_in(words: Sequence[str]) -> set[int]:
     """Every amount of money the tokens state: ``$52,000``, ``52,000``, ``$52000``,
-    ``$52k``, ``$1.2M``, ``326 grand``, ``fifty thousand``, ``318 000``, and plain numbers
-    of four or more digits that are not years (1900-2100) or zero-padded ids. Cents are
-    dropped."""
+    ``$52k``, ``$1.2M``, ``326 grand``, ``fifty thousand``, ``318 000``, ``68 dollars``,
+    ``USD 68``, and plain numbers of four or more digits that are not years (1900-2100)
+    or zero-padded ids. Cents are dropped."""
     found: set[int] = set()
     for value, start, end in numbers_in(words):
         first = words[start]
         scale = _SCALES.get(words[end], 1) if end < len(words) else 1
+        named = (end < len(words) and words[end] in _CURRENCY) or (
+            start > 0 and words[start - 1] == "usd"
+        )
         money_like = first.startswith("$") or "," in first or (end - start > 1 and first.isdigit())
+        money_like = money_like or named
         plain = _PLAIN.match(first) is not None and not 1900 <= int(first) <= 2100
         if scale > 1 or money_like or plain:
             found.add(round(value * scale))

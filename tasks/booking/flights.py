@@ -21,6 +21,7 @@ from officegym.tasks.booking.common import (
     money_fact,
 )
 from officegym.tasks.checks import Allow, FieldEquals, GradeContext, NewRowId, Predicate, RowExists
+from officegym.tasks.priors import spread
 from officegym.tasks.slack.common import call, pick
 
 
@@ -153,6 +154,12 @@ def _own_flights(w: Session, ok) -> frozenset[int]:
                      if idx.passengers.get(f.id) == [f.booked_by_id] and ok(f))  # fmt: skip
 
 
+def _fare_rows(w: Session) -> dict[int, Any]:
+    """Every fare's row by id, read once per world."""
+    idx = booking_index(w)
+    return idx.remember("fares", lambda: {f.id: f for f in w.execute(select(*Fare.__table__.c))})
+
+
 def _own_flight(w: Session, rng: random.Random, ok) -> Any:
     idx = booking_index(w)
     mine = [f for f in idx.upcoming_flights(days=3)
@@ -162,26 +169,33 @@ def _own_flight(w: Session, rng: random.Random, ok) -> Any:
 
 @template("booking.change-flight", difficulty="medium")
 def change_flight(w: Session, rng: random.Random) -> Spec:
-    """Move your flight to a later day by its fare's rules and report what it cost."""
+    """Move your flight to a later day by its fare's rules and report what it cost (the
+    flight and the day chosen so the costs spread: many changes cost just the fee)."""
     idx = booking_index(w)
-    fares = idx.remember("fares", lambda: {f.id: f for f in w.execute(select(*Fare.__table__.c))})
-    shift = rng.choice((1, 2, 3))
+    fares = _fare_rows(w)
 
-    def cost(f: Any) -> int:
+    def cost(f: Any, shift: int) -> int:
         fare, day = fares[f.fare_id], f.flight_date + shift * DAY
         price = pricing.fare_price(fare, day, idx.today)
         return pricing.flight_change(fare, f.price, price, 1, False).due
 
-    def movable(f: Any) -> bool:
+    def movable(f: Any, shift: int) -> bool:
         route = w.get_one(Route, f.route_id)
         if fares[f.fare_id].change_fee is None:
             return False
-        return booking.flies_on(route, f.flight_date + shift * DAY) and cost(f) > 0
+        return booking.flies_on(route, f.flight_date + shift * DAY) and cost(f, shift) > 0
 
-    ids = idx.remember(("movable", shift), lambda: _own_flights(w, movable))
-    fb = _own_flight(w, rng, lambda f: f.id in ids)
-    _fare, new_day = fares[fb.fare_id], fb.flight_date + shift * DAY
-    due = cost(fb)
+    def movable_ids(shift: int) -> frozenset[int]:
+        return idx.remember(
+            ("movable", shift), lambda: _own_flights(w, lambda f: movable(f, shift))
+        )
+
+    ids = {shift: movable_ids(shift) for shift in (1, 2, 3)}
+    mine = idx.upcoming_flights(days=3)
+    moves = [(f, shift) for shift in (1, 2, 3) for f in mine if f.id in ids[shift]]
+    fb, shift = spread(rng, moves, lambda m: cost(*m), "upcoming flights to move")
+    new_day = fb.flight_date + shift * DAY
+    due = cost(fb, shift)
     route = w.get_one(Route, fb.route_id)
     return Spec(
         goal=f"Move your flight booking {fb.code} ({route.number} on {fb.flight_date:%B %-d}) "
@@ -218,11 +232,19 @@ def change_flight(w: Session, rng: random.Random) -> Spec:
 
 @template("booking.cancel-flight", difficulty="medium")
 def cancel_flight(w: Session, rng: random.Random) -> Spec:
-    """Cancel your flight and report the refund its fare gives."""
+    """Cancel your flight and report the refund its fare gives (chosen so refunds spread:
+    most fares refund nothing, and "$0" must not pass most instances)."""
     idx = booking_index(w)
-    fb = _own_flight(w, rng, lambda f: True)
-    fare = w.get_one(Fare, fb.fare_id)
-    refund = pricing.flight_refund(fare, fb.total, fb.created_at, fb.flight_date, idx.now)
+    fares = _fare_rows(w)
+
+    def refund_of(f: Any) -> Any:
+        return pricing.flight_refund(
+            fares[f.fare_id], f.total, f.created_at, f.flight_date, idx.now
+        )
+
+    mine = [f for f in idx.upcoming_flights(days=3) if idx.passengers.get(f.id) == [f.booked_by_id]]
+    fb = spread(rng, mine, lambda f: refund_of(f).amount, "upcoming flights")
+    refund = refund_of(fb)
     route = w.get_one(Route, fb.route_id)
     return Spec(
         goal=f"Cancel your flight booking {fb.code} ({route.number} on "

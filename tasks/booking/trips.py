@@ -24,6 +24,7 @@ from officegym.tasks.booking.common import (
 )
 from officegym.tasks.checks import FieldEquals
 from officegym.tasks.facts import date, time_of_day
+from officegym.tasks.priors import spread
 from officegym.tasks.slack.common import call, pick
 from officegym.tasks.statements import Says
 
@@ -299,21 +300,24 @@ def trip_end_date(w: Session, rng: random.Random) -> Spec:
 
 @template("booking.policy-cap", difficulty="easy")
 def policy_cap(w: Session, rng: random.Random) -> Spec:
-    """Read the travel policy's nightly cap for a city (often one that shares its name)."""
+    """Read the travel policy's nightly cap for a city (often one that shares its name) and
+    say what it allows over a stay of some nights (caps and nights chosen so the answers
+    spread: most cities share the default cap)."""
     idx = booking_index(w)
     me = rng.choice(list(idx.people.values()))
     names: dict[str, list[Any]] = {}
     for c in booking.cities(w):
         names.setdefault(c.name, []).append(c)
-    pairs = [cs for cs in names.values() if len({booking.nightly_cap(w, c) for c in cs}) > 1]
-    if rng.random() < 0.5:
-        city = rng.choice(pick(rng, pairs, "same-name cities with different caps"))
-    else:
-        city = rng.choice(booking.cities(w))
-    cap = booking.nightly_cap(w, city)
+    twins = [c for cs in names.values() if len({booking.nightly_cap(w, c) for c in cs}) > 1
+             for c in cs]  # fmt: skip
+    pool = twins if twins and rng.random() < 0.5 else booking.cities(w)
+    stays = [(c, n) for c in pool for n in range(2, 11)]
+    city, nights = spread(rng, stays, lambda s: booking.nightly_cap(w, s[0]) * s[1], "cities")
+    cap = booking.nightly_cap(w, city) * nights
     return Spec(
-        goal=f"What is the most the travel policy allows per night for a stay in "
-        f"{city.label}, {city.country}, without a manager's approval?",
+        goal=f"The travel policy caps the average nightly rate of a stay. What is the most "
+        f"a {nights}-night stay in {city.label}, {city.country} may cost in nightly rates, in "
+        "total, without a manager's approval?",
         persona=me.handle,
         checks=[],
         allowed=[],

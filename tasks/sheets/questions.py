@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 
 from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.facts import integer, money
+from officegym.tasks.priors import spread
 from officegym.tasks.sheets.common import ORDERS, book_of, grid, used_rows
 from officegym.tasks.sheets.formulas import _num, _people
 from officegym.tasks.slack.common import call, pick
@@ -94,28 +95,64 @@ def budget_overrun(w: Session, rng: random.Random) -> Spec:
 PLAN = "Headcount Plan 2026"
 
 
+# What a one-team question may ask: the plan's columns it adds up (C: current head
+# count, D-F: the Q2-Q4 hires, G: the year-end head count).
+_HAS = "How many {what} does the {team} team have"
+_WILL = "How many people will the {team} team have once its planned {what} have joined"
+_ALL = {
+    _HAS: "How many {what} do all the plan's teams have together",
+    _WILL: "How many people will all the plan's teams have once their planned {what} have joined",
+}
+ONE_TEAM = (
+    ((3,), _HAS, "hires planned in Q2"),
+    ((4,), _HAS, "hires planned in Q3"),
+    ((5,), _HAS, "hires planned in Q4"),
+    ((6,), _HAS, "people planned at year end"),
+    ((3, 4), _HAS, "hires planned in Q2 and Q3 together"),
+    ((4, 5), _HAS, "hires planned in Q3 and Q4 together"),
+    ((3, 4, 5), _HAS, "hires planned from Q2 through Q4"),
+    ((2, 3), _WILL, "Q2 hires"),
+    ((2, 3, 4), _WILL, "Q2 and Q3 hires"),
+)
+
+
 @template("sheets.planned-hires", difficulty="easy", knobs={"teams": (1, 2, 3)})
 def planned_hires(w: Session, rng: random.Random, level: Level) -> Spec:
-    """Answer a team's planned hires for a quarter, or its year-end head count (harder
-    levels: the sum over two or three teams)."""
+    """Answer a team's planned hires over one or more quarters, or its head count at a
+    point of the year (harder levels: one quarter's hires or the year-end head count,
+    summed over two or three teams). A team and question are chosen so answers spread."""
     book = book_of(w, PLAN)
     last = used_rows(w, book, "Plan") - 1
     rows = grid(w, book, f"Plan!A2:G{last}")
-    k = rng.randrange(len(rows))
-    col, what = rng.choice(
-        [
-            (3, "hires planned in Q2"),
-            (4, "hires planned in Q3"),
-            (5, "hires planned in Q4"),
-            (6, "people planned at year end"),
-        ]
-    )
-    me = rng.choice([book.owner, *rng.sample(list(_people(w)), 5)])
-    picked = [k, *rng.sample([i for i in range(len(rows)) if i != k], level.teams - 1)]
-    teams = [rows[i][0] for i in picked]
-    n = sum(int(_num(rows[i][col])) for i in picked)
     if level.teams == 1:
-        question = f"How many {what} does the {teams[0]} team have"
+        groups = [(i,) for i in range(len(rows))] + [tuple(range(len(rows)))]  # or all teams
+        asks = [(g, cols, ask) for g in groups for cols, *ask in ONE_TEAM]
+        picked, cols, (form, what) = spread(
+            rng, asks, lambda a: sum(int(_num(rows[i][c])) for i in a[0] for c in a[1]), "rows"
+        )
+
+    else:
+        k = rng.randrange(len(rows))
+        col, what = rng.choice(
+            [
+                (3, "hires planned in Q2"),
+                (4, "hires planned in Q3"),
+                (5, "hires planned in Q4"),
+                (6, "people planned at year end"),
+            ]
+        )
+        cols, form = (col,), _HAS
+    me = rng.choice([book.owner, *rng.sample(list(_people(w)), 5)])
+    if level.teams > 1:
+        picked = [k, *rng.sample([i for i in range(len(rows)) if i != k], level.teams - 1)]
+    teams = [rows[i][0] for i in picked]
+    n = sum(int(_num(rows[i][c])) for i in picked for c in cols)
+    col = max(cols)
+    if level.teams == 1 and len(teams) > 1:
+        question = _ALL[form].format(what=what)
+        teams = []  # the whole plan: no team to filter on
+    elif level.teams == 1:
+        question = form.format(what=what, team=teams[0])
     else:
         names = " and ".join(", ".join(str(t) for t in teams).rsplit(", ", 1))
         question = f"How many {what} do the {names} teams have together"

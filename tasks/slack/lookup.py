@@ -15,27 +15,23 @@ from officegym.seed_data.slack_text import DAYS
 from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.facts import Fact, choice, integer, percent, person
 from officegym.tasks.org import chain_phrase, manager_chain
+from officegym.tasks.priors import spread
 from officegym.tasks.slack.common import call, channels_of, member_ids, people, pick
 from officegym.tasks.statements import day_forms
 
 
 @template("slack.lookup-manager", difficulty="easy", knobs={"hops": (1, 2, 3)})
 def lookup_manager(w: Session, rng: random.Random, level: Level) -> Spec:
-    """Answer who a colleague's manager is (harder levels: two or three managers up)."""
+    """Answer who two colleagues' managers are (harder levels: one colleague's manager two
+    or three managers up)."""
     everyone = people(w)
     me = pick(rng, everyone, "people")
     if level.hops == 1:
-        subject = rng.choice([p for p in everyone if p.manager_id and p.id != me.id])
-        boss = w.get(Person, subject.manager_id)
-        assert boss is not None
-        chain = [subject, boss]
-    else:
-        chain = manager_chain(rng, everyone, level.hops, avoid=(me.id,))
+        return _two_managers(w, rng, me, everyone)
+    chain = manager_chain(rng, everyone, level.hops, avoid=(me.id,))
     subject, boss = chain[0], chain[-1]
     return Spec(
-        goal=f"Who is {chain_phrase(chain)}? Answer with that person's full name."
-        if level.hops > 1
-        else f"Who is {subject.name}'s manager? Answer with the manager's full name.",
+        goal=f"Who is {chain_phrase(chain)}? Answer with that person's full name.",
         persona=me.handle,
         checks=[],
         allowed=[],
@@ -47,20 +43,61 @@ def lookup_manager(w: Session, rng: random.Random, level: Level) -> Spec:
     )
 
 
-@template("slack.count-members", difficulty="easy")
-def count_members(w: Session, rng: random.Random) -> Spec:
-    """Answer how many members a channel you can see has."""
-    me = pick(rng, people(w), "people")
-    ch = rng.choice(channels_of(w, me))
-    n = len(member_ids(w, ch.id))
+def _two_managers(w: Session, rng: random.Random, me: Person, everyone: list[Person]) -> Spec:
+    """Who two colleagues' managers are: a company has few managers, so one colleague's
+    would make a constant name pass often; the pair is chosen so the answers spread."""
+    staff = [p for p in everyone if p.manager_id and p.id != me.id]
+    pairs = [(a, b) for i, a in enumerate(staff) for b in staff[i + 1 :]]
+    a, b = spread(rng, pairs, lambda ab: frozenset(p.manager_id for p in ab), "colleagues")
+    a, b = rng.sample([a, b], 2)
+    bosses = sorted({a.manager_id, b.manager_id})
     return Spec(
-        goal=f"How many members does #{ch.name} have? Answer with just the number.",
+        goal=f"Who are the managers of {a.name} and of {b.name}? Answer with the managers' "
+        "full names.",
         persona=me.handle,
         checks=[],
         allowed=[],
-        solution=[call("slack_get_channel_info", channel=ch.name)],
-        answer=integer(n, alone=True, ignoring=(f"#{ch.name}",)),
+        solution=[call("slack_get_person", person=p.name) for p in (a, b)],
+        answer=person(
+            [w.get_one(Person, m) for m in bosses],
+            everyone,
+            ignoring=(a.name, a.handle, b.name, b.handle),
+        ),
     )
+
+
+@template("slack.count-members", difficulty="easy")
+def count_members(w: Session, rng: random.Random) -> Spec:
+    """Answer how many members a channel you can see has, or how many more than another
+    (chosen so the answers spread: several channels hold the whole company)."""
+    me_id, names, n = spread(rng, _member_counts(w.get_bind()), lambda q: q[2], "channels")
+    me = w.get_one(Person, me_id)
+    if len(names) == 1:
+        question = f"How many members does #{names[0]} have?"
+    else:
+        question = f"How many more members does #{names[0]} have than #{names[1]}?"
+    return Spec(
+        goal=f"{question} Answer with just the number.",
+        persona=me.handle,
+        checks=[],
+        allowed=[],
+        solution=[call("slack_get_channel_info", channel=name) for name in names],
+        answer=integer(n, alone=True, ignoring=tuple(f"#{name}" for name in names)),
+    )
+
+
+@functools.lru_cache(maxsize=8)
+def _member_counts(engine: Engine) -> list[tuple[int, tuple[str, ...], int]]:
+    """(person id, channels, answer) of every question the template may ask: a channel of
+    theirs and its member count, or two and how many more the first has."""
+    out: list[tuple[int, tuple[str, ...], int]] = []
+    with Session(engine) as w:
+        for p in people(w):
+            size = {c.name: len(member_ids(w, c.id)) for c in channels_of(w, p)}
+            out += [(p.id, (a,), n) for a, n in size.items()]
+            out += [(p.id, (a, b), size[a] - size[b]) for a in size for b in size
+                    if size[a] > size[b]]  # fmt: skip
+    return out
 
 
 FACTS = [

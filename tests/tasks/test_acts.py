@@ -57,3 +57,59 @@ def test_a_message_holding_the_goals_instructions_echoes_it() -> None:
     goal = "Let everyone in #design know that the review moved to Tuesday. Be brief."
     assert echoes("Let everyone in #design know that the review moved to Tuesday.", goal)
     assert not echoes("The review moved to Tuesday at 10:30.", goal)
+
+
+def carries_booking(words: tuple[str, ...]) -> bool:
+    return find(words, phrase("Casa Azul"))
+
+
+UNDOING = {
+    "defers": [
+        "To do: book Casa Azul for March 3 to 7.",
+        "TODO: Casa Azul, March 3 to 7.",
+        "Casa Azul for March 3 to 7: not yet booked.",
+        "Casa Azul for March 3 to 7 - will do later.",
+        "Casa Azul for March 3 to 7 is still to be booked, in progress.",
+        "Pending: Casa Azul for March 3 to 7.",
+    ],
+    "retracts": [
+        "Scratch that: booked Casa Azul for March 3 to 7.",
+        "Booked Casa Azul for March 3 to 7. Ignore this.",
+        "Disregard: booked Casa Azul for March 3 to 7.",
+        "Never mind, booked Casa Azul for March 3 to 7.",
+        "Booked Casa Azul for March 3 to 7 (sent by mistake, please ignore).",
+    ],
+    "jokes": [
+        "Booked Casa Azul for March 3 to 7 (just kidding).",
+        "Booked Casa Azul for March 3 to 7 jk",
+        "Booked Casa Azul for March 3 to 7. Not really.",
+        "Booked Casa Azul for March 3 to 7, j/k!",
+    ],
+}
+HONEST = [
+    "Done — booked Casa Azul for March 3 to 7.",
+    "All set: Casa Azul is booked for March 3 to 7.",
+    "Booked Casa Azul for March 3 to 7. Nothing else to do.",
+    "Casa Azul is confirmed for March 3 to 7; the total adds up to $1,200.",
+]
+
+
+@pytest.mark.parametrize("act", ["confirm", "report"])
+@pytest.mark.parametrize(("kind", "text"), [(k, t) for k, texts in UNDOING.items() for t in texts])
+def test_a_message_that_defers_retracts_or_jokes_confirms_nothing(
+    act: Act, kind: str, text: str
+) -> None:
+    assert problem(act, text, carries_booking) is not None, (kind, text)
+
+
+@pytest.mark.parametrize("act", ["confirm", "report"])
+@pytest.mark.parametrize("text", HONEST)
+def test_an_honest_confirmation_still_confirms(act: Act, text: str) -> None:
+    assert problem(act, text, carries_booking) is None, problem(act, text, carries_booking)
+
+
+@pytest.mark.parametrize("act", ["announce", "commit", "request"])
+def test_a_retracted_or_joking_message_does_no_other_act_either(act: Act) -> None:
+    text = "@ana I'll take the Casa Azul booking, could you send the dates? Scratch that."
+    assert problem(act, text, carries_booking) is not None
+    assert problem(act, text.replace("Scratch that.", "jk"), carries_booking) is not None

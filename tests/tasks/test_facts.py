@@ -109,3 +109,57 @@ def test_rivals_are_the_other_options_or_neighbouring_values() -> None:
     assert choice("b", ["a", "b", "c"]).rivals() == ["a", "c"]
     assert 61 in integer(60).rivals() and 59 in integer(60).rivals()
     assert date(dt.date(2026, 1, 31)).rivals()[0] == dt.date(2026, 2, 1)
+
+
+HEDGED_OR_DENIED = [
+    "~{v}", "<{v}", ">{v}", "≤{v}", "≥ {v}", "{v} ± 2", "≈{v}", "<= {v}", "up to {v}",
+    "at most {v}", "at least {v}", "about {v}", "roughly {v}", "Anything but {v}",
+    "anything except {v}", "Nope: {v}", "Nah, {v}", "No: {v}", "not {v}", "-{v}",
+    "−{v}", "{v}, give or take",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("form", HEDGED_OR_DENIED)
+@pytest.mark.parametrize(
+    ("fact", "value"), [(money(1_919), "$1,919"), (integer(48), "48"), (percent(48), "48%")]
+)
+def test_signs_bounds_and_denials_fail_for_every_number_type(fact, value: str, form: str) -> None:
+    assert judge_answer(fact, value)[0]
+    ok, detail = judge_answer(fact, form.format(v=value))
+    assert not ok, detail
+    assert detail.startswith(("hedges", "denies")), detail
+
+
+@pytest.mark.parametrize(
+    ("fact", "answer"),
+    [
+        (money(68), "68"), (money(68), "68 dollars"), (money(68), "68 USD"),
+        (money(68), "$68.00"), (money(68), "The refund is 68 dollars."),
+        (money(0), "Nothing"), (money(0), "none"), (money(0), "No refund"),
+        (money(0), "zero"), (money(0), "$0.00"), (money(0), "No refund: $0."),
+        (integer(48), "48"), (integer(48), "forty-eight"), (integer(0), "None"),
+        (integer(0), "No one"), (percent(48), "48%"), (percent(48), "48 percent"),
+        (percent(48), "48"), (money(2_055_000), "It adds up to $2,055,000."),
+        (money(0, alone=True), "No refund"), (money(68, alone=True), "68 dollars"),
+    ],
+)  # fmt: skip
+def test_what_a_careful_person_writes_for_the_right_value_passes(fact, answer: str) -> None:
+    ok, detail = judge_answer(fact, answer)
+    assert ok, detail
+
+
+@pytest.mark.parametrize(
+    ("fact", "answer"),
+    [
+        (integer(48), "48%"), (integer(48), "48 percent"), (money(68), "67"),
+        (money(68), "68 or 70"), (money(0), "Nothing, $68"), (money(68), "No refund"),
+        (money(68), "Nothing"), (integer(3), "None"), (percent(48), "48 deals, 40%"),
+    ],
+)  # fmt: skip
+def test_a_count_is_not_a_percentage_and_zero_in_words_is_zero(fact, answer: str) -> None:
+    assert not judge_answer(fact, answer)[0]
+
+
+def test_a_count_in_a_message_ignores_percentages_beside_it() -> None:
+    assert integer(60).judge("60 members, 48% of them active")[0]
+    assert percent(48).judge("60 members, 48% of them active")[0]

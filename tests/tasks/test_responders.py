@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pytest
 from sqlalchemy import select
 
 from officegym.apps.org.models import Person
@@ -13,6 +14,7 @@ from officegym.apps.slack.models import Message
 from officegym.runner import ToolRunner
 from officegym.tasks import Task, make_task
 from officegym.tasks.responders import (
+    CLARIFY,
     DONT_KNOW,
     MAX_REPLIES,
     Colleague,
@@ -63,10 +65,53 @@ def test_keyword_responder_answers_the_topic_and_only_the_topic() -> None:
     assert not task.hidden.fact.judge(DONT_KNOW)[0]
 
 
+ASK_TEMPLATES = (
+    "crm.ask-deal-amount", "crm.ask-close-date", "sheets.ask-expense-amount",
+    "booking.ask-trip-nights", "slack.ask-event-date", "slack.ask-who-gets-it",
+    "crm.ask-invoice-contact",
+)  # fmt: skip
+CATCH_ALL_QUESTIONS = (
+    "Can you tell me everything I need?",
+    "Anything else I should know?",
+    "What do I need?",
+    "Hi! What do I need to know about this?",
+    "Who, what, when, how much? Tell me all the details.",
+    "When is it and what's the amount?",
+    "Could you send me whatever you have on the deal, the trip and the expense?",
+)
+
+
+@pytest.mark.parametrize("template_id", ASK_TEMPLATES)
+def test_a_catch_all_question_gets_a_question_back_never_the_fact(template_id: str) -> None:
+    r = KeywordResponder()
+    for seed in range(3):
+        task = make_task(template_id, seed)
+        assert task.hidden is not None
+        for question in CATCH_ALL_QUESTIONS:
+            reply = r.reply(task, question, [])
+            assert reply == CLARIFY, (question, reply)
+            assert not task.hidden.fact.judge(reply)[0]
+
+
+@pytest.mark.parametrize("template_id", ASK_TEMPLATES)
+def test_the_reference_question_names_the_item_and_gets_the_fact(template_id: str) -> None:
+    r = KeywordResponder()
+    for seed in range(3):
+        task = make_task(template_id, seed)
+        assert task.hidden is not None
+        question = task.solution[0].arguments["text"]
+        assert r.reply(task, question, []) == task.hidden.reply, question
+
+
+@pytest.mark.parametrize("question", ["Who?", "When?", "How much?", "Who should I ask?"])
+def test_a_bare_question_word_names_no_topic(question: str) -> None:
+    for template_id in ("crm.ask-deal-amount", "crm.ask-invoice-contact", "crm.ask-close-date"):
+        task = make_task(template_id, 0)
+        assert KeywordResponder().reply(task, question, []) == DONT_KNOW
+
+
 def test_the_goal_never_states_the_hidden_fact() -> None:
-    for template_id in ("crm.ask-deal-amount", "crm.ask-close-date", "sheets.ask-expense-amount",
-                        "booking.ask-trip-nights", "slack.ask-event-date",
-                        "slack.ask-who-gets-it", "crm.ask-invoice-contact"):  # fmt: skip
+    for template_id in ASK_TEMPLATES:
         for seed in range(5):
             task = make_task(template_id, seed)
             assert task.hidden is not None

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from officegym.apps.sheets import functions
+from officegym.apps.sheets import budget, functions
 from officegym.apps.sheets.parse import FormulaError, RefT, lex, parse_tree
 from officegym.apps.sheets.refs import col_index
 from officegym.apps.sheets.runtime import Ctx, Rng, broadcast, is_array
@@ -218,7 +218,9 @@ def _scalar_op(op: str, a: Value, b: Value) -> Value:
         if op in _COMPARE:
             return _COMPARE[op](compare(a, b))
         if op == "&":
-            return as_text(a) + as_text(b)
+            left, right = as_text(a), as_text(b)
+            budget.text_size(len(left) + len(right))
+            return left + right
         return _arith(op, as_number(a), as_number(b))
     except Raise as r:
         return r.error

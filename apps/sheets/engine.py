@@ -16,11 +16,12 @@ from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from officegym.apps.sheets import budget
 from officegym.apps.sheets.compiler import Compiled, compile_cell, compile_formula
 from officegym.apps.sheets.formats import typed_value
 from officegym.apps.sheets.parse import RefT
 from officegym.apps.sheets.runtime import Ctx
-from officegym.apps.sheets.values import CIRC, REF, VALUE, Raise, Value, XlError
+from officegym.apps.sheets.values import CIRC, NUM, REF, VALUE, Raise, Value, XlError
 from officegym.errors import Invalid
 
 __all__ = ["WIDE", "Book", "CellState", "Key", "SheetData"]
@@ -78,6 +79,7 @@ class Book:
         self.dirty: dict[Key, None] = {}
         self.removed: list[int] = []  # ids of cell rows to delete
         self.circular: dict[Key, None] = {}
+        self.over_budget: dict[Key, str] = {}  # cells the last recalculation cut short, why
         self.internal_errors = 0
 
     def fork(self) -> Book:
@@ -288,7 +290,13 @@ class Book:
 
     def recalc(self, changed: Iterable[Key]) -> int:
         """Re-evaluate every formula that depends on `changed` (and the changed formulas
-        themselves), each once, in dependency order; returns how many were evaluated."""
+        themselves), each once, in dependency order; returns how many were evaluated.
+        The whole recalculation runs within one time budget (see `budget`)."""
+        self.over_budget = {}
+        with budget.recalculation():
+            return self._recalc(changed)
+
+    def _recalc(self, changed: Iterable[Key]) -> int:
         affected: dict[Key, None] = {}
         edges: dict[Key, list[Key]] = {}
         queue = deque(changed)
@@ -314,7 +322,7 @@ class Book:
         done = 0
         while ready:
             k = ready.popleft()
-            done += self._evaluate(k)
+            done += self._evaluate(k) if not budget.expired() else self._late(k)
             for d in edges.get(k, ()):
                 indegree[d] -= 1
                 if indegree[d] == 0:
@@ -338,7 +346,10 @@ class Book:
             value = r.error
         except ZeroDivisionError:
             value = XlError("#DIV/0!")
-        except RecursionError:
+        except budget.OverBudget as over:
+            value = over.error
+            self.over_budget[key] = over.reason
+        except (RecursionError, MemoryError):
             value = VALUE
         except Exception:  # a bug must not break a sheet; tests assert it never happens
             self.internal_errors += 1
@@ -346,6 +357,15 @@ class Book:
         if isinstance(value, str) and len(value) > 50_000:
             value = VALUE
         self._store_value(key, value)
+        return 1
+
+    def _late(self, key: Key) -> int:
+        """A formula reached after the time budget ran out: it shows the error unevaluated."""
+        state = self.sheets[key[0]].cells.get(key[1:])
+        if state is None or state.formula is None:
+            return 0
+        self.over_budget[key] = f"the recalculation took more than {budget.current().seconds:g} s"
+        self._store_value(key, NUM)
         return 1
 
     def _store_value(self, key: Key, value: Value) -> None:

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from officegym.apps.sheets import budget
 from officegym.apps.sheets.runtime import Ctx, Rng, is_array
 from officegym.apps.sheets.values import (
     DIV0,
@@ -111,6 +112,7 @@ def _lift(impl: Callable[..., Any], args: list[Any]) -> list[list[Value]]:
     arrays = [a for a in args if is_array(a)]
     rows = max(len(a) for a in arrays)
     cols = max(len(a[0]) if a else 0 for a in arrays)
+    budget.cells(rows * cols, "an array of results")
 
     def at(a: Any, i: int, j: int) -> Any:
         if not is_array(a):

@@ -59,6 +59,7 @@ class SheetData:
 
 
 _TOKENS = itertools.count(1)
+_UNSET = object()
 
 
 class Book:
@@ -80,6 +81,7 @@ class Book:
         self.removed: list[int] = []  # ids of cell rows to delete
         self.circular: dict[Key, None] = {}
         self.over_budget: dict[Key, str] = {}  # cells the last recalculation cut short, why
+        self._pool: dict[tuple, Value] = {}  # pooled aggregates of the running recalculation
         self.internal_errors = 0
 
     def fork(self) -> Book:
@@ -292,9 +294,12 @@ class Book:
         """Re-evaluate every formula that depends on `changed` (and the changed formulas
         themselves), each once, in dependency order; returns how many were evaluated.
         The whole recalculation runs within one time budget (see `budget`)."""
-        self.over_budget = {}
-        with budget.recalculation():
-            return self._recalc(changed)
+        self.over_budget, self._pool = {}, {}
+        try:
+            with budget.recalculation():
+                return self._recalc(changed)
+        finally:
+            self._pool = {}
 
     def _recalc(self, changed: Iterable[Key]) -> int:
         affected: dict[Key, None] = {}
@@ -340,8 +345,22 @@ class Book:
         if state is None or state.formula is None:
             return 0
         self.circular.pop(key, None)
+        formula = state.formula
+        if formula.pooled:  # the same aggregate over the same ranges: computed once
+            same = (formula.key, tuple(self.reads.get(key, ())))
+            value = self._pool.get(same, _UNSET)
+            if value is _UNSET:
+                value = self._run(key, formula)
+                if key not in self.over_budget:
+                    self._pool[same] = value
+        else:
+            value = self._run(key, formula)
+        self._store_value(key, value)
+        return 1
+
+    def _run(self, key: Key, formula: Compiled) -> Value:
         try:
-            value = state.formula.run(Ctx(self, sid, row, col, self.today))
+            value = formula.run(Ctx(self, *key, self.today))
         except Raise as r:
             value = r.error
         except ZeroDivisionError:
@@ -356,8 +375,7 @@ class Book:
             value = VALUE
         if isinstance(value, str) and len(value) > 50_000:
             value = VALUE
-        self._store_value(key, value)
-        return 1
+        return value
 
     def _late(self, key: Key) -> int:
         """A formula reached after the time budget ran out: it shows the error unevaluated."""

@@ -40,6 +40,7 @@ __all__ = [
     "recalculation",
     "refuse",
     "text_size",
+    "timeout",
 ]
 
 MAX_TEXT = 32_767  # characters in a cell's text, as in Excel
@@ -111,13 +112,12 @@ def cells(n: int, what: str = "an array") -> None:
             f"{what} of {n:,} cells exceeds the limit of {lim.cells:,} cells per array"
         )
     if n > 1000 and expired():
-        raise OverBudget(f"the recalculation took more than {lim.seconds:g} s")
+        raise timeout()
 
 
-def tick() -> None:
-    """Check the time left inside a long loop."""
-    if _limits.get().enforced and expired():
-        raise OverBudget(f"the recalculation took more than {_limits.get().seconds:g} s")
+def timeout() -> OverBudget:
+    """The error of a recalculation that has used its time."""
+    return OverBudget(f"the recalculation took more than {_limits.get().seconds:g} s")
 
 
 def text_size(n: int) -> None:

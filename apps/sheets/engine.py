@@ -21,7 +21,7 @@ from officegym.apps.sheets.compiler import Compiled, compile_cell, compile_formu
 from officegym.apps.sheets.formats import typed_value
 from officegym.apps.sheets.parse import RefT
 from officegym.apps.sheets.runtime import Ctx
-from officegym.apps.sheets.values import CIRC, NUM, REF, VALUE, Raise, Value, XlError
+from officegym.apps.sheets.values import CIRC, REF, VALUE, Raise, Value, XlError
 from officegym.errors import Invalid
 
 __all__ = ["WIDE", "Book", "CellState", "Key", "SheetData"]
@@ -59,7 +59,6 @@ class SheetData:
 
 
 _TOKENS = itertools.count(1)
-_UNSET = object()
 
 
 class Book:
@@ -295,18 +294,13 @@ class Book:
         themselves), each once, in dependency order; returns how many were evaluated.
         The whole recalculation runs within one time budget (see `budget`)."""
         self.over_budget, self._pool = {}, {}
-        try:
-            with budget.recalculation():
-                return self._recalc(changed)
-        finally:
-            self._pool = {}
+        with budget.recalculation():
+            return self._recalc(changed)
 
     def _recalc(self, changed: Iterable[Key]) -> int:
-        affected: dict[Key, None] = {}
+        affected: dict[Key, None] = dict.fromkeys(changed)
         edges: dict[Key, list[Key]] = {}
-        queue = deque(changed)
-        for k in queue:
-            affected[k] = None
+        queue = deque(affected)
         while queue:
             k = queue.popleft()
             deps = self.dependents(k)
@@ -327,7 +321,7 @@ class Book:
         done = 0
         while ready:
             k = ready.popleft()
-            done += self._evaluate(k) if not budget.expired() else self._late(k)
+            done += self._evaluate(k)
             for d in edges.get(k, ()):
                 indegree[d] -= 1
                 if indegree[d] == 0:
@@ -339,20 +333,19 @@ class Book:
         return done
 
     def _evaluate(self, key: Key) -> int:
-        sid, row, col = key
-        sheet = self.sheets.get(sid)
-        state = sheet.cells.get((row, col)) if sheet else None
+        sheet = self.sheets.get(key[0])
+        state = sheet.cells.get(key[1:]) if sheet else None
         if state is None or state.formula is None:
             return 0
         self.circular.pop(key, None)
         formula = state.formula
-        if formula.pooled:  # the same aggregate over the same ranges: computed once
+        if budget.expired():  # the time ran out: the formula shows the error unevaluated
+            value = self._over(key, budget.timeout())
+        elif formula.pooled:  # the same aggregate over the same ranges: computed once
             same = (formula.key, tuple(self.reads.get(key, ())))
-            value = self._pool.get(same, _UNSET)
-            if value is _UNSET:
-                value = self._run(key, formula)
-                if key not in self.over_budget:
-                    self._pool[same] = value
+            if same not in self._pool:
+                self._pool[same] = self._run(key, formula)
+            value = self._pool[same]
         else:
             value = self._run(key, formula)
         self._store_value(key, value)
@@ -366,8 +359,7 @@ class Book:
         except ZeroDivisionError:
             value = XlError("#DIV/0!")
         except budget.OverBudget as over:
-            value = over.error
-            self.over_budget[key] = over.reason
+            value = self._over(key, over)
         except (RecursionError, MemoryError):
             value = VALUE
         except Exception:  # a bug must not break a sheet; tests assert it never happens
@@ -377,14 +369,9 @@ class Book:
             value = VALUE
         return value
 
-    def _late(self, key: Key) -> int:
-        """A formula reached after the time budget ran out: it shows the error unevaluated."""
-        state = self.sheets[key[0]].cells.get(key[1:])
-        if state is None or state.formula is None:
-            return 0
-        self.over_budget[key] = f"the recalculation took more than {budget.current().seconds:g} s"
-        self._store_value(key, NUM)
-        return 1
+    def _over(self, key: Key, over: budget.OverBudget) -> Value:
+        self.over_budget[key] = over.reason
+        return over.error
 
     def _store_value(self, key: Key, value: Value) -> None:
         sid, row, col = key
@@ -398,21 +385,15 @@ class Book:
 
     def recalc_all(self) -> int:
         """Evaluate every formula of the workbook (after structural changes, imports)."""
-        keys = [
-            (sid, r, c)
-            for sid, s in self.sheets.items()
-            for (r, c), st in s.cells.items()
-            if st.formula
-        ]
-        return self.recalc(keys)
+        sheets = self.sheets.items()
+        return self.recalc(
+            [(sid, *k) for sid, s in sheets for k, st in s.cells.items() if st.formula]
+        )
 
     def relink_all(self) -> None:
         """Rebuild the graph from the formulas (after sheets or names changed)."""
-        self.reads.clear()
-        self.cell_deps.clear()
-        self.col_deps.clear()
-        self.wide_deps.clear()
-        self.name_users.clear()
+        for graph in (self.reads, self.cell_deps, self.col_deps, self.wide_deps, self.name_users):
+            graph.clear()
         for sid, sheet in self.sheets.items():
             for (r, c), st in sheet.cells.items():
                 if st.formula is not None:

@@ -106,7 +106,6 @@ def test_text_and_cost_growing_functions_answer_excels_errors() -> None:
 def test_deep_nesting_is_a_parse_error_not_a_crash() -> None:
     out = child("""
         from officegym.errors import Invalid
-from officegym.runner import ToolRunner
         for name, f in {
             "parens": "=" + "(" * 4000 + "1" + ")" * 4000,
             "chain": "=" + "+".join(["1"] * 3000),

@@ -40,6 +40,7 @@ __all__ = [
     "recalculation",
     "refuse",
     "text_size",
+    "tick",
     "timeout",
 ]
 
@@ -112,6 +113,12 @@ def cells(n: int, what: str = "an array") -> None:
             f"{what} of {n:,} cells exceeds the limit of {lim.cells:,} cells per array"
         )
     if n > 1000 and expired():
+        raise timeout()
+
+
+def tick() -> None:
+    """Check the time left inside a long loop (every thousand elements or so)."""
+    if _limits.get().enforced and expired():
         raise timeout()
 
 

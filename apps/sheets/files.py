@@ -109,7 +109,7 @@ def _write_cells(ws: Any, cells: dict[tuple[int, int], CellState]) -> dict[str, 
         else:
             cell.value = st.value
         if st.fmt:
-            cell.number_format = st.fmt
+            cell.number_format = xlsx.clean_text(st.fmt)
     return cached
 
 

@@ -32,7 +32,7 @@ from officegym.errors import Invalid
 
 __all__ = ["MAX_UNZIPPED", "SheetIn", "check", "clean_text", "read_sheets", "with_values"]
 
-MAX_UNZIPPED = 200_000_000  # bytes of all parts of a package, uncompressed
+MAX_UNZIPPED = 60_000_000  # bytes of all parts of a package, uncompressed
 _CHUNK = 1 << 20
 _DTD = re.compile(rb"<!(?:DOCTYPE|ENTITY)", re.IGNORECASE)
 _CELL_TAG = re.compile(rb"<(?:\w+:)?c[\s/>]")

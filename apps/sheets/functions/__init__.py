@@ -122,7 +122,10 @@ def _lift(impl: Callable[..., Any], args: list[Any]) -> list[list[Value]]:
         return a[ii][jj] if ii < len(a) and jj < len(a[0]) else XlError("#N/A")
 
     out = []
+    every = max(1, 1024 // max(cols, 1))  # rows between checks of the time left
     for i in range(rows):
+        if i % every == 0:
+            budget.tick()
         row = []
         for j in range(cols):
             v = _scalar_call(impl, [at(a, i, j) for a in args])

@@ -61,6 +61,7 @@ def test_text_cells_stay_text_and_never_become_formulas(world: World) -> None:
         wb = sheets.create_workbook(s, me, "Texts")
         texts = ["'=1+1", "'00501", "'TRUE", "'+44 20", "'@cmd", "bell\x07 and tab\tend"]
         sheets.write_range(s, me, wb, "A1", [[t] for t in texts])
+        sheets.set_number_format(s, me, wb, "B1", '0.0" \x02units"')
         data = sheets.export_xlsx(s, me, wb)
         raw = load_workbook(io.BytesIO(data))["Sheet1"]
         assert [raw.cell(row=i, column=1).data_type for i in range(1, 7)] == ["s"] * 6

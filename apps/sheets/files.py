@@ -265,9 +265,12 @@ def export_csv(s: Session, actor: Person, wb: Workbook, *, sheet: str | None = N
         )
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    for r in range(1, rows + 1):
-        cols = by_row.get(r, {})
-        last = max(cols, default=0) if ragged else width
+    blank = "\n" if ragged else "," * (width - 1) + "\n"
+    done = 0
+    for r in sorted(by_row):
+        out.write(blank * (r - done - 1))  # the empty rows above, at once
+        cols, done = by_row[r], r
+        last = max(cols) if ragged else width
         writer.writerow([cols.get(c, "") for c in range(1, last + 1)])
     return out.getvalue()
 

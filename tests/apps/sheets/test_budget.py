@@ -172,3 +172,34 @@ def test_a_typed_formula_over_budget_is_refused_and_changes_nothing(world: World
     assert not out.ok and out.code == "over_budget" and "1,000,000 cells" in (out.error or "")
     with world.session() as s:
         assert sheets.read_range(s, me, wb, "A1", mode="formulas").rows == [["=1+1"]]
+
+
+def test_an_xlsx_is_refused_while_it_is_read_once_past_the_cell_limit() -> None:
+    out = child("""
+        import io
+        from openpyxl import Workbook, load_workbook
+        from officegym.apps.sheets import xlsx
+        from officegym.errors import Invalid
+        made = Workbook()
+        for r in range(1, 2001):
+            made.active.append([r, r + 1, "x"])
+        raw = io.BytesIO()
+        made.save(raw)
+        data = raw.getvalue()
+        xlsx.check("big.xlsx", data, 100_000)  # the package itself is sound
+        book = load_workbook(io.BytesIO(data), read_only=True)
+        seen = []
+        try:
+            for sheet in xlsx.read_sheets(book, "big.xlsx", 5000):
+                seen.append(len(sheet.cells))
+            out["result"] = "read"
+        except Invalid as exc:
+            out["result"] = exc.message
+        out["seen"] = seen
+        try:
+            xlsx.check("big.xlsx", data, 1000)
+        except Invalid as exc:
+            out["precheck"] = exc.message
+    """)
+    assert out["result"] == "big.xlsx: holds more than 5,000 cells" and out["seen"] == []
+    assert out["precheck"] == "big.xlsx: a sheet has more than 1,000 cells"

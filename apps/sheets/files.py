@@ -156,7 +156,7 @@ def _open(filename: str, data: bytes) -> Any:
 def _cell_input(value: Any, data_type: str, quoted: bool, where: str) -> str | None:
     """What typing a file's cell into the clone means: text cells stay text (``00501``,
     ``TRUE``, ``=1+1`` stored as text get a quote prefix), formulas stay formulas."""
-    if value is None:
+    if value is None or value == "":
         return None
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
@@ -198,7 +198,7 @@ def import_xlsx(
             raise Invalid(f"{filename}: between 1 and 200 sheets", code="bad_file")
         read = list(xlsx.read_sheets(book, filename, MAX_IMPORT))
         defined = [(n, dn.attr_text) for n, dn in book.defined_names.items()]
-    except (KeyError, ValueError, TypeError, AttributeError, SyntaxError) as exc:
+    except (KeyError, IndexError, ValueError, TypeError, AttributeError, SyntaxError) as exc:
         raise Invalid(
             f"{filename}: unreadable sheet ({type(exc).__name__})", code="bad_file"
         ) from None
@@ -236,7 +236,10 @@ def _import_sheet(
     except Invalid as exc:
         raise Invalid(f"{filename}: {sheet.name}!{exc.message}", code="bad_file") from None
     for ref in got.merges:
-        area = parse_area(ref)
+        try:
+            area = parse_area(ref)
+        except Invalid as exc:
+            raise Invalid(f"{filename}: merged range {exc.message}", code="bad_file") from None
         s.add(Merge(sheet_id=sheet.id, r1=area.r1, c1=area.c1, r2=area.r2, c2=area.c2))
     if got.frozen_rows:
         freeze_rows(s, actor, wb, sheet, min(got.frozen_rows, 50))

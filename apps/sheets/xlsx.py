@@ -30,9 +30,18 @@ from openpyxl.worksheet._reader import WorkSheetParser
 from officegym.apps.sheets.values import Value, XlError
 from officegym.errors import Invalid
 
-__all__ = ["MAX_UNZIPPED", "SheetIn", "check", "clean_text", "read_sheets", "with_values"]
+__all__ = [
+    "MAX_MERGES",
+    "MAX_UNZIPPED",
+    "SheetIn",
+    "check",
+    "clean_text",
+    "read_sheets",
+    "with_values",
+]
 
 MAX_UNZIPPED = 60_000_000  # bytes of all parts of a package, uncompressed
+MAX_MERGES = 10_000  # merged ranges per sheet
 _CHUNK = 1 << 20
 _DTD = re.compile(rb"<!(?:DOCTYPE|ENTITY)", re.IGNORECASE)
 _CELL_TAG = re.compile(rb"<(?:\w+:)?c[\s/>]")
@@ -111,6 +120,8 @@ def read_sheets(book: Any, filename: str, max_cells: int) -> Iterator[SheetIn]:
                         raise _bad(filename, f"holds more than {max_cells:,} cells")
                     sheet.cells[(cell["row"], cell["column"])] = _cell(ws, cell)
         sheet.merges = [str(m.ref) for m in (parser.merged_cells or _NoMerges()).mergeCell]
+        if len(sheet.merges) > MAX_MERGES:
+            raise _bad(filename, f"a sheet has more than {MAX_MERGES:,} merged ranges")
         sheet.frozen_rows = _frozen(parser)
         yield sheet
 

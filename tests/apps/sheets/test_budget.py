@@ -53,11 +53,12 @@ def test_array_broadcasts_and_dense_whole_sheet_ranges_stop_at_the_cell_cap() ->
         out["broadcast"] = run("=SUM(SEQUENCE(100000)*SEQUENCE(1,100000))")
         out["whole"] = run("=Data!A:XFD")
         out["lookup"] = run("=VLOOKUP(2,Data!A:XFD,2,FALSE)")
+        out["blanks"] = run('=COUNTIF(Data!A:XFD,"")')
         out["ordinary"] = run("=SUM(SEQUENCE(10)*2)")
     """)
     assert out["broadcast"][0] == "#NUM!" and "10,000,000,000 cells" in out["broadcast"][1]
     assert out["whole"][0] == "#NUM!" and "exceeds the limit" in out["whole"][1]
-    assert out["lookup"][0] == "#NUM!"
+    assert out["lookup"][0] == "#NUM!" and out["blanks"][0] == "#NUM!"
     assert out["ordinary"] == ["110.0", None]
 
 

@@ -1,6 +1,8 @@
 """Trips as an iCalendar file (RFC 5545, written with the `icalendar` package) that a
 calendar app opens: one all-day event per stay (check-in to check-out) and one timed
-event per flight, cancelled ones marked CANCELLED."""
+event per flight in its origin's time zone, cancelled ones marked CANCELLED. Every
+time zone an event names is defined in a VTIMEZONE block (RFC 5545 3.6.5), covering
+the span of the flights."""
 
 from __future__ import annotations
 
@@ -27,9 +29,19 @@ def trips_ical(s: Session, actor: Person, stamp: dt.datetime) -> bytes:
     cal.add("x-wr-calname", f"Trips of {actor.name}")
     for r in stays.list_stays(s, actor):
         cal.add_component(_stay_event(r, stamp))
+    starts: list[dt.date] = []
     for fb in flights.list_flights(s, actor):
-        cal.add_component(_flight_event(fb, stamp))
+        ev = _flight_event(fb, stamp)
+        starts.append(ev.decoded("dtstart").date())
+        cal.add_component(ev)
+    if starts:
+        first = max(min(starts) - dt.timedelta(days=1), dt.date(1901, 1, 1))
+        last = min(max(starts), _LAST_ZONE_DAY - dt.timedelta(days=2)) + dt.timedelta(days=2)
+        cal.add_missing_timezones(first, max(last, first + dt.timedelta(days=1)))
     return cal.to_ical()
+
+
+_LAST_ZONE_DAY = dt.date(9998, 12, 31)  # icalendar's zone transitions overflow past it
 
 
 def _stay_event(r: Reservation, stamp: dt.datetime) -> Event:
@@ -55,7 +67,10 @@ def _flight_event(fb: FlightBooking, stamp: dt.datetime) -> Event:
     ev.add("dtstamp", stamp.replace(tzinfo=dt.UTC))
     ev.add("summary", f"Flight {route.number} {origin.airport}-{route.destination.airport}")
     ev.add("dtstart", start)
-    ev.add("dtend", start + dt.timedelta(minutes=route.minutes))
+    try:
+        ev.add("dtend", start + dt.timedelta(minutes=route.minutes))
+    except OverflowError:  # landing after 9999-12-31: the calendar's last moment
+        ev.add("dtend", dt.datetime.max.replace(tzinfo=start.tzinfo))
     ev.add("location", f"{origin.label} ({origin.airport})")
     ev.add("description", f"Record locator {fb.code}, {fb.fare.brand}, status {fb.status}")
     ev.add("status", "CANCELLED" if fb.status == "cancelled" else "CONFIRMED")

@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
-from officegym.apps.sheets import pivots, store
+from officegym.apps.sheets import budget, pivots, store
 from officegym.apps.sheets.access import require_edit, role_of
 from officegym.apps.sheets.compiler import compile_formula
 from officegym.apps.sheets.engine import Book, Key
@@ -190,8 +190,10 @@ def apply(
 
 
 def settle(s: Session, wb: Workbook, b: Book, keys: list[Key]) -> None:
-    """Recalculate from changed cells, refresh the pivots they feed, save."""
+    """Recalculate from changed cells (refusing a typed formula that blows the evaluation
+    budget), refresh the pivots they feed, save."""
     b.recalc(keys)
+    budget.refuse(b.over_budget, keys)
     pivots.refresh_fed_by(s, wb, b, keys)
     store.save(s, b)
 

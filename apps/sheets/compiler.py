@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from officegym.apps.sheets import functions
+from officegym.apps.sheets import budget, functions
 from officegym.apps.sheets.parse import FormulaError, RefT, lex, parse_tree
 from officegym.apps.sheets.refs import col_index
 from officegym.apps.sheets.runtime import Ctx, Rng, broadcast, is_array
@@ -48,6 +48,7 @@ class Compiled:
     run: Node
     refs: tuple[RefT, ...]
     key: str
+    pooled: bool = False  # its value depends only on the ranges it reads (see `_POOLED`)
 
 
 _CACHE: dict[str, Compiled] = {}
@@ -66,11 +67,41 @@ def compile_formula(formula: str, row: int, col: int) -> Compiled:
         tree = parse_tree(formula, lexed)
         refs: list[RefT] = []
         run = _node(tree, formula, refs, want_ref=False)
-        found = Compiled(_top(run), tuple(dict.fromkeys(refs)), lexed.key)
+        found = Compiled(_top(run), tuple(dict.fromkeys(refs)), lexed.key, _pooled(tree))
         if len(_CACHE) > 200_000:
             _CACHE.clear()
         _CACHE[lexed.key] = found
     return found
+
+
+# Aggregates that never look at the formula's own cell: a thousand ``=SUM($A:$A)`` read
+# the same ranges and are evaluated once per recalculation (engine.Book._evaluate).
+_POOLED = frozenset(
+    [
+        "SUM",
+        "COUNT",
+        "COUNTA",
+        "AVERAGE",
+        "MIN",
+        "MAX",
+        "PRODUCT",
+        "SUMSQ",
+        "MEDIAN",
+        "SUMPRODUCT",
+        "AVERAGEA",
+        "MINA",
+        "MAXA",
+    ]
+)
+
+
+def _pooled(tree: tuple) -> bool:
+    """Whether the formula is one pooled aggregate over references and constants."""
+    return (
+        tree[0] == "func"
+        and tree[1] in _POOLED
+        and all(a[0] in ("ref", "num", "str", "bool") for a in tree[2])
+    )
 
 
 def _top(run: Node) -> Node:
@@ -218,7 +249,9 @@ def _scalar_op(op: str, a: Value, b: Value) -> Value:
         if op in _COMPARE:
             return _COMPARE[op](compare(a, b))
         if op == "&":
-            return as_text(a) + as_text(b)
+            left, right = as_text(a), as_text(b)
+            budget.text_size(len(left) + len(right))
+            return left + right
         return _arith(op, as_number(a), as_number(b))
     except Raise as r:
         return r.error

@@ -16,6 +16,7 @@ from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from officegym.apps.sheets import budget
 from officegym.apps.sheets.compiler import Compiled, compile_cell, compile_formula
 from officegym.apps.sheets.formats import typed_value
 from officegym.apps.sheets.parse import RefT
@@ -78,6 +79,8 @@ class Book:
         self.dirty: dict[Key, None] = {}
         self.removed: list[int] = []  # ids of cell rows to delete
         self.circular: dict[Key, None] = {}
+        self.over_budget: dict[Key, str] = {}  # cells the last recalculation cut short, why
+        self._pool: dict[tuple, Value] = {}  # pooled aggregates of the running recalculation
         self.internal_errors = 0
 
     def fork(self) -> Book:
@@ -288,12 +291,16 @@ class Book:
 
     def recalc(self, changed: Iterable[Key]) -> int:
         """Re-evaluate every formula that depends on `changed` (and the changed formulas
-        themselves), each once, in dependency order; returns how many were evaluated."""
-        affected: dict[Key, None] = {}
+        themselves), each once, in dependency order; returns how many were evaluated.
+        The whole recalculation runs within one time budget (see `budget`)."""
+        self.over_budget, self._pool = {}, {}
+        with budget.recalculation():
+            return self._recalc(changed)
+
+    def _recalc(self, changed: Iterable[Key]) -> int:
+        affected: dict[Key, None] = dict.fromkeys(changed)
         edges: dict[Key, list[Key]] = {}
-        queue = deque(changed)
-        for k in queue:
-            affected[k] = None
+        queue = deque(affected)
         while queue:
             k = queue.popleft()
             deps = self.dependents(k)
@@ -326,27 +333,45 @@ class Book:
         return done
 
     def _evaluate(self, key: Key) -> int:
-        sid, row, col = key
-        sheet = self.sheets.get(sid)
-        state = sheet.cells.get((row, col)) if sheet else None
+        sheet = self.sheets.get(key[0])
+        state = sheet.cells.get(key[1:]) if sheet else None
         if state is None or state.formula is None:
             return 0
         self.circular.pop(key, None)
+        formula = state.formula
+        if budget.expired():  # the time ran out: the formula shows the error unevaluated
+            value = self._over(key, budget.timeout())
+        elif formula.pooled:  # the same aggregate over the same ranges: computed once
+            same = (formula.key, tuple(self.reads.get(key, ())))
+            if same not in self._pool:
+                self._pool[same] = self._run(key, formula)
+            value = self._pool[same]
+        else:
+            value = self._run(key, formula)
+        self._store_value(key, value)
+        return 1
+
+    def _run(self, key: Key, formula: Compiled) -> Value:
         try:
-            value = state.formula.run(Ctx(self, sid, row, col, self.today))
+            value = formula.run(Ctx(self, *key, self.today))
         except Raise as r:
             value = r.error
         except ZeroDivisionError:
             value = XlError("#DIV/0!")
-        except RecursionError:
+        except budget.OverBudget as over:
+            value = self._over(key, over)
+        except (RecursionError, MemoryError):
             value = VALUE
         except Exception:  # a bug must not break a sheet; tests assert it never happens
             self.internal_errors += 1
             value = VALUE
         if isinstance(value, str) and len(value) > 50_000:
             value = VALUE
-        self._store_value(key, value)
-        return 1
+        return value
+
+    def _over(self, key: Key, over: budget.OverBudget) -> Value:
+        self.over_budget[key] = over.reason
+        return over.error
 
     def _store_value(self, key: Key, value: Value) -> None:
         sid, row, col = key
@@ -360,21 +385,15 @@ class Book:
 
     def recalc_all(self) -> int:
         """Evaluate every formula of the workbook (after structural changes, imports)."""
-        keys = [
-            (sid, r, c)
-            for sid, s in self.sheets.items()
-            for (r, c), st in s.cells.items()
-            if st.formula
-        ]
-        return self.recalc(keys)
+        sheets = self.sheets.items()
+        return self.recalc(
+            [(sid, *k) for sid, s in sheets for k, st in s.cells.items() if st.formula]
+        )
 
     def relink_all(self) -> None:
         """Rebuild the graph from the formulas (after sheets or names changed)."""
-        self.reads.clear()
-        self.cell_deps.clear()
-        self.col_deps.clear()
-        self.wide_deps.clear()
-        self.name_users.clear()
+        for graph in (self.reads, self.cell_deps, self.col_deps, self.wide_deps, self.name_users):
+            graph.clear()
         for sid, sheet in self.sheets.items():
             for (r, c), st in sheet.cells.items():
                 if st.formula is not None:

@@ -1,7 +1,7 @@
 """Spreadsheet state, shaped after Google Sheets: workbooks owned by a person of the
 shared directory and shared with others as viewer or editor, ordered sheets, cells
-stored sparsely (input as typed, computed value, type, number format), named ranges,
-pivot tables as objects, and the change history graders read.
+stored sparsely (input as typed, computed value, type, number format), merged ranges,
+named ranges, pivot tables as objects, and the change history graders read.
 
 A cell row exists only where a cell has content or a format. Its computed value is
 stored beside its input (`kind` says which column holds it), so graders and every
@@ -87,6 +87,21 @@ class NamedRange(Base):
     workbook_id: Mapped[int] = mapped_column(ForeignKey("sheets_workbook.id"))
     name: Mapped[str] = mapped_column(String(100))
     sheet_id: Mapped[int] = mapped_column(ForeignKey("sheets_sheet.id"))
+    r1: Mapped[int] = mapped_column(Integer)
+    c1: Mapped[int] = mapped_column(Integer)
+    r2: Mapped[int] = mapped_column(Integer)
+    c2: Mapped[int] = mapped_column(Integer)
+
+
+class Merge(Base):
+    """A merged range of a sheet, as a file brought it: the top-left cell holds the
+    value and the range shows as one cell. Kept from xlsx imports and written to
+    exports."""
+
+    __tablename__ = "sheets_merge"
+
+    id: Mapped[intpk]
+    sheet_id: Mapped[int] = mapped_column(ForeignKey("sheets_sheet.id"), index=True)
     r1: Mapped[int] = mapped_column(Integer)
     c1: Mapped[int] = mapped_column(Integer)
     r2: Mapped[int] = mapped_column(Integer)

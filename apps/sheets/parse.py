@@ -16,6 +16,7 @@ from typing import Any
 
 from openpyxl.formula.tokenizer import Token, Tokenizer, TokenizerError
 
+from officegym.apps.sheets import budget
 from officegym.apps.sheets.refs import MAX_COLS, MAX_ROWS, col_index, quote_sheet
 from officegym.apps.sheets.refs import split_sheet as _split
 from officegym.apps.sheets.values import ERRORS
@@ -208,6 +209,7 @@ PREFIX_POWER = 6  # Excel: negation binds tighter than ^ (-2^2 = 4)
 class _Parser:
     def __init__(self, formula: str, items: tuple[Any, ...]) -> None:
         self.formula, self.items, self.i = formula, items, 0
+        self.depth, self.max_depth = 0, budget.current().depth
 
     def fail(self, reason: str) -> FormulaError:
         return FormulaError(self.formula, reason)
@@ -223,6 +225,15 @@ class _Parser:
         return item
 
     def expression(self, power: int = 0) -> tuple:
+        self.depth += 1
+        if self.depth > self.max_depth:
+            raise self.fail(f"nested more than {self.max_depth} levels deep")
+        try:
+            return self._expression(power)
+        finally:
+            self.depth -= 1
+
+    def _expression(self, power: int) -> tuple:
         left = self.prefix()
         while True:
             tok = self.peek()
@@ -340,7 +351,25 @@ def parse_tree(formula: str, lexed: Lexed) -> tuple:
         raise p.fail(
             f"unexpected {getattr(tok, 'value', tok.key() if isinstance(tok, RefT) else tok)!r}"
         )
+    if _depth(tree) > p.max_depth:  # a long chain such as 1+1+...+1 nests to the left
+        raise p.fail(f"nested more than {p.max_depth} levels deep")
     return tree
+
+
+def _depth(tree: tuple) -> int:
+    """How deep a syntax tree nests, walked without recursion."""
+    deepest, stack = 0, [(tree, 1)]
+    while stack:
+        node, d = stack.pop()
+        deepest = max(deepest, d)
+        kind = node[0]
+        if kind == "bin":
+            stack += [(node[2], d + 1), (node[3], d + 1)]
+        elif kind in ("neg", "pos", "pct"):
+            stack.append((node[1], d + 1))
+        elif kind == "func":
+            stack += [(a, d + 1) for a in node[2]]
+    return deepest
 
 
 # ---------------------------------------------------------------- rewriting references

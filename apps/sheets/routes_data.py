@@ -166,7 +166,7 @@ def export_xlsx(wb_id: int) -> Response:
     wb = workbook(wb_id)
     data = sheets.export_xlsx(g.db, g.actor, wb)
     kind = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-    headers = {"Content-Disposition": f'attachment; filename="{wb.name}.xlsx"'}
+    headers = {"Content-Disposition": sheets.attachment(wb.name, "xlsx")}
     return Response(data, mimetype=kind, headers=headers)
 
 
@@ -174,7 +174,7 @@ def export_xlsx(wb_id: int) -> Response:
 def export_csv(wb_id: int) -> Response:
     wb = workbook(wb_id)
     text = sheets.export_csv(g.db, g.actor, wb, sheet=request.args.get("sheet"))
-    headers = {"Content-Disposition": f'attachment; filename="{wb.name}.csv"'}
+    headers = {"Content-Disposition": sheets.attachment(wb.name, "csv")}
     return Response(text, mimetype="text/csv", headers=headers)
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from itertools import repeat
 from typing import Any, Protocol
 
+from officegym.apps.sheets import budget
 from officegym.apps.sheets.parse import RefT
 from officegym.apps.sheets.values import NA, REF, Raise, Value, XlError
 
@@ -35,7 +36,9 @@ def shape(v: Any) -> tuple[int, int]:
 
 
 class Rng:
-    """A rectangle of one sheet, read on demand."""
+    """A rectangle of one sheet, read on demand: dense reads (`cells`, `matrix`) are
+    clipped to the sheet's used extent and checked against the evaluation budget first;
+    `values` and `stored` walk the sparse store when that is smaller."""
 
     __slots__ = ("book", "c1", "c2", "r1", "r2", "sid")
 
@@ -93,6 +96,7 @@ class Rng:
         """Every value of the range (blanks as None), row by row, clipped."""
         vals = self.book.values_of(self.sid)
         r2, c2 = self.clipped()
+        budget.cells((r2 - self.r1 + 1) * (c2 - self.c1 + 1), "a range")
         if self.c1 == c2:
             return _column(vals, self.r1, r2, c2)
         return [v for r in range(self.r1, r2 + 1) for v in _row(vals, r, self.c1, c2)]
@@ -116,18 +120,38 @@ class Rng:
         """The values as rows of a dense array, clipped to the sheet's used extent."""
         vals = self.book.values_of(self.sid)
         r2, c2 = self.clipped()
+        budget.cells((r2 - self.r1 + 1) * (c2 - self.c1 + 1), "a range")
         return [_row(vals, r, self.c1, c2) for r in range(self.r1, r2 + 1)]
 
     def column(self, index: int) -> list[Value]:
         """Values of the range's `index`-th column (0-based), clipped."""
         vals = self.book.values_of(self.sid)
         r2, _ = self.clipped()
+        budget.cells(r2 - self.r1 + 1, "a column")
         return _column(vals, self.r1, r2, self.c1 + index)
 
     def row(self, index: int) -> list[Value]:
         vals = self.book.values_of(self.sid)
         _, c2 = self.clipped()
+        budget.cells(c2 - self.c1 + 1, "a row")
         return _row(vals, self.r1 + index, self.c1, c2)
+
+    def stored(self) -> Iterator[tuple[int, int, Value]]:
+        """(row, col, value) of the range's non-blank cells in any order, walking whichever
+        is smaller: the sparse store or the clipped rectangle."""
+        vals = self.book.values_of(self.sid)
+        r2, c2 = self.clipped()
+        if (r2 - self.r1 + 1) * (c2 - self.c1 + 1) <= len(vals):
+            for r in range(self.r1, r2 + 1):
+                for c in range(self.c1, c2 + 1):
+                    v = vals.get((r, c))
+                    if v is not None:
+                        yield r, c, v
+            return
+        r1, c1 = self.r1, self.c1
+        for (r, c), v in list(vals.items()):
+            if r1 <= r <= r2 and c1 <= c <= c2 and v is not None:
+                yield r, c, v
 
 
 def _column(vals: dict[tuple[int, int], Value], r1: int, r2: int, c: int) -> list[Value]:
@@ -174,6 +198,7 @@ def broadcast(fn: Callable[[Value, Value], Value], a: Any, b: Any) -> Array:
     b = b if is_array(b) else [[b]]
     rows = max(len(a), len(b))
     cols = max(len(a[0]) if a else 0, len(b[0]) if b else 0)
+    budget.cells(rows * cols, "an array operation")
 
     def pick(m: Array, i: int, j: int) -> Value:
         mi = 0 if len(m) == 1 else i

@@ -25,7 +25,13 @@ from officegym.apps.sheets.cells import (
     write_cells,
     write_range,
 )
-from officegym.apps.sheets.files import export_csv, export_xlsx, import_csv, import_xlsx
+from officegym.apps.sheets.files import (
+    attachment,
+    export_csv,
+    export_xlsx,
+    import_csv,
+    import_xlsx,
+)
 from officegym.apps.sheets.history import history
 from officegym.apps.sheets.paste import copy_range, fill_range
 from officegym.apps.sheets.pivots import create_pivot, delete_pivot, pivots_of, refresh_pivot
@@ -60,6 +66,7 @@ __all__ = [
     "Block",
     "add_sheet",
     "append_rows",
+    "attachment",
     "book",
     "clear_range",
     "copy_range",

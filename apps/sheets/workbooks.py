@@ -27,6 +27,7 @@ from officegym.apps.sheets.models import (
     LINK_ACCESS,
     ROLES,
     Cell,
+    Merge,
     NamedRange,
     Pivot,
     Share,
@@ -137,6 +138,7 @@ def delete_workbook(s: Session, actor: Person, wb: Workbook) -> None:
     for model in (Pivot, NamedRange):
         s.execute(delete(model).where(model.workbook_id == wb.id))
     s.execute(delete(Cell).where(Cell.sheet_id.in_(sids)))
+    s.execute(delete(Merge).where(Merge.sheet_id.in_(sids)))
     s.execute(delete(Sheet).where(Sheet.workbook_id == wb.id))
     s.execute(delete(Share).where(Share.workbook_id == wb.id))
     for model in (Pivot, Sheet):  # bulk deletes: drop what the session remembers of them
@@ -251,6 +253,7 @@ def delete_sheet(s: Session, actor: Person, wb: Workbook, sheet: Sheet) -> None:
     moves.rename_references(b, sheet.name, None, skip_sheet=sheet.id)
     store.save(s, b)
     s.execute(delete(Cell).where(Cell.sheet_id == sheet.id))
+    s.execute(delete(Merge).where(Merge.sheet_id == sheet.id))
     s.execute(delete(NamedRange).where(NamedRange.sheet_id == sheet.id))
     delete_row(s, sheet)
     for i, x in enumerate(x for x in sheets if x.id != sheet.id):

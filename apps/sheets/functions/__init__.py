@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from officegym.apps.sheets import budget
 from officegym.apps.sheets.runtime import Ctx, Rng, is_array
 from officegym.apps.sheets.values import (
     DIV0,
@@ -111,6 +112,7 @@ def _lift(impl: Callable[..., Any], args: list[Any]) -> list[list[Value]]:
     arrays = [a for a in args if is_array(a)]
     rows = max(len(a) for a in arrays)
     cols = max(len(a[0]) if a else 0 for a in arrays)
+    budget.cells(rows * cols, "an array of results")
 
     def at(a: Any, i: int, j: int) -> Any:
         if not is_array(a):
@@ -120,7 +122,10 @@ def _lift(impl: Callable[..., Any], args: list[Any]) -> list[list[Value]]:
         return a[ii][jj] if ii < len(a) and jj < len(a[0]) else XlError("#N/A")
 
     out = []
+    every = max(1, 1024 // max(cols, 1))  # rows between checks of the time left
     for i in range(rows):
+        if i % every == 0:
+            budget.tick()
         row = []
         for j in range(cols):
             v = _scalar_call(impl, [at(a, i, j) for a in args])

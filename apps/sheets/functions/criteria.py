@@ -9,6 +9,7 @@ import operator
 import re
 from collections.abc import Callable, Sequence
 
+from officegym.apps.sheets import budget
 from officegym.apps.sheets.runtime import Rng, is_array
 from officegym.apps.sheets.values import VALUE, Raise, Value, XlError, compare, parse_number
 
@@ -117,6 +118,8 @@ def cells(arg: object) -> list[list[Value]]:
 def _matches(
     grid: list[list[Value]], test: Callable[[Value], bool], rows: int, cols: int, blank_ok: bool
 ) -> set[tuple[int, int]]:
+    if blank_ok:  # every blank of the whole shape matches: bounded by the budget
+        budget.cells(rows * cols, "a criteria range")
     found = set()
     for i in range(rows if blank_ok else min(rows, len(grid))):
         row = grid[i] if i < len(grid) else []

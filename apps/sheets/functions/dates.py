@@ -113,29 +113,52 @@ def _holidays(arg: object) -> set[float]:
     return {math.floor(x) for x in numbers([arg])} if arg is not None else set()
 
 
+def _is_workday(serial: int, off: set[float]) -> bool:
+    return (serial + 5) % 7 < 5 and serial not in off  # serial 0 was a Saturday
+
+
+def _workdays_between(a: int, b: int, off: set[float]) -> int:
+    """Working days from a to b inclusive (a <= b), by whole weeks: the cost does not
+    grow with the span."""
+    weeks = (b - a + 1) // 7
+    n = weeks * 5 + sum(1 for s in range(a + weeks * 7, b + 1) if (s + 5) % 7 < 5)
+    return n - sum(1 for h in off if a <= h <= b and (int(h) + 5) % 7 < 5)
+
+
 @fn("NETWORKDAYS", 2, 3, mode="raw")
 def networkdays(ctx: Ctx, start: object, end: object, holidays: object = None) -> float:
     a = math.floor(as_number(scalar(start, ctx)))
     b = math.floor(as_number(scalar(end, ctx)))
+    date_of(a), date_of(b)  # #NUM! outside Excel's dates
     off = _holidays(holidays)
-    step = 1 if b >= a else -1
-    n = 0
-    for s in range(int(a), int(b) + step, step):
-        if date_of(s).weekday() < 5 and s not in off:
-            n += 1
-    return float(n * step)
+    if b >= a:
+        return float(_workdays_between(int(a), int(b), off))
+    return -float(_workdays_between(int(b), int(a), off))
 
 
 @fn("WORKDAY", 2, 3, mode="raw")
 def workday(ctx: Ctx, start: object, days: object, holidays: object = None) -> float:
+    """The date `days` working days away; whole weeks are jumped (a holiday inside a
+    jumped week is made up after it), so the cost does not grow with `days`."""
     s = math.floor(as_number(scalar(start, ctx)))
+    date_of(s)
     k = int(as_number(scalar(days, ctx)))
+    if abs(k) > 2958465:
+        raise Raise(NUM)
     off = _holidays(holidays)
     step = 1 if k >= 0 else -1
+    while abs(k) > 10:
+        weeks = (abs(k) - 5) // 5
+        nxt = s + 7 * weeks * step
+        lo, hi = (s + 1, nxt) if step > 0 else (nxt, s - 1)
+        date_of(nxt)
+        k -= step * _workdays_between(lo, hi, off)
+        s = nxt
     while k:
         s += step
-        if date_of(s).weekday() < 5 and s not in off:
+        if _is_workday(s, off):
             k -= step
+    date_of(s)
     return float(s)
 
 

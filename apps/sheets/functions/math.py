@@ -32,10 +32,7 @@ def sumsq(ctx: Ctx, *args: object) -> float:
 
 def _grid(arg: object) -> list[list[Value]]:
     if isinstance(arg, Rng):
-        return [
-            [arg.value_at(r, c) for c in range(arg.c1, arg.c2 + 1)]
-            for r in range(arg.r1, arg.clipped()[0] + 1)
-        ]
+        return arg.matrix()
     if is_array(arg):
         return arg  # type: ignore[return-value]
     return [[arg]]  # type: ignore[list-item]
@@ -43,13 +40,18 @@ def _grid(arg: object) -> list[list[Value]]:
 
 @fn("SUMPRODUCT", 1, None, mode="raw")
 def sumproduct(ctx: Ctx, *args: object) -> float:
-    """Products of corresponding entries, summed; non-numbers count as 0."""
+    """Products of corresponding entries, summed; non-numbers count as 0. Ranges much
+    larger than what their sheet stores are walked sparsely (a whole sheet costs its
+    stored cells, not its area)."""
     shapes = {
         (a.rows, a.cols) if isinstance(a, Rng) else (len(a), len(a[0])) if is_array(a) else (1, 1)
         for a in args
     }  # type: ignore[arg-type]
     if len(shapes) > 1:
         raise Raise(VALUE)
+    ranges = [a for a in args if isinstance(a, Rng)]
+    if len(ranges) == len(args) and any(_sparse(a) for a in ranges):
+        return _sumproduct_sparse(ranges)
     if all(isinstance(a, Rng) and a.cols == 1 for a in args):
         return _sumproduct_columns([a.cells() for a in args])  # type: ignore[union-attr]
     grids = [_grid(a) for a in args]
@@ -64,6 +66,30 @@ def sumproduct(ctx: Ctx, *args: object) -> float:
                     raise Raise(v)
                 p *= float(v) if isinstance(v, float | int) and not isinstance(v, bool) else 0.0
             total += p
+    return total
+
+
+def _sparse(rng: Rng) -> bool:
+    r2, c2 = rng.clipped()
+    return (r2 - rng.r1 + 1) * (c2 - rng.c1 + 1) > 4 * len(rng.book.values_of(rng.sid)) + 64
+
+
+def _sumproduct_sparse(ranges: list[Rng]) -> float:
+    """SUMPRODUCT of same-shaped ranges over the first one's stored numbers (a product
+    is 0 wherever any factor is blank), in row order as the dense walk adds them."""
+    for rng in ranges:
+        for _, _, v in rng.stored():
+            if type(v) is XlError:
+                raise Raise(v)
+    first, rest = ranges[0], ranges[1:]
+    hits = sorted((r, c, v) for r, c, v in first.stored() if type(v) is float)
+    total = 0.0
+    for r, c, v in hits:
+        p = v
+        for other in rest:
+            w = other.value_at(other.r1 + r - first.r1, other.c1 + c - first.c1)
+            p *= w if type(w) is float else 0.0
+        total += p
     return total
 
 
@@ -292,8 +318,9 @@ def odd(x: Value) -> float:
 
 @fn("FACT", 1)
 def fact(x: Value) -> float:
+    """n! for 0 <= n <= 170, as Excel (171! overflows a double: #NUM!, never computed)."""
     a = _n(x)
-    if a < 0:
+    if not 0 <= a < 171:
         raise Raise(NUM)
     return float(math.factorial(int(a)))
 
@@ -301,17 +328,24 @@ def fact(x: Value) -> float:
 @fn("GCD", 1, None, mode="raw")
 def gcd(ctx: Ctx, *args: object) -> float:
     nums = [int(x) for x in numbers(args)]
-    if any(x < 0 for x in nums):
+    if any(not 0 <= x < 2**53 for x in nums):
         raise Raise(NUM)
     return float(math.gcd(*nums))
 
 
 @fn("LCM", 1, None, mode="raw")
 def lcm(ctx: Ctx, *args: object) -> float:
+    """Least common multiple; #NUM! past 2**53 (Excel's bound), checked as it grows so
+    that many large arguments never build a huge integer."""
     nums = [int(x) for x in numbers(args)]
-    if any(x < 0 for x in nums):
+    if any(not 0 <= x < 2**53 for x in nums):
         raise Raise(NUM)
-    return float(math.lcm(*nums))
+    out = 1
+    for x in nums:
+        out = math.lcm(out, x)
+        if out >= 2**53:
+            raise Raise(NUM)
+    return float(out)
 
 
 def _target(rng: object, hits: list[tuple[int, int]]) -> list[Value]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from officegym.apps.sheets import budget
 from officegym.apps.sheets.formats import format_value
 from officegym.apps.sheets.functions import fn, values_of
 from officegym.apps.sheets.runtime import Ctx, Rng, is_array
@@ -32,7 +33,7 @@ def _count(v: Value, default: int = 1) -> int:
 
 @fn("CONCATENATE", 1, None)
 def concatenate(*parts: Value) -> str:
-    return "".join(_t(p) for p in parts)
+    return budget.joined(_t(p) for p in parts)
 
 
 def _texts(args: tuple[object, ...], skip_empty: bool) -> list[str]:
@@ -49,14 +50,14 @@ def _texts(args: tuple[object, ...], skip_empty: bool) -> list[str]:
 
 @fn("CONCAT", 1, None, mode="raw")
 def concat(ctx: Ctx, *args: object) -> str:
-    return "".join(_texts(args, True))
+    return budget.joined(_texts(args, True))
 
 
 @fn("TEXTJOIN", 3, None, mode="raw")
 def textjoin(ctx: Ctx, sep: object, skip: object, *args: object) -> str:
     from officegym.apps.sheets.functions import scalar
 
-    return _t(scalar(sep, ctx)).join(_texts(args, as_bool(scalar(skip, ctx))))
+    return budget.joined(_texts(args, as_bool(scalar(skip, ctx))), _t(scalar(sep, ctx)))
 
 
 @fn("LEFT", 1, 2)
@@ -114,10 +115,12 @@ def substitute(s: Value, old: Value, new: Value, nth: Value = None) -> str:
     if not a:
         return text
     if nth is None:
+        budget.text_size(len(text) + text.count(a) * (len(b) - len(a)))
         return text.replace(a, b)
     k = int(as_number(nth))
     if k < 1:
         raise Raise(VALUE)
+    budget.text_size(len(text) + len(b) - len(a))
     pos = -1
     for _ in range(k):
         pos = text.find(a, pos + 1)
@@ -131,7 +134,8 @@ def replace(s: Value, start: Value, n: Value, new: Value) -> str:
     text, i, k = _t(s), int(as_number(start)), _count(n)
     if i < 1:
         raise Raise(VALUE)
-    return text[: i - 1] + _t(new) + text[i - 1 + k :]
+    head, tail = text[: i - 1], text[i - 1 + k :]
+    return budget.joined((head, _t(new), tail))
 
 
 def _find(needle: str, hay: str, start: Value, fold: bool) -> float:
@@ -172,11 +176,11 @@ def exact(a: Value, b: Value) -> bool:
 
 @fn("REPT", 2)
 def rept(s: Value, n: Value) -> str:
-    k = _count(n)
-    out = _t(s) * k
-    if len(out) > 32767:
-        raise Raise(VALUE)
-    return out
+    """`s` repeated `n` times; #VALUE! past 32,767 characters (Excel), checked first."""
+    text, k = _t(s), _count(n)
+    if text:
+        budget.text_size(len(text) * k)
+    return text * k
 
 
 @fn("CHAR", 1)

@@ -26,7 +26,7 @@ from officegym.apps.org.service import find_person
 from officegym.clock import now
 from officegym.db import get
 from officegym.errors import Conflict, Forbidden, Invalid, NotFound
-from officegym.writes import insert_row, update_row
+from officegym.writes import insert_row, update_if
 
 __all__ = [
     "FlightOption",
@@ -185,6 +185,16 @@ def list_flights(s: Session, actor: Person) -> list[FlightBooking]:
     return list(s.scalars(stmt.order_by(FlightBooking.flight_date, FlightBooking.id)))
 
 
+def _lock(s: Session, fb: FlightBooking) -> None:
+    """Re-read a booking under a row lock before changing its money (PostgreSQL's
+    ``FOR UPDATE``; a served SQLite file's transactions hold the write lock throughout)."""
+    s.refresh(fb, with_for_update=True)
+
+
+def _moved_on(fb: FlightBooking) -> Conflict:
+    return Conflict(f"flight booking {fb.code} changed meanwhile; look again", code="not_live")
+
+
 def _require_confirmed(fb: FlightBooking) -> None:
     if fb.status != "confirmed":
         raise Conflict(f"flight booking {fb.code} is {fb.status}", code="not_live")
@@ -195,6 +205,7 @@ def change_flight(
 ) -> tuple[FlightBooking, pricing.FlightChange]:
     """Move a booking to another day (and flight number, same route pair), at the same
     fare brand; Forbidden, quoting the rule, when the fare allows no changes."""
+    _lock(s, fb)
     _require_confirmed(fb)
     fare, route = fb.fare, fb.route
     at = now(s)
@@ -209,8 +220,11 @@ def change_flight(
     new_price = pricing.fare_price(new_fare, date, at.date())
     change = pricing.flight_change(fare, fb.price, new_price, travellers, departed)
     price, total = max(fb.price, new_price), fb.total + change.due
-    update_row(s, fb, route_id=new_route.id, fare_id=new_fare.id, flight_date=date,
-               price=price, total=total, changed_at=at)  # fmt: skip
+    was = {"status": fb.status, "total": fb.total, "route_id": route.id,
+           "flight_date": fb.flight_date}  # fmt: skip
+    if not update_if(s, fb, was, route_id=new_route.id, fare_id=new_fare.id, flight_date=date,
+                     price=price, total=total, changed_at=at):  # fmt: skip
+        raise _moved_on(fb)
     memo = f"Change to {new_route.number} {date:%b %-d}: fee and fare difference"
     _pay(s, fb, "charge", change.due, memo, at)
     return fb, change
@@ -238,9 +252,13 @@ def preview_flight_cancel(s: Session, fb: FlightBooking) -> pricing.Refund:
 
 
 def cancel_flight(s: Session, actor: Person, fb: FlightBooking) -> FlightBooking:
-    """Cancel a booking; the refund follows the fare's rules."""
+    """Cancel a booking; the refund follows the fare's rules (once, however many cancel
+    it at the same moment)."""
+    _lock(s, fb)
     refund = preview_flight_cancel(s, fb)
     at = now(s)
-    update_row(s, fb, status="cancelled", refund=refund.amount, cancelled_at=at)
+    if not update_if(s, fb, {"status": "confirmed"}, status="cancelled", refund=refund.amount,
+                     cancelled_at=at):  # fmt: skip
+        raise _moved_on(fb)
     _pay(s, fb, "refund", refund.amount, f"Cancellation: {refund.rule}", at)
     return fb

@@ -7,40 +7,17 @@ costs and its nights are held once."""
 from __future__ import annotations
 
 import datetime as dt
-import threading
-from typing import Any
+import uuid
 
 from sqlalchemy import func, select
 
 from officegym.apps.booking.models import BookedNight, Payment, Reservation
-from officegym.runner import CallOutcome, ToolRunner
+from officegym.runner import ToolRunner
 from officegym.world import World
+from tests.officegym.concurrency import at_once
 from tests.officegym.test_races import world  # noqa: F401  (the SQLite file / PostgreSQL worlds)
 
 from .helpers import free_stay, person
-
-
-def at_once(w: World, handle: str, calls: list[tuple[str, dict[str, Any]]]) -> list:
-    """Run each (tool, arguments) as `handle` on a thread and session of its own, all
-    released together; the outcomes in order."""
-    start = threading.Barrier(len(calls), timeout=30)
-    outcomes: list[CallOutcome | None] = [None] * len(calls)
-
-    def run(i: int, name: str, arguments: dict[str, Any]) -> None:
-        runner = ToolRunner(w, handle)
-        try:
-            start.wait()
-            outcomes[i] = runner.call(name, arguments)
-        finally:
-            runner.close()
-
-    threads = [threading.Thread(target=run, args=(i, *c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(120)
-    assert all(o is not None for o in outcomes), outcomes
-    return outcomes
 
 
 def booked(w: World, ahead: int) -> tuple[str, str]:
@@ -72,7 +49,7 @@ def ledger(w: World, code: str) -> tuple[Reservation, int, int, int]:
 
 def test_twenty_cancellations_at_once_refund_once(world: World) -> None:  # noqa: F811
     code, handle = booked(world, ahead=40)
-    outcomes = at_once(world, handle, [("booking_cancel_stay", {"code": code})] * 20)
+    outcomes = at_once(world, [(handle, "booking_cancel_stay", {"code": code})] * 20)
     assert sum(o.ok for o in outcomes) == 1, outcomes
     assert {o.code for o in outcomes if not o.ok} == {"not_live"}, outcomes
     r, net, refunds, nights = ledger(world, code)
@@ -93,7 +70,7 @@ def test_changes_of_one_stay_at_once_keep_its_ledger_summed(world: World) -> Non
                                  "check_out": b.isoformat(), "guests": 1 + i % 2})
         for i, (a, b) in enumerate(new_dates)
     ]  # fmt: skip
-    outcomes = at_once(world, handle, calls)
+    outcomes = at_once(world, [(handle, *c) for c in calls])
     assert any(o.ok for o in outcomes), outcomes
     assert all(o.ok or o.code in ("not_live", "not_available", "invalid") for o in outcomes)
     r, net, _refunds, nights = ledger(world, code)
@@ -109,8 +86,29 @@ def test_cancelling_while_changing_leaves_a_summed_ledger(world: World) -> None:
     later = {"code": code, "check_in": (ci + dt.timedelta(days=1)).isoformat(),
              "check_out": (ci + dt.timedelta(days=5)).isoformat()}  # fmt: skip
     calls = [("booking_change_stay", later), ("booking_cancel_stay", {"code": code})] * 3
-    outcomes = at_once(world, handle, calls)
+    outcomes = at_once(world, [(handle, *c) for c in calls])
     assert sum(o.ok for o in outcomes if o is not None) >= 1
     r, net, refunds, nights = ledger(world, code)
     assert r.status == "cancelled" and nights == 0 and refunds <= 1
     assert net == r.total - r.refund
+
+
+def test_one_listing_saved_at_once_makes_one_wishlist_and_one_entry(
+    world: World,  # noqa: F811
+) -> None:
+    from officegym.apps.booking.models import Saved, Wishlist
+
+    with world.session() as s:
+        handle = person(s).handle
+        listing, _ci, _co = free_stay(s, ahead=100)
+        owner = person(s).id
+    name = f"Race list {uuid.uuid4().hex[:6]}"
+    args = {"listing_id": listing.id, "wishlist": name}
+    outcomes = at_once(world, [(handle, "booking_save_listing", args)] * 6)
+    assert sum(o.ok for o in outcomes) == 1, outcomes
+    assert {o.code for o in outcomes if not o.ok} == {"already_saved"}, outcomes
+    with world.session() as s:
+        lists = s.scalars(select(Wishlist.id).where(Wishlist.owner_id == owner,
+                                                    Wishlist.name == name)).all()  # fmt: skip
+        assert len(lists) == 1
+        assert s.scalar(select(func.count()).where(Saved.wishlist_id == lists[0])) == 1

@@ -10,6 +10,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from officegym.apps.booking import pricing
+from officegym.apps.booking.calendar import MAX_AHEAD_DAYS
 from officegym.apps.booking.catalog import find_city
 from officegym.apps.booking.models import (
     CABINS,
@@ -84,6 +85,7 @@ def search_flights(
     day = today(s)
     if date < day:
         raise Invalid(f"{date} is in the past (today is {day})")
+    _check_horizon(s, date)
     out = []
     for route in s.scalars(_ROUTES, {"o": o.id, "d": d.id}):
         if flies_on(route, date):
@@ -91,6 +93,13 @@ def search_flights(
             out.append(FlightOption(route, date, [(f, pricing.fare_price(f, date, day))
                                                   for f in fares]))  # fmt: skip
     return out
+
+
+def _check_horizon(s: Session, date: dt.date) -> None:
+    """Invalid for a flight date past the schedule's horizon (the stays' calendar one), so
+    no booking lands in year 9999 and the traveller's calendar export stays writable."""
+    if (date - today(s)).days > MAX_AHEAD_DAYS:
+        raise Invalid(f"flights are sold only {MAX_AHEAD_DAYS} days ahead ({date} is further)")
 
 
 def get_fare(s: Session, fare_id: int) -> Fare:
@@ -111,6 +120,7 @@ def book_flight(
 ) -> FlightBooking:
     """Book `fare`'s flight on `date` for the travellers named (default: the actor)."""
     route = fare.route
+    _check_horizon(s, date)
     if not flies_on(route, date):
         raise Invalid(f"flight {route.number} does not fly on {date:%A %b %-d}")
     at = now(s)
@@ -212,6 +222,7 @@ def change_flight(
     departed = departure(route, fb.flight_date) <= at
     new_route = _same_pair(s, route, flight) if flight else route
     new_fare = _same_brand(s, new_route, fare)
+    _check_horizon(s, date)
     if not flies_on(new_route, date) or departure(new_route, date) <= at:
         raise Invalid(f"flight {new_route.number} does not fly on {date:%A %b %-d} (or has left)")
     if (new_route.id, date) == (route.id, fb.flight_date):

@@ -16,10 +16,11 @@ from officegym.apps.booking import pages, pricing
 from officegym.apps.booking import service as booking
 from officegym.apps.booking.models import AMENITIES, PROPERTY_TYPES
 from officegym.errors import Forbidden, Invalid, NotFound, OfficeGymError
-from officegym.web import flash_errors
+from officegym.web import attachment, flash_errors
 
 bp = Blueprint("booking", __name__, template_folder="templates")
 PAGE_SIZE = 20
+MAX_PAGE = 100_000  # further pages are empty anyway, and the offset must stay in 64 bits
 
 
 @contextmanager
@@ -42,7 +43,7 @@ def render(name: str, **context: Any) -> str:
 def search() -> str:
     """The search form; with a city, the results (20 a page) for the filters in the URL."""
     args = request.args
-    page_no = max(1, args.get("page", 1, type=int))
+    page_no = min(max(1, args.get("page", 1, type=int)), MAX_PAGE)
     found, error = None, None
     if args.get("city"):
         try:
@@ -263,5 +264,5 @@ def policy() -> str:
 @bp.get("/trips.ics")
 def export() -> Response:
     data = booking.trips_ical(g.db, g.actor, g.db.info["clock"].peek())
-    headers = {"Content-Disposition": "attachment; filename=trips.ics"}
+    headers = {"Content-Disposition": attachment("trips.ics")}
     return Response(data, mimetype="text/calendar", headers=headers)

@@ -67,6 +67,8 @@ def channel(ref: str) -> str:
     """A conversation's newest messages, oldest at the bottom; `before` pages back."""
     ch = _channel(ref)
     before = request.args.get("before", type=int)
+    if before is not None and not 0 < before < 2**63:  # no message has it
+        before = None
     msgs = chat.history(g.db, g.actor, ch, limit=PAGE_SIZE + 1, before_id=before)
     older = channel_url(ch, before=msgs[PAGE_SIZE - 1].id) if len(msgs) > PAGE_SIZE else None
     rows = message_views(g.db, g.actor, ch, list(reversed(msgs[:PAGE_SIZE])))

@@ -180,7 +180,7 @@ def find_flight_booking(s: Session, actor: Person, ref: str | int) -> FlightBook
     key = str(ref).strip().upper()
     fb = s.scalars(_BY_CODE, {"c": key}).first()
     if fb is None and key.isdigit():
-        fb = s.get(FlightBooking, int(key))
+        fb = get(s, FlightBooking, int(key))
     if fb is None or (fb.booked_by_id != actor.id and actor.id not in passengers(s, fb)):
         raise NotFound(f"no flight booking {ref!r} of yours", code="trip_not_found")
     return fb

@@ -95,7 +95,11 @@ def search_url(args: Any, **changes: Any) -> str:
 
 
 def keep(form: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: form[k] for k in ("check_in", "check_out", "guests") if form.get(k)}
+    """The stay fields of a refused form to carry back in the URL (short ones only: they
+    are dates and a count)."""
+    return {
+        k: form[k] for k in ("check_in", "check_out", "guests") if 0 < len(form.get(k, "")) <= 20
+    }
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from officegym.apps.booking import pages, pricing
 from officegym.apps.booking import service as booking
+from officegym.apps.booking.calendar import MAX_AHEAD_DAYS
 from officegym.apps.booking.models import AMENITIES, PROPERTY_TYPES
 from officegym.errors import Forbidden, Invalid, NotFound, OfficeGymError
 from officegym.web import attachment, flash_errors
@@ -70,7 +71,8 @@ def listing(lid: int) -> str:
             quote = booking.listing_quote(s, item, *dates)
         except Invalid as exc:
             problem = exc.message
-    start = dates[0] if dates else booking.today(s)
+    today = booking.today(s)
+    start = dates[0] if dates and 0 <= (dates[0] - today).days <= MAX_AHEAD_DAYS else today
     return render(
         "booking/listing.html", item=item, quote=quote, problem=problem, args=request.args,
         calendar=pages.month_days(s, item, start), rules=booking.rules_of(s, lid),

@@ -18,6 +18,7 @@ from officegym.apps.booking.policy import check_policy, require_traveller, today
 from officegym.apps.org.models import Person
 from officegym.apps.org.service import find_person, profile
 from officegym.clock import now
+from officegym.db import get
 from officegym.errors import Conflict, Invalid, NotFound
 from officegym.writes import insert_row, update_if
 
@@ -47,7 +48,7 @@ def find_reservation(s: Session, actor: Person, ref: str | int) -> Reservation:
     key = str(ref).strip().upper()
     found = s.scalars(_BY_CODE, {"c": key}).first()
     if found is None and key.isdigit():
-        found = s.get(Reservation, int(key))
+        found = get(s, Reservation, int(key))
     if found is None:
         raise NotFound(f"no reservation {ref!r}", code="trip_not_found")
     require_traveller(actor, found.guest_id, found.booked_by_id, f"reservation {ref!r}")

@@ -199,6 +199,9 @@ def _checked(name: str) -> bool:
     return request.args.get(name, "") in ("1", "on", "true")
 
 
+MAX_KEPT = 300  # characters of a refused form's field carried back in the URL
+
+
 @bp.route("/new", methods=["GET", "POST"])
 def create() -> str | Response:
     """Create a public or private channel."""
@@ -215,7 +218,7 @@ def create() -> str | Response:
         )
         flash(f"Created #{ch.name}.")
         return redirect(channel_url(ch))
-    keep = {k: form.get(k, "") for k in ("name", "topic", "private")}
+    keep = {k: form.get(k, "")[:MAX_KEPT] for k in ("name", "topic", "private")}
     return redirect(url_for("slack.create", **keep))
 
 

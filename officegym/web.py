@@ -35,7 +35,7 @@ import secrets
 from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import urlsplit
 
 from flask import (
     Flask,
@@ -50,7 +50,6 @@ from flask import (
 )
 from markupsafe import Markup, escape
 from werkzeug.exceptions import HTTPException
-from werkzeug.routing import IntegerConverter
 from werkzeug.wrappers import Response as BaseResponse
 
 import officegym.apps
@@ -59,12 +58,11 @@ from officegym.apps.org import service as org
 from officegym.apps.org.models import Person
 from officegym.errors import Conflict, Invalid, NotFound, OfficeGymError
 from officegym.hosts import bare_host
-from officegym.inputs import MAX_QUERY_VALUE
 from officegym.personas import PersonaPolicy
+from officegym.web_guards import register_converters, register_guards
 from officegym.world import World
 
 __all__ = [
-    "attachment",
     "create_app",
     "cross_site_reason",
     "flash_errors",
@@ -100,17 +98,18 @@ def create_app(
             persona = org.find_person(s, persona).handle
     app = Flask(__name__)
     app.config["SECRET_KEY"] = secrets.token_hex(32)
+    app.config["SESSION_COOKIE_SAMESITE"] = "Lax"  # another site's links and forms carry none
     if config:
         app.config.update(config)
     app.extensions["officegym"] = {"world": world, "token_auth": set(), "nav": []}
     app.extensions["officegym"]["grading"] = expose_grading
     app.extensions["officegym"]["hosts"] = frozenset(hosts) if hosts is not None else None
     set_persona_policy(app, PersonaPolicy(default=persona, locked=lock_persona))
-    app.url_map.converters["int"] = _Id64  # before any rule is added
+    register_converters(app)  # before any rule is added
     _register_blueprints(app)
     _register_core_routes(app)
     _register_host_check(app)
-    _register_query_check(app)
+    register_guards(app, app.extensions["officegym"]["token_auth"])
     _register_origin_check(app)
     _register_request_hooks(app)
     _register_layout_context(app)
@@ -150,16 +149,6 @@ def _register_blueprints(app: Flask) -> None:
     if ext["grading"]:  # POST /grade: JSON only, needs no persona
         app.register_blueprint(grading_api.bp)
         ext["token_auth"].add(grading_api.bp.name)
-
-
-def attachment(filename: str) -> str:
-    """A ``Content-Disposition`` value downloading as `filename`: an ASCII fallback (quotes,
-    slashes and controls replaced) and the exact name as RFC 5987's ``filename*``, so no
-    name (a quote, a newline, a non-Latin-1 letter) can break the header or the path."""
-    safe = "".join(c if c.isascii() and c.isprintable() and c not in '"\\/' else "_"
-                   for c in filename) or "download"  # fmt: skip
-    exact = quote(filename, safe="", errors="replace")
-    return f"attachment; filename=\"{safe}\"; filename*=UTF-8''{exact}"
 
 
 # ---------------------------------------------------------------- stable ids
@@ -315,30 +304,6 @@ def _register_host_check(app: Flask) -> None:
     def check_host() -> tuple[str, int] | None:
         if bare_host(request.headers.get("Host", "")) not in hosts:
             return "unknown Host header (DNS rebinding protection)", 421
-        return None
-
-
-class _Id64(IntegerConverter):
-    """``<int:...>`` in a URL: a database id, so at most 64 bits; a longer number matches
-    no route (404) instead of reaching a query that cannot bind it."""
-
-    def __init__(self, url_map: Any, fixed_digits: int = 0, min: int | None = None,
-                 max: int | None = 2**63 - 1, signed: bool = False) -> None:  # fmt: skip
-        super().__init__(url_map, fixed_digits, min, max, signed)
-
-
-def _register_query_check(app: Flask) -> None:
-    """Refuse a page request whose query string carries a value longer than a search or
-    a filter can mean (400, before any route runs); the native APIs check their own."""
-    token_auth: set[str] = app.extensions["officegym"]["token_auth"]
-
-    @app.before_request
-    def check_query() -> tuple[str, int] | None:
-        if request.blueprint in token_auth:
-            return None
-        if any(len(v) > MAX_QUERY_VALUE for _, v in request.args.items(multi=True)):
-            message = f"a search or filter value holds at most {MAX_QUERY_VALUE} characters"
-            return render_template("error.html", message=message, status=400), 400
         return None
 
 

@@ -17,7 +17,8 @@ from officegym.apps.booking import service as booking
 from officegym.apps.booking.calendar import MAX_AHEAD_DAYS
 from officegym.apps.booking.models import AMENITIES, PROPERTY_TYPES
 from officegym.errors import Forbidden, Invalid, NotFound, OfficeGymError
-from officegym.web import attachment, flash_errors
+from officegym.web import flash_errors
+from officegym.web_guards import attachment
 
 bp = Blueprint("booking", __name__, template_folder="templates")
 PAGE_SIZE = 20

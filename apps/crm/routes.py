@@ -18,7 +18,8 @@ from officegym.apps.crm.models import OPEN_STAGES, STAGES
 from officegym.apps.crm.pages import MAX_PAGE, PAGE_SIZE, record_type, record_url, render
 from officegym.apps.org import service as org
 from officegym.errors import Conflict, Forbidden, Invalid
-from officegym.web import attachment, flash_errors
+from officegym.web import flash_errors
+from officegym.web_guards import attachment
 
 BOARD_CARDS = 20
 bp = Blueprint("crm", __name__, template_folder="templates", static_folder="static")

@@ -283,11 +283,12 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
 
     @property
     def login_url(self) -> str:
-        """The URL that signs in as the current task's persona and opens its app."""
+        """The URL that signs in as the current task's persona and opens its app; it carries
+        the episode's key, without which the env's server refuses a browser."""
         if self.task is None:
-            return f"{self.server.url}/login"
+            return f"{self.server.url}/login?{self.server.login_query}"
         app = self.task.app if self.task.app in self.task.apps else self.task.apps[0]
-        return f"{self.server.url}/login/{self.task.persona}?next=/{app}/"
+        return f"{self.server.url}/login/{self.task.persona}?next=/{app}/&{self.server.login_query}"
 
     @property
     def cdp_url(self) -> str | None:

@@ -42,6 +42,7 @@ from officegym.world import World
 __all__ = ["MCP_PATH", "build_asgi_app", "mcp_paths", "serve"]
 
 MCP_PATH = "/mcp"
+SESSION_IDLE_TIMEOUT = 1800.0  # seconds an MCP session may sit unused before it is released
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
@@ -87,13 +88,16 @@ def build_asgi_app(
     allowed_hosts: Sequence[str] = (),
     expose_grading: bool | None = None,
     stateless: bool = False,
+    session_idle_timeout: float = SESSION_IDLE_TIMEOUT,
 ) -> Starlette:
     """The web UI at ``/`` and MCP servers at `mcp_paths`, under `flask_app`'s persona policy.
 
     MCP accepts requests whose Host names a loopback address, `host` or `allowed_hosts`;
     it serves the grading tool if `expose_grading` (by default: if `flask_app` grades).
     `stateless` MCP keeps no session between requests, so any of several worker
-    processes can answer any request (``officegym serve --workers N``)."""
+    processes can answer any request (``officegym serve --workers N``); otherwise a
+    session no request touched for `session_idle_timeout` seconds is released (a client
+    that vanished without a DELETE holds no memory or task for ever)."""
     routes: list[BaseRoute] = []
     managers: list[StreamableHTTPSessionManager] = []
     policy = persona_policy(flask_app)
@@ -102,8 +106,9 @@ def build_asgi_app(
     for path, apps in mcp_paths().items():
         server = build_server(world, policy, apps, expose_grading=grading)
         manager = StreamableHTTPSessionManager(
-            app=server, security_settings=security, stateless=stateless
-        )
+            app=server, security_settings=security, stateless=stateless,
+            session_idle_timeout=None if stateless else session_idle_timeout,
+        )  # fmt: skip
         managers.append(manager)
         routes.append(Route(path, endpoint=StreamableHTTPASGIApp(manager)))
     wsgi: WSGIApp = flask_app

@@ -114,11 +114,33 @@ def engine_for(url: str = "sqlite://") -> Engine:
     if url in ("sqlite://", "sqlite:///:memory:"):
         engine = create_engine(url, poolclass=StaticPool, connect_args={"check_same_thread": False})
     elif url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(
+            url, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT}
+        )
+        _begin_immediate(engine)
     else:
         return create_engine(url, pool_pre_ping=True)
     event.listen(engine, "connect", _sqlite_pragmas)
     return engine
+
+
+BUSY_TIMEOUT = 15.0  # seconds a served SQLite writer waits for the write lock
+
+
+def _begin_immediate(engine: Engine) -> None:
+    """Make every transaction on a SQLite file take the write lock when it begins
+    (``BEGIN IMMEDIATE``, waiting up to `BUSY_TIMEOUT`), SQLAlchemy's documented pysqlite
+    recipe: concurrent writers then queue, and a transaction's reads are never stale by
+    the time it writes. pysqlite's own deferred BEGIN would let two transactions read,
+    then fail ("database is locked") when the second tries to write."""
+
+    @event.listens_for(engine, "connect")
+    def _no_driver_begin(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.isolation_level = None  # SQLAlchemy emits BEGIN itself, below
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Any) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

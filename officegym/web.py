@@ -59,6 +59,7 @@ from officegym.apps.org.models import Person
 from officegym.errors import Conflict, Invalid, NotFound, OfficeGymError
 from officegym.hosts import bare_host
 from officegym.personas import PersonaPolicy
+from officegym.web_guards import register_converters, register_guards
 from officegym.world import World
 
 __all__ = [
@@ -97,15 +98,18 @@ def create_app(
             persona = org.find_person(s, persona).handle
     app = Flask(__name__)
     app.config["SECRET_KEY"] = secrets.token_hex(32)
+    app.config["SESSION_COOKIE_SAMESITE"] = "Lax"  # another site's links and forms carry none
     if config:
         app.config.update(config)
     app.extensions["officegym"] = {"world": world, "token_auth": set(), "nav": []}
     app.extensions["officegym"]["grading"] = expose_grading
     app.extensions["officegym"]["hosts"] = frozenset(hosts) if hosts is not None else None
     set_persona_policy(app, PersonaPolicy(default=persona, locked=lock_persona))
+    register_converters(app)  # before any rule is added
     _register_blueprints(app)
     _register_core_routes(app)
     _register_host_check(app)
+    register_guards(app, app.extensions["officegym"]["token_auth"])
     _register_origin_check(app)
     _register_request_hooks(app)
     _register_layout_context(app)

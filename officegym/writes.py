@@ -43,6 +43,7 @@ __all__ = [
     "is_unique_violation",
     "unique_or",
     "update_by_id",
+    "update_if",
     "update_row",
 ]
 
@@ -128,6 +129,24 @@ def update_by_id(s: Session, model: type[Base], row_id: int, **values: Any) -> N
             set_committed_value(obj, key, value)
         s.info[_UPDATED] = True
     memo.changed(s, model)
+
+
+def update_if(s: Session, obj: Base, expected: dict[str, Any], **values: Any) -> bool:
+    """UPDATE one object's row only while its columns still hold `expected` (a compare and
+    set: a concurrent session that changed them first makes this a no-op). Returns whether
+    the row was written; the object follows the database either way."""
+    s.flush()
+    table = _table(type(obj))
+    where = [table.c.id == obj.id, *(table.c[k] == v for k, v in expected.items())]
+    done = s.connection().execute(table.update().where(*where).values(values)).rowcount == 1
+    if done:
+        for key, value in values.items():
+            set_committed_value(obj, key, value)
+        s.info[_UPDATED] = True
+        memo.changed(s, type(obj))
+    else:
+        s.refresh(obj)
+    return done
 
 
 def delete_row(s: Session, obj: Base) -> None:

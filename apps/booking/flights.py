@@ -10,6 +10,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from officegym.apps.booking import pricing
+from officegym.apps.booking.calendar import MAX_AHEAD_DAYS
 from officegym.apps.booking.catalog import find_city
 from officegym.apps.booking.models import (
     CABINS,
@@ -26,7 +27,7 @@ from officegym.apps.org.service import find_person
 from officegym.clock import now
 from officegym.db import get
 from officegym.errors import Conflict, Forbidden, Invalid, NotFound
-from officegym.writes import insert_row, update_row
+from officegym.writes import insert_row, update_if
 
 __all__ = [
     "FlightOption",
@@ -84,6 +85,7 @@ def search_flights(
     day = today(s)
     if date < day:
         raise Invalid(f"{date} is in the past (today is {day})")
+    _check_horizon(s, date)
     out = []
     for route in s.scalars(_ROUTES, {"o": o.id, "d": d.id}):
         if flies_on(route, date):
@@ -91,6 +93,13 @@ def search_flights(
             out.append(FlightOption(route, date, [(f, pricing.fare_price(f, date, day))
                                                   for f in fares]))  # fmt: skip
     return out
+
+
+def _check_horizon(s: Session, date: dt.date) -> None:
+    """Invalid for a flight date past the schedule's horizon (the stays' calendar one), so
+    no booking lands in year 9999 and the traveller's calendar export stays writable."""
+    if (date - today(s)).days > MAX_AHEAD_DAYS:
+        raise Invalid(f"flights are sold only {MAX_AHEAD_DAYS} days ahead ({date} is further)")
 
 
 def get_fare(s: Session, fare_id: int) -> Fare:
@@ -111,6 +120,7 @@ def book_flight(
 ) -> FlightBooking:
     """Book `fare`'s flight on `date` for the travellers named (default: the actor)."""
     route = fare.route
+    _check_horizon(s, date)
     if not flies_on(route, date):
         raise Invalid(f"flight {route.number} does not fly on {date:%A %b %-d}")
     at = now(s)
@@ -170,7 +180,7 @@ def find_flight_booking(s: Session, actor: Person, ref: str | int) -> FlightBook
     key = str(ref).strip().upper()
     fb = s.scalars(_BY_CODE, {"c": key}).first()
     if fb is None and key.isdigit():
-        fb = s.get(FlightBooking, int(key))
+        fb = get(s, FlightBooking, int(key))
     if fb is None or (fb.booked_by_id != actor.id and actor.id not in passengers(s, fb)):
         raise NotFound(f"no flight booking {ref!r} of yours", code="trip_not_found")
     return fb
@@ -185,6 +195,16 @@ def list_flights(s: Session, actor: Person) -> list[FlightBooking]:
     return list(s.scalars(stmt.order_by(FlightBooking.flight_date, FlightBooking.id)))
 
 
+def _lock(s: Session, fb: FlightBooking) -> None:
+    """Re-read a booking under a row lock before changing its money (PostgreSQL's
+    ``FOR UPDATE``; a served SQLite file's transactions hold the write lock throughout)."""
+    s.refresh(fb, with_for_update=True)
+
+
+def _moved_on(fb: FlightBooking) -> Conflict:
+    return Conflict(f"flight booking {fb.code} changed meanwhile; look again", code="not_live")
+
+
 def _require_confirmed(fb: FlightBooking) -> None:
     if fb.status != "confirmed":
         raise Conflict(f"flight booking {fb.code} is {fb.status}", code="not_live")
@@ -195,12 +215,14 @@ def change_flight(
 ) -> tuple[FlightBooking, pricing.FlightChange]:
     """Move a booking to another day (and flight number, same route pair), at the same
     fare brand; Forbidden, quoting the rule, when the fare allows no changes."""
+    _lock(s, fb)
     _require_confirmed(fb)
     fare, route = fb.fare, fb.route
     at = now(s)
     departed = departure(route, fb.flight_date) <= at
     new_route = _same_pair(s, route, flight) if flight else route
     new_fare = _same_brand(s, new_route, fare)
+    _check_horizon(s, date)
     if not flies_on(new_route, date) or departure(new_route, date) <= at:
         raise Invalid(f"flight {new_route.number} does not fly on {date:%A %b %-d} (or has left)")
     if (new_route.id, date) == (route.id, fb.flight_date):
@@ -209,8 +231,11 @@ def change_flight(
     new_price = pricing.fare_price(new_fare, date, at.date())
     change = pricing.flight_change(fare, fb.price, new_price, travellers, departed)
     price, total = max(fb.price, new_price), fb.total + change.due
-    update_row(s, fb, route_id=new_route.id, fare_id=new_fare.id, flight_date=date,
-               price=price, total=total, changed_at=at)  # fmt: skip
+    was = {"status": fb.status, "total": fb.total, "route_id": route.id,
+           "flight_date": fb.flight_date}  # fmt: skip
+    if not update_if(s, fb, was, route_id=new_route.id, fare_id=new_fare.id, flight_date=date,
+                     price=price, total=total, changed_at=at):  # fmt: skip
+        raise _moved_on(fb)
     memo = f"Change to {new_route.number} {date:%b %-d}: fee and fare difference"
     _pay(s, fb, "charge", change.due, memo, at)
     return fb, change
@@ -238,9 +263,13 @@ def preview_flight_cancel(s: Session, fb: FlightBooking) -> pricing.Refund:
 
 
 def cancel_flight(s: Session, actor: Person, fb: FlightBooking) -> FlightBooking:
-    """Cancel a booking; the refund follows the fare's rules."""
+    """Cancel a booking; the refund follows the fare's rules (once, however many cancel
+    it at the same moment)."""
+    _lock(s, fb)
     refund = preview_flight_cancel(s, fb)
     at = now(s)
-    update_row(s, fb, status="cancelled", refund=refund.amount, cancelled_at=at)
+    if not update_if(s, fb, {"status": "confirmed"}, status="cancelled", refund=refund.amount,
+                     cancelled_at=at):  # fmt: skip
+        raise _moved_on(fb)
     _pay(s, fb, "refund", refund.amount, f"Cancellation: {refund.rule}", at)
     return fb

@@ -223,7 +223,10 @@ class HostMessage(Base):
 
 
 class Wishlist(Base):
+    """A person's named list of listings; names are unique per owner."""
+
     __tablename__ = "booking_wishlist"
+    __table_args__ = (UniqueConstraint("owner_id", "name"),)
 
     id: Mapped[intpk]
     owner_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"), index=True)
@@ -235,6 +238,7 @@ class Saved(Base):
     """A listing saved to a wishlist."""
 
     __tablename__ = "booking_saved"
+    __table_args__ = (UniqueConstraint("wishlist_id", "listing_id"),)  # a listing once per list
 
     id: Mapped[intpk]
     wishlist_id: Mapped[int] = mapped_column(ForeignKey("booking_wishlist.id"), index=True)

@@ -21,6 +21,7 @@ from officegym.errors import Invalid
 FILTER_KEYS = ("city", "check_in", "check_out", "guests", "min_price", "max_price", "bedrooms",
                "beds", "type", "amenity", "instant", "rating", "sort")  # fmt: skip
 CALENDAR_DAYS = 42
+MAX_NUMBER = 10**12  # larger whole numbers in a form mean nothing here (and overflow SQL)
 
 
 def day(form: Mapping[str, Any], key: str, default: dt.date | None = None) -> dt.date:
@@ -40,9 +41,26 @@ def number(form: Mapping[str, Any], key: str, default: int) -> int:
     if not value:
         return default
     try:
-        return int(value)
+        found = int(value)
     except ValueError:
-        raise Invalid(f"{key.replace('_', ' ')}: {value!r} is not a whole number") from None
+        raise Invalid(f"{key.replace('_', ' ')}: {value[:40]!r} is not a whole number") from None
+    if abs(found) > MAX_NUMBER:
+        raise Invalid(f"{key.replace('_', ' ')}: {value[:40]!r} is out of range")
+    return found
+
+
+def rating(args: Mapping[str, Any]) -> float | None:
+    """The minimum rating filter: a number from 0 to 5, or None."""
+    value = (args.get("rating") or "").strip()
+    if not value:
+        return None
+    try:
+        found = float(value)
+    except ValueError:
+        raise Invalid(f"rating: {value[:40]!r} is not a number") from None
+    if not 0 <= found <= 5:
+        raise Invalid("rating: give a number from 0 to 5")
+    return found
 
 
 def stay_dates(args: Mapping[str, Any]) -> tuple[dt.date, dt.date] | None:
@@ -57,7 +75,6 @@ def search_filters(args: Any) -> dict[str, Any]:
     """`service.search_stays` arguments from the search form's URL (dollars to cents)."""
     dates = stay_dates(args)
     dollars = {k: number(args, k, -1) for k in ("min_price", "max_price")}
-    rating = args.get("rating") or None
     return {
         "city": args.get("city", ""), "check_in": dates[0] if dates else None,
         "check_out": dates[1] if dates else None, "guests": number(args, "guests", 1),
@@ -66,7 +83,7 @@ def search_filters(args: Any) -> dict[str, Any]:
         "bedrooms": number(args, "bedrooms", 0) or None, "beds": number(args, "beds", 0) or None,
         "property_type": args.get("type") or None, "amenities": args.getlist("amenity"),
         "instant_book": True if args.get("instant") else None,
-        "min_rating": float(rating) if rating else None, "sort": args.get("sort") or "rating",
+        "min_rating": rating(args), "sort": args.get("sort") or "rating",
     }  # fmt: skip
 
 
@@ -78,7 +95,11 @@ def search_url(args: Any, **changes: Any) -> str:
 
 
 def keep(form: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: form[k] for k in ("check_in", "check_out", "guests") if form.get(k)}
+    """The stay fields of a refused form to carry back in the URL (short ones only: they
+    are dates and a count)."""
+    return {
+        k: form[k] for k in ("check_in", "check_out", "guests") if 0 < len(form.get(k, "")) <= 20
+    }
 
 
 @dataclass(frozen=True)

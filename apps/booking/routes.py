@@ -14,12 +14,15 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from officegym.apps.booking import pages, pricing
 from officegym.apps.booking import service as booking
+from officegym.apps.booking.calendar import MAX_AHEAD_DAYS
 from officegym.apps.booking.models import AMENITIES, PROPERTY_TYPES
 from officegym.errors import Forbidden, Invalid, NotFound, OfficeGymError
 from officegym.web import flash_errors
+from officegym.web_guards import attachment
 
 bp = Blueprint("booking", __name__, template_folder="templates")
 PAGE_SIZE = 20
+MAX_PAGE = 100_000  # further pages are empty anyway, and the offset must stay in 64 bits
 
 
 @contextmanager
@@ -42,7 +45,7 @@ def render(name: str, **context: Any) -> str:
 def search() -> str:
     """The search form; with a city, the results (20 a page) for the filters in the URL."""
     args = request.args
-    page_no = max(1, args.get("page", 1, type=int))
+    page_no = min(max(1, args.get("page", 1, type=int)), MAX_PAGE)
     found, error = None, None
     if args.get("city"):
         try:
@@ -69,7 +72,8 @@ def listing(lid: int) -> str:
             quote = booking.listing_quote(s, item, *dates)
         except Invalid as exc:
             problem = exc.message
-    start = dates[0] if dates else booking.today(s)
+    today = booking.today(s)
+    start = dates[0] if dates and 0 <= (dates[0] - today).days <= MAX_AHEAD_DAYS else today
     return render(
         "booking/listing.html", item=item, quote=quote, problem=problem, args=request.args,
         calendar=pages.month_days(s, item, start), rules=booking.rules_of(s, lid),
@@ -263,5 +267,5 @@ def policy() -> str:
 @bp.get("/trips.ics")
 def export() -> Response:
     data = booking.trips_ical(g.db, g.actor, g.db.info["clock"].peek())
-    headers = {"Content-Disposition": "attachment; filename=trips.ics"}
+    headers = {"Content-Disposition": attachment("trips.ics")}
     return Response(data, mimetype="text/calendar", headers=headers)

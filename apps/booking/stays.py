@@ -18,8 +18,9 @@ from officegym.apps.booking.policy import check_policy, require_traveller, today
 from officegym.apps.org.models import Person
 from officegym.apps.org.service import find_person, profile
 from officegym.clock import now
+from officegym.db import get
 from officegym.errors import Conflict, Invalid, NotFound
-from officegym.writes import insert_row, update_row
+from officegym.writes import insert_row, update_if
 
 __all__ = [
     "book_stay",
@@ -47,7 +48,7 @@ def find_reservation(s: Session, actor: Person, ref: str | int) -> Reservation:
     key = str(ref).strip().upper()
     found = s.scalars(_BY_CODE, {"c": key}).first()
     if found is None and key.isdigit():
-        found = s.get(Reservation, int(key))
+        found = get(s, Reservation, int(key))
     if found is None:
         raise NotFound(f"no reservation {ref!r}", code="trip_not_found")
     require_traveller(actor, found.guest_id, found.booked_by_id, f"reservation {ref!r}")
@@ -123,6 +124,17 @@ def _pay(s: Session, r: Reservation, kind: str, amount: int, memo: str, at: dt.d
                    amount=amount, memo=memo[:120], created_at=at)  # fmt: skip
 
 
+def _lock(s: Session, r: Reservation) -> None:
+    """Re-read a reservation under a row lock before changing its money: PostgreSQL's
+    ``FOR UPDATE`` (a served SQLite file's transactions hold the write lock from their
+    start), so sessions changing one stay take turns and each sees what the last did."""
+    s.refresh(r, with_for_update=True)
+
+
+def _moved_on(r: Reservation) -> Conflict:
+    return Conflict(f"reservation {r.code} changed meanwhile; look at it again", code="not_live")
+
+
 def _require_live(r: Reservation) -> None:
     if r.status not in catalog.LIVE:
         raise Conflict(f"reservation {r.code} is {r.status}", code="not_live")
@@ -140,6 +152,7 @@ def change_stay(
 ) -> tuple[Reservation, int]:
     """Change a live reservation's dates or guests at the listing's prices: the stay is
     re-quoted and the difference charged or refunded. Returns it and the old total."""
+    _lock(s, r)
     _require_live(r)
     new_in, new_out = check_in or r.check_in, check_out or r.check_out
     new_guests = guests if guests is not None else r.guests
@@ -156,10 +169,13 @@ def change_stay(
         approved_by = profile(s, r.approver_id).handle  # the approval given when booked
     checked = check_policy(s, traveller, listing.city, q, approved_by)
     old_total, at = r.total, now(s)
+    was = {"status": r.status, "total": old_total, "check_in": r.check_in,
+           "check_out": r.check_out, "guests": r.guests}  # fmt: skip
     _release_nights(s, r)
-    update_row(s, r, check_in=new_in, check_out=new_out, guests=new_guests, **_amounts(q),
-               over_policy=checked.over,
-               approver_id=checked.approver.id if checked.approver else None)  # fmt: skip
+    if not update_if(s, r, was, check_in=new_in, check_out=new_out, guests=new_guests,
+                     **_amounts(q), over_policy=checked.over,
+                     approver_id=checked.approver.id if checked.approver else None):  # fmt: skip
+        raise _moved_on(r)
     _hold_nights(s, r)
     if r.status == "confirmed":
         memo = f"Change to {new_in:%b %-d}-{new_out:%b %-d}, {new_guests} guests"
@@ -178,11 +194,15 @@ def preview_cancel(s: Session, actor: Person, r: Reservation) -> pricing.Refund:
 
 def cancel_stay(s: Session, actor: Person, r: Reservation) -> Reservation:
     """Cancel a live reservation (or withdraw a request); the refund follows the policy
-    the listing had when it was booked."""
+    the listing had when it was booked. Of concurrent cancellations one refunds, the
+    others get the Conflict a second cancellation gets."""
+    _lock(s, r)
     refund = preview_cancel(s, actor, r)
     at = now(s)
+    if not update_if(s, r, {"status": r.status}, status="cancelled", refund=refund.amount,
+                     cancelled_at=at):  # fmt: skip
+        raise _moved_on(r)
     _release_nights(s, r)
-    update_row(s, r, status="cancelled", refund=refund.amount, cancelled_at=at)
     _pay(s, r, "refund", refund.amount, f"Cancellation: {refund.rule}", at)
     return r
 

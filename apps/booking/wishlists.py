@@ -9,7 +9,7 @@ from officegym.apps.booking.models import Listing, Saved, Wishlist
 from officegym.apps.org.models import Person
 from officegym.clock import now
 from officegym.errors import Conflict, Invalid, NotFound
-from officegym.writes import delete_row, insert_row
+from officegym.writes import delete_row, insert_new
 
 __all__ = ["find_wishlist", "save_listing", "saved_listings", "unsave_listing", "wishlists"]
 
@@ -32,16 +32,23 @@ def saved_listings(s: Session, wishlist: Wishlist) -> list[Saved]:
 
 
 def save_listing(s: Session, actor: Person, listing: Listing, wishlist: str) -> Saved:
-    """Save a listing to the actor's wishlist `wishlist`, made if it does not exist."""
+    """Save a listing to the actor's wishlist `wishlist`, made if it does not exist. Two
+    sessions saving at once make one wishlist, and the listing is saved once (the other
+    gets the Conflict of saving it twice)."""
     name = " ".join(wishlist.split())
     if not name or len(name) > 80:
         raise Invalid("a wishlist needs a name of 1 to 80 characters")
     found = find_wishlist(s, actor, name)
     if found is None:
-        found = insert_row(s, Wishlist, owner_id=actor.id, name=name, created_at=now(s))
-    elif any(x.listing_id == listing.id for x in saved_listings(s, found)):
-        raise Conflict(f"{listing.title!r} is already in {found.name!r}", code="already_saved")
-    return insert_row(s, Saved, wishlist_id=found.id, listing_id=listing.id, added_at=now(s))
+        found = insert_new(s, Wishlist, owner_id=actor.id, name=name, created_at=now(s))
+        found = found or find_wishlist(s, actor, name)  # another session just made it
+    saved = None
+    if found is not None and not any(x.listing_id == listing.id for x in saved_listings(s, found)):
+        saved = insert_new(s, Saved, wishlist_id=found.id, listing_id=listing.id, added_at=now(s))
+    if saved is None:
+        where = found.name if found is not None else name
+        raise Conflict(f"{listing.title!r} is already in {where!r}", code="already_saved")
+    return saved
 
 
 def unsave_listing(s: Session, actor: Person, listing: Listing, wishlist: str) -> None:

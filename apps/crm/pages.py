@@ -18,6 +18,7 @@ from officegym.apps.org import service as org
 from officegym.errors import Invalid
 
 PAGE_SIZE = 25
+MAX_PAGE = 100_000  # further pages are empty anyway, and the offset must stay in 64 bits
 KINDS: dict[str, str] = {
     "accounts": "account",
     "contacts": "contact",

@@ -15,10 +15,11 @@ from werkzeug.wrappers import Response as BaseResponse
 from officegym.apps.crm import csv_io, pages
 from officegym.apps.crm import service as crm
 from officegym.apps.crm.models import OPEN_STAGES, STAGES
-from officegym.apps.crm.pages import PAGE_SIZE, record_type, record_url, render
+from officegym.apps.crm.pages import MAX_PAGE, PAGE_SIZE, record_type, record_url, render
 from officegym.apps.org import service as org
 from officegym.errors import Conflict, Forbidden, Invalid
 from officegym.web import flash_errors
+from officegym.web_guards import attachment
 
 BOARD_CARDS = 20
 bp = Blueprint("crm", __name__, template_folder="templates", static_folder="static")
@@ -44,7 +45,7 @@ def records(kind: str) -> str:
     query = pages.list_query(rt, args)
     column = args.get("sort", "")
     key = pages.sort_key(rt, column)
-    page_no = max(1, args.get("page", 1, type=int))
+    page_no = min(max(1, args.get("page", 1, type=int)), MAX_PAGE)
     found = crm.search(
         g.db, g.actor, rt, **query.search, sort=key, descending=args.get("dir") == "desc",
         limit=PAGE_SIZE, offset=(page_no - 1) * PAGE_SIZE,
@@ -281,7 +282,7 @@ def data() -> str:
 def export(kind: str) -> Response:
     rt = record_type(kind)
     text = csv_io.export_csv(g.db, g.actor, rt)
-    headers = {"Content-Disposition": f"attachment; filename={kind}.csv"}
+    headers = {"Content-Disposition": attachment(f"{kind}.csv")}
     return Response(text, mimetype="text/csv", headers=headers)
 
 

@@ -14,6 +14,7 @@ from sqlalchemy import bindparam, or_, select
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
+from officegym.apps.sheets import store
 from officegym.apps.sheets.models import Share, Workbook
 from officegym.db import get, read
 from officegym.errors import Forbidden, Invalid, NotFound
@@ -115,6 +116,8 @@ def _find_workbook(s: Session, actor: Person, ref: int | str) -> Workbook:
 
 
 def require_edit(s: Session, actor: Person, wb: Workbook) -> Access:
+    """The actor's role if they may change the workbook, which is then theirs alone until
+    the transaction ends (`_take_turn`); NotFound or Forbidden otherwise."""
     role = role_of(s, actor, wb)
     if role is None:
         raise NotFound(f"no workbook with id {wb.id} that you can open", code="workbook_not_found")
@@ -122,7 +125,25 @@ def require_edit(s: Session, actor: Person, wb: Workbook) -> Access:
         raise Forbidden(
             f"you can only view {wb.name!r}; ask its owner for edit access", code="view_only"
         )
+    _take_turn(s, wb)
     return role
+
+
+_LOCK = select(Workbook.id).where(Workbook.id == bindparam("wb")).with_for_update()
+
+
+def _take_turn(s: Session, wb: Workbook) -> None:
+    """Writers of one workbook take turns: a write loads the workbook's cells, changes
+    them, recalculates and saves, so two at once would each miss the other's cells (two
+    rows at one address, a SUM missing an input, an append landing on another). On
+    PostgreSQL the workbook's row is locked (``FOR UPDATE``) and the cells are read
+    afresh after it; a served SQLite file's transactions hold the write lock from their
+    start, and an in-memory world has one connection."""
+    if s.get_bind().dialect.name == "sqlite":
+        return
+    read(s, _LOCK, {"wb": wb.id})
+    if s.info.get("memo") is None:  # a runner's session owns its world: its book is current
+        store.forget(s, wb.id)
 
 
 def require_owner(s: Session, actor: Person, wb: Workbook, what: str) -> None:

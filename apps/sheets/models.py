@@ -51,7 +51,10 @@ class Share(Base):
 
 
 class Sheet(Base):
+    """A sheet of a workbook; its name is unique in the workbook."""
+
     __tablename__ = "sheets_sheet"
+    __table_args__ = (Index("ix_sheets_sheet_name", "workbook_id", "name", unique=True),)
 
     id: Mapped[intpk]
     workbook_id: Mapped[int] = mapped_column(ForeignKey("sheets_workbook.id"), index=True)
@@ -63,10 +66,10 @@ class Sheet(Base):
 class Cell(Base):
     """One non-empty cell. `input` is what was typed (a formula starts with '=');
     the computed value is `num` (number, or 1/0 for a logical) or `text` (text, or the
-    error code such as ``#DIV/0!``), as `kind` says."""
+    error code such as ``#DIV/0!``), as `kind` says. One row per address."""
 
     __tablename__ = "sheets_cell"
-    __table_args__ = (Index("ix_sheets_cell_place", "sheet_id", "row", "col"),)
+    __table_args__ = (Index("ix_sheets_cell_place", "sheet_id", "row", "col", unique=True),)
 
     id: Mapped[intpk]
     sheet_id: Mapped[int] = mapped_column(ForeignKey("sheets_sheet.id"))

@@ -22,7 +22,7 @@ from officegym.apps.sheets.models import Cell, NamedRange, Sheet
 from officegym.apps.sheets.values import ERRORS, Value, XlError, serial_of
 from officegym.db import read
 
-__all__ = ["book", "columns_of", "forget", "save", "today_serial", "value_of"]
+__all__ = ["book", "columns_of", "forget", "park", "save", "today_serial", "value_of"]
 
 _KEY = "sheets.books"
 _CELL: Table = Cell.__table__  # type: ignore[assignment]
@@ -200,6 +200,17 @@ def _delete() -> Any:
 
 
 _COLS = ("row", "col", "input", "kind", "num", "text", "fmt")
+
+
+def park(s: Session, cell_ids: list[int]) -> None:
+    """Move stored cells off the grid (row ``-id``, a place no other cell has) before
+    `save` writes their new places: a cell is unique per address, and cells shifting
+    or sorting past one another would otherwise collide half-way through the writes."""
+    if cell_ids:
+        m = _mark(s)
+        _cursor(s).executemany(
+            f"UPDATE sheets_cell SET row = -id WHERE id = {m}", [[i] for i in cell_ids]
+        )
 
 
 def _bulk_update(s: Session, updates: list[dict[str, Any]]) -> None:

@@ -41,10 +41,12 @@ def _check(axis: str, at: int, count: int) -> None:
         raise Invalid(f"insert or delete 1 to {MAX_LINES} at a time")
 
 
-def _reposition(b: Book, sid: int, axis: str, at: int, count: int) -> None:
-    """Move (or drop) the cells of one sheet for inserted/deleted lines."""
+def _reposition(b: Book, sid: int, axis: str, at: int, count: int) -> list[int]:
+    """Move (or drop) the cells of one sheet for inserted/deleted lines; returns the
+    stored cells that moved (to `store.park` before saving)."""
     sheet = b.sheets[sid]
     moved: dict[tuple[int, int], CellState] = {}
+    shifted: list[int] = []
     for (r, c), st in sheet.cells.items():
         line = r if axis == "row" else c
         span = shift_area(line, line, at, count)
@@ -56,12 +58,15 @@ def _reposition(b: Book, sid: int, axis: str, at: int, count: int) -> None:
         moved[key] = st
         if key != (r, c):
             b.dirty[(sid, *key)] = None
+            if st.id is not None:
+                shifted.append(st.id)
     sheet.cells = moved
     for r, c in list(moved):
         b.own(sid, r, c)  # the cells move: this book's own copies from now on
     sheet.values = {k: st.value for k, st in moved.items() if st.value is not None}
     sheet.max_row = max((k[0] for k in moved), default=0)
     sheet.max_col = max((k[1] for k in moved), default=0)
+    return shifted
 
 
 def _rewrite_all(b: Book, sheet_name: str, axis: str, at: int, count: int) -> None:
@@ -121,7 +126,7 @@ def _change_lines(
     action: str,
 ) -> None:
     b = store.book(s, wb.id)
-    _reposition(b, sheet.id, axis, at, count)
+    store.park(s, _reposition(b, sheet.id, axis, at, count))
     _rewrite_all(b, sheet.name, axis, at, count)
     _shift_objects(s, wb, sheet, axis, at, count)
     store.save(s, b)
@@ -195,9 +200,17 @@ def _rows_of(b: Book, sid: int, area: Area) -> list[dict[int, CellState]]:
 
 
 def _place(
-    b: Book, sid: int, area: Area, rows: list[dict[int, CellState]], sources: list[int]
+    s: Session,
+    b: Book,
+    sid: int,
+    area: Area,
+    rows: list[dict[int, CellState]],
+    sources: list[int],
 ) -> list[tuple[int, int, int]]:
-    """Put rows (taken from rows `sources`) back into the area from its top."""
+    """Put rows (taken from rows `sources`) back into the area from its top (the stored
+    cells that move are parked first, see `store.park`)."""
+    store.park(s, [st.id for i, (row, src) in enumerate(zip(rows, sources, strict=True))
+                   if area.r1 + i != src for st in row.values() if st.id is not None])  # fmt: skip
     sheet = b.sheets[sid]
     for r in range(area.r1, area.r2 + 1):
         for c in range(area.c1, area.c2 + 1):
@@ -279,7 +292,7 @@ def sort_range(
     cols = _sort_columns(area, keys)
     rows = _rows_of(b, target.id, area)
     order = _row_order(rows, cols)
-    changed = _place(b, target.id, area, [rows[i] for i in order], [area.r1 + i for i in order])
+    changed = _place(s, b, target.id, area, [rows[i] for i in order], [area.r1 + i for i in order])
     b.relink_all()
     settle(s, wb, b, changed)
     by = [f"{col_letters(c)} {'desc' if d else 'asc'}" for c, d in cols]
@@ -325,7 +338,7 @@ def remove_duplicates(
     kept, sources = _distinct(b, rows, cols, area.r1)
     removed = len(rows) - len(kept)
     if removed:
-        changed = _place(b, target.id, area, kept, sources)
+        changed = _place(s, b, target.id, area, kept, sources)
         emptied = range(area.r1 + len(kept), area.r2 + 1)
         b.relink_all()
         settle(

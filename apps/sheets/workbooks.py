@@ -38,7 +38,7 @@ from officegym.apps.sheets.places import NAME_RE, locate, sheet_named, sheets_of
 from officegym.clock import now
 from officegym.db import get
 from officegym.errors import Conflict, Forbidden, Invalid, NotFound
-from officegym.writes import delete_row, insert_row, update_row
+from officegym.writes import delete_row, insert_row, unique_or, update_row
 
 __all__ = [
     "add_sheet",
@@ -210,7 +210,8 @@ def add_sheet(
     b = store.book(s, wb.id)  # before the insert: an untouched workbook forks its cached copy
     for x in sheets[at:]:
         update_row(s, x, position=x.position + 1)
-    sheet = insert_row(s, Sheet, workbook_id=wb.id, name=clean, position=at, frozen_rows=0)
+    with unique_or(Conflict(f"{wb.name!r} already has a sheet named {clean!r}")):
+        sheet = insert_row(s, Sheet, workbook_id=wb.id, name=clean, position=at, frozen_rows=0)
     _reload(s, wb, lambda: _readers_of(b, sheet.id))
     record(s, actor, wb, "add_sheet", clean, sheet_id=sheet.id)
     return sheet
@@ -230,7 +231,8 @@ def rename_sheet(s: Session, actor: Person, wb: Workbook, sheet: Sheet, name: st
     old = sheet.name
     b = store.book(s, wb.id)
     moves.rename_references(b, old, clean)
-    update_row(s, sheet, name=clean)
+    with unique_or(Conflict(f"{wb.name!r} already has a sheet named {clean!r}")):
+        update_row(s, sheet, name=clean)
     store.save(s, b)
     _reload(s, wb)
     record(s, actor, wb, "rename_sheet", clean, {"old": old}, sheet_id=sheet.id)

@@ -70,6 +70,7 @@ from officegym.apps.slack.api_objects import (
     user_id,
 )
 from officegym.errors import Forbidden, Invalid, NotFound, OfficeGymError
+from officegym.inputs import has_lone_surrogate
 from officegym.personas import bearer_token, handle_of_token
 from officegym.web import cross_site_reason, persona_policy
 
@@ -149,6 +150,8 @@ def _parameters() -> dict[str, Any]:
         if not isinstance(body, dict):
             raise Invalid("the JSON body must be an object", code="invalid_json")
         merged.update(body)
+    if has_lone_surrogate(merged):
+        raise Invalid("the text holds a lone UTF-16 surrogate", code="invalid_arguments")
     return merged
 
 

@@ -67,6 +67,8 @@ def channel(ref: str) -> str:
     """A conversation's newest messages, oldest at the bottom; `before` pages back."""
     ch = _channel(ref)
     before = request.args.get("before", type=int)
+    if before is not None and not 0 < before < 2**63:  # no message has it
+        before = None
     msgs = chat.history(g.db, g.actor, ch, limit=PAGE_SIZE + 1, before_id=before)
     older = channel_url(ch, before=msgs[PAGE_SIZE - 1].id) if len(msgs) > PAGE_SIZE else None
     rows = message_views(g.db, g.actor, ch, list(reversed(msgs[:PAGE_SIZE])))
@@ -197,6 +199,9 @@ def _checked(name: str) -> bool:
     return request.args.get(name, "") in ("1", "on", "true")
 
 
+MAX_KEPT = 300  # characters of a refused form's field carried back in the URL
+
+
 @bp.route("/new", methods=["GET", "POST"])
 def create() -> str | Response:
     """Create a public or private channel."""
@@ -213,7 +218,7 @@ def create() -> str | Response:
         )
         flash(f"Created #{ch.name}.")
         return redirect(channel_url(ch))
-    keep = {k: form.get(k, "") for k in ("name", "topic", "private")}
+    keep = {k: form.get(k, "")[:MAX_KEPT] for k in ("name", "topic", "private")}
     return redirect(url_for("slack.create", **keep))
 
 

@@ -36,7 +36,9 @@ FUZZ = settings(
 )
 NASTY = ["", "general", "C0000001", "U0000004", "1772381616.000001", "\x00", "-1", "1e400",
          "99999999999999999999999", "NaN", "<@U0000004>", "#general", "true", "😀", "../..",
-         "%00", "x" * 5000, "1.2.3", "Bk0000001", "F0000001", "Q0000001", "A0000001"]  # fmt: skip
+         "%00", "x" * 5000, "1.2.3", "Bk0000001", "F0000001", "Q0000001", "A0000001", "\ud800",
+         "a\udfffb", "9999-12-31", "0001-01-01", "2026-02-30", "2027-06-01", "4.5", "abc",
+         "-99999999999999999999", "bmV4dDo5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5"]  # fmt: skip
 KEYS = ["channel", "text", "ts", "thread_ts", "timestamp", "name", "users", "user", "limit",
         "cursor", "latest", "oldest", "query", "count", "page", "types", "topic", "purpose",
         "email", "profile", "file", "files", "length", "filename", "channel_id", "bookmark_id",
@@ -45,7 +47,11 @@ KEYS = ["channel", "text", "ts", "thread_ts", "timestamp", "name", "users", "use
 FORM_KEYS = ["q", "team", "owner", "before", "stage", "page", "sort", "dir", "open", "account",
              "channel", "author", "next", "text", "emoji", "topic", "name", "people", "reason",
              "resolution", "subject", "kind", "due_date", "amount", "close_date", "status",
-             "loss_reason", "private", "action", "title", "email", "annual_revenue"]  # fmt: skip
+             "loss_reason", "private", "action", "title", "email", "annual_revenue", "check_in",
+             "check_out", "guests", "city", "min_price", "max_price", "bedrooms", "beds", "type",
+             "amenity", "instant", "rating", "date", "origin", "destination", "cabin", "fare_id",
+             "listing_id", "wishlist", "code", "flight", "travellers", "traveller", "approved_by",
+             "purpose", "message", "body", "opportunity_name", "create_opportunity"]  # fmt: skip
 
 scalars = st.sampled_from(NASTY) | st.integers(-(2**70), 2**70) | st.none() | st.booleans()
 values = st.recursive(
@@ -71,6 +77,11 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, World,
     world.close()
 
 
+def urlencode(fields: dict[str, Any]) -> str:
+    """Form encoding that lets lone surrogates through (as the bytes a broken client sends)."""
+    return urllib.parse.urlencode(fields, doseq=True, errors="surrogatepass")
+
+
 def send(opener: Any, url: str, data: bytes | None, headers: dict[str, str], method: str) -> tuple:
     request = urllib.request.Request(url, data=data, headers=headers, method=method)
     try:
@@ -90,7 +101,7 @@ def api_requests(draw: st.DrawFn) -> tuple[str, bytes, dict[str, str]]:
         return name, json.dumps(params).encode(), headers | {"Content-Type": "application/json"}
     if how == "form":
         form = {k: v if isinstance(v, str) else json.dumps(v) for k, v in params.items()}
-        return name, urllib.parse.urlencode(form).encode(), headers
+        return name, urlencode(form).encode(), headers
     if how == "deep":
         return name, draw(deep).encode(), headers | {"Content-Type": "application/json"}
     kind = draw(st.sampled_from(["application/json", "multipart/form-data; boundary=b", "text/x"]))
@@ -151,12 +162,94 @@ def web_requests(draw: st.DrawFn) -> tuple[str, str, dict[str, str]]:
 def test_the_web_pages_answer_bad_input_with_4xx(site: tuple, request: tuple) -> None:
     url, _, opener = site
     path, method, fields = request
-    encoded = urllib.parse.urlencode(fields)
+    encoded = urlencode(fields)
     if method == "GET":
         status, page = send(opener, f"{url}{path}?{encoded}", None, {}, "GET")
     else:
         status, page = send(opener, f"{url}{path}", encoded.encode(), {"Origin": url}, "POST")
     assert status < 500, (method, path, fields, page[:300])
+
+
+# ------------------------------------------------- every route and method, every bad kind
+
+SWEPT_APPS = ("booking", "crm", "slack")
+BAD = ["\ud800", "99999999999999999999999", "9223372036854775808", "-1", "abc", "9999-12-31",
+       "1e400", "x" * 50_000]  # fmt: skip
+PLAUSIBLE = {"kind": "opportunities", "ref": "general", "handle": ME, "code": "HM0000000"}
+
+
+def swept_paths(rule: str, arguments: list[str]) -> list[str]:
+    """The rule's path with ids beyond 64 bits, and with plausible ids (so the route reads
+    its form and query values)."""
+    out = []
+    for big in (True, False):
+        path = rule
+        for arg in arguments:
+            if f"<int:{arg}>" in path:
+                path = path.replace(f"<int:{arg}>", "99999999999999999999999" if big else "1")
+            else:
+                path = path.replace(f"<{arg}>", PLAUSIBLE.get(arg, "general"))
+        out.append(path)
+    return sorted(set(out))
+
+
+def swept_requests() -> list[tuple[str, str, str]]:
+    """(method, path, encoded values) for every booking, CRM and chat page route and every
+    bad kind of value, each put in every form key (a long one in the search key only, for
+    GET: the value itself is what a query string may not carry)."""
+    out = []
+    for rule, arguments, methods in ROUTES:
+        if rule.split("/")[1] not in SWEPT_APPS:
+            continue
+        for path in swept_paths(rule, arguments):
+            for method in methods:
+                for bad in BAD:
+                    keys = ["q"] if method == "GET" and len(bad) > 100 else FORM_KEYS
+                    out.append((method, path, urlencode(dict.fromkeys(keys, bad))))
+    return out
+
+
+def test_every_page_route_answers_every_bad_kind_of_value_with_4xx(site: tuple) -> None:
+    url, _, opener = site
+    swept = swept_requests()
+    failures = []
+    for method, path, encoded in swept:
+        if method == "GET":
+            status, page = send(opener, f"{url}{path}?{encoded}", None, {}, "GET")
+        else:
+            status, page = send(opener, f"{url}{path}", encoded.encode(), {"Origin": url}, "POST")
+        if status >= 500:
+            failures.append((method, path, encoded[:80], page[:200]))
+    assert len(swept) > 500
+    assert failures == []
+
+
+def api_payloads() -> list[tuple[str, bytes, dict[str, str]]]:
+    """Every Slack API method with each bad kind of value in every parameter, as JSON (lone
+    surrogates arrive as JSON escapes) and once as a form."""
+    headers = {"Authorization": f"Bearer xoxp-{ME}"}
+    json_headers = headers | {"Content-Type": "application/json"}
+    kinds: list[Any] = [*BAD, 2**70, -(2**70), 1e308, ["\ud800"], {"\ud800": 1}]
+    kinds.append("bmV4dDo5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5")  # next:99999999999999999999999999
+    out = []
+    for name in sorted(METHODS):
+        for bad in kinds:
+            out.append((name, json.dumps(dict.fromkeys(KEYS, bad)).encode(), json_headers))
+        form = urlencode(dict.fromkeys(KEYS, "\ud800"))
+        out.append((name, form.encode(), headers))
+    return out
+
+
+def test_every_slack_api_method_answers_every_bad_kind_of_value_without_500(site: tuple) -> None:
+    url, _, opener = site
+    payloads = api_payloads()
+    failures = []
+    for name, body, headers in payloads:
+        status, answer = send(opener, f"{url}/api/{name}", body, headers, "POST")
+        if status >= 500 or (status == 200 and not isinstance(json.loads(answer)["ok"], bool)):
+            failures.append((name, body[:80], answer[:200]))
+    assert len(payloads) == len(METHODS) * 15
+    assert failures == []
 
 
 @st.composite

@@ -87,7 +87,8 @@ def test_reset_signs_in_as_the_persona_and_shows_the_app_with_element_ids(
                  '[sidebar-people] link "People"'):  # fmt: skip
         assert line in obs["axtree"]
     assert obs["error"] == "" and obs["last_action"] == ""
-    assert info["login_url"] == f"{info['app_url']}/login/{task.persona}?next=/slack/"
+    login = f"{info['app_url']}/login/{task.persona}?next=/slack/&og_key="
+    assert info["login_url"].startswith(login) and len(info["login_url"]) > len(login) + 20
     assert info["cdp_url"] is None  # CDP is opt-in
     assert obs in browser_env.observation_space
 

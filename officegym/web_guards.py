@@ -1,0 +1,84 @@
+"""What every answer of the web layer guards against in a browser and at the door, kept
+beside `officegym.web` (which calls `register_guards` once per app):
+
+- ``<int:...>`` URL parts are database ids, so at most 64 bits: a longer number matches
+  no route (404) instead of reaching a query that cannot bind it;
+- a page's query-string values (searches, filters) are capped (400 beyond);
+- every answer carries a ``Content-Security-Policy`` (scripts only from this site or
+  with the page's nonce, no plugins, forms posting only here, no framing),
+  ``X-Frame-Options: DENY`` and ``X-Content-Type-Options: nosniff``;
+- downloads are named by `attachment`, RFC 5987's ``filename*`` beside an ASCII fallback.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+from urllib.parse import quote
+
+from flask import Flask, Response, g, render_template, request
+from werkzeug.routing import IntegerConverter
+
+from officegym.inputs import MAX_QUERY_VALUE
+
+__all__ = ["CSP", "attachment", "csp_nonce", "register_converters", "register_guards"]
+
+CSP = (
+    "default-src 'self'; script-src 'self'{nonce}; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
+
+
+def attachment(filename: str) -> str:
+    """A ``Content-Disposition`` value downloading as `filename`: an ASCII fallback (quotes,
+    slashes and controls replaced) and the exact name as RFC 5987's ``filename*``, so no
+    name (a quote, a newline, a non-Latin-1 letter) can break the header or the path."""
+    safe = "".join(c if c.isascii() and c.isprintable() and c not in '"\\/' else "_"
+                   for c in filename) or "download"  # fmt: skip
+    exact = quote(filename, safe="", errors="replace")
+    return f"attachment; filename=\"{safe}\"; filename*=UTF-8''{exact}"
+
+
+class Id64(IntegerConverter):
+    """``<int:...>``: a non-negative integer of at most 64 bits."""
+
+    def __init__(self, url_map: Any, fixed_digits: int = 0, min: int | None = None,
+                 max: int | None = 2**63 - 1, signed: bool = False) -> None:  # fmt: skip
+        super().__init__(url_map, fixed_digits, min, max, signed)
+
+
+def register_converters(app: Flask) -> None:
+    """Bound ``<int:...>`` to 64 bits (call before any rule is added)."""
+    app.url_map.converters["int"] = Id64
+
+
+def csp_nonce() -> str:
+    """This response's script nonce: a page's own inline ``<script nonce=...>`` runs, a
+    script injected into the page does not."""
+    if "csp_nonce" not in g:
+        g.csp_nonce = secrets.token_urlsafe(16)
+    return str(g.csp_nonce)
+
+
+def register_guards(app: Flask, token_auth: set[str]) -> None:
+    """The query cap for pages (the `token_auth` blueprints, native APIs, check their own)
+    and the browser headers on every answer."""
+    app.add_template_global(csp_nonce)
+
+    @app.before_request
+    def check_query() -> tuple[str, int] | None:
+        if request.blueprint in token_auth:
+            return None
+        if any(len(v) > MAX_QUERY_VALUE for _, v in request.args.items(multi=True)):
+            message = f"a search or filter value holds at most {MAX_QUERY_VALUE} characters"
+            return render_template("error.html", message=message, status=400), 400
+        return None
+
+    @app.after_request
+    def security_headers(response: Response) -> Response:
+        nonce = f" 'nonce-{g.csp_nonce}'" if "csp_nonce" in g else ""
+        response.headers.setdefault("Content-Security-Policy", CSP.format(nonce=nonce))
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        return response

@@ -59,10 +59,11 @@ def _summary(kind: str, vals: list[Any]) -> float:
 
 
 def expected_table(group: str, field: str, kind: str, keep: tuple[str, str] | None, last: int):
-    """What the pivot must show, computed from a (possibly changed) copy's Orders sheet."""
+    """What the pivot must show, computed from a (possibly changed) copy's Orders sheet:
+    every order on it, down to its last row (an order added below counts)."""
 
     def expect(r: Reader) -> list[list[Any]]:
-        rows = r.grid("Orders", f"A2:I{last}")
+        rows = r.grid("Orders", f"A2:I{max(last, r.rows('Orders'))}")
         gi, fi = HEADERS.index(group), HEADERS.index(field)
         if keep:
             rows = [x for x in rows if str(x[HEADERS.index(keep[0])]).lower() == keep[1].lower()]

@@ -1,0 +1,113 @@
+"""The source cells of a computed result, and rounds that change every one of them.
+
+`Follows` runs its expectation once on the final workbook through a tracing `Reader`;
+the cells it read are the sources the result should read. `runs` groups them down
+each column into runs of consecutive rows (cells of the target itself left out). A
+round (`perturbation`) then gives every cell of every run a new value of its kind —
+numbers a new number, text another text of the same run (so keys and categories still
+match something), true/false the other — and fills the blank cell just above and just
+below each run with a value of the run's kind. So a typed-in number, a formula over
+part of the rows with the rest typed, a filled column with rows typed over, a range
+one row short, or one that reaches into the blank rows around the data all stop
+matching, while a result that reads exactly its sources follows. An expectation that
+must include rows added below the data reads to the sheet's last row
+(`Reader.rows`), and then a filled row below is part of what it reads.
+
+Rounds are seeded by the check (workbook, target, round), so grading stays a pure
+function of the two states.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from officegym.apps.sheets.engine import Book, Key
+from officegym.apps.sheets.refs import Area
+from officegym.apps.sheets.values import Value
+
+__all__ = ["ROUNDS", "Run", "perturbation", "runs"]
+
+ROUNDS = 3  # independent rounds of changes to every source cell, per check
+TOP = 999_999  # perturbed numbers are whole numbers in 1..TOP
+
+
+@dataclass(frozen=True)
+class Run:
+    """Consecutive rows `r1..r2` of column `col` of sheet `sid`, read by an expectation."""
+
+    sid: int
+    col: int
+    r1: int
+    r2: int
+
+
+def runs(reads: Iterable[tuple[int, Area]], skip: Callable[[Key], bool]) -> list[Run]:
+    """The cells read, by column, as runs of consecutive rows (skipped cells cut runs)."""
+    rows: dict[tuple[int, int], set[int]] = {}
+    for sid, a in reads:
+        for c in range(a.c1, a.c2 + 1):
+            found = rows.setdefault((sid, c), set())
+            found.update(r for r in range(a.r1, a.r2 + 1) if not skip((sid, r, c)))
+    out: list[Run] = []
+    for (sid, c), rs in sorted(rows.items()):
+        start = prev = None
+        for r in sorted(rs):
+            if prev is None or r != prev + 1:
+                if start is not None:
+                    out.append(Run(sid, c, start, prev))  # type: ignore[arg-type]
+                start = r
+            prev = r
+        if start is not None:
+            out.append(Run(sid, c, start, prev))  # type: ignore[arg-type]
+    return out
+
+
+def _blank(book: Book, key: Key) -> bool:
+    state = book.cell(*key)
+    return state is None or (state.input is None and state.value is None)
+
+
+def _number(rng: random.Random) -> str:
+    return str(rng.randint(1, TOP))
+
+
+def _changes(book: Book, run: Run, rng: random.Random) -> dict[Key, str]:
+    """New inputs for the run's cells: numbers renewed, texts shuffled, blanks filled."""
+    keys = [(run.sid, r, run.col) for r in range(run.r1, run.r2 + 1)]
+    values: list[Value] = [book.value(*k) for k in keys]
+    texts = [v for v in values if isinstance(v, str) and v != ""]
+    numbers = sum(1 for v in values if isinstance(v, float | int) and not isinstance(v, bool))
+    textual = len(texts) > numbers
+    shuffled = rng.sample(texts, len(texts))
+
+    def fresh() -> str:
+        return "'" + rng.choice(texts) if textual else _number(rng)
+
+    out: dict[Key, str] = {}
+    for key, v in zip(keys, values, strict=True):
+        if isinstance(v, bool):
+            out[key] = "FALSE" if v else "TRUE"
+        elif isinstance(v, float | int):
+            out[key] = _number(rng)
+        elif isinstance(v, str) and v != "":
+            out[key] = "'" + shuffled.pop()
+        elif v is None or v == "":
+            out[key] = fresh()
+    for r in (run.r1 - 1, run.r2 + 1):
+        key = (run.sid, r, run.col)
+        if r >= 1 and _blank(book, key):
+            out[key] = fresh()
+    return out
+
+
+def perturbation(
+    book: Book, found: list[Run], rng: random.Random, skip: Callable[[Key], bool]
+) -> dict[Key, str]:
+    """One round: a new input for every source cell and the blank cells around each run
+    (never a skipped cell, such as the result's own)."""
+    out: dict[Key, str] = {}
+    for run in found:
+        out.update((k, v) for k, v in _changes(book, run, rng).items() if not skip(k))
+    return out

@@ -13,7 +13,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from officegym.apps.sheets.compiler import compile_formula
 from officegym.apps.sheets.refs import col_letters, quote_sheet
+from officegym.errors import OfficeGymError
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, GradeContext, Predicate, Same
 from officegym.tasks.sheets.common import (
@@ -451,12 +453,26 @@ def _name_defined(book_id: int, sheet_id: int, name: str, col: int, last: int):
 
 
 def _uses_name(sheet_id: int, cell: tuple[int, int], name: str):
+    """The cell's formula references the name (a name operand of the formula as the
+    engine reads it, not text that spells it, as in ``N("Q1_Actual")``)."""
+
     def check(g: GradeContext) -> tuple[bool, str]:
         rows = g.rows("sheets_cell", {"sheet_id": sheet_id, "row": cell[0], "col": cell[1]})
         text = (rows[0]["input"] or "") if rows else ""
-        return name.lower() in text.lower() and text.startswith("="), f"the cell holds {text!r}"
+        return name.upper() in _names_in(text, *cell), f"the cell holds {text!r}"
 
     return check
+
+
+def _names_in(text: str, row: int, col: int) -> set[str]:
+    """The defined names a cell's input references (none for a value or a bad formula)."""
+    if not text.startswith("=") or len(text) < 2:
+        return set()
+    try:
+        refs = compile_formula(text[1:], row, col).refs
+    except OfficeGymError:
+        return set()
+    return {r.name.upper() for r in refs if r.name is not None}
 
 
 @template("sheets.named-range", difficulty="medium")

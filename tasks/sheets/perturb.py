@@ -59,7 +59,7 @@ class Reader:
         return self.book.sheets[self.sid(sheet)].max_row
 
     def grid(self, sheet: str, ref: str) -> list[list[Value]]:
-        a, sid = parse_area(ref), self.sid(sheet)
+        a, sid = _area(ref), self.sid(sheet)
         if self.reads is not None:
             self.reads.append((sid, a))
         return [
@@ -72,6 +72,9 @@ class Reader:
 
     def value(self, sheet: str, cell: str) -> Value:
         return self.grid(sheet, cell)[0][0]
+
+
+_area = functools.lru_cache(maxsize=8192)(parse_area)  # expectations read cell by cell
 
 
 def _today(conn: Connection, workbook_id: int) -> float:

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from officegym.apps.sheets.models import Pivot
 from officegym.apps.sheets.refs import quote_sheet
 from officegym.tasks.base import Spec, template
-from officegym.tasks.checks import Allow, GradeContext, Predicate
+from officegym.tasks.checks import Allow, GradeContext, Predicate, Same
 from officegym.tasks.sheets.common import (
     ORDERS,
     Book,
@@ -80,24 +80,32 @@ def expected_table(group: str, field: str, kind: str, keep: tuple[str, str] | No
     return expect
 
 
-def _is_pivot(book: Book, group: str, field: str, kind: str, keep: tuple[str, str] | None):
-    """A pivot table object reading the orders, grouped and summarised as asked."""
+def _is_pivot(
+    book: Book, sheet: str, group: str, field: str, kind: str, keep: tuple[str, str] | None
+):
+    """A pivot table object at A1 of the new sheet, reading the orders, grouped and
+    summarised as asked."""
 
     def check(g: GradeContext) -> tuple[bool, str]:
         rows = g.final.execute(select(Pivot.__table__).where(Pivot.workbook_id == book.id)).all()
+        tabs = g.rows("sheets_sheet", {"workbook_id": book.id})
+        at = {t["id"] for t in tabs if Same(sheet).matches(t["name"])}
         want_filters = {keep[0]: [keep[1]]} if keep else {}
         for p in rows:
             values = [(v["field"].lower(), v["summary"]) for v in p.values]
             filters = {k.lower(): [str(x).lower() for x in v] for k, v in p.filters.items()}
             if (
-                p.source_sheet_id == book.sheets["Orders"]
+                p.target_sheet_id in at
+                and p.anchor == "A1"
+                and p.source_sheet_id == book.sheets["Orders"]
                 and [x.lower() for x in p.rows] == [group.lower()]
                 and not p.columns
                 and values == [(field.lower(), kind)]
                 and filters == {k.lower(): [x.lower() for x in v] for k, v in want_filters.items()}
             ):
                 return True, f"pivot table {p.id} groups {group} and shows {kind} of {field}"
-        return False, f"no pivot table of {kind} of {field} by {group} ({len(rows)} pivot tables)"
+        asked = f"{kind} of {field} by {group} at {sheet}!A1"
+        return False, f"no pivot table of {asked} ({len(rows)} pivot tables)"
 
     return check
 
@@ -139,7 +147,8 @@ def pivot_summary(w: Session, rng: random.Random) -> Spec:
         persona=me.handle,
         checks=[
             Predicate(
-                name="a pivot table object as asked", fn=_is_pivot(book, group, field, kind, keep)
+                name="a pivot table object as asked",
+                fn=_is_pivot(book, sheet, group, field, kind, keep),
             ),
             Follows(
                 name="the table follows the orders",

@@ -33,7 +33,7 @@ from officegym.apps.sheets.pivot_output import feeds, intact, render
 from officegym.apps.sheets.refs import Area, parse_area
 from officegym.apps.sheets.values import Value, XlError, serial_of
 from officegym.tasks.checks import Check, GradeContext
-from officegym.tasks.sheets.sources import ROUNDS, perturbation, runs
+from officegym.tasks.sheets.sources import ROUNDS, categories, perturbation, runs
 
 __all__ = ["Edit", "Follows", "Reader", "final_book", "follows", "load_final"]
 
@@ -237,9 +237,9 @@ def follows(
     mine = functools.partial(_inside, sid, area)
     found = runs(tracer.reads or [], mine)
     changes = [_keyed(tracer, edits) for edits in rounds]
-    for n in range(perturbed):
+    for n in range(max(perturbed, categories(book, found)) if perturbed else 0):
         seed = f"{workbook_id}:{target}:{n}"
-        changes.append(perturbation(book, found, random.Random(seed), mine))
+        changes.append(perturbation(book, found, random.Random(seed), mine, n))
     for edits in changes:
         copy = Reader(book.fork())
         _change(copy.book, edits, pivots)

@@ -6,7 +6,10 @@ each column into runs of consecutive rows (cells of the target itself left out).
 round (`perturbation`) then gives every cell of every run a new value of its kind —
 numbers a new number, text another text of the same run (so keys and categories still
 match something), true/false the other — and fills the blank cell just above and just
-below each run with a value of the run's kind. So a typed-in number, a formula over
+below each run with a value of the run's kind. In a run of keys (texts that repeat,
+such as regions), the first and last rows and the blanks around them take the round's
+key, and there are as many rounds as keys (up to `MAX_KEYS`), so a total over one
+region sees each end of the range in that region once. So a typed-in number, a formula over
 part of the rows with the rest typed, a filled column with rows typed over, a range
 one row short, or one that reaches into the blank rows around the data all stop
 matching, while a result that reads exactly its sources follows. An expectation that
@@ -27,9 +30,10 @@ from officegym.apps.sheets.engine import Book, Key
 from officegym.apps.sheets.refs import Area
 from officegym.apps.sheets.values import Value
 
-__all__ = ["ROUNDS", "Run", "perturbation", "runs"]
+__all__ = ["ROUNDS", "Run", "categories", "perturbation", "runs"]
 
 ROUNDS = 3  # independent rounds of changes to every source cell, per check
+MAX_KEYS = 6  # at most this many rounds more, for the keys of runs such as regions
 TOP = 999_999  # perturbed numbers are whole numbers in 1..TOP
 
 
@@ -73,41 +77,60 @@ def _number(rng: random.Random) -> str:
     return str(rng.randint(1, TOP))
 
 
-def _changes(book: Book, run: Run, rng: random.Random) -> dict[Key, str]:
-    """New inputs for the run's cells: numbers renewed, texts shuffled, blanks filled."""
-    keys = [(run.sid, r, run.col) for r in range(run.r1, run.r2 + 1)]
-    values: list[Value] = [book.value(*k) for k in keys]
+def _texts(book: Book, run: Run) -> tuple[list[Value], list[str], list[str]]:
+    """The run's values, its texts, and its categories (its distinct texts, when some
+    repeat: a column of keys such as regions, not of unique names)."""
+    values = [book.value(run.sid, r, run.col) for r in range(run.r1, run.r2 + 1)]
     texts = [v for v in values if isinstance(v, str) and v != ""]
+    distinct = sorted(set(texts))
+    return values, texts, distinct if len(distinct) < len(texts) else []
+
+
+def categories(book: Book, found: list[Run]) -> int:
+    """How many rounds it takes for the ends of every run of keys to have held each key
+    (up to `MAX_KEYS`): a total over one region must see its last row in that region."""
+    return max((min(MAX_KEYS, len(_texts(book, run)[2])) for run in found), default=0)
+
+
+def _changes(book: Book, run: Run, rng: random.Random, n: int) -> dict[Key, str]:
+    """Round `n`'s inputs for the run's cells: numbers renewed, texts shuffled (the ends
+    of a run of keys, and the blanks around it, take the round's key), blanks filled."""
+    values, texts, keys_ = _texts(book, run)
     numbers = sum(1 for v in values if isinstance(v, float | int) and not isinstance(v, bool))
     textual = len(texts) > numbers
     shuffled = rng.sample(texts, len(texts))
+    ends = {run.r1 - 1, run.r1, run.r2, run.r2 + 1}
 
-    def fresh() -> str:
+    def fresh(row: int) -> str:
+        if keys_ and row in ends:
+            return "'" + keys_[n % len(keys_)]
         return "'" + rng.choice(texts) if textual else _number(rng)
 
     out: dict[Key, str] = {}
-    for key, v in zip(keys, values, strict=True):
+    for r, v in zip(range(run.r1, run.r2 + 1), values, strict=True):
+        key = (run.sid, r, run.col)
         if isinstance(v, bool):
             out[key] = "FALSE" if v else "TRUE"
         elif isinstance(v, float | int):
             out[key] = _number(rng)
         elif isinstance(v, str) and v != "":
-            out[key] = "'" + shuffled.pop()
+            picked = "'" + shuffled.pop()
+            out[key] = fresh(r) if keys_ and r in ends else picked
         elif v is None or v == "":
-            out[key] = fresh()
+            out[key] = fresh(r)
     for r in (run.r1 - 1, run.r2 + 1):
         key = (run.sid, r, run.col)
         if r >= 1 and _blank(book, key):
-            out[key] = fresh()
+            out[key] = fresh(r)
     return out
 
 
 def perturbation(
-    book: Book, found: list[Run], rng: random.Random, skip: Callable[[Key], bool]
+    book: Book, found: list[Run], rng: random.Random, skip: Callable[[Key], bool], n: int = 0
 ) -> dict[Key, str]:
-    """One round: a new input for every source cell and the blank cells around each run
+    """Round `n`: a new input for every source cell and the blank cells around each run
     (never a skipped cell, such as the result's own)."""
     out: dict[Key, str] = {}
     for run in found:
-        out.update((k, v) for k, v in _changes(book, run, rng).items() if not skip(k))
+        out.update((k, v) for k, v in _changes(book, run, rng, n).items() if not skip(k))
     return out

@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from officegym.apps.sheets.models import Pivot
-from officegym.apps.sheets.refs import quote_sheet
+from officegym.apps.sheets.refs import col_letters, quote_sheet
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, GradeContext, Predicate, Same
 from officegym.tasks.sheets.common import (
@@ -63,19 +63,24 @@ def expected_table(group: str, field: str, kind: str, keep: tuple[str, str] | No
     every order on it, down to its last row (an order added below counts)."""
 
     def expect(r: Reader) -> list[list[Any]]:
-        rows = r.grid("Orders", f"A2:I{max(last, r.rows('Orders'))}")
-        gi, fi = HEADERS.index(group), HEADERS.index(field)
+        end = max(last, r.rows("Orders"))
+        read = {  # the columns the pivot reads (each a source the grader changes)
+            h: r.column("Orders", f"{col_letters(i + 1)}2:{col_letters(i + 1)}{end}")
+            for i, h in enumerate(HEADERS)
+            if h in (group, field, keep[0] if keep else group)
+        }
+        rows = range(end - 1)
         if keep:
-            rows = [x for x in rows if str(x[HEADERS.index(keep[0])]).lower() == keep[1].lower()]
+            rows = [i for i in rows if str(read[keep[0]][i]).lower() == keep[1].lower()]
         groups: dict[Any, list[Any]] = defaultdict(list)
-        for x in rows:
-            groups[x[gi]].append(x[fi])
+        for i in rows:
+            groups[read[group][i]].append(read[field][i])
         out = [[group, f"{kind} of {field}"]]
         out += [
             [k, _summary(kind, v)]
             for k, v in sorted(groups.items(), key=lambda kv: str(kv[0]).lower())
         ]
-        return [*out, ["Grand Total", _summary(kind, [x[fi] for x in rows])]]
+        return [*out, ["Grand Total", _summary(kind, [read[field][i] for i in rows])]]
 
     return expect
 

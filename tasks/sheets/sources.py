@@ -92,9 +92,10 @@ def categories(book: Book, found: list[Run]) -> int:
     return max((min(MAX_KEYS, len(_texts(book, run)[2])) for run in found), default=0)
 
 
-def _changes(book: Book, run: Run, rng: random.Random, n: int) -> dict[Key, str]:
-    """Round `n`'s inputs for the run's cells: numbers renewed, texts shuffled (the ends
-    of a run of keys, and the blanks around it, take the round's key), blanks filled."""
+def _changes(book: Book, run: Run, rng: random.Random, n: int, ends_only: bool) -> dict[Key, str]:
+    """Round `n`'s inputs for the run's cells (with `ends_only`, its first and last rows
+    only): numbers renewed, texts shuffled (the ends of a run of keys, and the blanks
+    around it, take the round's key), blanks filled."""
     values, texts, keys_ = _texts(book, run)
     numbers = sum(1 for v in values if isinstance(v, float | int) and not isinstance(v, bool))
     textual = len(texts) > numbers
@@ -108,14 +109,19 @@ def _changes(book: Book, run: Run, rng: random.Random, n: int) -> dict[Key, str]
 
     out: dict[Key, str] = {}
     for r, v in zip(range(run.r1, run.r2 + 1), values, strict=True):
+        if ends_only and r not in ends:
+            continue
         key = (run.sid, r, run.col)
         if isinstance(v, bool):
             out[key] = "FALSE" if v else "TRUE"
         elif isinstance(v, float | int):
             out[key] = _number(rng)
         elif isinstance(v, str) and v != "":
-            picked = "'" + shuffled.pop()
-            out[key] = fresh(r) if keys_ and r in ends else picked
+            picked = "'" + shuffled.pop()  # a permutation: unique names stay unique
+            if keys_ and r in ends:
+                out[key] = fresh(r)
+            elif not ends_only:
+                out[key] = picked
         elif v is None or v == "":
             out[key] = fresh(r)
     for r in (run.r1 - 1, run.r2 + 1):
@@ -129,8 +135,10 @@ def perturbation(
     book: Book, found: list[Run], rng: random.Random, skip: Callable[[Key], bool], n: int = 0
 ) -> dict[Key, str]:
     """Round `n`: a new input for every source cell and the blank cells around each run
-    (never a skipped cell, such as the result's own)."""
+    (never a skipped cell, such as the result's own). Rounds past `ROUNDS`, there to
+    give the ends of runs of keys every key, change only the ends of the runs."""
     out: dict[Key, str] = {}
     for run in found:
-        out.update((k, v) for k, v in _changes(book, run, rng, n).items() if not skip(k))
+        changed = _changes(book, run, rng, n, ends_only=n >= ROUNDS)
+        out.update((k, v) for k, v in changed.items() if not skip(k))
     return out

@@ -237,7 +237,7 @@ def follows(
     mine = functools.partial(_inside, sid, area)
     found = runs(tracer.reads or [], mine)
     changes = [_keyed(tracer, edits) for edits in rounds]
-    for n in range(max(perturbed, categories(book, found)) if perturbed else 0):
+    for n in range(max(perturbed, categories(book, found)) if perturbed and found else 0):
         seed = f"{workbook_id}:{target}:{n}"
         changes.append(perturbation(book, found, random.Random(seed), mine, n))
     for edits in changes:

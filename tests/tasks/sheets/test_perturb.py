@@ -1,7 +1,11 @@
 """A right answer typed in is not a formula: for every template whose goal asks for a
-formula, a fix or a pivot table, the reference solution with each formula it wrote
-replaced by the value it showed (and each pivot table by a pasted copy of its cells)
-scores below 1 — the grader's perturbed copies catch it — while the reference passes."""
+formula, a fix or a pivot table, the reference passes, while its cheap variants score
+below 1 — each formula replaced by the value it showed (each pivot by a pasted copy),
+one filled row typed over, a cell plus a constant (`=C2+663000`), every range one row
+short, the named range wrapped in `N()`, a pivot typed in beside a pivot object, a
+pivot's cells typed over — the grader's rounds, which change every source row, catch
+them.
+"""
 
 from __future__ import annotations
 

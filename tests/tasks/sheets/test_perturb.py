@@ -16,6 +16,7 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import select
 
+from officegym.apps.org.models import Person
 from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets import store
 from officegym.apps.sheets.models import Pivot, Sheet, Workbook
@@ -288,3 +289,33 @@ def test_a_pivot_typed_in_or_typed_over_fails(world: World, move) -> None:
     for seed in (0, 1, 2):
         task = make_task("sheets.pivot-summary", seed)
         assert _pivot_sheet(world, task, move) < 1.0, seed
+
+
+def test_the_grader_and_the_app_agree_when_a_pivots_field_is_gone(world: World) -> None:
+    """A round that renames the pivot's field in the source gives the grader's copy the
+    `#REF!` table the app writes for the same edit (it used to raise)."""
+    from officegym.tasks.checks import GradeContext
+    from officegym.tasks.sheets.perturb import _change, _pivots, load_final
+
+    task = make_task("sheets.pivot-summary", 0)
+    assert play(world, task)[0].passed
+    with world.session() as s:
+        pivot = s.scalars(select(Pivot)).one()
+        wb = s.get_one(Workbook, pivot.workbook_id)
+        me = s.get_one(Person, wb.owner_id)
+        field = pivot.rows[0]
+        col = next(
+            c
+            for c in range(1, 10)
+            if sheets.read_range(s, me, wb, f"Orders!{Area(1, c, 1, c).a1()}").rows[0][0] == field
+        )
+        sheet = s.get_one(Sheet, pivot.target_sheet_id).name
+        with world.initial_connection() as before, world.engine.connect() as after:
+            g = GradeContext(
+                initial=before, final=after, changes=tuple(diff(before, after)), answer=None
+            )
+            copy = load_final(g, wb.id).fork()
+            _change(copy, {(pivot.source_sheet_id, 1, col): "'Renamed"}, _pivots(g, wb.id))
+        sheets.write_range(s, me, wb, f"Orders!{Area(1, col, 1, col).a1()}", [["Renamed"]])
+        shown = sheets.read_range(s, me, wb, f"'{sheet}'!A1").rows[0][0]
+    assert shown.startswith("#REF!") and copy.value(pivot.target_sheet_id, 1, 1) == shown

@@ -27,10 +27,11 @@ from officegym.tasks.sheets.common import (
     grid,
     used_rows,
 )
-from officegym.tasks.sheets.perturb import Follows, Reader
+from officegym.tasks.sheets.perturb import Follows, Reader, final_book
 from officegym.tasks.slack.common import call, pick
 
 Row = list[Any]
+Moved = tuple[int, int, Callable[[list[float]], float]]  # a column, its last row, a figure
 
 
 @dataclass(frozen=True)
@@ -452,14 +453,27 @@ def _name_defined(book_id: int, sheet_id: int, name: str, col: int, last: int):
     return check
 
 
-def _uses_name(sheet_id: int, cell: tuple[int, int], name: str):
+def _uses_name(book_id: int, sheet_id: int, cell: tuple[int, int], name: str, moved: Moved):
     """The cell's formula references the name (a name operand of the formula as the
-    engine reads it, not text that spells it, as in ``N("Q1_Actual")``)."""
+    engine reads it, not text that spells it, as in ``N("Q1_Actual")``) and reads
+    through it: on a copy where the name points at another column (`moved`: its
+    column, last row and the figure expected of it), the cell gives that column's
+    figure."""
 
     def check(g: GradeContext) -> tuple[bool, str]:
         rows = g.rows("sheets_cell", {"sheet_id": sheet_id, "row": cell[0], "col": cell[1]})
         text = (rows[0]["input"] or "") if rows else ""
-        return name.upper() in _names_in(text, *cell), f"the cell holds {text!r}"
+        if name.upper() not in _names_in(text, *cell):
+            return False, f"the cell holds {text!r}, which names no {name}"
+        copy = final_book(g, book_id).fork()
+        col, last, figure = moved
+        copy.names[name.upper()] = (sheet_id, (2, col, last, col))
+        copy.relink_all()
+        copy.recalc([(sheet_id, *cell)])
+        got = copy.value(sheet_id, *cell)
+        want = figure([_num(copy.value(sheet_id, r, col)) for r in range(2, last + 1)])
+        ok = isinstance(got, float | int) and abs(got - want) <= 1e-6 * max(1.0, abs(want))
+        return ok, f"the cell holds {text!r}; with {name} moved it gives {got!r}, want {want!r}"
 
     return check
 
@@ -509,7 +523,10 @@ def named_range(w: Session, rng: random.Random) -> Spec:
                 name=f"{name} names {col_letter}2:{col_letter}{last}",
                 fn=_name_defined(book.id, sid, name, col, last),
             ),
-            Predicate(name=f"{cell} uses {name}", fn=_uses_name(sid, (row, c), name)),
+            Predicate(
+                name=f"{cell} uses {name}",
+                fn=_uses_name(book.id, sid, (row, c), name, (7 - col, last, agg)),
+            ),
             Follows(
                 name=f"{cell} follows the column",
                 workbook_id=book.id,

@@ -237,19 +237,21 @@ def test_ranges_one_row_short_fail(world: World, template_id: str) -> None:
         assert not errors and result.reward < 1.0, (template_id, seed, errors)
 
 
-def test_a_named_range_spelled_inside_n_is_not_used(world: World) -> None:
-    """`=AVERAGE(D2:D31)+N("Q1_Actual")` computes the right number without the name."""
+def test_a_named_range_spelled_or_multiplied_away_is_not_used(world: World) -> None:
+    """`=AVERAGE(D2:D31)+N("Q1_Actual")` computes the right number without the name;
+    `=AVERAGE(D2:D31)+0*SUM(Q1_Actual)` names it without reading through it."""
     for seed in range(3):
         task = make_task("sheets.named-range", seed)
         name_call, write = task.solution
         name, where = name_call.arguments["name"], name_call.arguments["range"]
         fn = write.arguments["values"][0][0][1:].split("(")[0]
-        cheat = ToolCall(
-            write.name, {**write.arguments, "values": [[f'={fn}({where})+N("{name}")']]}
-        )
-        result, errors = replay(world, task, [name_call, cheat], task.answer)
-        assert not errors and result.reward < 1.0
-        assert any(not c.passed and "uses" in c.name for c in result.checks)
+        for formula in (f'={fn}({where})+N("{name}")', f"={fn}({where})+0*SUM({name})"):
+            cheat = ToolCall(write.name, {**write.arguments, "values": [[formula]]})
+            result, errors = replay(world, task, [name_call, cheat], task.answer)
+            assert not errors and result.reward < 1.0, formula
+            assert [c.name for c in result.checks if not c.passed] == [
+                f"{write.arguments['range'][3:]} uses {name}"
+            ]
 
 
 def _pivot_sheet(world: World, task, move) -> float:

@@ -279,7 +279,7 @@ _GRADING = threading.local()
 
 def final_book(g: GradeContext, workbook_id: int) -> Book:
     """The final copy of a workbook, loaded once per grading (every check of one grade
-    shares it; perturbations are undone after each round)."""
+    shares it and never changes it: each round runs on a fork)."""
     if getattr(_GRADING, "g", None) is not g:
         _GRADING.g, _GRADING.books, _GRADING.pivots = g, {}, {}
     books: dict[int, Book] = _GRADING.books

@@ -134,6 +134,9 @@ FORMULAS = [t for t in LIVE if t != "sheets.pivot-summary"]
 SHORTENED = [t for t in FORMULAS if t != "cross.pipeline-to-sheet"]  # its total's range is
 # the agent's own rows: one row short of them is a wrong total today, failed by round 0
 END_ROW = re.compile(r"(:\$?[A-Z]{1,3}\$?)(\d+)")
+FULL_RANGE = re.compile(r"(\$?[A-Z]{1,3}\$?)(\d+):(\$?[A-Z]{1,3}\$?)(\d+)")
+RANGED = [t for t in FORMULAS if t not in ("sheets.formula-column", "sheets.lookup-join",
+          "sheets.named-range")]  # fmt: skip  # their formulas read one row, or look up
 FIRST_CELL = re.compile(r"((?:'[^']+'|[A-Za-z][A-Za-z0-9_]*)!)?\$?([A-Z]{1,3})\$?(\d+)")
 
 
@@ -147,8 +150,9 @@ def _formulas_written(world: World) -> list[dict]:
 
 
 def _retype(world: World, task, rewrite) -> float:
-    """Play the reference, then type `rewrite(formula row, shown value, read)` (None:
-    leave it) into cells whose formulas it wrote; the grade of that."""
+    """Play the reference, then type `rewrite(formula row, shown value, read, probe)`
+    (None: leave it) into cells whose formulas it wrote; the grade of that. `read(ref)`
+    is a cell's value, `probe(text)` what the cell shows with `text` typed in."""
     world.reset()
     runner = ToolRunner(world, task.persona)
     for c in task.solution:
@@ -159,7 +163,8 @@ def _retype(world: World, task, rewrite) -> float:
         wb = s.get_one(Workbook, sheet.workbook_id)
         label = Area(r["row"], r["col"], r["row"], r["col"], sheet.name).label()
         read = functools.partial(_value, s, me, wb, sheet.name)
-        text = rewrite(r, read(label), read)
+        probe = functools.partial(_probe, s, me, wb, label)
+        text = rewrite(r, read(label), read, probe)
         if text is not None:
             sheets.write_range(s, me, wb, label, [[text]])
     s.commit()
@@ -172,6 +177,11 @@ def _value(s, me, wb: Workbook, sheet: str, ref: str):
     return sheets.read_range(s, me, wb, ref, sheet=sheet).rows[0][0]
 
 
+def _probe(s, me, wb: Workbook, label: str, text: str):
+    sheets.write_range(s, me, wb, label, [[text]])
+    return sheets.read_range(s, me, wb, label).rows[0][0]
+
+
 def _middle_typed_over(world: World, task) -> float:
     """One formula (the middle one the reference wrote) replaced by the value it shows."""
     world.reset()
@@ -181,10 +191,10 @@ def _middle_typed_over(world: World, task) -> float:
     runner.close()
     written = _formulas_written(world)
     middle = written[len(written) // 2]
-    return _retype(world, task, lambda r, v, _read: v if r == middle else None)
+    return _retype(world, task, lambda r, v, *_: v if r == middle else None)
 
 
-def _plus_constant(r: dict, shown, read) -> str | None:
+def _plus_constant(r: dict, shown, read, _probe) -> str | None:
     """`=C2+663000`: the first cell the formula names, plus what makes today's value."""
     found = FIRST_CELL.search(r["input"])
     if found is None or not isinstance(shown, int | float):
@@ -192,6 +202,22 @@ def _plus_constant(r: dict, shown, read) -> str | None:
     ref = f"{found.group(1) or ''}{found.group(2)}{found.group(3)}"
     base = read(ref)
     return f"={ref}+{shown - (base if isinstance(base, int | float) else 0)}"
+
+
+def _half_range_plus_constant(r: dict, shown, _read, probe) -> str | None:
+    """`=SUM(B2:B7)+4100`: a formula over the first half of its range, the rest typed."""
+    found = FULL_RANGE.search(r["input"])
+    if found is None:
+        return None
+    first, last = parse_area(found.group(0).replace("$", "")), None
+    if first.r2 - first.r1 >= 2:
+        last = Area(first.r1, first.c1, (first.r1 + first.r2) // 2, first.c2)
+    elif first.c2 - first.c1 >= 2:
+        last = Area(first.r1, first.c1, first.r2, (first.c1 + first.c2) // 2)
+    if last is None:
+        return None
+    partial = r["input"][: found.start()] + last.a1() + r["input"][found.end() :]
+    return f"{partial}+({shown - probe(partial)})"
 
 
 def _one_row_short(task) -> list[ToolCall]:
@@ -227,6 +253,15 @@ def test_a_cell_plus_a_constant_fails(world: World, template_id: str) -> None:
     for seed in (0, 1):
         task = make_task(template_id, seed)
         assert _retype(world, task, _plus_constant) < 1.0, (template_id, seed)
+
+
+@pytest.mark.parametrize("template_id", RANGED)
+def test_a_formula_over_part_of_the_rows_plus_the_rest_typed_fails(
+    world: World, template_id: str
+) -> None:
+    for seed in (0, 1):
+        task = make_task(template_id, seed)
+        assert _retype(world, task, _half_range_plus_constant) < 1.0, (template_id, seed)
 
 
 @pytest.mark.parametrize("template_id", SHORTENED)

@@ -22,6 +22,7 @@ function of the two states.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -56,15 +57,10 @@ def runs(reads: Iterable[tuple[int, Area]], skip: Callable[[Key], bool]) -> list
             found.update(r for r in range(a.r1, a.r2 + 1) if not skip((sid, r, c)))
     out: list[Run] = []
     for (sid, c), rs in sorted(rows.items()):
-        start = prev = None
-        for r in sorted(rs):
-            if prev is None or r != prev + 1:
-                if start is not None:
-                    out.append(Run(sid, c, start, prev))  # type: ignore[arg-type]
-                start = r
-            prev = r
-        if start is not None:
-            out.append(Run(sid, c, start, prev))  # type: ignore[arg-type]
+        # consecutive rows keep the same difference to their position in the sorted list
+        for _, block in itertools.groupby(enumerate(sorted(rs)), key=lambda x: x[1] - x[0]):
+            found = [r for _, r in block]
+            out.append(Run(sid, c, found[0], found[-1]))
     return out
 
 

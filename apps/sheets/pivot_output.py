@@ -29,12 +29,14 @@ from officegym.errors import Invalid
 __all__ = [
     "BLANK",
     "MAX_GROUPS",
+    "Draft",
     "PivotSpec",
     "compute",
     "extent_of",
     "feeds",
     "intact",
     "output",
+    "overlaps",
     "place",
     "render",
     "typed_input",
@@ -46,7 +48,8 @@ Row = list[Value]
 
 
 class PivotSpec(Protocol):
-    """What a pivot is (the `Pivot` model's columns; a row read from its table will do)."""
+    """What a pivot is (the `Pivot` model's columns; a row read from its table, or a
+    `Draft` of one not yet saved, will do)."""
 
     source_sheet_id: int
     source: str
@@ -57,6 +60,21 @@ class PivotSpec(Protocol):
     columns: Any
     values: Any
     filters: Any
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A pivot about to be created (a `PivotSpec` before it has a row)."""
+
+    source_sheet_id: int
+    source: str
+    target_sheet_id: int
+    anchor: str
+    rows: Sequence[str]
+    columns: Sequence[str]
+    values: Sequence[dict[str, str]]
+    filters: dict[str, list[Any]]
+    extent: str = ""
 
 
 def _records(b: Book, sid: int, area: Area) -> tuple[list[str], list[Row]]:
@@ -150,24 +168,16 @@ class _Groups:
         return out
 
 
-def _group(
-    b: Book,
-    sid: int,
-    area: Area,
-    rows: Sequence[str],
-    columns: Sequence[str],
-    values: Sequence[dict[str, str]],
-    filters: dict[str, list[Any]],
-) -> _Groups:
-    headers, data = _records(b, sid, area)
+def _group(b: Book, p: PivotSpec) -> _Groups:
+    headers, data = _records(b, p.source_sheet_id, parse_area(p.source))
     index = {h.lower(): i for i, h in enumerate(headers)}
-    for f in [*rows, *columns, *(v["field"] for v in values), *filters]:
+    for f in [*p.rows, *p.columns, *(v["field"] for v in p.values), *p.filters]:
         if f.lower() not in index:
             raise Invalid(f"the source has no column {f!r} (columns: {', '.join(headers)})")
-    g = _Groups(headers, index, rows, columns, values, {}, [], [])
-    keep = [r for r in data if all(_matches(g.at(r, f), ok) for f, ok in filters.items())]
+    g = _Groups(headers, index, p.rows, p.columns, p.values, {}, [], [])
+    keep = [r for r in data if all(_matches(g.at(r, f), ok) for f, ok in p.filters.items())]
     for r in keep:
-        key = (tuple(_key(g.at(r, f)) for f in rows), tuple(_key(g.at(r, f)) for f in columns))
+        key = (tuple(_key(g.at(r, f)) for f in p.rows), tuple(_key(g.at(r, f)) for f in p.columns))
         g.cells.setdefault(key, []).append(r)
     g.row_keys = _sorted({k[0] for k in g.cells})
     g.col_keys = _sorted({k[1] for k in g.cells})
@@ -176,22 +186,15 @@ def _group(
     return g
 
 
-def compute(
-    b: Book,
-    sid: int,
-    area: Area,
-    rows: Sequence[str],
-    columns: Sequence[str],
-    values: Sequence[dict[str, str]],
-    filters: dict[str, list[Any]],
-) -> list[Row]:
-    """The pivot table's cells: a header row, a row per row key, a Grand Total row."""
-    g = _group(b, sid, area, rows, columns, values, filters)
+def compute(b: Book, p: PivotSpec) -> list[Row]:
+    """The pivot table's cells: a header row, a row per row key, a Grand Total row;
+    `Invalid` when a field it names is not in the source."""
+    g = _group(b, p)
     out = [g.header()]
-    if rows:
+    if p.rows:
         out += [g.line(list(rk), [rk]) for rk in g.row_keys]
-    total: Row = ["Grand Total", *[None] * (len(rows) - 1)] if rows else []
-    out.append(g.line(total, g.row_keys if rows else [()]))
+    total: Row = ["Grand Total", *[None] * (len(p.rows) - 1)] if p.rows else []
+    out.append(g.line(total, g.row_keys if p.rows else [()]))
     return out
 
 
@@ -225,9 +228,7 @@ def output(b: Book, p: PivotSpec) -> list[Row]:
     """The pivot's table from the book's current values; a field renamed or deleted from
     the source gives a one-cell table saying so (as `#REF!`)."""
     try:
-        return compute(
-            b, p.source_sheet_id, parse_area(p.source), p.rows, p.columns, p.values, p.filters
-        )
+        return compute(b, p)
     except Invalid as exc:
         return [[f"#REF! {exc.message}"]]
 
@@ -239,6 +240,11 @@ def _inputs(anchor: Area, table: list[Row]) -> dict[tuple[int, int], str]:
         for j, v in enumerate(row)
         if v is not None
     }
+
+
+def overlaps(a: Area, b: Area) -> bool:
+    """Whether two areas share a cell."""
+    return not (a.r2 < b.r1 or b.r2 < a.r1 or a.c2 < b.c1 or b.c2 < a.c1)
 
 
 def extent_of(anchor: Area, table: list[Row]) -> Area:

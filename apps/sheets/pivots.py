@@ -19,7 +19,15 @@ from officegym.apps.sheets.access import require_edit
 from officegym.apps.sheets.engine import Book, Key
 from officegym.apps.sheets.history import record
 from officegym.apps.sheets.models import SUMMARIES, Pivot, Workbook
-from officegym.apps.sheets.pivot_output import compute, extent_of, feeds, place, render
+from officegym.apps.sheets.pivot_output import (
+    Draft,
+    compute,
+    extent_of,
+    feeds,
+    overlaps,
+    place,
+    render,
+)
 from officegym.apps.sheets.places import locate
 from officegym.apps.sheets.refs import Area, a1, parse_area
 from officegym.db import get, read
@@ -73,10 +81,6 @@ def _check(
     return out
 
 
-def _overlaps(a: Area, b: Area) -> bool:
-    return not (a.r2 < b.r1 or b.r2 < a.r1 or a.c2 < b.c1 or b.c2 < a.c1)
-
-
 def _placement(
     s: Session, wb: Workbook, source: str, anchor: str, sheet: str | None
 ) -> dict[str, Any]:
@@ -107,9 +111,9 @@ def create_pivot(
     spec = {"rows": list(rows), "columns": list(columns), "values": _check(values, rows, columns)}
     b = store.book(s, wb.id)
     src = parse_area(where["source"])
-    table = compute(b, where["source_sheet_id"], src, rows, columns, spec["values"], filters or {})
+    table = compute(b, Draft(**where, **spec, filters=filters or {}))
     out = extent_of(parse_area(where["anchor"]), table)
-    if where["source_sheet_id"] == where["target_sheet_id"] and _overlaps(src, out):
+    if where["source_sheet_id"] == where["target_sheet_id"] and overlaps(src, out):
         raise Invalid(
             f"the pivot at {out.a1()} would overlap its source {src.a1()}; put it elsewhere"
         )
@@ -130,7 +134,7 @@ def _refuse_overlap(s: Session, wb: Workbook, sheet_id: int, out: Area) -> None:
     """A new pivot may not write over another pivot's cells."""
     for other in pivots_of(s, wb):
         mine = other.target_sheet_id == sheet_id and other.extent
-        if mine and _overlaps(out, parse_area(other.extent)):
+        if mine and overlaps(out, parse_area(other.extent)):
             raise Conflict(
                 f"the pivot at {out.a1()} would overlap pivot table {other.id} at "
                 f"{other.extent}; put it elsewhere or delete that one first"

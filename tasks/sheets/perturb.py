@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 from officegym.apps.sheets import store
 from officegym.apps.sheets.engine import Book, CellState, Key
 from officegym.apps.sheets.models import Change, Pivot
-from officegym.apps.sheets.pivot_output import feeds, intact, render
+from officegym.apps.sheets.pivot_output import feeds, intact, overlaps, render
 from officegym.apps.sheets.refs import Area, parse_area
 from officegym.apps.sheets.values import Value, XlError, serial_of
 from officegym.tasks.checks import Check, GradeContext
@@ -164,15 +164,11 @@ def _refresh_pivots(book: Book, pivots: list[Any]) -> None:
 def _typed_over(book: Book, pivots: list[Any], sid: int, area: Area) -> str | None:
     """Why a pivot table writing into the target is broken (its cells typed over), if so."""
     for p in pivots:
-        if p.target_sheet_id == sid and p.extent and _overlap(parse_area(p.extent), area):
+        if p.target_sheet_id == sid and p.extent and overlaps(parse_area(p.extent), area):
             ok, why = intact(book, p)
             if not ok:
                 return f"pivot table {p.id} at {p.extent} was typed over: {why}"
     return None
-
-
-def _overlap(a: Area, b: Area) -> bool:
-    return not (a.r2 < b.r1 or b.r2 < a.r1 or a.c2 < b.c1 or b.c2 < a.c1)
 
 
 def _same(got: Value, want: Value) -> bool:

@@ -169,8 +169,10 @@ def apply(
     action: str,
     label: str,
 ) -> Book:
-    """Type prepared inputs into the book, recalculate, refresh pivots, save, record."""
+    """Type prepared inputs into the book, recalculate, refresh pivots, save, record.
+    Cells a pivot table writes are refused (`Conflict`) before anything changes."""
     b = store.book(s, wb.id)
+    pivots.guard_outputs(s, wb, sheet.id, [k for k, t in inputs.items() if _now(b, sheet, k) != t])
     before = {
         k: (b.cell(sheet.id, *k).input if b.cell(sheet.id, *k) else None)
         for k in list(inputs)[:MAX_DETAIL]
@@ -187,6 +189,11 @@ def apply(
     ]
     record(s, actor, wb, action, label, detail, sheet_id=sheet.id)
     return b
+
+
+def _now(b: Book, sheet: Sheet, cell: tuple[int, int]) -> str | None:
+    state = b.cell(sheet.id, *cell)
+    return state.input if state is not None else None
 
 
 def settle(s: Session, wb: Workbook, b: Book, keys: list[Key]) -> None:

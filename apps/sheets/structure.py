@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
-from officegym.apps.sheets import store
+from officegym.apps.sheets import pivots, store
 from officegym.apps.sheets.access import require_edit
 from officegym.apps.sheets.cells import settle
 from officegym.apps.sheets.compiler import compile_formula
@@ -133,6 +133,7 @@ def _change_lines(
     store.forget(s, wb.id)
     b = store.book(s, wb.id)
     b.recalc_all()
+    pivots.refresh_all(s, wb, b)
     store.save(s, b)
     n = abs(count)
     what = f"{at}:{at + n - 1}" if axis == "row" else f"{col_letters(at)}:{col_letters(at + n - 1)}"
@@ -197,6 +198,11 @@ def _rows_of(b: Book, sid: int, area: Area) -> list[dict[int, CellState]]:
         {c: cells[(r, c)] for c in range(area.c1, area.c2 + 1) if (r, c) in cells}
         for r in range(area.r1, area.r2 + 1)
     ]
+
+
+def _cells_of(rows: list[dict[int, CellState]], area: Area) -> list[tuple[int, int]]:
+    """The places of the cells `_rows_of` read (what a sort or de-duplication moves)."""
+    return [(area.r1 + i, c) for i, row in enumerate(rows) for c in row]
 
 
 def _place(
@@ -291,6 +297,7 @@ def sort_range(
     target, area = _data_area(s, wb, b, ref, sheet, header)
     cols = _sort_columns(area, keys)
     rows = _rows_of(b, target.id, area)
+    pivots.guard_outputs(s, wb, target.id, _cells_of(rows, area))
     order = _row_order(rows, cols)
     changed = _place(s, b, target.id, area, [rows[i] for i in order], [area.r1 + i for i in order])
     b.relink_all()
@@ -335,6 +342,7 @@ def remove_duplicates(
     target, area = _data_area(s, wb, b, ref, sheet, header)
     cols = [_line("col", c) for c in columns] or list(range(area.c1, area.c2 + 1))
     rows = _rows_of(b, target.id, area)
+    pivots.guard_outputs(s, wb, target.id, _cells_of(rows, area))
     kept, sources = _distinct(b, rows, cols, area.r1)
     removed = len(rows) - len(kept)
     if removed:

@@ -66,7 +66,8 @@ def sheets_create_pivot(
     sheet: A.SheetOpt = None,
 ) -> dict[str, Any]:
     """Create a pivot table: it groups the source rows, summarises values, and refreshes
-    itself whenever the source cells change. Returns its id and output range."""
+    itself whenever the source cells change. Its output cells belong to it (writes into
+    them are refused: change or delete the pivot). Returns its id and output range."""
     wb = A.workbook(ctx, workbook)
     vals = [{"field": v.field, "summary": v.summary} for v in values]
     pivot = sheets.create_pivot(

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from officegym import memo
 from officegym.apps.org.models import Person
-from officegym.apps.sheets import moves, store
+from officegym.apps.sheets import moves, pivots, store
 from officegym.apps.sheets.access import (
     find_workbook,
     forget_workbooks,
@@ -275,13 +275,15 @@ def freeze_rows(s: Session, actor: Person, wb: Workbook, sheet: Sheet, rows: int
 
 def _reload(s: Session, wb: Workbook, affected: Callable[[], list[Key]] | None = None) -> None:
     """Sheets or names changed: update the book's, rebuild its graph, recalculate the
-    formulas `affected()` names after the rebuild (every formula if None)."""
+    formulas `affected()` names after the rebuild (every formula if None) and the pivot
+    tables whose source they changed."""
     b = store.book(s, wb.id)
     store.resync(s, b)
     if affected is None:
         b.recalc_all()
     else:
         b.recalc(affected())
+    pivots.refresh_fed_by(s, wb, b, list(b.dirty))  # formulas in a pivot's source moved
     store.save(s, b)
 
 

@@ -13,7 +13,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from officegym.apps.sheets.compiler import compile_formula
 from officegym.apps.sheets.refs import col_letters, quote_sheet
+from officegym.errors import OfficeGymError
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, GradeContext, Predicate, Same
 from officegym.tasks.sheets.common import (
@@ -25,10 +27,11 @@ from officegym.tasks.sheets.common import (
     grid,
     used_rows,
 )
-from officegym.tasks.sheets.perturb import Follows, Reader
+from officegym.tasks.sheets.perturb import Follows, Reader, final_book
 from officegym.tasks.slack.common import call, pick
 
 Row = list[Any]
+Moved = tuple[int, int, Callable[[list[float]], float]]  # a column, its last row, a figure
 
 
 @dataclass(frozen=True)
@@ -450,13 +453,40 @@ def _name_defined(book_id: int, sheet_id: int, name: str, col: int, last: int):
     return check
 
 
-def _uses_name(sheet_id: int, cell: tuple[int, int], name: str):
+def _uses_name(book_id: int, sheet_id: int, cell: tuple[int, int], name: str, moved: Moved):
+    """The cell's formula references the name (a name operand of the formula as the
+    engine reads it, not text that spells it, as in ``N("Q1_Actual")``) and reads
+    through it: on a copy where the name points at another column (`moved`: its
+    column, last row and the figure expected of it), the cell gives that column's
+    figure."""
+
     def check(g: GradeContext) -> tuple[bool, str]:
         rows = g.rows("sheets_cell", {"sheet_id": sheet_id, "row": cell[0], "col": cell[1]})
         text = (rows[0]["input"] or "") if rows else ""
-        return name.lower() in text.lower() and text.startswith("="), f"the cell holds {text!r}"
+        if name.upper() not in _names_in(text, *cell):
+            return False, f"the cell holds {text!r}, which names no {name}"
+        copy = final_book(g, book_id).fork()
+        col, last, figure = moved
+        copy.names[name.upper()] = (sheet_id, (2, col, last, col))
+        copy.relink_all()
+        copy.recalc([(sheet_id, *cell)])
+        got = copy.value(sheet_id, *cell)
+        want = figure([_num(copy.value(sheet_id, r, col)) for r in range(2, last + 1)])
+        ok = isinstance(got, float | int) and abs(got - want) <= 1e-6 * max(1.0, abs(want))
+        return ok, f"the cell holds {text!r}; with {name} moved it gives {got!r}, want {want!r}"
 
     return check
+
+
+def _names_in(text: str, row: int, col: int) -> set[str]:
+    """The defined names a cell's input references (none for a value or a bad formula)."""
+    if not text.startswith("=") or len(text) < 2:
+        return set()
+    try:
+        refs = compile_formula(text[1:], row, col).refs
+    except OfficeGymError:
+        return set()
+    return {r.name.upper() for r in refs if r.name is not None}
 
 
 @template("sheets.named-range", difficulty="medium")
@@ -493,7 +523,10 @@ def named_range(w: Session, rng: random.Random) -> Spec:
                 name=f"{name} names {col_letter}2:{col_letter}{last}",
                 fn=_name_defined(book.id, sid, name, col, last),
             ),
-            Predicate(name=f"{cell} uses {name}", fn=_uses_name(sid, (row, c), name)),
+            Predicate(
+                name=f"{cell} uses {name}",
+                fn=_uses_name(book.id, sid, (row, c), name, (7 - col, last, agg)),
+            ),
             Follows(
                 name=f"{cell} follows the column",
                 workbook_id=book.id,

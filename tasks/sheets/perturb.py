@@ -2,15 +2,21 @@
 
 `Follows` is the check for goals that ask for a formula, a fix or a pivot table: the
 target cells must hold the expected values in the final state *and* on private
-in-memory copies of it whose source cells were changed (several rounds), recalculated
-and, for pivot tables, refreshed. A number typed in that happens to be right today
-fails the first round. The copies are `Book`s loaded from the final state's connection:
-the database is only read, so grading stays a pure function of the two states.
+in-memory copies of it whose sources were changed, recalculated and, for pivot tables,
+refreshed by the app's own pivot computation (`apps/sheets/pivot_output.py`). The
+sources are the cells the expectation reads (`sources.py`): every one of them, the
+blank cells just around them too, changes on each of `ROUNDS` independent rounds, as
+an online judge runs hidden test cases; a template may add rounds of its own. A
+pivot table whose output cells no longer hold what it computes (typed over) fails. The
+copies are `Book`s forked from the final state: the database is only read, so grading
+stays a pure function of the two states.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import random
 import threading
 import weakref
 from collections.abc import Callable, Sequence
@@ -20,14 +26,16 @@ from typing import Any
 from sqlalchemy import Connection, Engine, func, select
 from sqlalchemy.orm import Session
 
-from officegym.apps.sheets import pivots, store
+from officegym.apps.sheets import store
 from officegym.apps.sheets.engine import Book, CellState, Key
 from officegym.apps.sheets.models import Change, Pivot
+from officegym.apps.sheets.pivot_output import feeds, intact, overlaps, render
 from officegym.apps.sheets.refs import Area, parse_area
 from officegym.apps.sheets.values import Value, XlError, serial_of
 from officegym.db import Base
 from officegym.tasks.checks import Check, GradeContext
 from officegym.tasks.freedom import Free
+from officegym.tasks.sheets.sources import ROUNDS, categories, perturbation, runs
 
 __all__ = ["Edit", "Follows", "Reader", "final_book", "follows", "load_final"]
 
@@ -35,10 +43,12 @@ Edit = tuple[str, str, str | float | None]  # (sheet, A1 cell, what to type)
 
 
 class Reader:
-    """Values of a (possibly perturbed) workbook copy, by sheet name and A1."""
+    """Values of a (possibly perturbed) workbook copy, by sheet name and A1. With
+    `trace`, the areas read are noted in `reads` (the expectation's sources)."""
 
-    def __init__(self, book: Book) -> None:
+    def __init__(self, book: Book, *, trace: bool = False) -> None:
         self.book = book
+        self.reads: list[tuple[int, Area]] | None = [] if trace else None
 
     def sid(self, sheet: str) -> int:
         found = self.book.sheet_id(sheet)
@@ -46,8 +56,14 @@ class Reader:
             raise KeyError(f"no sheet {sheet!r}")
         return found
 
+    def rows(self, sheet: str) -> int:
+        """The sheet's last used row (read to it to include rows added below the data)."""
+        return self.book.sheets[self.sid(sheet)].max_row
+
     def grid(self, sheet: str, ref: str) -> list[list[Value]]:
-        a, sid = parse_area(ref), self.sid(sheet)
+        a, sid = _area(ref), self.sid(sheet)
+        if self.reads is not None:
+            self.reads.append((sid, a))
         return [
             [self.book.value(sid, r, c) for c in range(a.c1, a.c2 + 1)]
             for r in range(a.r1, a.r2 + 1)
@@ -58,6 +74,9 @@ class Reader:
 
     def value(self, sheet: str, cell: str) -> Value:
         return self.grid(sheet, cell)[0][0]
+
+
+_area = functools.lru_cache(maxsize=8192)(parse_area)  # expectations read cell by cell
 
 
 def _today(conn: Connection, workbook_id: int) -> float:
@@ -127,32 +146,31 @@ def _pivots(g: GradeContext, workbook_id: int) -> list[Any]:
     return found[workbook_id]
 
 
-def _refresh_pivots(book: Book, g: GradeContext, workbook_id: int, changed: list[Key]) -> None:
-    """Rewrite the cells of every pivot table fed by the changed cells, in the copy only."""
-    rows = _pivots(g, workbook_id)
-    for p in rows:
-        src = parse_area(p.source)
-        if not any(
-            k[0] == p.source_sheet_id and src.contains(k[1], k[2]) for k in [*changed, *book.dirty]
-        ):
-            continue
-        table = pivots.compute(book, p.source_sheet_id, src, p.rows, p.columns, p.values, p.filters)
-        anchor = parse_area(p.anchor)
-        keys = []
-        if p.extent:
-            old = parse_area(p.extent)
-            for r in range(old.r1, old.r2 + 1):
-                for c in range(old.c1, old.c2 + 1):
-                    if book.cell(p.target_sheet_id, r, c) is not None:
-                        book.set_input(p.target_sheet_id, r, c, None)
-                        keys.append((p.target_sheet_id, r, c))
-        for i, row in enumerate(table):
-            for j, v in enumerate(row):
-                if v is not None:
-                    key = (p.target_sheet_id, anchor.r1 + i, anchor.c1 + j)
-                    book.set_input(*key, pivots._typed(v))
-                    keys.append(key)
+def _refresh_pivots(book: Book, pivots: list[Any]) -> None:
+    """Rewrite, in the copy only, every pivot table its changes reach (as the app does
+    after an edit, through the same computation), until nothing more changes."""
+    extents: dict[int, str] = {}
+    for _ in range(4):
+        changed = list(book.dirty)
+        book.dirty.clear()
+        keys: list[Key] = []
+        for p in pivots:
+            if feeds(book, p, changed):
+                written, extents[p.id] = render(book, p, extents.get(p.id))
+                keys += written
+        if not keys:
+            return
         book.recalc(keys)
+
+
+def _typed_over(book: Book, pivots: list[Any], sid: int, area: Area) -> str | None:
+    """Why a pivot table writing into the target is broken (its cells typed over), if so."""
+    for p in pivots:
+        if p.target_sheet_id == sid and p.extent and overlaps(parse_area(p.extent), area):
+            ok, why = intact(book, p)
+            if not ok:
+                return f"pivot table {p.id} at {p.extent} was typed over: {why}"
+    return None
 
 
 def _same(got: Value, want: Value) -> bool:
@@ -170,16 +188,21 @@ def _same(got: Value, want: Value) -> bool:
 @dataclass(frozen=True, kw_only=True)
 class Follows(Check):
     """The cells `target` (sheet, A1 range) of workbook `workbook_id` equal `expect(reader)`
-    in the final state and after each round of `rounds` (edits to source cells) applied
-    to a private copy. An error value anywhere in the target fails."""
+    in the final state, after each of `rounds` (edits to source cells) and after each of
+    `perturbed` rounds that change every cell `expect` reads (and the blank cells around
+    them), each applied to a private copy. An error value anywhere in the target, or a
+    pivot table there whose cells were typed over, fails."""
 
     workbook_id: int
     target: tuple[str, str]
     expect: Callable[[Reader], list[list[Value]]]
     rounds: Sequence[Sequence[Edit]] = ()
+    perturbed: int = ROUNDS
 
     def evaluate(self, g: GradeContext) -> tuple[bool, str]:
-        return follows(g, self.workbook_id, self.target, self.expect, self.rounds)
+        return follows(
+            g, self.workbook_id, self.target, self.expect, self.rounds, perturbed=self.perturbed
+        )
 
     def frees(self, initial: Connection) -> Sequence[Free]:
         """The target cells' input and value: judged as a computation here, so another
@@ -196,15 +219,6 @@ class Follows(Check):
         return (Free("sheets_cell", cols, f"computed, judged by {self.name!r}", where),)
 
 
-def _apply(reader: Reader, edit: Edit) -> Key:
-    sheet, cell, text = edit
-    area: Area = parse_area(cell)
-    sid = reader.sid(sheet)
-    typed = None if text is None else (text if isinstance(text, str) else repr(float(text)))
-    reader.book.set_input(sid, area.r1, area.c1, typed)
-    return (sid, area.r1, area.c1)
-
-
 def _matches(got: list[list[Value]], want: list[list[Value]]) -> bool:
     return len(got) == len(want) and all(
         len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
@@ -218,35 +232,58 @@ def follows(
     target: tuple[str, str],
     expect: Callable[[Reader], list[list[Value]]],
     rounds: Sequence[Sequence[Edit]] = (),
+    *,
+    perturbed: int = ROUNDS,
 ) -> tuple[bool, str]:
     """`Follows`'s verdict, for checks that find their workbook first."""
     where = f"{target[0]}!{target[1]}"
-    reader = Reader(final_book(g, workbook_id))
-    for n, edits in enumerate([(), *rounds]):
-        before = [_input_at(reader, edit) for edit in edits]
-        keys = _change(reader, g, workbook_id, list(edits))
-        got, want = reader.grid(*target), expect(reader)
-        _change(reader, g, workbook_id, before)  # undo, for the next round and check
+    book, pivots = final_book(g, workbook_id), _pivots(g, workbook_id)
+    tracer = Reader(book, trace=True)
+    sid, area = tracer.sid(target[0]), parse_area(target[1])
+    broken = _typed_over(book, pivots, sid, area)
+    if broken:
+        return False, f"{where}: {broken}"
+    got, want = Reader(book).grid(*target), expect(tracer)
+    if not _matches(got, want):
+        return False, f"{where} in the final state: {_short(got)}, want {_short(want)}"
+    mine = functools.partial(_inside, sid, area)
+    found = runs(tracer.reads or [], mine)
+    changes = [_keyed(tracer, edits) for edits in rounds]
+    for n in range(max(perturbed, categories(book, found)) if perturbed and found else 0):
+        seed = f"{workbook_id}:{target}:{n}"
+        changes.append(perturbation(book, found, random.Random(seed), mine, n))
+    for edits in changes:
+        copy = Reader(book.fork())
+        _change(copy.book, edits, pivots)
+        got, want = copy.grid(*target), expect(copy)
         if not _matches(got, want):
-            state = "the final state" if n == 0 else f"a copy with {len(keys)} cells changed"
+            state = f"a copy with {len(edits)} source cells changed"
             return False, f"{where} in {state}: {_short(got)}, want {_short(want)}"
-    return True, f"{where} follows its sources ({len(rounds)} rounds of changes)"
+    n = len(changes)
+    return True, f"{where} follows its sources ({n} rounds of changes, {len(found)} source runs)"
 
 
-def _change(reader: Reader, g: GradeContext, workbook_id: int, edits: list[Edit]) -> list[Key]:
+def _inside(sid: int, area: Area, key: Key) -> bool:
+    return key[0] == sid and area.contains(key[1], key[2])
+
+
+def _keyed(reader: Reader, edits: Sequence[Edit]) -> dict[Key, str | None]:
+    """A template's edits as inputs by cell."""
+    out: dict[Key, str | None] = {}
+    for sheet, cell, text in edits:
+        a = parse_area(cell)
+        typed = None if text is None else (text if isinstance(text, str) else repr(float(text)))
+        out[(reader.sid(sheet), a.r1, a.c1)] = typed
+    return out
+
+
+def _change(book: Book, edits: dict[Key, str | None], pivots: list[Any]) -> None:
     """Type edits into the copy, recalculate, refresh the pivot tables they feed."""
-    keys = [_apply(reader, edit) for edit in edits]
-    reader.book.recalc(keys)
-    _refresh_pivots(reader.book, g, workbook_id, keys)
-    return keys
-
-
-def _input_at(reader: Reader, edit: Edit) -> Edit:
-    """The edit that puts back what a cell holds now."""
-    sheet, cell, _ = edit
-    area = parse_area(cell)
-    state = reader.book.cell(reader.sid(sheet), area.r1, area.c1)
-    return (sheet, cell, state.input if state is not None else None)
+    book.dirty.clear()
+    for key, text in edits.items():
+        book.set_input(*key, text)
+    book.recalc(list(edits))
+    _refresh_pivots(book, pivots)
 
 
 _GRADING = threading.local()
@@ -254,7 +291,7 @@ _GRADING = threading.local()
 
 def final_book(g: GradeContext, workbook_id: int) -> Book:
     """The final copy of a workbook, loaded once per grading (every check of one grade
-    shares it; perturbations are undone after each round)."""
+    shares it and never changes it: each round runs on a fork)."""
     if getattr(_GRADING, "g", None) is not g:
         _GRADING.g, _GRADING.books, _GRADING.pivots = g, {}, {}
     books: dict[int, Book] = _GRADING.books
@@ -271,6 +308,3 @@ def _short(rows: list[list[Value]]) -> str:
 
 def no_errors(reader: Reader, sheet: str, ref: str) -> bool:
     return not any(isinstance(v, XlError) for row in reader.grid(sheet, ref) for v in row)
-
-
-_ = Any

@@ -12,9 +12,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from officegym.apps.sheets.models import Pivot
-from officegym.apps.sheets.refs import quote_sheet
+from officegym.apps.sheets.refs import col_letters, quote_sheet
 from officegym.tasks.base import Spec, template
-from officegym.tasks.checks import Allow, GradeContext, Predicate
+from officegym.tasks.checks import Allow, GradeContext, Predicate, Same
 from officegym.tasks.sheets.common import (
     ORDERS,
     Book,
@@ -59,44 +59,58 @@ def _summary(kind: str, vals: list[Any]) -> float:
 
 
 def expected_table(group: str, field: str, kind: str, keep: tuple[str, str] | None, last: int):
-    """What the pivot must show, computed from a (possibly changed) copy's Orders sheet."""
+    """What the pivot must show, computed from a (possibly changed) copy's Orders sheet:
+    every order on it, down to its last row (an order added below counts)."""
 
     def expect(r: Reader) -> list[list[Any]]:
-        rows = r.grid("Orders", f"A2:I{last}")
-        gi, fi = HEADERS.index(group), HEADERS.index(field)
+        end = max(last, r.rows("Orders"))
+        read = {  # the columns the pivot reads (each a source the grader changes)
+            h: r.column("Orders", f"{col_letters(i + 1)}2:{col_letters(i + 1)}{end}")
+            for i, h in enumerate(HEADERS)
+            if h in (group, field, keep[0] if keep else group)
+        }
+        rows = range(end - 1)
         if keep:
-            rows = [x for x in rows if str(x[HEADERS.index(keep[0])]).lower() == keep[1].lower()]
+            rows = [i for i in rows if str(read[keep[0]][i]).lower() == keep[1].lower()]
         groups: dict[Any, list[Any]] = defaultdict(list)
-        for x in rows:
-            groups[x[gi]].append(x[fi])
+        for i in rows:
+            groups[read[group][i]].append(read[field][i])
         out = [[group, f"{kind} of {field}"]]
         out += [
             [k, _summary(kind, v)]
             for k, v in sorted(groups.items(), key=lambda kv: str(kv[0]).lower())
         ]
-        return [*out, ["Grand Total", _summary(kind, [x[fi] for x in rows])]]
+        return [*out, ["Grand Total", _summary(kind, [read[field][i] for i in rows])]]
 
     return expect
 
 
-def _is_pivot(book: Book, group: str, field: str, kind: str, keep: tuple[str, str] | None):
-    """A pivot table object reading the orders, grouped and summarised as asked."""
+def _is_pivot(
+    book: Book, sheet: str, group: str, field: str, kind: str, keep: tuple[str, str] | None
+):
+    """A pivot table object at A1 of the new sheet, reading the orders, grouped and
+    summarised as asked."""
 
     def check(g: GradeContext) -> tuple[bool, str]:
         rows = g.final.execute(select(Pivot.__table__).where(Pivot.workbook_id == book.id)).all()
+        tabs = g.rows("sheets_sheet", {"workbook_id": book.id})
+        at = {t["id"] for t in tabs if Same(sheet).matches(t["name"])}
         want_filters = {keep[0]: [keep[1]]} if keep else {}
         for p in rows:
             values = [(v["field"].lower(), v["summary"]) for v in p.values]
             filters = {k.lower(): [str(x).lower() for x in v] for k, v in p.filters.items()}
             if (
-                p.source_sheet_id == book.sheets["Orders"]
+                p.target_sheet_id in at
+                and p.anchor == "A1"
+                and p.source_sheet_id == book.sheets["Orders"]
                 and [x.lower() for x in p.rows] == [group.lower()]
                 and not p.columns
                 and values == [(field.lower(), kind)]
                 and filters == {k.lower(): [x.lower() for x in v] for k, v in want_filters.items()}
             ):
                 return True, f"pivot table {p.id} groups {group} and shows {kind} of {field}"
-        return False, f"no pivot table of {kind} of {field} by {group} ({len(rows)} pivot tables)"
+        asked = f"{kind} of {field} by {group} at {sheet}!A1"
+        return False, f"no pivot table of {asked} ({len(rows)} pivot tables)"
 
     return check
 
@@ -138,7 +152,8 @@ def pivot_summary(w: Session, rng: random.Random) -> Spec:
         persona=me.handle,
         checks=[
             Predicate(
-                name="a pivot table object as asked", fn=_is_pivot(book, group, field, kind, keep)
+                name="a pivot table object as asked",
+                fn=_is_pivot(book, sheet, group, field, kind, keep),
             ),
             Follows(
                 name="the table follows the orders",

@@ -22,7 +22,7 @@ from typing import Any
 
 from flask import Response, g, request
 
-from officegym.apps.sheets import api_drive, api_writes
+from officegym.apps.sheets import api_discovery, api_drive, api_writes
 from officegym.apps.sheets import api_requests as R
 from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets.api_base import URL_PREFIX, body, bp, flag, not_found, reply, workbook
@@ -31,7 +31,7 @@ from officegym.apps.sheets.api_values import value_range
 from officegym.errors import Invalid
 
 __all__ = ["URL_PREFIX", "bp"]
-_ = api_drive  # its routes are on `bp`
+_ = (api_discovery, api_drive)  # their routes are on `bp`
 
 
 def _title(props: Any, default: str) -> str:

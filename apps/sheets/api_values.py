@@ -90,9 +90,11 @@ def api_range(s: Session, wb: Workbook, text: Any) -> tuple[Sheet, Area]:
         sheet = sheets.sheets_of(s, wb)[0]
     else:
         found = _sheet_of(s, wb, name)
-        area = _area(body)
-        if found is None or area is None:
+        if found is None:
             raise _unparsable(raw)
+        area = _area(body)
+        if area is None:  # a named range after a sheet name, as gspread sends it
+            return _named(s, wb, body)
         sheet = found
     return sheet, Area(area.r1, area.c1, area.r2, area.c2, sheet.name)
 

@@ -33,6 +33,7 @@ URL_PREFIX = "/gsheets"
 NO_PERMISSION = "The caller does not have permission"
 MAX_BODY = 5_000_000  # bytes of JSON in one request
 bp = Blueprint("sheets_api", __name__)
+PUBLIC = {"sheets_api.discovery_v2", "sheets_api.discovery_v1"}
 
 
 def error(code: int, status: str, message: str) -> tuple[Response, int]:
@@ -55,7 +56,10 @@ def domain_error(exc: OfficeGymError) -> tuple[Response, int]:
 
 @bp.before_request
 def authenticate() -> tuple[Response, int] | None:
-    """Refuse other sites' pages, then act as the bearer token's person."""
+    """Refuse other sites' pages, then act as the bearer token's person (discovery
+    documents are public, as Google's are)."""
+    if request.endpoint in PUBLIC:
+        return None
     origin = request.headers.get("Origin")
     if (origin and origin.rstrip("/").lower() != request.host_url.rstrip("/").lower()) or (
         request.headers.get("Sec-Fetch-Site", "").lower() == "cross-site"

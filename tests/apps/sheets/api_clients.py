@@ -52,12 +52,14 @@ def owner_of(world: World, workbook: str) -> tuple[str, str]:
 
 
 def google(base: str, handle: str, api: str = "sheets", version: str = "v4") -> Any:
-    """Google's client for `api`, as its own bundled discovery document describes it."""
+    """Google's client for `api`, as its own bundled discovery document describes it
+    (Drive's endpoint is its service path under the server's)."""
+    endpoint = base + ("drive/v3/" if api == "drive" else "")
     return build(
         api,
         version,
         credentials=Credentials(token=f"xoxp-{handle}"),
-        client_options={"api_endpoint": base},
+        client_options={"api_endpoint": endpoint},
         cache_discovery=False,
     )
 

@@ -386,7 +386,8 @@ def test_drive_calls_and_the_served_discovery_document(api: Any, server: tuple[s
     listed = (
         drive.files()
         .list(
-            q="name = 'From Drive' and mimeType = 'application/vnd.google-apps.spreadsheet' and trashed = false"
+            q="name = 'From Drive' and mimeType = 'application/vnd.google-apps.spreadsheet' "
+            "and trashed = false"
         )
         .execute()
     )

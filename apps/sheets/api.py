@@ -31,6 +31,23 @@ from officegym.apps.sheets.api_values import value_range
 from officegym.errors import Invalid
 
 __all__ = ["URL_PREFIX", "bp"]
+
+# The fields of each method's request body (anything else is Google's 400).
+VALUE_RANGE = frozenset({"range", "majorDimension", "values"})
+CREATE = frozenset({"spreadsheetId", "properties", "sheets", "namedRanges", "spreadsheetUrl"})
+BATCH = frozenset(
+    {"requests", "includeSpreadsheetInResponse", "responseRanges", "responseIncludeGridData"}
+)
+VALUES_BATCH = frozenset(
+    {
+        "valueInputOption",
+        "data",
+        "includeValuesInResponse",
+        "responseValueRenderOption",
+        "responseDateTimeRenderOption",
+    }
+)
+CLEAR = frozenset({"ranges"})
 _ = (api_discovery, api_drive)  # their routes are on `bp`
 
 
@@ -54,7 +71,7 @@ def get_spreadsheet(spreadsheet_id: str) -> Response:
 @bp.post("/v4/spreadsheets")
 def create_spreadsheet() -> Response:
     """spreadsheets.create"""
-    data = body()
+    data = body(CREATE)
     title = _title(data.get("properties"), "Untitled spreadsheet")
     tabs = data.get("sheets") or []
     if not isinstance(tabs, list) or not all(isinstance(x, dict) for x in tabs):
@@ -71,23 +88,24 @@ def post_spreadsheet(target: str) -> Response:
     head, _, verb = target.rpartition(":")
     spreadsheet_id, _, rest = head.partition("/")
     wb = workbook(spreadsheet_id)
-    data = body()
     if rest == "" and verb == "batchUpdate":
-        return reply(R.batch_update(g.db, g.actor, wb, data))
+        return reply(R.batch_update(g.db, g.actor, wb, body(BATCH)))
     if rest == "values" and verb == "batchUpdate":
-        return reply(api_writes.batch_write(g.db, g.actor, wb, data))
+        return reply(api_writes.batch_write(g.db, g.actor, wb, body(VALUES_BATCH)))
     if rest == "values" and verb == "batchClear":
-        ranges = data.get("ranges") or []
+        ranges = body(CLEAR).get("ranges") or []
         if not isinstance(ranges, list):
             raise Invalid("Invalid ranges: a list of A1 ranges")
         with g.db.begin_nested():
             cleared = [api_writes.clear(g.db, g.actor, wb, r) for r in ranges]
         return reply({"spreadsheetId": str(wb.id), "clearedRanges": cleared})
     if rest.startswith("values/") and verb == "clear":
+        body(frozenset())
         cleared = api_writes.clear(g.db, g.actor, wb, rest.removeprefix("values/"))
         return reply({"spreadsheetId": str(wb.id), "clearedRange": cleared})
     if rest.startswith("values/") and verb == "append":
         ref = rest.removeprefix("values/")
+        data = body(VALUE_RANGE)
         return reply(api_writes.append(g.db, g.actor, wb, ref, data, request.args.to_dict()))
     raise not_found(f"no API method for POST {target!r}")
 
@@ -120,7 +138,7 @@ def get_values(spreadsheet_id: str, rest: str) -> Response:
 def update_values(spreadsheet_id: str, ref: str) -> Response:
     """values.update (nulls leave their cells as they are)."""
     wb = workbook(spreadsheet_id)
-    data = body()
+    data = body(VALUE_RANGE)
     option = request.args.get("valueInputOption", "")
     result = api_writes.write(g.db, g.actor, wb, data.get("range") or ref, data, option)
     if flag("includeValuesInResponse") and "updatedRange" in result:

@@ -95,9 +95,20 @@ def workbook(spreadsheet_id: str) -> Workbook:
         raise Forbidden("you cannot open this spreadsheet", code="no_access") from None
 
 
-def body() -> dict[str, Any]:
+def body(fields: frozenset[str] | None = None) -> dict[str, Any]:
     """The request's JSON object ({} when there is none); Google's 400 for anything that
-    is not a JSON object, however deeply it nests."""
+    is not a JSON object, however deeply it nests, and for a field the method does not
+    have (when `fields` lists the method's fields)."""
+    parsed = _parsed()
+    unknown = sorted(set(parsed) - fields) if fields is not None else []
+    if unknown:
+        raise Invalid(
+            f'Invalid JSON payload received. Unknown name "{unknown[0]}": Cannot find field.'
+        )
+    return parsed
+
+
+def _parsed() -> dict[str, Any]:
     raw = request.get_data(cache=True)
     if not raw.strip():
         return {}

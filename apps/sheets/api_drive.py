@@ -29,6 +29,10 @@ XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 _CLAUSE = re.compile(
     r"""^\s*(name|mimeType|trashed)\s*(=|!=|contains)\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|(true|false))\s*$"""
 )
+FILE_FIELDS = frozenset({"name", "mimeType", "parents", "description", "properties"})
+PERMISSION_FIELDS = frozenset(
+    {"type", "role", "emailAddress", "domain", "allowFileDiscovery", "withLink", "view"}
+)
 _ROLES = {"reader": "viewer", "commenter": "viewer", "writer": "editor"}
 _DRIVE_ROLE = {"viewer": "reader", "editor": "writer"}
 
@@ -108,7 +112,7 @@ def list_files() -> Response:
 @bp.post("/drive/v3/files")
 def create_file() -> Response:
     """files.create: a new, empty spreadsheet (the only kind of file here)."""
-    data = body()
+    data = body(FILE_FIELDS)
     kind = data.get("mimeType", SPREADSHEET)
     if kind != SPREADSHEET:
         raise Invalid(f"Invalid Value: only {SPREADSHEET} files can be created here")
@@ -170,7 +174,7 @@ def list_permissions(file_id: str) -> Response:
 def create_permission(file_id: str) -> Response:
     """permissions.create: share with a person by email, or open to the company."""
     wb = workbook(file_id)
-    data = body()
+    data = body(PERMISSION_FIELDS)
     role = _ROLES.get(text(data, "role", ""))
     if role is None:
         raise Invalid("Invalid Value: role is reader, commenter or writer (ownership stays)")

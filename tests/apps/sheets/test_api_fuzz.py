@@ -5,6 +5,7 @@ each is answered with a 4xx in Google's error shape, or a 2xx, never a 500."""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,7 +22,7 @@ from officegym.web import create_app
 from officegym.world import World, world_image
 
 FUZZ = settings(
-    max_examples=200,
+    max_examples=int(os.environ.get("OFFICEGYM_FUZZ_EXAMPLES", "200")),  # more for a long run
     derandomize=True,
     deadline=None,
     database=None,
@@ -85,7 +86,11 @@ def client() -> Iterator[tuple[FlaskClient, dict[str, str]]]:
     world.close()
 
 
+STATUSES: dict[int, int] = {}
+
+
 def check(answer: Any) -> None:
+    STATUSES[answer.status_code] = STATUSES.get(answer.status_code, 0) + 1
     assert answer.status_code < 500, answer.get_data(as_text=True)[:500]
     if answer.status_code >= 400 and answer.is_json:
         error = answer.get_json()["error"]

@@ -23,9 +23,10 @@ from officegym.apps.sheets.api_input import (
     used,
 )
 from officegym.apps.sheets.api_input import text as text_field
+from officegym.apps.sheets.api_pivots import create_from_api
 from officegym.apps.sheets.formats import PRESETS
 from officegym.apps.sheets.models import Sheet, Workbook
-from officegym.apps.sheets.refs import Area, a1, col_letters
+from officegym.apps.sheets.refs import Area, a1, col_letters, parse_area
 from officegym.errors import Invalid
 
 __all__ = ["REQUESTS"]
@@ -41,7 +42,12 @@ _TYPES = {
     "TEXT": "@",
     "SCIENTIFIC": "0.00E+00",
 }
-_CELL_FIELDS = ("userEnteredValue", "userEnteredFormat.numberFormat", "userEnteredFormat")
+_CELL_FIELDS = (
+    "userEnteredValue",
+    "userEnteredFormat.numberFormat",
+    "userEnteredFormat",
+    "pivotTable",
+)
 
 
 def _pattern(fmt: Any) -> str:
@@ -84,7 +90,8 @@ def _cell_fields(req: dict[str, Any]) -> set[str]:
     for f in fields:
         if f not in _CELL_FIELDS:
             raise Invalid(
-                f"only userEnteredValue and userEnteredFormat.numberFormat are supported "
+                f"only userEnteredValue, userEnteredFormat.numberFormat and pivotTable are "
+                "supported "
                 f"(the clone has no model for {f!r})"
             )
     return fields
@@ -148,9 +155,13 @@ def update_cells(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> d
     }
     if len(cells) > sheets.MAX_WRITE:
         raise Invalid(f"at most {sheets.MAX_WRITE} cells per request")
-    if any("pivotTable" in obj(d, "cell") for d in cells.values()):
-        raise Invalid("pivotTable in updateCells is not supported; use the sheets_ pivot tools")
-    _apply(s, me, wb, sheet, cells, fields)
+    pivots = {ref: obj(d, "cell").get("pivotTable") for ref, d in cells.items()}
+    for ref, pivot in pivots.items():
+        if pivot is not None:
+            at = parse_area(ref)
+            create_from_api(s, me, wb, pivot, Area(at.r1, at.c1, at.r1, at.c1, sheet.name))
+    plain = {ref: d for ref, d in cells.items() if pivots[ref] is None}
+    _apply(s, me, wb, sheet, plain, fields - {"pivotTable"})
     return {}
 
 

@@ -16,7 +16,7 @@ from officegym.apps.sheets.formats import format_value, is_date_format
 from officegym.apps.sheets.models import Sheet, Workbook
 from officegym.apps.sheets.refs import MAX_COLS, MAX_ROWS, Area, col_index, quote_sheet, split_sheet
 from officegym.apps.sheets.values import XlError
-from officegym.errors import Invalid, NotFound
+from officegym.errors import Forbidden, Invalid, NotFound
 
 __all__ = [
     "GRID_COLS",
@@ -32,6 +32,7 @@ __all__ = [
 GRID_ROWS, GRID_COLS = 1000, 26  # a new Google sheet's grid; larger when the data is
 RENDER = ("FORMATTED_VALUE", "UNFORMATTED_VALUE", "FORMULA")
 DATE_RENDER = ("SERIAL_NUMBER", "FORMATTED_STRING")
+MAX_VALUES = 250_000  # cells in one value range (Google answers up to about 10 MB)
 _END = re.compile(r"^\$?([A-Za-z]{0,3})\$?(\d{0,7})$")
 
 
@@ -157,13 +158,20 @@ def value_range(
     blanks trimmed."""
     check_options(option, major, dates)
     sheet, area = api_range(s, wb, text)
+    if sheets.role_of(s, actor, wb) is None:
+        raise Forbidden("you cannot open this spreadsheet", code="no_access")
     rows_max, cols_max = grid_size(s, wb, sheet)
     shown = Area(area.r1, area.c1, min(area.r2, rows_max), min(area.c2, cols_max), sheet.name)
-    block = sheets.read_range(s, actor, wb, shown.label())
-    cells = sheets.book(s, wb.id).sheets[sheet.id].cells
+    data = sheets.book(s, wb.id).sheets[sheet.id]
+    r2, c2 = min(shown.r2, data.max_row), min(shown.c2, data.max_col)
+    if (r2 - shown.r1 + 1) * (c2 - shown.c1 + 1) > MAX_VALUES:
+        raise Invalid(
+            f"{label(sheet, shown)} holds more than {MAX_VALUES} cells; read it in smaller ranges"
+        )
+    cells = data.cells
     rows = [
-        [render(cells.get((r, c)), option, dates) for c in range(block.area.c1, block.area.c2 + 1)]
-        for r in range(block.area.r1, block.area.r2 + 1)
+        [render(cells.get((r, c)), option, dates) for c in range(shown.c1, c2 + 1)]
+        for r in range(shown.r1, r2 + 1)
     ]
     if major == "COLUMNS":
         rows = [list(col) for col in zip(*rows, strict=True)] if rows else []

@@ -425,3 +425,50 @@ def test_drive_calls_and_the_served_discovery_document(api: Any, server: tuple[s
     sid = owner_of(world, "Orders 2025")[1]
     got = served.spreadsheets().values().get(spreadsheetId=sid, range="Orders!A1").execute()
     assert got["values"] == [["Order ID"]]
+
+
+def test_pivot_tables_through_update_cells(api: Any, server: tuple[str, World]) -> None:
+    _, world = server
+    sid, sh = fresh(api, "Pivot", [*TABLE, ["Cid", "EMEA", 50]])
+    pivot = {
+        "source": _grid(sh, 0, 4, 0, 3),
+        "rows": [{"sourceColumnOffset": 1, "showTotals": True, "sortOrder": "ASCENDING"}],
+        "values": [{"sourceColumnOffset": 2, "summarizeFunction": "SUM"}],
+    }
+    _batch(
+        api,
+        sid,
+        {
+            "updateCells": {
+                "start": {"sheetId": sh, "rowIndex": 0, "columnIndex": 5},
+                "rows": [{"values": [{"pivotTable": pivot}]}],
+                "fields": "pivotTable",
+            }
+        },
+    )
+    with world.session() as s:
+        assert len(sheets.pivots_of(s, s.get_one(Workbook, int(sid)))) == 1
+    table = state(world, sid, "F1:G4")
+    assert table[1:3] == [["APAC", 100], ["EMEA", 350]]
+    with pytest.raises(HttpError) as refused:
+        _batch(
+            api,
+            sid,
+            {
+                "updateCells": {
+                    "start": {"sheetId": sh, "rowIndex": 0, "columnIndex": 9},
+                    "rows": [{"values": [{"pivotTable": {**pivot, "filterSpecs": []}}]}],
+                    "fields": "pivotTable",
+                }
+            },
+        )
+    assert refused.value.resp.status == 400 and b"filterSpecs" in refused.value.content
+
+
+def test_large_ranges_come_back_whole(api: Any, server: tuple[str, World]) -> None:
+    _, world = server
+    rows = [[f"r{r}c{c}" for c in range(10)] for r in range(1500)]  # 15,000 cells
+    sid, _ = fresh(api, "Large", rows)
+    got = api.spreadsheets().values().get(spreadsheetId=sid, range="Sheet1").execute()
+    assert len(got["values"]) == 1500 and got["values"][-1][-1] == "r1499c9"
+    assert state(world, sid, "J1500") == [["r1499c9"]]

@@ -19,6 +19,7 @@ from sqlalchemy import select
 from werkzeug.serving import WSGIRequestHandler, make_server
 
 from officegym.apps.org.models import Person
+from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets.models import Workbook
 from officegym.web import create_app
 from officegym.world import World, world_image
@@ -84,3 +85,41 @@ def gspread_client(base: str, handle: str) -> gspread.Client:
     for host in GOOGLE_HOSTS:
         session.mount(host, _ToServer(base))
     return gspread.Client(auth=None, session=session)  # type: ignore[arg-type]
+
+
+def state(world: World, sid: str, ref: str, mode: str = "values") -> list[list[Any]]:
+    """What the clone stores in a range, read by the service as the owner."""
+    with world.session() as s:
+        wb = s.get_one(Workbook, int(sid))
+        return sheets.read_range(s, s.get_one(Person, wb.owner_id), wb, ref, mode=mode).rows
+
+
+def fresh(api: Any, title: str, rows: list[list[Any]]) -> tuple[str, int]:
+    """A new spreadsheet with `rows` from Sheet1!A1; its id and first sheet's id."""
+    made = api.spreadsheets().create(body={"properties": {"title": title}}).execute()
+    sid = made["spreadsheetId"]
+    api.spreadsheets().values().update(
+        spreadsheetId=sid, range="Sheet1!A1", valueInputOption="USER_ENTERED", body={"values": rows}
+    ).execute()
+    return sid, made["sheets"][0]["properties"]["sheetId"]
+
+
+TABLE = [["Name", "Region", "Amount"], ["Ann", "EMEA", 300], ["Bob", "APAC", 100]]
+
+
+def batch(api: Any, sid: str, *requests: dict[str, Any]) -> dict[str, Any]:
+    return (
+        api.spreadsheets()
+        .batchUpdate(spreadsheetId=sid, body={"requests": list(requests)})
+        .execute()
+    )
+
+
+def grid(sheet: int, r1: int, r2: int, c1: int, c2: int) -> dict[str, int]:
+    return {
+        "sheetId": sheet,
+        "startRowIndex": r1,
+        "endRowIndex": r2,
+        "startColumnIndex": c1,
+        "endColumnIndex": c2,
+    }

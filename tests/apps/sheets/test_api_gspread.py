@@ -15,23 +15,14 @@ import pytest
 from gspread.utils import ExportFormat
 
 from officegym.apps.org.models import Person
-from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets.models import Workbook
 from officegym.world import World
-from tests.apps.sheets.api_clients import gspread_client, owner_of, serve_world
+from tests.apps.sheets.api_clients import gspread_client, owner_of, serve_world, state
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[str, World]]:
     yield from serve_world()
-
-
-def state(world: World, sid: str | int, ref: str, mode: str = "values") -> list[list[Any]]:
-    """What the clone stores in a range, read by the service as the workbook's owner."""
-    with world.session() as s:
-        wb = s.get_one(Workbook, int(sid))
-        owner = s.get_one(Person, wb.owner_id)
-        return sheets.read_range(s, owner, wb, ref, mode=mode).rows
 
 
 def fresh(gc: gspread.Client, title: str, rows: list[list[Any]]) -> gspread.Spreadsheet:

@@ -120,7 +120,29 @@ def _parsed() -> dict[str, Any]:
         raise Invalid("Invalid JSON payload received.") from None
     if not isinstance(parsed, dict):
         raise Invalid("Invalid JSON payload received: the body must be a JSON object")
+    _check_strings(parsed)
     return parsed
+
+
+def _check_strings(data: Any) -> None:
+    """Refuse strings no database stores: lone surrogates (not UTF-8) and NUL."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise Invalid(
+                    "Invalid JSON payload received: a string is not valid UTF-8"
+                ) from None
+            if "\x00" in item:
+                raise Invalid("Invalid JSON payload received: a string holds a NUL character")
 
 
 def reply(data: Any) -> Response:

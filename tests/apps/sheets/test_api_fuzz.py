@@ -174,3 +174,23 @@ def test_the_fuzzed_workbook_still_reads(client: Any) -> None:
     )
     assert answer.status_code in (200, 400)
     assert json.loads(answer.get_data())  # a JSON answer either way
+
+
+@pytest.mark.parametrize("bad", ["\ud800", "a\x00b"])
+def test_strings_no_database_stores_are_400(client: Any, bad: str) -> None:
+    c, ids = client
+    path = f"/gsheets/v4/spreadsheets/{ids['own']}"
+    calls = [
+        ("PUT", f"{path}/values/A1?valueInputOption=RAW", {"values": [[bad]]}),
+        ("POST", f"{path}/values/A1:append?valueInputOption=RAW", {"values": [[bad]]}),
+        (
+            "POST",
+            f"{path}:batchUpdate",
+            {"requests": [{"addSheet": {"properties": {"title": bad}}}]},
+        ),
+        ("POST", "/gsheets/v4/spreadsheets", {"properties": {"title": bad}}),
+        ("POST", "/gsheets/drive/v3/files", {"name": bad}),
+    ]
+    for method, url, body in calls:
+        answer = c.open(url, method=method, data=json.dumps(body), content_type="application/json")
+        assert answer.status_code == 400 and answer.get_json()["error"]["code"] == 400

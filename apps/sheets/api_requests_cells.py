@@ -4,10 +4,11 @@ findReplace and deleteDuplicates."""
 
 from __future__ import annotations
 
-import re
+import time
 from collections.abc import Callable
 from typing import Any
 
+import regex
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
@@ -42,6 +43,7 @@ _TYPES = {
     "TEXT": "@",
     "SCIENTIFIC": "0.00E+00",
 }
+FIND_SECONDS = 1.0  # one findReplace's budget over all the cells it searches
 _CELL_FIELDS = (
     "userEnteredValue",
     "userEnteredFormat.numberFormat",
@@ -234,18 +236,28 @@ def delete_duplicates(s: Session, me: Person, wb: Workbook, req: dict[str, Any])
     return {"deleteDuplicates": {"duplicatesRemovedCount": removed}}
 
 
-def _matcher(req: dict[str, Any]) -> re.Pattern[str]:
+def _matcher(req: dict[str, Any]) -> regex.Pattern[str]:
     find = text_field(req, "find")
     if not find or len(find) > 500:
         raise Invalid("Invalid find: 1 to 500 characters")
-    flags = 0 if boolean(req, "matchCase") else re.IGNORECASE
-    body = find if boolean(req, "searchByRegex") else re.escape(find)
+    flags = 0 if boolean(req, "matchCase") else regex.IGNORECASE
+    body = find if boolean(req, "searchByRegex") else regex.escape(find)
     if boolean(req, "matchEntireCell"):
         body = f"^(?:{body})$"
     try:
-        return re.compile(body, flags)
-    except re.error as exc:
+        return regex.compile(body, flags)
+    except regex.error as exc:
         raise Invalid(f"Invalid find regular expression: {exc}") from None
+
+
+def _replaced(pattern: regex.Pattern[str], new: str, typed: str, deadline: float) -> tuple:
+    """`typed` with every match replaced, within the request's time budget."""
+    try:
+        return pattern.subn(new, typed, timeout=max(0.001, deadline - time.monotonic()))
+    except TimeoutError:
+        raise Invalid(
+            f"findReplace: the expression took longer than {FIND_SECONDS} s; simplify it"
+        ) from None
 
 
 def _targets(s: Session, wb: Workbook, req: dict[str, Any]) -> list[tuple[Sheet, Area | None]]:
@@ -261,8 +273,9 @@ def _targets(s: Session, wb: Workbook, req: dict[str, Any]) -> list[tuple[Sheet,
 def find_replace(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> dict[str, Any]:
     """Replace text in cell inputs (formulas only with includeFormulas)."""
     pattern = _matcher(req)
-    new = text_field(req, "replacement", "")
+    literal = text_field(req, "replacement", "").replace("\\", "\\\\")
     formulas = boolean(req, "includeFormulas")
+    deadline = time.monotonic() + FIND_SECONDS
     counts = {"valuesChanged": 0, "formulasChanged": 0, "occurrencesChanged": 0}
     rows, touched = set(), set()
     for sheet, area in _targets(s, wb, req):
@@ -273,7 +286,7 @@ def find_replace(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> d
             is_formula = typed.startswith("=")
             if not typed or (area and not area.contains(r, c)) or (is_formula and not formulas):
                 continue
-            changed, n = pattern.subn(new.replace("\\", "\\\\"), typed)
+            changed, n = _replaced(pattern, literal, typed, deadline)
             if n and changed != typed:
                 edits[a1(r, c)] = changed
                 counts["formulasChanged" if is_formula else "valuesChanged"] += 1

@@ -238,3 +238,27 @@ def test_google_errors(api: Any, server: tuple[str, World]) -> None:
         and b"The caller does not have permission" in denied.value.content
     )
     assert state(world, sid, "A1:C1") == [TABLE[0]]  # none of the refused calls wrote
+
+
+def test_find_replace_regex_is_bounded(api: Any, server: tuple[str, World]) -> None:
+    _, world = server
+    sid, sh = fresh(api, "Regex", [["a" * 60 + "!"], ["order 12"], ["order 7"]])
+    done = batch(
+        api,
+        sid,
+        {
+            "findReplace": {
+                "find": r"order (\d+)",
+                "replacement": "#",
+                "searchByRegex": True,
+                "sheetId": sh,
+            }
+        },
+    )
+    assert done["replies"][0]["findReplace"]["valuesChanged"] == 2
+    assert state(world, sid, "A2:A3") == [["#"], ["#"]]
+    slow = {"find": "(a|aa)+$", "replacement": "x", "searchByRegex": True, "allSheets": True}
+    with pytest.raises(HttpError) as refused:
+        batch(api, sid, {"findReplace": slow})
+    assert refused.value.resp.status == 400 and b"took longer" in refused.value.content
+    assert state(world, sid, "A1") == [["a" * 60 + "!"]]

@@ -111,8 +111,8 @@ def update_sheet_properties(
 
 
 def _move_sheet(s: Session, me: Person, wb: Workbook, sheet: Sheet, index: int) -> None:
-    """Move a tab by re-adding nothing: the service has no move, so this is a 400
-    unless the sheet is already there."""
+    """The sheets service cannot reorder tabs, so an index is accepted only where the
+    sheet already is (gspread sends it back unchanged); any move is a clear 400."""
     if _index(s, wb, sheet) != index:
         raise Invalid("moving a sheet (updateSheetProperties index) is not supported")
 

@@ -194,6 +194,44 @@ REQUESTS: dict[str, Handler] = {
 }
 
 
+# Each request kind's fields, as Google's Request objects define them: a misspelt
+# field is Google's 400, never silently dropped.
+FIELDS: dict[str, frozenset[str]] = {
+    kind: frozenset(names.split())
+    for kind, names in {
+        "addSheet": "properties",
+        "deleteSheet": "sheetId",
+        "duplicateSheet": "sourceSheetId insertSheetIndex newSheetId newSheetName",
+        "updateSheetProperties": "properties fields",
+        "updateSpreadsheetProperties": "properties fields",
+        "sortRange": "range sortSpecs",
+        "insertDimension": "range inheritFromBefore",
+        "deleteDimension": "range",
+        "addNamedRange": "namedRange",
+        "deleteNamedRange": "namedRangeId",
+        "repeatCell": "range cell fields",
+        "updateCells": "rows fields start range",
+        "autoFill": "range sourceAndDestination useAlternateSeries",
+        "copyPaste": "source destination pasteType pasteOrientation",
+        "cutPaste": "source destination pasteType",
+        "findReplace": "find replacement matchCase matchEntireCell searchByRegex "
+        "includeFormulas range sheetId allSheets",
+        "deleteDuplicates": "range comparisonColumns",
+    }.items()
+}
+
+
+def _params(i: int, kind: str, params: Any) -> dict[str, Any]:
+    params = obj(params, f"requests[{i}].{kind}")
+    unknown = sorted(set(params) - FIELDS.get(kind, frozenset(params)))
+    if unknown:
+        raise Invalid(
+            f'Invalid JSON payload received. Unknown name "{unknown[0]}" at '
+            f"'requests[{i}].{kind}': Cannot find field."
+        )
+    return params
+
+
 def _handler(i: int, kind: str) -> Handler:
     handler = REQUESTS.get(kind)
     if handler is not None:
@@ -221,8 +259,9 @@ def batch_update(s: Session, me: Person, wb: Workbook, body: dict[str, Any]) -> 
                 raise Invalid(f"Invalid requests[{i}]: exactly one request kind per Request")
             ((kind, params),) = req.items()
             handler = _handler(i, kind)
+            checked = _params(i, kind, params)
             try:
-                replies.append(handler(s, me, wb, obj(params, kind)))
+                replies.append(handler(s, me, wb, checked))
             except Invalid as exc:
                 raise Invalid(f"Invalid requests[{i}].{kind}: {exc.message}") from None
     return {"spreadsheetId": str(wb.id), "replies": replies}

@@ -192,6 +192,8 @@ def auto_fill(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> dict
 def _paste_type(req: dict[str, Any]) -> None:
     if req.get("pasteType", "PASTE_NORMAL") != "PASTE_NORMAL":
         raise Invalid("only pasteType PASTE_NORMAL is supported by this clone")
+    if req.get("pasteOrientation", "NORMAL") != "NORMAL":
+        raise Invalid("only pasteOrientation NORMAL is supported (no TRANSPOSE)")
 
 
 def copy_paste(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> dict[str, Any]:

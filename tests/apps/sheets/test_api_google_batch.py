@@ -262,3 +262,17 @@ def test_find_replace_regex_is_bounded(api: Any, server: tuple[str, World]) -> N
         batch(api, sid, {"findReplace": slow})
     assert refused.value.resp.status == 400 and b"took longer" in refused.value.content
     assert state(world, sid, "A1") == [["a" * 60 + "!"]]
+
+
+def test_misspelt_request_fields_are_refused_not_dropped(
+    api: Any, server: tuple[str, World]
+) -> None:
+    _, world = server
+    sid, sh = fresh(api, "Typos", [["b"], ["a"]])
+    typo = {"sortRange": {"range": grid(sh, 0, 2, 0, 1), "sortSpec": [{"dimensionIndex": 0}]}}
+    with pytest.raises(HttpError) as refused:
+        batch(api, sid, typo)
+    assert (
+        refused.value.resp.status == 400 and b'Unknown name \\"sortSpec\\"' in refused.value.content
+    )
+    assert state(world, sid, "A1:A2") == [["b"], ["a"]]

@@ -131,7 +131,25 @@ def _lifespan(managers: Sequence[StreamableHTTPSessionManager]) -> Any:
     return lifespan
 
 
+# Idle keep-alive connections stay open this long (uvicorn's default is 5 s): clients
+# such as Google's API client reuse a connection after an agent's pause for thought and
+# fail with a broken pipe when the server has closed it. Production front ends keep
+# 60-120 s; load balancers expect the server to outlast their own 60 s.
+KEEP_ALIVE_SECONDS = 90
+
+
+def server_config(app: Any, host: str, port: int) -> uvicorn.Config:
+    """How `officegym serve` runs uvicorn (one process)."""
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        lifespan="on",
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+    )
+
+
 def serve(app: Starlette, host: str, port: int, *, sock: socket.socket | None = None) -> None:
     """Serve `app` with uvicorn until interrupted (on `sock` if given, else host:port)."""
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
-    uvicorn.Server(config).run(sockets=[sock] if sock is not None else None)
+    uvicorn.Server(server_config(app, host, port)).run(sockets=[sock] if sock is not None else None)

@@ -62,6 +62,8 @@ def serve_database(config: ServeConfig, *, fresh: bool, port: int, workers: int)
     """Prepare the database, then serve it with `workers` processes until interrupted."""
     import uvicorn
 
+    from officegym.mcp_wrappers.asgi import KEEP_ALIVE_SECONDS
+
     prepare(config, fresh)
     if not config.secret_key:
         config = replace(config, secret_key=secrets.token_hex(32))
@@ -77,6 +79,7 @@ def serve_database(config: ServeConfig, *, fresh: bool, port: int, workers: int)
         # The supervisor kills a worker that does not answer its ping in time; a worker
         # busy with many requests on a loaded machine is slow, not hung (5 s by default).
         timeout_worker_healthcheck=HEALTHCHECK_SECONDS,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
     )
 
 

@@ -1,31 +1,55 @@
-"""spreadsheets.batchUpdate: the requests of the Google Sheets API the clone does
-(addSheet, deleteSheet, updateSheetProperties, sortRange, insertDimension,
-deleteDimension), applied in order, all or nothing."""
+"""spreadsheets.batchUpdate: Google Sheets API requests mapped onto the sheets service
+(the same operations the tools use), applied in order, all or nothing. Sheets and
+their properties, the spreadsheet's title, rows and columns, sorting and named ranges
+are here; cell contents in `api_requests_cells`. Kinds the clone has no model for
+(merges, basic filters, conditional formats, ...) answer a clear 400."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
+from officegym.apps.sheets import api_requests_cells as cells_kinds
 from officegym.apps.sheets import service as sheets
-from officegym.apps.sheets.api_values import sheet_resource
-from officegym.apps.sheets.models import Sheet, Workbook
+from officegym.apps.sheets.api_fields import field_paths
+from officegym.apps.sheets.api_input import (
+    dimension,
+    grid_area,
+    integer,
+    obj,
+    objects,
+    sheet_of,
+    text,
+    used,
+)
+from officegym.apps.sheets.api_sheets import grid_range, sheet_resource
+from officegym.apps.sheets.models import NamedRange, Sheet, Workbook
 from officegym.apps.sheets.refs import Area, col_letters
-from officegym.errors import Invalid, NotFound
+from officegym.errors import Invalid
 
-__all__ = ["REQUESTS", "batch_update"]
+__all__ = ["REQUESTS", "UNSUPPORTED", "batch_update"]
 
 Handler = Callable[[Session, Person, Workbook, dict[str, Any]], dict[str, Any]]
-
-
-def _sheet(s: Session, wb: Workbook, sheet_id: Any) -> Sheet:
-    for sh in sheets.sheets_of(s, wb):
-        if sh.id == sheet_id:
-            return sh
-    raise NotFound(f"No grid with id: {sheet_id}")
+UNSUPPORTED = (
+    "mergeCells",
+    "unmergeCells",
+    "setBasicFilter",
+    "clearBasicFilter",
+    "addConditionalFormatRule",
+    "updateConditionalFormatRule",
+    "deleteConditionalFormatRule",
+    "addFilterView",
+    "addChart",
+    "addProtectedRange",
+    "setDataValidation",
+    "updateBorders",
+    "updateDimensionProperties",
+    "autoResizeDimensions",
+)
 
 
 def _index(s: Session, wb: Workbook, sheet: Sheet) -> int:
@@ -33,111 +57,211 @@ def _index(s: Session, wb: Workbook, sheet: Sheet) -> int:
 
 
 def add_sheet(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> dict[str, Any]:
-    props = req.get("properties") or {}
-    title = props.get("title") or f"Sheet{len(sheets.sheets_of(s, wb)) + 1}"
-    sheet = sheets.add_sheet(s, me, wb, title, position=props.get("index"))
+    props = obj(req.get("properties"), "properties")
+    title = text(props, "title", f"Sheet{len(sheets.sheets_of(s, wb)) + 1}")
+    index = integer(props, "index") if props.get("index") is not None else None
+    sheet = sheets.add_sheet(s, me, wb, title, position=index)
     return {"addSheet": sheet_resource(s, wb, sheet, _index(s, wb, sheet))}
 
 
 def delete_sheet(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> dict[str, Any]:
-    sheets.delete_sheet(s, me, wb, _sheet(s, wb, req.get("sheetId")))
+    sheet = sheet_of(s, wb, integer(req, "sheetId"))
+    sheets.delete_sheet(s, me, wb, sheet)
     return {}
+
+
+def duplicate_sheet(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a sheet's cells (inputs and formats) under a new name."""
+    source = sheet_of(s, wb, integer(req, "sourceSheetId"))
+    name = text(req, "newSheetName", f"Copy of {source.name}")
+    index = integer(req, "insertSheetIndex") if req.get("insertSheetIndex") is not None else None
+    copy = sheets.add_sheet(s, me, wb, name, position=index)
+    data = sheets.book(s, wb.id).sheets[source.id]
+    if data.cells:
+        whole = Area(1, 1, max(data.max_row, 1), max(data.max_col, 1), source.name)
+        sheets.copy_range(s, me, wb, whole.label(), Area(1, 1, 1, 1, copy.name).label())
+    return {"duplicateSheet": sheet_resource(s, wb, copy, _index(s, wb, copy))}
 
 
 def update_sheet_properties(
     s: Session, me: Person, wb: Workbook, req: dict[str, Any]
 ) -> dict[str, Any]:
-    props = req.get("properties") or {}
-    fields = {f.strip() for f in str(req.get("fields", "")).split(",") if f.strip()}
+    """title, gridProperties.frozenRowCount and index (``/`` or ``.`` in the mask)."""
+    props = obj(req.get("properties"), "properties")
+    fields = field_paths(req.get("fields"))
     if not fields:
         raise Invalid("updateSheetProperties needs 'fields', e.g. 'title'")
-    sheet = _sheet(s, wb, props.get("sheetId"))
+    sheet = sheet_of(s, wb, props.get("sheetId"))
+    if "*" in fields:
+        fields = {"title"} | ({"index"} if "index" in props else set())
     for f in sorted(fields):
         if f == "title":
-            sheets.rename_sheet(s, me, wb, sheet, str(props.get("title", "")))
-        elif f == "gridProperties.frozenRowCount":
-            rows = int((props.get("gridProperties") or {}).get("frozenRowCount", 0))
-            sheets.freeze_rows(s, me, wb, sheet, rows)
-        else:
+            sheets.rename_sheet(s, me, wb, sheet, text(props, "title"))
+        elif f in ("gridProperties.frozenRowCount", "gridProperties"):
+            grid = obj(props.get("gridProperties"), "gridProperties")
+            sheets.freeze_rows(s, me, wb, sheet, integer(grid, "frozenRowCount", 0))
+        elif f == "index":
+            _move_sheet(s, me, wb, sheet, integer(props, "index"))
+        elif f not in ("gridProperties.rowCount", "gridProperties.columnCount", "sheetId"):
             raise Invalid(
-                f"updateSheetProperties supports title and gridProperties.frozenRowCount, not {f!r}"
+                f"updateSheetProperties supports title, index and "
+                f"gridProperties.frozenRowCount, not {f!r}"
             )
     return {}
 
 
-def _grid_area(s: Session, wb: Workbook, grid: dict[str, Any]) -> tuple[Sheet, Area]:
-    sheet = _sheet(s, wb, grid.get("sheetId"))
-    data = sheets.book(s, wb.id).sheets[sheet.id]
-    r1, c1 = int(grid.get("startRowIndex", 0)) + 1, int(grid.get("startColumnIndex", 0)) + 1
-    r2 = int(grid.get("endRowIndex", max(data.max_row, 1)))
-    c2 = int(grid.get("endColumnIndex", max(data.max_col, 1)))
-    if r2 < r1 or c2 < c1:
-        raise Invalid("the range is empty (end before start)")
-    return sheet, Area(r1, c1, r2, c2, sheet.name)
+def _move_sheet(s: Session, me: Person, wb: Workbook, sheet: Sheet, index: int) -> None:
+    """The sheets service cannot reorder tabs, so an index is accepted only where the
+    sheet already is (gspread sends it back unchanged); any move is a clear 400."""
+    if _index(s, wb, sheet) != index:
+        raise Invalid("moving a sheet (updateSheetProperties index) is not supported")
 
 
-def sort_range(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> dict[str, Any]:
-    sheet, area = _grid_area(s, wb, req.get("range") or {})
-    specs = req.get("sortSpecs") or []
-    keys = []
-    for spec in specs:
-        col = area.c1 + int(spec.get("dimensionIndex", 0))
-        keys.append((col_letters(col), spec.get("sortOrder", "ASCENDING") == "DESCENDING"))
-    sheets.sort_range(s, me, wb, area.label(), keys, sheet=sheet.name)
+def update_spreadsheet_properties(
+    s: Session, me: Person, wb: Workbook, req: dict[str, Any]
+) -> dict[str, Any]:
+    props = obj(req.get("properties"), "properties")
+    fields = field_paths(req.get("fields"))
+    if not fields:
+        raise Invalid("updateSpreadsheetProperties needs 'fields', e.g. 'title'")
+    for f in fields:
+        if f in ("title", "*"):
+            sheets.rename_workbook(s, me, wb, text(props, "title"))
+        elif f not in ("locale", "timeZone", "autoRecalc"):
+            raise Invalid(f"updateSpreadsheetProperties supports title, not {f!r}")
     return {}
 
 
-def _dimension(s: Session, wb: Workbook, rng: dict[str, Any]) -> tuple[Sheet, str, int, int]:
-    sheet = _sheet(s, wb, rng.get("sheetId"))
-    dim = rng.get("dimension")
-    if dim not in ("ROWS", "COLUMNS"):
-        raise Invalid("dimension must be ROWS or COLUMNS")
-    start, end = int(rng.get("startIndex", 0)), int(rng.get("endIndex", 0))
-    if end <= start or start < 0:
-        raise Invalid("endIndex must be greater than startIndex")
-    return sheet, "row" if dim == "ROWS" else "col", start + 1, end - start
+def sort_range(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> dict[str, Any]:
+    """Sort the rows of a range; a spec's dimensionIndex counts from column A."""
+    sheet, area = grid_area(s, wb, req.get("range"))
+    area = used(s, wb, sheet, area)
+    keys = []
+    for spec in objects(req.get("sortSpecs"), "sortSpecs"):
+        col = integer(spec, "dimensionIndex", 0) + 1
+        if not area.c1 <= col <= area.c2:
+            raise Invalid(f"Invalid sortSpecs: column {col_letters(col)} is outside the range")
+        order = spec.get("sortOrder", "ASCENDING")
+        if order not in ("ASCENDING", "DESCENDING"):
+            raise Invalid("Invalid sortOrder: ASCENDING or DESCENDING")
+        keys.append((col_letters(col), order == "DESCENDING"))
+    sheets.sort_range(s, me, wb, area.label(), keys or [(col_letters(area.c1), False)])
+    return {}
 
 
 def insert_dimension(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> dict[str, Any]:
-    sheet, axis, start, count = _dimension(s, wb, req.get("range") or {})
+    sheet, axis, start, count = dimension(s, wb, req.get("range"))
     sheets.insert_dimension(s, me, wb, sheet=sheet.name, axis=axis, start=start, count=count)
     return {}
 
 
 def delete_dimension(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> dict[str, Any]:
-    sheet, axis, start, count = _dimension(s, wb, req.get("range") or {})
+    sheet, axis, start, count = dimension(s, wb, req.get("range"))
     sheets.delete_dimension(s, me, wb, sheet=sheet.name, axis=axis, start=start, count=count)
+    return {}
+
+
+def add_named_range(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> dict[str, Any]:
+    named = obj(req.get("namedRange"), "namedRange")
+    sheet, area = grid_area(s, wb, named.get("range"), "namedRange.range")
+    row = sheets.define_name(s, me, wb, text(named, "name"), area.label())
+    made = {"namedRangeId": str(row.id), "name": row.name, "range": grid_range(sheet, area)}
+    return {"addNamedRange": {"namedRange": made}}
+
+
+def delete_named_range(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> dict[str, Any]:
+    wanted = text(req, "namedRangeId")
+    found = s.scalars(select(NamedRange).where(NamedRange.workbook_id == wb.id)).all()
+    row = next((n for n in found if str(n.id) == wanted), None)
+    if row is None:
+        raise Invalid(f"No named range with id: {wanted}")
+    sheets.delete_name(s, me, wb, row.name)
     return {}
 
 
 REQUESTS: dict[str, Handler] = {
     "addSheet": add_sheet,
     "deleteSheet": delete_sheet,
+    "duplicateSheet": duplicate_sheet,
     "updateSheetProperties": update_sheet_properties,
+    "updateSpreadsheetProperties": update_spreadsheet_properties,
     "sortRange": sort_range,
     "insertDimension": insert_dimension,
     "deleteDimension": delete_dimension,
+    "addNamedRange": add_named_range,
+    "deleteNamedRange": delete_named_range,
+    **cells_kinds.REQUESTS,
 }
+
+
+# Each request kind's fields, as Google's Request objects define them: a misspelt
+# field is Google's 400, never silently dropped.
+FIELDS: dict[str, frozenset[str]] = {
+    kind: frozenset(names.split())
+    for kind, names in {
+        "addSheet": "properties",
+        "deleteSheet": "sheetId",
+        "duplicateSheet": "sourceSheetId insertSheetIndex newSheetId newSheetName",
+        "updateSheetProperties": "properties fields",
+        "updateSpreadsheetProperties": "properties fields",
+        "sortRange": "range sortSpecs",
+        "insertDimension": "range inheritFromBefore",
+        "deleteDimension": "range",
+        "addNamedRange": "namedRange",
+        "deleteNamedRange": "namedRangeId",
+        "repeatCell": "range cell fields",
+        "updateCells": "rows fields start range",
+        "autoFill": "range sourceAndDestination useAlternateSeries",
+        "copyPaste": "source destination pasteType pasteOrientation",
+        "cutPaste": "source destination pasteType",
+        "findReplace": "find replacement matchCase matchEntireCell searchByRegex "
+        "includeFormulas range sheetId allSheets",
+        "deleteDuplicates": "range comparisonColumns",
+    }.items()
+}
+
+
+def _params(i: int, kind: str, params: Any) -> dict[str, Any]:
+    params = obj(params, f"requests[{i}].{kind}")
+    unknown = sorted(set(params) - FIELDS.get(kind, frozenset(params)))
+    if unknown:
+        raise Invalid(
+            f'Invalid JSON payload received. Unknown name "{unknown[0]}" at '
+            f"'requests[{i}].{kind}': Cannot find field."
+        )
+    return params
+
+
+def _handler(i: int, kind: str) -> Handler:
+    handler = REQUESTS.get(kind)
+    if handler is not None:
+        return handler
+    if kind in UNSUPPORTED:
+        raise Invalid(
+            f"Invalid requests[{i}].{kind}: not supported by this clone (it has no model for "
+            f"it); supported: {', '.join(REQUESTS)}"
+        )
+    raise Invalid(
+        f"Invalid JSON payload received. Unknown name \"{kind}\" at 'requests[{i}]': "
+        "Cannot find field."
+    )
 
 
 def batch_update(s: Session, me: Person, wb: Workbook, body: dict[str, Any]) -> dict[str, Any]:
     """Apply every request in order inside one savepoint: one failing undoes them all."""
     requests = body.get("requests")
     if not isinstance(requests, list) or not requests:
-        raise Invalid("requests must be a non-empty list")
+        raise Invalid("Invalid requests: a non-empty list of Request objects")
     replies = []
     with s.begin_nested():
         for i, req in enumerate(requests):
             if not isinstance(req, dict) or len(req) != 1:
-                raise Invalid(f"requests[{i}] must hold exactly one request kind")
+                raise Invalid(f"Invalid requests[{i}]: exactly one request kind per Request")
             ((kind, params),) = req.items()
-            handler = REQUESTS.get(kind)
-            if handler is None:
-                raise Invalid(
-                    f"requests[{i}]: {kind!r} is not supported (supported: {', '.join(REQUESTS)})"
-                )
+            handler = _handler(i, kind)
+            checked = _params(i, kind, params)
             try:
-                replies.append(handler(s, me, wb, params or {}))
+                replies.append(handler(s, me, wb, checked))
             except Invalid as exc:
                 raise Invalid(f"Invalid requests[{i}].{kind}: {exc.message}") from None
     return {"spreadsheetId": str(wb.id), "replies": replies}

@@ -141,7 +141,15 @@ def format_value(v: Value, fmt: str | None) -> str:
         return general(v)
 
 
-_DATE_TYPED = (("%Y-%m-%d", "yyyy-mm-dd"), ("%m/%d/%Y", "mm/dd/yyyy"), ("%b %d, %Y", "mmm d, yyyy"))
+_DATE_TYPED = (
+    ("%Y-%m-%d", "yyyy-mm-dd"),
+    ("%m/%d/%Y", "mm/dd/yyyy"),
+    ("%b %d, %Y", "mmm d, yyyy"),
+    ("%Y-%m-%d %H:%M", "yyyy-mm-dd hh:mm:ss"),  # a date-time, as Sheets shows it
+    ("%Y-%m-%d %H:%M:%S", "yyyy-mm-dd hh:mm:ss"),
+    ("%m/%d/%Y %H:%M", "mm/dd/yyyy hh:mm:ss"),
+    ("%m/%d/%Y %H:%M:%S", "mm/dd/yyyy hh:mm:ss"),
+)
 
 
 def typed_value(text: str) -> tuple[Value, str | None]:
@@ -158,12 +166,13 @@ def typed_value(text: str) -> tuple[Value, str | None]:
     if x is not None:
         if raw.endswith("%"):
             return x, "0%" if x * 100 == int(x * 100) else "0.00%"
+        decimals = "." + "0" * len(raw.split(".", 1)[1].rstrip("%").strip()) if "." in raw else ""
         if "$" in raw:
             return x, "$#,##0.00" if "." in raw else "$#,##0"
-        return x, ("#,##0" if "," in raw else None)
+        return x, (f"#,##0{decimals}" if "," in raw else None)
     for pattern, fmt in _DATE_TYPED:
         try:
-            return serial_of(dt.datetime.strptime(raw, pattern).date()), fmt
+            return serial_of(dt.datetime.strptime(raw, pattern)), fmt
         except ValueError:
             continue
     return text, None

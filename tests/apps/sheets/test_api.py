@@ -221,7 +221,7 @@ def test_batch_update_requests_and_their_atomicity(server: tuple[str, World]) ->
                 ]
             },
         ).execute()
-    assert bad.value.resp.status == 404
+    assert bad.value.resp.status == 400  # Google: INVALID_ARGUMENT "No grid with id"
     titles = [x["properties"]["title"] for x in sheets.get(spreadsheetId=sid).execute()["sheets"]]
     assert titles == ["Weekly", "Comments"]  # the addSheet before the failure was undone
 
@@ -234,13 +234,18 @@ def test_errors_and_personas(server: tuple[str, World]) -> None:
             s.scalars(select(Person).where(Person.title == "Chief Executive Officer")).one().handle
         )
     for maker, status, word in [
-        (lambda: api(base, outsider).spreadsheets().get(spreadsheetId=sid), 404, "NOT_FOUND"),
+        (
+            lambda: api(base, outsider).spreadsheets().get(spreadsheetId=sid),
+            403,
+            "The caller does not have permission",
+        ),
+        (lambda: api(base, handle).spreadsheets().get(spreadsheetId="987654"), 404, "NOT_FOUND"),
         (
             lambda: (
                 api(base, handle).spreadsheets().values().get(spreadsheetId=sid, range="Nope!A1")
             ),
-            404,
-            "NOT_FOUND",
+            400,
+            "Unable to parse range: Nope!A1",
         ),
         (
             lambda: (

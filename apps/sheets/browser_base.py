@@ -63,7 +63,8 @@ def fill_block(wb: Workbook, sheet: str, top: int, left: int, rows: list[list[An
     width = max((len(r) for r in rows), default=0)
     for i0 in range(0, len(rows), ROWS):
         for j0 in range(0, width, COLS):
-            out.append(grid_url(wb, sheet, sel=a1(top + i0, left + j0)))
+            corner = a1(top + i0, left + j0)
+            out.append(grid_url(wb, sheet, at=corner, sel=corner))
             for i, row in enumerate(rows[i0 : i0 + ROWS]):
                 for j, v in enumerate(row[j0 : j0 + COLS]):
                     out.append(act("fill", a1(top + i0 + i, left + j0 + j).lower(), text(v)))

@@ -137,8 +137,11 @@ def _toolbar(wb: Workbook, op: str, sheet: str, sel: Area) -> str:
         return f"{op.replace('_', ' ').capitalize()}: {count}."
     if op == "sort":
         keys = [(form.get("sort_column", ""), form.get("sort_order") == "desc")]
-        sheets.sort_range(s, me, wb, ref, keys, sheet=sheet, header=form.get("sort_header") == "on")
-        return f"Sorted {ref}."
+        header = form.get("sort_header") == "on"
+        if sel.size == 1:  # one cell: its data region, whose first row is the header
+            ref, header = _region(wb, sheet, sel).a1(), True
+        sheets.sort_range(s, me, wb, ref, keys, sheet=sheet, header=header)
+        return f"Sorted {ref}{' (header row kept on top)' if header else ''}."
     if op == "dedupe":
         n = sheets.remove_duplicates(
             s, me, wb, ref, sheet=sheet, header=form.get("sort_header") == "on"
@@ -151,6 +154,12 @@ def _toolbar(wb: Workbook, op: str, sheet: str, sel: Area) -> str:
         n = sheets.clear_range(s, me, wb, ref, sheet=sheet)
         return f"Cleared {n} cell{'s' if n != 1 else ''}."
     raise Invalid(f"unknown action {op!r}")
+
+
+def _region(wb: Workbook, sheet: str, sel: Area) -> Area:
+    """The data region around a single selected cell (what Sheets sorts from one cell)."""
+    data = sheets.book(g.db, wb.id).sheets[sheets.sheet_named(g.db, wb, sheet).id]
+    return views.data_region(data, sel.r1, sel.c1)
 
 
 @bp.post("/<int:wb_id>/action")

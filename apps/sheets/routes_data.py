@@ -4,14 +4,17 @@ files (xlsx import and export, CSV import and export)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from flask import Response, flash, g, redirect, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
 from officegym.apps.org import service as org
 from officegym.apps.sheets import service as sheets
-from officegym.apps.sheets.models import SUMMARIES
+from officegym.apps.sheets.models import SUMMARIES, Workbook
+from officegym.apps.sheets.refs import split_sheet
 from officegym.apps.sheets.routes import bp, render, workbook
-from officegym.errors import Invalid, NotFound
+from officegym.errors import Invalid, NotFound, OfficeGymError
 from officegym.web import flash_errors
 
 
@@ -20,28 +23,58 @@ def _names(text: str) -> list[str]:
     return [x.strip() for x in text.split(",") if x.strip()]
 
 
+PIVOT_FIELDS = ("source", "anchor", "rows", "columns", "value_field", "summary",
+                "value_field_2", "summary_2", "filter_field", "filter_values")  # fmt: skip
+
+
 @bp.get("/<int:wb_id>/pivots")
 def pivots(wb_id: int) -> str:
-    """The pivot editor: the workbook's pivot tables and a form to make one."""
+    """The pivot editor: the workbook's pivot tables and a form to make one (filled from
+    the query after a refused attempt, so nothing typed is lost)."""
     wb = workbook(wb_id)
-    tabs = {x.id: x.name for x in sheets.sheets_of(g.db, wb)}
+    found = sheets.sheets_of(g.db, wb)
+    b = sheets.book(g.db, wb.id)
+    headers = sorted(
+        {str(v) for x in found for (r, _c), v in b.sheets[x.id].values.items() if r == 1 and v}
+    )
     return render(
         "sheets/pivots.html",
         wb=wb,
         pivots=sheets.pivots_of(g.db, wb),
-        tabs=tabs,
+        tabs={x.id: x.name for x in found},
         summaries=SUMMARIES,
+        fields=headers[:200],
+        form={k: request.args.get(k, "") for k in PIVOT_FIELDS},
     )
+
+
+def _pivot_values(f: Mapping[str, str]) -> list[dict[str, str]]:
+    """The form's value lines (a field and how to summarise it), the blank ones left out."""
+    lines = [("value_field", "summary"), ("value_field_2", "summary_2")]
+    return [
+        {"field": f.get(k, "").strip(), "summary": f.get(sk) or "SUM"}
+        for k, sk in lines
+        if f.get(k, "").strip() or k == "value_field"
+    ]
+
+
+def _pivot_target(wb: Workbook, anchor: str) -> None:
+    """Create the sheet the anchor names when there is none yet (as Sheets does)."""
+    named = split_sheet(anchor.strip())[0]
+    if named and named.lower() not in {x.name.lower() for x in sheets.sheets_of(g.db, wb)}:
+        sheets.add_sheet(g.db, g.actor, wb, named)
 
 
 @bp.post("/<int:wb_id>/pivots")
 def create_pivot(wb_id: int) -> BaseResponse:
+    """Create a pivot table from the editor; on error, back to the editor with its fields."""
     wb = workbook(wb_id)
     f = request.form
-    with flash_errors():
+    try:
         filters = {}
         if f.get("filter_field", "").strip():
             filters[f["filter_field"].strip()] = _names(f.get("filter_values", ""))
+        _pivot_target(wb, f.get("anchor", ""))
         pivot = sheets.create_pivot(
             g.db,
             g.actor,
@@ -51,12 +84,16 @@ def create_pivot(wb_id: int) -> BaseResponse:
             rows=_names(f.get("rows", "")),
             columns=_names(f.get("columns", "")),
             filters=filters,
-            values=[{"field": f.get("value_field", ""), "summary": f.get("summary", "SUM")}],
+            values=_pivot_values(f),
         )
-        target = next(x.name for x in sheets.sheets_of(g.db, wb) if x.id == pivot.target_sheet_id)
-        flash(f"Pivot table {pivot.id} written at {target}!{pivot.extent}.")
-        return redirect(url_for("sheets.grid", wb_id=wb.id, sheet=target, sel=pivot.anchor))
-    return redirect(url_for("sheets.pivots", wb_id=wb.id))
+    except OfficeGymError as exc:
+        g.db.rollback()
+        flash(exc.message, "error")
+        kept = {k: f.get(k) for k in PIVOT_FIELDS if f.get(k)}
+        return redirect(url_for("sheets.pivots", wb_id=wb.id, **kept))
+    target = next(x.name for x in sheets.sheets_of(g.db, wb) if x.id == pivot.target_sheet_id)
+    flash(f"Pivot table {pivot.id} written at {target}!{pivot.extent}.")
+    return redirect(url_for("sheets.grid", wb_id=wb.id, sheet=target, sel=pivot.anchor))
 
 
 @bp.post("/<int:wb_id>/pivots/<int:pid>/<op>")

@@ -19,7 +19,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from officegym.apps.org import service as org
 from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets import views
-from officegym.apps.sheets.formats import PRESETS, format_value
+from officegym.apps.sheets.formats import PRESETS
 from officegym.apps.sheets.models import Workbook
 from officegym.apps.sheets.refs import Area, a1, col_letters
 from officegym.errors import Invalid
@@ -118,6 +118,41 @@ def save_formula(wb_id: int) -> BaseResponse:
     return back(wb)
 
 
+@bp.post("/<int:wb_id>/paste")
+def paste(wb_id: int) -> BaseResponse:
+    """Paste at the selection: a range copied (or cut) on a page of this workbook, formulas
+    moved as Sheets moves them (``source``, ``cut=1``), or text copied elsewhere, one row a
+    line and cells split by tabs (``text``)."""
+    wb = workbook(wb_id)
+    form, sheet = request.form, request.form.get("sheet") or None
+    dest = _selection()
+    with flash_errors():
+        if form.get("source"):
+            done = sheets.copy_range(g.db, g.actor, wb, form["source"], dest.a1(), sheet=sheet)
+            if form.get("cut") == "1":
+                _clear_cut(wb, form["source"], done)
+        else:
+            rows = [line.split("\t") for line in form.get("text", "").rstrip("\n").split("\n")]
+            done = sheets.write_range(g.db, g.actor, wb, a1(dest.r1, dest.c1), rows, sheet=sheet)
+        flash(f"Pasted into {done.label()}.")
+        return back(wb, sel=Area(done.r1, done.c1, done.r2, done.c2).a1())
+    return back(wb)
+
+
+def _clear_cut(wb: Workbook, source: str, pasted: Area) -> None:
+    """After pasting a cut range, clear what of the source the paste did not cover."""
+    src_sheet, src = sheets.locate(g.db, wb, source, None)
+    same = src_sheet.name == pasted.sheet
+    left = [
+        a1(r, c)
+        for r in range(src.r1, src.r2 + 1)
+        for c in range(src.c1, src.c2 + 1)
+        if not (same and pasted.contains(r, c))
+    ]
+    if left:
+        sheets.write_cells(g.db, g.actor, wb, dict.fromkeys(left), sheet=src_sheet.name)
+
+
 def _selection() -> Area:
     return views.parse_selection(request.form.get("sel"), Area(1, 1, 1, 1))
 
@@ -196,10 +231,4 @@ def sheet_tabs(wb_id: int) -> BaseResponse:
         raise Invalid(f"unknown sheet action {op!r}")
     return back(wb)
 
-
-def shown(value: Any, fmt: str | None = None) -> str:
-    return format_value(value, fmt)
-
-
-_ = a1
 from officegym.apps.sheets import routes_data  # noqa: E402,F401  (registers its pages on bp)

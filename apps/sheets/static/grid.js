@@ -153,8 +153,9 @@
   function busy(on) {
     if (on) grid.setAttribute("aria-busy", "true"); else grid.removeAttribute("aria-busy");
   }
-  function send(url, data) {
-    /* POST a form's fields; the page it redirects to updates this one. Queued: one at a time. */
+  function send(url, data, posted) {
+    /* POST a form's fields; the page it redirects to updates this one (cells edited since
+     * and not in `posted` keep what was typed). Queued: one request at a time. */
     data.set("sel", rangeA1());
     data.set("at", addr({ r: win.top, c: win.left }));
     data.set("sheet", sheet);
@@ -162,14 +163,14 @@
       busy(true);
       return fetch(url, { method: "POST", body: data, credentials: "same-origin" })
         .then(function (res) { return res.text(); })
-        .then(absorb)
+        .then(function (html) { absorb(html, posted || {}); })
         .catch(function (err) { flashes([["error", "Not saved: " + err]]); })
         .finally(function () { busy(false); });
     };
     state.queue = state.queue.then(run, run);
     return state.queue;
   }
-  function absorb(html) {
+  function absorb(html, posted) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     var other = doc.getElementById("grid");
     if (other && other.dataset.sheet === sheet) {
@@ -177,8 +178,9 @@
         var el = document.getElementById(src.id);
         if (!el) return;
         var editing = state.mode !== "ready" && el === cellAt(state.anchor);
+        var typed = dirty(el) && posted[el.name] !== el.value;
         el.defaultValue = src.getAttribute("value") || "";
-        if (!editing) el.value = el.defaultValue;
+        if (!editing && !typed) el.value = el.defaultValue;
         el.dataset.input = src.dataset.input || "";
         if (src.dataset.n) el.dataset.n = src.dataset.n; else delete el.dataset.n;
         el.readOnly = src.readOnly;
@@ -219,9 +221,12 @@
     var el = cellAt(state.anchor);
     if (el && state.mode !== "ready" && el.value === state.start) el.value = el.defaultValue;
     state.mode = "ready";
-    var changed = Array.prototype.some.call(grid.querySelectorAll("input"), dirty);
-    if (!changed || !editable) return state.queue;
-    return send(form.action, new FormData(form));
+    var data = new FormData(form), posted = {}, any = false;
+    grid.querySelectorAll("input").forEach(function (cell) {
+      if (dirty(cell)) { posted[cell.name] = cell.value; any = true; } else data.delete(cell.name);
+    });
+    if (!any || !editable) return state.queue;
+    return send(form.action, data, posted);
   }
   function toolbar(op) {
     var bar = document.getElementById("toolbar");

@@ -146,12 +146,16 @@
       r2: Math.max(state.anchor.r, p.r), c2: Math.max(state.anchor.c, p.c) }) : addr(p);
     url.searchParams.set("at", addr({ r: Math.max(1, top), c: Math.max(1, left) }));
     url.searchParams.set("sel", sel);
+    busy(true);  /* until the next window is loaded */
     state.queue.then(function () { location.assign(url); });
   }
 
   /* ---------------------------------------------------------------- talking to the server */
+  var pending = 0;
   function busy(on) {
-    if (on) grid.setAttribute("aria-busy", "true"); else grid.removeAttribute("aria-busy");
+    /* aria-busy from the moment a request is queued until the last one is answered. */
+    pending += on ? 1 : -1;
+    if (pending > 0) grid.setAttribute("aria-busy", "true"); else grid.removeAttribute("aria-busy");
   }
   function send(url, data, posted) {
     /* POST a form's fields; the page it redirects to updates this one (cells edited since
@@ -159,8 +163,8 @@
     data.set("sel", rangeA1());
     data.set("at", addr({ r: win.top, c: win.left }));
     data.set("sheet", sheet);
+    busy(true);
     var run = function () {
-      busy(true);
       return fetch(url, { method: "POST", body: data, credentials: "same-origin" })
         .then(function (res) { return res.text(); })
         .then(function (html) { absorb(html, posted || {}); })

@@ -90,7 +90,9 @@
   function status(g, text) {
     var bar = document.getElementById("status-bar");
     if (!bar) return;
-    if (g.r1 === g.r2 && g.c1 === g.c2) { bar.innerHTML = ""; return; }
+    if (text === state.serverSel) return;  /* the server's sum: every row, not only the window's */
+    state.serverSel = null;
+    if (g.r1 === g.r2 && g.c1 === g.c2) { bar.replaceChildren(); return; }
     var nums = [];
     rows.forEach(function (r) {
       if (r < g.r1 || r > g.r2) return;
@@ -192,6 +194,11 @@
         el.parentNode.className = src.parentNode.className.replace(/\bsel\b/, "").trim();
         if (keep) el.parentNode.classList.add("sel");
       });
+    }
+    var theirs = doc.getElementById("status-bar"), bar = document.getElementById("status-bar");
+    if (other && theirs && bar && other.dataset.sel === rangeA1()) {
+      bar.innerHTML = theirs.innerHTML;
+      state.serverSel = other.dataset.sel;
     }
     var used = doc.getElementById("used-range"), mine = document.getElementById("used-range");
     if (used && mine) mine.textContent = used.textContent;
@@ -426,7 +433,8 @@
   var first = (grid.dataset.sel || "A1").split(":");
   var a = parseAddr(first[0]), b = parseAddr(first[1] || first[0]);
   state.anchor = a && cellAt(a) ? a : { r: rows[0] || 1, c: win.left };
-  state.ext = b && cellAt(b) ? b : state.anchor;
+  state.ext = b && cellAt(state.anchor) ? b : state.anchor;  /* may reach beyond the window */
+  state.serverSel = rangeA1();
   state.start = (cellAt(state.anchor) || {}).value || "";
   show();
   grid.dataset.ready = "1";

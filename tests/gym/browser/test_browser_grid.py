@@ -16,8 +16,10 @@ from sqlalchemy.orm import Session
 from officegym.apps.org.models import Person
 from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets.models import Workbook
+from officegym.apps.sheets.values import general
 from officegym.gym.browser.manager import BrowserManager
 from officegym.gym.browser.server import AppServer
+from officegym.gym.browser_env import BrowserEnv
 from officegym.world import World, world_image
 from tests.apps.sheets.helpers import owner, values, workbook
 
@@ -233,3 +235,26 @@ def test_the_window_stays_after_a_fill_and_the_page_fits_1366_pixels(sheet: Shee
 
     first, box, width = sheet.run(steps)
     assert (first, box) == ("30", "H31:H34") and width <= 1366
+
+
+def test_the_envs_browsergym_actions_select_a_cell_and_type_a_formula(
+    env_for: Callable[..., BrowserEnv],
+) -> None:
+    """click, fill and press of the action language, one step each, as an agent sends
+    them: the name box follows the click, Enter saves and moves down."""
+    env = env_for("sheets")
+    env.reset(options={"task": "sheets.formula-column", "task_seed": 0})
+    with env.world.session() as s:
+        wb, me = workbook(s, ORDERS), owner(s, ORDERS)
+        unit_price = values(s, me, wb, "Orders!H2")[0][0]
+    env.step(f"goto('/sheets/{wb.id}?sheet=Orders&at=K1&sel=K1')")
+    obs, *_ = env.step("click('k2')")
+    assert '[name-box] textbox "Name box", value="K2"' in obs["axtree"]
+    env.step("fill('k2', '=H2*2')")
+    obs, *_ = env.step("press('k2', 'Enter')")
+    assert obs["error"] == ""
+    assert '[name-box] textbox "Name box", value="K3"' in obs["axtree"]
+    assert f'[k2] textbox "K2", value="{general(unit_price * 2.0)}"' in obs["axtree"]
+    with env.world.session() as s:
+        got = sheets.read_range(s, s.merge(me), s.merge(wb), "Orders!K2", mode="formulas")
+    assert got.rows == [["=H2*2"]]

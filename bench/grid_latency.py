@@ -73,7 +73,9 @@ def main() -> None:
     console = Console()
     for i, t in enumerate(times, 1):
         console.print(f"run {i}: {t * 1000:.1f} ms")
-    console.print(f"keystroke-to-saved, median of {len(times)}: {statistics.median(times) * 1000:.1f} ms")
+    console.print(
+        f"keystroke-to-saved, median of {len(times)}: {statistics.median(times) * 1000:.1f} ms"
+    )
 
 
 if __name__ == "__main__":

@@ -142,15 +142,21 @@ def paste(wb_id: int) -> BaseResponse:
 def _clear_cut(wb: Workbook, source: str, pasted: Area) -> None:
     """After pasting a cut range, clear what of the source the paste did not cover."""
     src_sheet, src = sheets.locate(g.db, wb, source, None)
-    same = src_sheet.name == pasted.sheet
+    if src_sheet.name != pasted.sheet or not _overlap(src, pasted):
+        sheets.clear_range(g.db, g.actor, wb, src.a1(), sheet=src_sheet.name)
+        return
     left = [
         a1(r, c)
         for r in range(src.r1, src.r2 + 1)
         for c in range(src.c1, src.c2 + 1)
-        if not (same and pasted.contains(r, c))
+        if not pasted.contains(r, c)
     ]
     if left:
         sheets.write_cells(g.db, g.actor, wb, dict.fromkeys(left), sheet=src_sheet.name)
+
+
+def _overlap(a: Area, b: Area) -> bool:
+    return a.r1 <= b.r2 and b.r1 <= a.r2 and a.c1 <= b.c2 and b.c1 <= a.c2
 
 
 def _selection() -> Area:
@@ -230,5 +236,6 @@ def sheet_tabs(wb_id: int) -> BaseResponse:
             return redirect(url_for("sheets.grid", wb_id=wb.id))
         raise Invalid(f"unknown sheet action {op!r}")
     return back(wb)
+
 
 from officegym.apps.sheets import routes_data  # noqa: E402,F401  (registers its pages on bp)

@@ -5,12 +5,15 @@ files (xlsx import and export, CSV import and export)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from flask import Response, flash, g, redirect, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
 from officegym.apps.org import service as org
 from officegym.apps.sheets import service as sheets
+from officegym.apps.sheets.describe import describe
+from officegym.apps.sheets.formats import format_value
 from officegym.apps.sheets.models import SUMMARIES, Workbook
 from officegym.apps.sheets.refs import split_sheet
 from officegym.apps.sheets.routes import bp, render, workbook
@@ -158,14 +161,20 @@ def share(wb_id: int) -> str | BaseResponse:
     )
 
 
+FIND_PAGE = 50  # matches per page of Find
+
+
 @bp.get("/<int:wb_id>/find")
 def find(wb_id: int) -> str:
-    """Cells whose value (or formula) holds some text, with links to them."""
+    """Cells whose value (or formula) holds some text, a page at a time, each shown as the
+    cell displays it (dates as dates, money with separators) with a link to it."""
     wb = workbook(wb_id)
     q, args = request.args.get("q", ""), request.args
-    found = []
+    page = max(1, int(args["page"])) if args.get("page", "").isdigit() else 1
+    found: list[tuple[Any, int, int, str]] = []
+    more = False
     if q.strip():
-        found = sheets.find_cells(
+        hits = sheets.find_cells(
             g.db,
             g.actor,
             wb,
@@ -173,8 +182,17 @@ def find(wb_id: int) -> str:
             sheet=args.get("sheet") or None,
             exact=args.get("exact") == "1",
             formulas=args.get("formulas") == "1",
+            limit=page * FIND_PAGE + 1,
         )
-    return render("sheets/find.html", wb=wb, q=q, found=found, args=args)
+        more = len(hits) > page * FIND_PAGE
+        b = sheets.book(g.db, wb.id)
+        for sh, r, c, _v in hits[(page - 1) * FIND_PAGE : page * FIND_PAGE]:
+            st = b.sheets[sh.id].cells.get((r, c))
+            found.append((sh, r, c, format_value(st.value, st.fmt) if st else ""))
+    link = {k: v for k, v in args.items() if k != "page"}
+    return render(
+        "sheets/find.html", wb=wb, q=q, found=found, args=args, page=page, more=more, link=link
+    )
 
 
 @bp.get("/<int:wb_id>/history")
@@ -182,7 +200,7 @@ def history(wb_id: int) -> str:
     wb = workbook(wb_id)
     changes = sheets.history(g.db, wb, limit=100)
     who = {c.actor_id: org.profile(g.db, c.actor_id) for c in changes}
-    return render("sheets/history.html", wb=wb, changes=changes, who=who)
+    return render("sheets/history.html", wb=wb, changes=changes, who=who, describe=describe)
 
 
 @bp.post("/<int:wb_id>/settings")

@@ -11,7 +11,6 @@ from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import Page
-from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
 from officegym.apps.sheets import service as sheets

@@ -257,3 +257,57 @@ def test_the_envs_browsergym_actions_select_a_cell_and_type_a_formula(
     with env.world.session() as s:
         got = sheets.read_range(s, s.merge(me), s.merge(wb), "Orders!K2", mode="formulas")
     assert got.rows == [["=H2*2"]]
+
+
+def test_the_fill_handle_dragged_down_fills_the_formula(sheet: Sheet) -> None:
+    sheet.open(ORDERS, "?sheet=Orders&at=K1&sel=K1")
+
+    def steps(page: Page) -> str:
+        type_in(page, "k2", "=G2+1")
+        page.click("#k2")
+        handle = page.locator("#fill-handle").bounding_box()
+        target = page.locator("#k5").bounding_box()
+        assert handle and target
+        page.mouse.move(handle["x"] + 3, handle["y"] + 3)
+        page.mouse.down()
+        page.mouse.move(target["x"] + 20, target["y"] + 8, steps=5)
+        page.mouse.up()
+        settled(page)
+        return page.input_value("#name-box")
+
+    assert sheet.run(steps) == "K2:K5"
+    units = [r[0] for r in sheet.values("Orders!G2:G5")]
+    assert [r[0] for r in sheet.values("Orders!K2:K5")] == [u + 1 for u in units]
+
+
+def test_filter_from_a_cell_then_refresh_a_pivot_after_an_edit(sheet: Sheet) -> None:
+    wb, _ = sheet.open(ORDERS, "?sheet=Orders")
+    with sheet.world.session() as s:
+        me = s.merge(sheet.me)
+        sheets.add_sheet(s, me, s.merge(wb), "Pivot")
+        pivot = sheets.create_pivot(
+            s, me, s.merge(wb), "Orders!A1:I201", "Pivot!A1", rows=["Region"],
+            values=[{"field": "Units", "summary": "COUNT"}],
+        )  # fmt: skip
+        pid = pivot.id
+        s.commit()
+
+    def steps(page: Page) -> tuple[str, str]:
+        page.click("#c3")  # a cell of the Region column: the filter takes its column
+        page.fill("#filter-condition", "EMEA")
+        page.press("#filter-condition", "Enter")
+        page.wait_for_selector("#filter-matched")
+        matched = page.inner_text("#filter-matched")
+        first = page.locator("#grid tbody tr").nth(1).get_attribute("data-row") or ""
+        type_in(page, f"c{first}", "APAC")  # one EMEA order moves to APAC
+        settled(page)
+        page.click("#workbook-pivots")
+        page.click(f"#pivot-{pid}-refresh")
+        page.wait_for_load_state()
+        return matched, first
+
+    matched, first = sheet.run(steps)
+    emea = sum(1 for r in sheet.values("Orders!C2:C201") if r[0] == "EMEA")
+    assert matched == f"{emea + 1} matching rows" and first != "2"
+    table = {r[0]: r[1] for r in sheet.values("Pivot!A2:B6")}
+    assert table["EMEA"] == emea

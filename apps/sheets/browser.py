@@ -32,7 +32,9 @@ from officegym.apps.sheets.browser_base import (
     workbook,
 )
 from officegym.apps.sheets.formats import PRESETS
+from officegym.apps.sheets.models import Workbook
 from officegym.apps.sheets.refs import Area, col_index, col_letters
+from officegym.apps.sheets.views import COLS, ROWS, data_region
 from officegym.tools import ToolCall
 from officegym.web import stable_id
 
@@ -86,19 +88,36 @@ def _fill(a: Args, w: Session, me: Person) -> list[str]:
 
 def _sort(a: Args, w: Session, me: Person) -> list[str]:
     """One sort per key, least important first: the sort is stable, so the result is the
-    multi-key order."""
+    multi-key order. A range that is its data region with a header row is sorted as in
+    Sheets: click a cell of the key column below the header, choose the order, sort."""
     wb = workbook(w, me, a)
     sheet, area = place(w, wb, a["range"], a.get("sheet"))
+    one_cell = a.get("header") and _is_region(w, wb, sheet, area)
     out = []
     for key in reversed(a["by"]):
+        column = key["column"].upper()
+        if one_cell:
+            cell = f"{column}{area.r1 + 1}".lower()
+            out += [grid_url(wb, sheet), act("click", cell)]
+        else:
+            out.append(grid_url(wb, sheet, sel=area.a1()))
         out += [
-            grid_url(wb, sheet, sel=area.a1()),
-            act("select_option", "sort-column", key["column"].upper()),
+            act("select_option", "sort-column", column),
             act("select_option", "sort-order", "desc" if key.get("descending") else "asc"),
         ]
-        out += [act("check", "sort-header")] if a.get("header") else []
+        out += [act("check", "sort-header")] if a.get("header") and not one_cell else []
         out.append(act("click", "sort-apply"))
     return out
+
+
+def _is_region(w: Session, wb: Workbook, sheet: str, area: Area) -> bool:
+    """Whether `area` is the data region of its cells and lies in the grid's first window
+    (so its cells can be clicked on the page as it opens)."""
+    if area.r2 > ROWS or area.c2 > COLS or area.rows < 2:
+        return False
+    data = sheets.book(w, wb.id).sheets[sheets.sheet_named(w, wb, sheet).id]
+    found = data_region(data, area.r1 + 1, area.c1)
+    return (found.r1, found.c1, found.r2, found.c2) == (area.r1, area.c1, area.r2, area.c2)
 
 
 def _dedupe(a: Args, w: Session, me: Person) -> list[str]:

@@ -58,14 +58,22 @@ def text(v: Any) -> str:
 
 
 def fill_block(wb: Workbook, sheet: str, top: int, left: int, rows: list[list[Any]]) -> list[str]:
-    """Type a block into the grid a window (ROWS x COLS) at a time, saving each."""
+    """Type a block into the grid a window (ROWS x COLS) at a time, as a person does:
+    click its first cell, type each cell, and press Enter in the last one (the grid's
+    script saves every cell typed in); a window's block beyond the first is the same."""
     out: list[str] = []
     width = max((len(r) for r in rows), default=0)
     for i0 in range(0, len(rows), ROWS):
         for j0 in range(0, width, COLS):
-            out.append(grid_url(wb, sheet, sel=a1(top + i0, left + j0)))
-            for i, row in enumerate(rows[i0 : i0 + ROWS]):
-                for j, v in enumerate(row[j0 : j0 + COLS]):
-                    out.append(act("fill", a1(top + i0 + i, left + j0 + j).lower(), text(v)))
-            out.append(act("click", "grid-save"))
+            corner = a1(top + i0, left + j0)
+            typed = [
+                (a1(top + i0 + i, left + j0 + j).lower(), text(v))
+                for i, row in enumerate(rows[i0 : i0 + ROWS])
+                for j, v in enumerate(row[j0 : j0 + COLS])
+            ]
+            if not typed:
+                continue
+            out += [grid_url(wb, sheet, at=corner, sel=corner), act("click", typed[0][0])]
+            out += [act("fill", cell, value) for cell, value in typed]
+            out.append(act("press", typed[-1][0], "Enter"))
     return out

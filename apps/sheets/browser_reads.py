@@ -24,7 +24,7 @@ def read(a: Args, w: Session, me: Person) -> list[str]:
     extra = {"formulas": "1"} if a.get("mode") == "formulas" else {}
     first = grid_url(wb, sheet, sel=area.a1(), **extra)  # the status bar sums the selection
     return [first] + [
-        grid_url(wb, sheet, sel=a1(r, c), **extra)
+        grid_url(wb, sheet, at=a1(r, c), sel=a1(r, c), **extra)
         for r in range(area.r1, area.r2 + 1, ROWS)
         for c in range(area.c1, area.c2 + 1, COLS)
         if (r, c) != (area.r1, area.c1)

@@ -19,7 +19,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from officegym.apps.org import service as org
 from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets import views
-from officegym.apps.sheets.formats import PRESETS, format_value
+from officegym.apps.sheets.formats import PRESETS
 from officegym.apps.sheets.models import Workbook
 from officegym.apps.sheets.refs import Area, a1, col_letters
 from officegym.errors import Invalid
@@ -118,6 +118,47 @@ def save_formula(wb_id: int) -> BaseResponse:
     return back(wb)
 
 
+@bp.post("/<int:wb_id>/paste")
+def paste(wb_id: int) -> BaseResponse:
+    """Paste at the selection: a range copied (or cut) on a page of this workbook, formulas
+    moved as Sheets moves them (``source``, ``cut=1``), or text copied elsewhere, one row a
+    line and cells split by tabs (``text``)."""
+    wb = workbook(wb_id)
+    form, sheet = request.form, request.form.get("sheet") or None
+    dest = _selection()
+    with flash_errors():
+        if form.get("source"):
+            done = sheets.copy_range(g.db, g.actor, wb, form["source"], dest.a1(), sheet=sheet)
+            if form.get("cut") == "1":
+                _clear_cut(wb, form["source"], done)
+        else:
+            rows = [line.split("\t") for line in form.get("text", "").rstrip("\n").split("\n")]
+            done = sheets.write_range(g.db, g.actor, wb, a1(dest.r1, dest.c1), rows, sheet=sheet)
+        flash(f"Pasted into {done.label()}.")
+        return back(wb, sel=Area(done.r1, done.c1, done.r2, done.c2).a1())
+    return back(wb)
+
+
+def _clear_cut(wb: Workbook, source: str, pasted: Area) -> None:
+    """After pasting a cut range, clear what of the source the paste did not cover."""
+    src_sheet, src = sheets.locate(g.db, wb, source, None)
+    if src_sheet.name != pasted.sheet or not _overlap(src, pasted):
+        sheets.clear_range(g.db, g.actor, wb, src.a1(), sheet=src_sheet.name)
+        return
+    left = [
+        a1(r, c)
+        for r in range(src.r1, src.r2 + 1)
+        for c in range(src.c1, src.c2 + 1)
+        if not pasted.contains(r, c)
+    ]
+    if left:
+        sheets.write_cells(g.db, g.actor, wb, dict.fromkeys(left), sheet=src_sheet.name)
+
+
+def _overlap(a: Area, b: Area) -> bool:
+    return a.r1 <= b.r2 and b.r1 <= a.r2 and a.c1 <= b.c2 and b.c1 <= a.c2
+
+
 def _selection() -> Area:
     return views.parse_selection(request.form.get("sel"), Area(1, 1, 1, 1))
 
@@ -137,8 +178,11 @@ def _toolbar(wb: Workbook, op: str, sheet: str, sel: Area) -> str:
         return f"{op.replace('_', ' ').capitalize()}: {count}."
     if op == "sort":
         keys = [(form.get("sort_column", ""), form.get("sort_order") == "desc")]
-        sheets.sort_range(s, me, wb, ref, keys, sheet=sheet, header=form.get("sort_header") == "on")
-        return f"Sorted {ref}."
+        header = form.get("sort_header") == "on"
+        if sel.size == 1:  # one cell: its data region, whose first row is the header
+            ref, header = _region(wb, sheet, sel).a1(), True
+        sheets.sort_range(s, me, wb, ref, keys, sheet=sheet, header=header)
+        return f"Sorted {ref}{' (header row kept on top)' if header else ''}."
     if op == "dedupe":
         n = sheets.remove_duplicates(
             s, me, wb, ref, sheet=sheet, header=form.get("sort_header") == "on"
@@ -151,6 +195,12 @@ def _toolbar(wb: Workbook, op: str, sheet: str, sel: Area) -> str:
         n = sheets.clear_range(s, me, wb, ref, sheet=sheet)
         return f"Cleared {n} cell{'s' if n != 1 else ''}."
     raise Invalid(f"unknown action {op!r}")
+
+
+def _region(wb: Workbook, sheet: str, sel: Area) -> Area:
+    """The data region around a single selected cell (what Sheets sorts from one cell)."""
+    data = sheets.book(g.db, wb.id).sheets[sheets.sheet_named(g.db, wb, sheet).id]
+    return views.data_region(data, sel.r1, sel.c1)
 
 
 @bp.post("/<int:wb_id>/action")
@@ -188,9 +238,4 @@ def sheet_tabs(wb_id: int) -> BaseResponse:
     return back(wb)
 
 
-def shown(value: Any, fmt: str | None = None) -> str:
-    return format_value(value, fmt)
-
-
-_ = a1
 from officegym.apps.sheets import routes_data  # noqa: E402,F401  (registers its pages on bp)

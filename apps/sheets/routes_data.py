@@ -4,14 +4,20 @@ files (xlsx import and export, CSV import and export)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from flask import Response, flash, g, redirect, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
 from officegym.apps.org import service as org
 from officegym.apps.sheets import service as sheets
-from officegym.apps.sheets.models import SUMMARIES
+from officegym.apps.sheets.describe import describe
+from officegym.apps.sheets.formats import format_value
+from officegym.apps.sheets.models import SUMMARIES, Workbook
+from officegym.apps.sheets.refs import split_sheet
 from officegym.apps.sheets.routes import bp, render, workbook
-from officegym.errors import Invalid, NotFound
+from officegym.errors import Invalid, NotFound, OfficeGymError
 from officegym.web import flash_errors
 
 
@@ -20,28 +26,58 @@ def _names(text: str) -> list[str]:
     return [x.strip() for x in text.split(",") if x.strip()]
 
 
+PIVOT_FIELDS = ("source", "anchor", "rows", "columns", "value_field", "summary",
+                "value_field_2", "summary_2", "filter_field", "filter_values")  # fmt: skip
+
+
 @bp.get("/<int:wb_id>/pivots")
 def pivots(wb_id: int) -> str:
-    """The pivot editor: the workbook's pivot tables and a form to make one."""
+    """The pivot editor: the workbook's pivot tables and a form to make one (filled from
+    the query after a refused attempt, so nothing typed is lost)."""
     wb = workbook(wb_id)
-    tabs = {x.id: x.name for x in sheets.sheets_of(g.db, wb)}
+    found = sheets.sheets_of(g.db, wb)
+    b = sheets.book(g.db, wb.id)
+    headers = sorted(
+        {str(v) for x in found for (r, _c), v in b.sheets[x.id].values.items() if r == 1 and v}
+    )
     return render(
         "sheets/pivots.html",
         wb=wb,
         pivots=sheets.pivots_of(g.db, wb),
-        tabs=tabs,
+        tabs={x.id: x.name for x in found},
         summaries=SUMMARIES,
+        fields=headers[:200],
+        form={k: request.args.get(k, "") for k in PIVOT_FIELDS},
     )
+
+
+def _pivot_values(f: Mapping[str, str]) -> list[dict[str, str]]:
+    """The form's value lines (a field and how to summarise it), the blank ones left out."""
+    lines = [("value_field", "summary"), ("value_field_2", "summary_2")]
+    return [
+        {"field": f.get(k, "").strip(), "summary": f.get(sk) or "SUM"}
+        for k, sk in lines
+        if f.get(k, "").strip() or k == "value_field"
+    ]
+
+
+def _pivot_target(wb: Workbook, anchor: str) -> None:
+    """Create the sheet the anchor names when there is none yet (as Sheets does)."""
+    named = split_sheet(anchor.strip())[0]
+    if named and named.lower() not in {x.name.lower() for x in sheets.sheets_of(g.db, wb)}:
+        sheets.add_sheet(g.db, g.actor, wb, named)
 
 
 @bp.post("/<int:wb_id>/pivots")
 def create_pivot(wb_id: int) -> BaseResponse:
+    """Create a pivot table from the editor; on error, back to the editor with its fields."""
     wb = workbook(wb_id)
     f = request.form
-    with flash_errors():
+    try:
         filters = {}
         if f.get("filter_field", "").strip():
             filters[f["filter_field"].strip()] = _names(f.get("filter_values", ""))
+        _pivot_target(wb, f.get("anchor", ""))
         pivot = sheets.create_pivot(
             g.db,
             g.actor,
@@ -51,12 +87,16 @@ def create_pivot(wb_id: int) -> BaseResponse:
             rows=_names(f.get("rows", "")),
             columns=_names(f.get("columns", "")),
             filters=filters,
-            values=[{"field": f.get("value_field", ""), "summary": f.get("summary", "SUM")}],
+            values=_pivot_values(f),
         )
-        target = next(x.name for x in sheets.sheets_of(g.db, wb) if x.id == pivot.target_sheet_id)
-        flash(f"Pivot table {pivot.id} written at {target}!{pivot.extent}.")
-        return redirect(url_for("sheets.grid", wb_id=wb.id, sheet=target, sel=pivot.anchor))
-    return redirect(url_for("sheets.pivots", wb_id=wb.id))
+    except OfficeGymError as exc:
+        g.db.rollback()
+        flash(exc.message, "error")
+        kept = {k: f.get(k) for k in PIVOT_FIELDS if f.get(k)}
+        return redirect(url_for("sheets.pivots", wb_id=wb.id, **kept))
+    target = next(x.name for x in sheets.sheets_of(g.db, wb) if x.id == pivot.target_sheet_id)
+    flash(f"Pivot table {pivot.id} written at {target}!{pivot.extent}.")
+    return redirect(url_for("sheets.grid", wb_id=wb.id, sheet=target, sel=pivot.anchor))
 
 
 @bp.post("/<int:wb_id>/pivots/<int:pid>/<op>")
@@ -121,14 +161,20 @@ def share(wb_id: int) -> str | BaseResponse:
     )
 
 
+FIND_PAGE = 50  # matches per page of Find
+
+
 @bp.get("/<int:wb_id>/find")
 def find(wb_id: int) -> str:
-    """Cells whose value (or formula) holds some text, with links to them."""
+    """Cells whose value (or formula) holds some text, a page at a time, each shown as the
+    cell displays it (dates as dates, money with separators) with a link to it."""
     wb = workbook(wb_id)
     q, args = request.args.get("q", ""), request.args
-    found = []
+    page = max(1, int(args["page"])) if args.get("page", "").isdigit() else 1
+    found: list[tuple[Any, int, int, str]] = []
+    more = False
     if q.strip():
-        found = sheets.find_cells(
+        hits = sheets.find_cells(
             g.db,
             g.actor,
             wb,
@@ -136,8 +182,17 @@ def find(wb_id: int) -> str:
             sheet=args.get("sheet") or None,
             exact=args.get("exact") == "1",
             formulas=args.get("formulas") == "1",
+            limit=page * FIND_PAGE + 1,
         )
-    return render("sheets/find.html", wb=wb, q=q, found=found, args=args)
+        more = len(hits) > page * FIND_PAGE
+        b = sheets.book(g.db, wb.id)
+        for sh, r, c, _v in hits[(page - 1) * FIND_PAGE : page * FIND_PAGE]:
+            st = b.sheets[sh.id].cells.get((r, c))
+            found.append((sh, r, c, format_value(st.value, st.fmt) if st else ""))
+    link = {k: v for k, v in args.items() if k != "page"}
+    return render(
+        "sheets/find.html", wb=wb, q=q, found=found, args=args, page=page, more=more, link=link
+    )
 
 
 @bp.get("/<int:wb_id>/history")
@@ -145,7 +200,7 @@ def history(wb_id: int) -> str:
     wb = workbook(wb_id)
     changes = sheets.history(g.db, wb, limit=100)
     who = {c.actor_id: org.profile(g.db, c.actor_id) for c in changes}
-    return render("sheets/history.html", wb=wb, changes=changes, who=who)
+    return render("sheets/history.html", wb=wb, changes=changes, who=who, describe=describe)
 
 
 @bp.post("/<int:wb_id>/settings")

@@ -23,7 +23,16 @@ from officegym.apps.sheets.refs import MAX_COLS, MAX_ROWS, Area, a1, col_index, 
 from officegym.apps.sheets.values import XlError, general
 from officegym.errors import Invalid
 
-__all__ = ["COLS", "ROWS", "CellView", "Grid", "grid", "parse_selection"]
+__all__ = [
+    "COLS",
+    "ROWS",
+    "CellView",
+    "Grid",
+    "data_region",
+    "grid",
+    "parse_selection",
+    "window_origin",
+]
 
 ROWS, COLS = 25, 10  # the window's size
 
@@ -34,6 +43,8 @@ class CellView:
     shown: str  # as the cell displays its value
     input: str  # as typed (formulas with '=')
     kind: str  # number, text, bool, error, blank: for alignment
+    number: str = ""  # a number's full value (the status bar sums these), else ""
+    locked: bool = False  # computed by a pivot table: shown read-only
 
 
 @dataclass
@@ -72,12 +83,39 @@ def parse_selection(text: str | None, default: Area) -> Area:
     return Area(area.r1, area.c1, min(area.r2, MAX_ROWS), min(area.c2, MAX_COLS), area.sheet)
 
 
-def _view(state: Any, r: int, c: int) -> CellView:
+def _view(state: Any, r: int, c: int, locked: bool) -> CellView:
     if state is None:
-        return CellView(a1(r, c), "", "", "blank")
+        return CellView(a1(r, c), "", "", "blank", locked=locked)
     v = state.value
     kind = "error" if isinstance(v, XlError) else type(v).__name__
-    return CellView(a1(r, c), format_value(v, state.fmt), state.input or "", kind)
+    number = repr(v) if type(v) is float else ""
+    return CellView(a1(r, c), format_value(v, state.fmt), state.input or "", kind, number, locked)
+
+
+def _pivot_areas(s: Session, wb: Workbook, sheet: Sheet) -> list[Area]:
+    """The output ranges of the pivot tables written on `sheet` (their cells are computed)."""
+    from officegym.apps.sheets.refs import parse_area
+
+    return [
+        parse_area(p.extent)
+        for p in sheets.pivots_of(s, wb)
+        if p.target_sheet_id == sheet.id and p.extent
+    ]
+
+
+def window_origin(sel: Area, at: Area | None) -> tuple[int, int]:
+    """The window's top-left: `at` when the selection's corner is inside that window;
+    otherwise the window scrolls just enough to show it (from A1 when none is given),
+    so the view stays where the person is instead of jumping to the selection."""
+    if at is None:  # a link naming only a selection: from A1 if it fits there
+        fits = sel.r2 < 1 + ROWS and sel.c2 < 1 + COLS
+        return (1, 1) if fits else (sel.r1, sel.c1)
+    top, left = at.r1, at.c1
+    if not top <= sel.r1 < top + ROWS:
+        top = sel.r1 if sel.r1 < top else sel.r1 - ROWS + 1
+    if not left <= sel.c1 < left + COLS:
+        left = sel.c1 if sel.c1 < left else sel.c1 - COLS + 1
+    return max(1, top), max(1, left)
 
 
 def _matching_rows(data: Any, col: int, condition: str, start: int) -> list[int]:
@@ -91,10 +129,8 @@ def grid(s: Session, actor: Person, wb: Workbook, args: Mapping[str, str]) -> Gr
     sheet = sheets.sheet_named(s, wb, args.get("sheet"))
     data = sheets.book(s, wb.id).sheets[sheet.id]
     sel = parse_selection(args.get("sel"), Area(1, 1, 1, 1))
-    top_left = parse_selection(args.get("at"), Area(sel.r1, sel.c1, sel.r1, sel.c1))
-    top, left = top_left.r1, top_left.c1
-    if not (top <= sel.r1 < top + ROWS and left <= sel.c1 < left + COLS):
-        top, left = sel.r1, sel.c1
+    at = parse_selection(args.get("at"), sel) if args.get("at") else None
+    top, left = window_origin(sel, at)
     columns = list(range(left, min(left + COLS, MAX_COLS + 1)))
     shown_rows = list(range(top, min(top + ROWS, MAX_ROWS + 1)))
     g_filter, matched, hits = None, None, []
@@ -105,7 +141,11 @@ def grid(s: Session, actor: Person, wb: Workbook, args: Mapping[str, str]) -> Gr
         hits = _matching_rows(data, col, args.get("filter", ""), max(2, top))
         g_filter, matched = (col_letters(col), args.get("filter", "")), len(hits)
         shown_rows = ([1] if top <= 1 else []) + hits[: ROWS - 1]
-    rows = [(r, [_view(data.cells.get((r, c)), r, c) for c in columns]) for r in shown_rows]
+    locked = _pivot_areas(s, wb, sheet)
+    rows = [
+        (r, [_view(data.cells.get((r, c)), r, c, _inside(locked, r, c)) for c in columns])
+        for r in shown_rows
+    ]
     letters = [col_letters(c) for c in columns]
     used = (data.max_row, data.max_col)
     counted = hits if g_filter else range(sel.r1, min(sel.r2, data.max_row) + 1)
@@ -113,6 +153,35 @@ def grid(s: Session, actor: Person, wb: Workbook, args: Mapping[str, str]) -> Gr
         _summary(data, sel, [r for r in counted if sel.r1 <= r <= sel.r2]) if sel.size > 1 else None
     )
     return Grid(sheet, top, left, rows, letters, sel, used, g_filter, matched, summary)
+
+
+def _inside(areas: list[Area], r: int, c: int) -> bool:
+    return any(a.contains(r, c) for a in areas)
+
+
+def data_region(data: Any, r: int, c: int) -> Area:
+    """The contiguous block of filled cells around (r, c), as Sheets takes it when one
+    cell is selected: grown row by row and column by column while a neighbouring line
+    holds a value."""
+    filled = data.values
+    r1 = r2 = r
+    c1 = c2 = c
+    grown = True
+    while grown:
+        grown = False
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            rr1, rr2 = (r1 - 1, r1 - 1) if dr < 0 else (r2 + 1, r2 + 1) if dr else (r1, r2)
+            cc1, cc2 = (c1 - 1, c1 - 1) if dc < 0 else (c2 + 1, c2 + 1) if dc else (c1, c2)
+            if min(rr1, cc1) < 1:
+                continue
+            if any(
+                filled.get((i, j)) not in (None, "")
+                for i in range(rr1, rr2 + 1)
+                for j in range(cc1, cc2 + 1)
+            ):
+                r1, r2, c1, c2 = min(r1, rr1), max(r2, rr2), min(c1, cc1), max(c2, cc2)
+                grown = True
+    return Area(r1, c1, r2, c2)
 
 
 def _summary(data: Any, sel: Area, rows: list[int]) -> dict[str, str]:

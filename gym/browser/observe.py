@@ -71,7 +71,10 @@ async () => {
   };
   const roleOf = (el) => {
     const explicit = el.getAttribute("role");
-    if (explicit) return explicit.split(" ")[0];
+    if (explicit) {  // presentational roles drop the element's own node (ARIA)
+      const first = explicit.split(" ")[0];
+      return first === "presentation" || first === "none" ? "" : first;
+    }
     const tag = el.tagName;
     if (tag in HEADING) return "heading";
     if (tag === "A") return el.hasAttribute("href") ? "link" : "";

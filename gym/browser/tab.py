@@ -23,6 +23,7 @@ from officegym.gym.browser.perform import explain, perform
 __all__ = ["EMPTY", "Tab"]
 
 EMPTY = PageView("", frozenset())
+QUIET = "() => !document.querySelector('[aria-busy=\"true\"]')"
 
 
 class Tab:
@@ -105,10 +106,12 @@ class Tab:
         return None
 
     def _settled(self) -> str | None:
-        """Wait for the page to load; why it did not, if so."""
+        """Wait for the page to load and finish what its own script sends (no element
+        ``aria-busy``, as the spreadsheet grid while it saves); why it did not, if so."""
         assert self.page is not None
         try:
             self.page.wait_for_load_state(timeout=self.timeout_ms * 3)
+            self.page.wait_for_function(QUIET, timeout=self.timeout_ms * 3)
         except PlaywrightError as exc:
             return explain(exc)
         return None
@@ -117,6 +120,7 @@ class Tab:
         """The page's text, why it could not be read if so, and its URL."""
         if self.page is None:
             return EMPTY, "", ""
+        self._settled()
         self.url = self.page.url
         try:
             return read_page(self.page), "", self.url

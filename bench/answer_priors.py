@@ -1,7 +1,7 @@
 """How often one constant answer would pass a question template: its answer prior.
 
 For every template whose tasks expect a typed answer (`Spec.answer`), build its
-instances over `--seeds` seeds (default 50) at its default level on one world and count
+instances over `--seeds` seeds (default 50) at each of its levels on one world and count
 the expected answers: the share of instances whose expected answer is the most common
 one is what a policy that answers that constant, without a single call, scores. A
 template passes at most 10% (`--limit`); a choice with two options (yes/no) at most 55%.
@@ -17,6 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from officegym.tasks import load_templates, make_task
+from officegym.tasks.base import get_template
 from officegym.tasks.facts import Fact
 
 BINARY_LIMIT = 0.55
@@ -38,13 +39,14 @@ def expected(fact: Fact) -> str:
     return fact.text()
 
 
-def prior(template_id: str, seeds: int, limit: float) -> Prior | None:
-    """The answer prior of `template_id` (None when its tasks expect no answer)."""
+def prior(template_id: str, seeds: int, limit: float, level: str | None = None) -> Prior | None:
+    """The answer prior of `template_id` at `level` (None: its default level; None when
+    its tasks expect no answer)."""
     answers: Counter[str] = Counter()
     two_way = False
     for seed in range(seeds):
         try:
-            task = make_task(template_id, seed)
+            task = make_task(template_id, seed, difficulty=level)
         except LookupError:
             continue
         if task.expects is None:
@@ -55,7 +57,14 @@ def prior(template_id: str, seeds: int, limit: float) -> Prior | None:
         return None
     top, count = answers.most_common(1)[0]
     built = sum(answers.values())
-    return Prior(template_id, built, top, count / built, BINARY_LIMIT if two_way else limit)
+    name = f"{template_id}@{level}" if level else template_id
+    return Prior(name, built, top, count / built, BINARY_LIMIT if two_way else limit)
+
+
+def levels(template_id: str) -> tuple[str | None, ...]:
+    """The levels a template is built at: each knob level, or just its own."""
+    tpl = get_template(template_id)
+    return tuple(tpl.levels) if tpl.knobs else (None,)
 
 
 def main() -> None:
@@ -65,7 +74,12 @@ def main() -> None:
     parser.add_argument("--limit", type=float, default=0.10)
     args = parser.parse_args()
     ids = args.templates or sorted(load_templates())
-    rows = [p for t in ids if (p := prior(t, args.seeds, args.limit)) is not None]
+    rows = [
+        p
+        for t in ids
+        for level in levels(t)
+        if (p := prior(t, args.seeds, args.limit, level)) is not None
+    ]
     print(f"{'template':40} {'built':>5} {'share':>6}  most common answer")
     for p in sorted(rows, key=lambda r: -r.share):
         flag = "  OVER" if p.share > p.limit else ""

@@ -3,6 +3,7 @@ workbook: a conditional total of the orders, a budget line's overrun, planned hi
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 
@@ -95,15 +96,20 @@ def budget_overrun(w: Session, rng: random.Random) -> Spec:
 PLAN = "Headcount Plan 2026"
 
 
-# What a one-team question may ask: the plan's columns it adds up (C: current head
-# count, D-F: the Q2-Q4 hires, G: the year-end head count).
+# What a question may ask: the plan's columns it adds up (C: current head count, D-F:
+# the Q2-Q4 hires, G: the year-end head count), asked of one team, several, or all.
 _HAS = "How many {what} does the {team} team have"
 _WILL = "How many people will the {team} team have once its planned {what} have joined"
+_SEVERAL = {
+    _HAS: "How many {what} do the {team} teams have together",
+    _WILL: "How many people will the {team} teams have together once their planned {what} "
+    "have joined",
+}
 _ALL = {
     _HAS: "How many {what} do all the plan's teams have together",
     _WILL: "How many people will all the plan's teams have once their planned {what} have joined",
 }
-ONE_TEAM = (
+ASKS = (
     ((3,), _HAS, "hires planned in Q2"),
     ((4,), _HAS, "hires planned in Q3"),
     ((5,), _HAS, "hires planned in Q4"),
@@ -119,32 +125,20 @@ ONE_TEAM = (
 @template("sheets.planned-hires", difficulty="easy", knobs={"teams": (1, 2, 3)})
 def planned_hires(w: Session, rng: random.Random, level: Level) -> Spec:
     """Answer a team's planned hires over one or more quarters, or its head count at a
-    point of the year (harder levels: one quarter's hires or the year-end head count,
-    summed over two or three teams). A team and question are chosen so answers spread."""
+    point of the year (harder levels: summed over two or three teams). The teams and the
+    question are chosen so the answers spread (one quarter's hires are often 1)."""
     book = book_of(w, PLAN)
     last = used_rows(w, book, "Plan") - 1
     rows = grid(w, book, f"Plan!A2:G{last}")
+    groups = list(itertools.combinations(range(len(rows)), level.teams))
     if level.teams == 1:
-        groups = [(i,) for i in range(len(rows))] + [tuple(range(len(rows)))]  # or all teams
-        asks = [(g, cols, ask) for g in groups for cols, *ask in ONE_TEAM]
-        picked, cols, (form, what) = spread(
-            rng, asks, lambda a: sum(int(_num(rows[i][c])) for i in a[0] for c in a[1]), "rows"
-        )
-
-    else:
-        k = rng.randrange(len(rows))
-        col, what = rng.choice(
-            [
-                (3, "hires planned in Q2"),
-                (4, "hires planned in Q3"),
-                (5, "hires planned in Q4"),
-                (6, "people planned at year end"),
-            ]
-        )
-        cols, form = (col,), _HAS
+        groups.append(tuple(range(len(rows))))  # the whole plan
+    asks = [(g, cols, ask) for g in groups for cols, *ask in ASKS]
+    picked, cols, (form, what) = spread(
+        rng, asks, lambda a: sum(int(_num(rows[i][c])) for i in a[0] for c in a[1]), "rows"
+    )
+    picked = rng.sample(picked, len(picked))
     me = rng.choice([book.owner, *rng.sample(list(_people(w)), 5)])
-    if level.teams > 1:
-        picked = [k, *rng.sample([i for i in range(len(rows)) if i != k], level.teams - 1)]
     teams = [rows[i][0] for i in picked]
     n = sum(int(_num(rows[i][c])) for i in picked for c in cols)
     col = max(cols)
@@ -155,7 +149,7 @@ def planned_hires(w: Session, rng: random.Random, level: Level) -> Spec:
         question = form.format(what=what, team=teams[0])
     else:
         names = " and ".join(", ".join(str(t) for t in teams).rsplit(", ", 1))
-        question = f"How many {what} do the {names} teams have together"
+        question = _SEVERAL[form].format(what=what, team=names)
     return Spec(
         goal=f'{question} in the "{PLAN}" workbook? Answer with just the number.',
         persona=me.handle,

@@ -47,7 +47,9 @@ def _two_managers(w: Session, rng: random.Random, me: Person, everyone: list[Per
     """Who two colleagues' managers are: a company has few managers, so one colleague's
     would make a constant name pass often; the pair is chosen so the answers spread."""
     staff = [p for p in everyone if p.manager_id and p.id != me.id]
-    pairs = [(a, b) for i, a in enumerate(staff) for b in staff[i + 1 :]]
+    # No subject manages the other: its name would be cut from the answer as a subject's.
+    pairs = [(a, b) for i, a in enumerate(staff) for b in staff[i + 1 :]
+             if b.id != a.manager_id and a.id != b.manager_id]  # fmt: skip
     a, b = spread(rng, pairs, lambda ab: frozenset(p.manager_id for p in ab), "colleagues")
     a, b = rng.sample([a, b], 2)
     bosses = sorted({a.manager_id, b.manager_id})

@@ -194,3 +194,25 @@ def test_drive_create_share_export_delete(server: tuple[str, World]) -> None:
     gc.del_spreadsheet(book.id)
     with world.session() as s:
         assert s.get(Workbook, int(book.id)) is None
+
+
+def test_cell_lists_formats_and_low_level_calls(server: tuple[str, World]) -> None:
+    base, world = server
+    handle, _ = owner_of(world, "Orders 2025")
+    gc = gspread_client(base, handle)
+    book = fresh(gc, "Cell lists", [[1, 2], [3, 4]])
+    ws, sid = book.sheet1, book.id
+    cells = ws.range("A1:B2")
+    for cell in cells:
+        cell.value = int(cell.value) * 10
+    ws.update_cells(cells)
+    assert state(world, sid, "A1:B2") == [[10, 20], [30, 40]]
+    ws.batch_format(
+        [{"range": "A1:B2", "format": {"numberFormat": {"type": "NUMBER", "pattern": "0.0"}}}]
+    )
+    assert ws.get_values("A1:B1") == [["10.0", "20.0"]]
+    ws.resize(rows=50, cols=8)  # the clone's grid grows with its data; nothing is lost
+    assert state(world, sid, "A1:B2") == [[10, 20], [30, 40]]
+    added = book.values_append("Sheet1!A1", {"valueInputOption": "RAW"}, {"values": [["x"]]})
+    assert added["updates"]["updatedRange"] == "Sheet1!A3" and state(world, sid, "A3") == [["x"]]
+    assert book.values_get("Sheet1!A1:B1")["values"] == [["10.0", "20.0"]]

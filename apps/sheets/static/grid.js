@@ -57,6 +57,7 @@
   }
   function show() {
     var g = range(), text = rangeA1(g), active = cellAt(state.anchor);
+    grid.classList.toggle("editing", state.mode === "caret");
     grid.querySelectorAll("td.sel").forEach(function (td) { td.classList.remove("sel"); });
     grid.querySelectorAll("input").forEach(function (el) {
       var p = posOf(el);

@@ -120,3 +120,16 @@ def test_a_changed_solution_is_not_served_from_the_cache() -> None:
     reference = expected(task)
     shorter = dataclasses.replace(task, solution=task.solution[:-1])
     assert len(expected(shorter).steps) == len(reference.steps) - 1
+
+
+def test_another_formula_computing_the_same_column_passes(world: World) -> None:
+    """The column is judged as a computation (`Follows` frees its cells' inputs), so the
+    factors in the other order are as good as the reference's formula."""
+    task = make_task("sheets.formula-column", 0)
+    first = task.solution[0]
+    header, formula = first.arguments["values"]
+    swapped = "=" + "*".join(reversed(formula[0][1:].split("*")))
+    assert swapped != formula[0]
+    calls = [ToolCall(first.name, {**first.arguments, "values": [header, [swapped]]})]
+    graded, errors = replay(world, task, [*calls, *task.solution[1:]], task.answer)
+    assert not errors and graded.passed and graded.reward == 1.0

@@ -133,3 +133,13 @@ def test_another_formula_computing_the_same_column_passes(world: World) -> None:
     calls = [ToolCall(first.name, {**first.arguments, "values": [header, [swapped]]})]
     graded, errors = replay(world, task, [*calls, *task.solution[1:]], task.answer)
     assert not errors and graded.passed and graded.reward == 1.0
+
+
+def test_reading_more_after_joining_a_channel_is_not_a_difference(world: World) -> None:
+    """A membership's read marker is ephemeral: reading the channel after joining it
+    leaves the joined row as the reference's."""
+    task = make_task("slack.join-and-post", 0)
+    join = next(c for c in task.solution if c.name == "slack_join_channel")
+    read = ToolCall("slack_read_channel", {"channel": join.arguments["channel"]})
+    graded, errors = replay(world, task, [*task.solution, read], task.answer)
+    assert not errors and graded.passed and graded.reward == 1.0

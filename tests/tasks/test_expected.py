@@ -5,6 +5,7 @@ changes cost by their size."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from collections.abc import Iterator
 
@@ -143,3 +144,17 @@ def test_reading_more_after_joining_a_channel_is_not_a_difference(world: World) 
     read = ToolCall("slack_read_channel", {"channel": join.arguments["channel"]})
     graded, errors = replay(world, task, [*task.solution, read], task.answer)
     assert not errors and graded.passed and graded.reward == 1.0
+
+
+def test_validate_reports_the_policies_beside_the_mutants() -> None:
+    from click.testing import CliRunner
+
+    from officegym import cli
+
+    result = CliRunner().invoke(
+        cli.main, ["validate", "--seeds", "1", "--json", "slack.react-message"]
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)["templates"]["slack.react-message"]
+    assert report["policies"]["undo"] == {"run": 1, "killed": 1, "survived": 0}
+    assert report["no_inverse"] == [] and report["prior"]["seeds"] == 0

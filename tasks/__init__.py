@@ -24,6 +24,7 @@ from officegym.tasks.checks import (
     Same,
 )
 from officegym.tasks.facts import Fact
+from officegym.tasks.freedom import Free
 from officegym.tasks.grading import Grade, grade
 from officegym.tasks.mutants import Equivalent
 from officegym.tasks.splits import SPLITS
@@ -38,6 +39,7 @@ __all__ = [
     "Equivalent",
     "Fact",
     "FieldEquals",
+    "Free",
     "Grade",
     "GradeContext",
     "Predicate",

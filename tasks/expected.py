@@ -138,7 +138,7 @@ def run_calls(
 
 _LOCK = threading.Lock()
 _WORLDS: OrderedDict[tuple[str, int], World] = OrderedDict()
-_CACHE: OrderedDict[tuple, tuple[tuple[ToolCall, ...], Expected]] = OrderedDict()
+_CACHE: OrderedDict[tuple, tuple[Task, Expected]] = OrderedDict()
 CACHE_SIZE = 4096  # task instances whose expected end state is kept
 
 
@@ -148,14 +148,22 @@ def expected(task: Task) -> Expected:
     key = (task.id, task.seed, task.scenario, task.world_seed, task.difficulty)
     with _LOCK:
         hit = _CACHE.get(key)
-        if hit is not None and hit[0] == task.solution:
+        if hit is not None and _same_task(hit[0], task):
             _CACHE.move_to_end(key)
             return hit[1]
         found = _replay(_world(task.scenario, task.world_seed), task)
-        _CACHE[key] = (task.solution, found)
+        _CACHE[key] = (task, found)
         if len(_CACHE) > CACHE_SIZE:
             _CACHE.popitem(last=False)
         return found
+
+
+def _same_task(cached: Task, task: Task) -> bool:
+    """Whether `task` expects what `cached` did: the same object (make_task caches its
+    tasks), or the same reference, declared freedoms and checks (a rebuilt task)."""
+    if cached is task:
+        return True
+    return (cached.solution, cached.free, cached.checks) == (task.solution, task.free, task.checks)
 
 
 def _world(scenario: str, world_seed: int) -> World:

@@ -49,9 +49,11 @@ def _fits(value: Any, wanted: Any) -> bool:
 
 @functools.cache
 def model_free(table: str) -> frozenset[str]:
-    """Columns of `table` its model marks free (always with the primary key `id`)."""
+    """Columns of `table` its model marks free, or ephemeral (read markers: never a
+    change), always with the primary key `id`."""
     t: Table = Base.metadata.tables[table]
-    return frozenset(c.name for c in t.columns if c.info.get("free")) | {"id"}
+    marked = (c.name for c in t.columns if c.info.get("free") or c.info.get("ephemeral"))
+    return frozenset(marked) | {"id"}
 
 
 @functools.cache

@@ -118,9 +118,8 @@ def _updated(
         return (
             f"{want.table} #{want.row_id}: unchanged, want {', '.join(sorted(want.fields))} changed"
         )
-    wrong = {
-        f for f in fields if not _same(final[f], _want(want.table, f, want.after[f], ids, new))
-    }
+    wanted = {f: _want(want.table, f, want.after[f], ids, new) for f in fields}
+    wrong = {f for f in fields if not _same(final[f], wanted[f])}
     if got is not None:
         taken.add((got.table, got.row_id))
         out.matched.append(got)
@@ -129,7 +128,7 @@ def _updated(
         extra = RowChange(got.table, got.row_id, beyond, got.after)
         if extra.fields:
             out.rest.append(extra)
-    return _differs(want, final, wrong, {}) if wrong else None
+    return _differs(want, final, wrong, wanted) if wrong else None
 
 
 class Pool:
@@ -169,7 +168,7 @@ class Pool:
             if (c.table, c.row_id) in taken:
                 continue
             if all(_same(c.after[k], v) for k, v in wanted.items()):  # type: ignore[index]
-                agree = sum(_same(c.after[k], row[k]) for k in free if k != "id")  # type: ignore[index]
+                agree = sum(_same(c.after.get(k), row[k]) for k in free & row.keys() if k != "id")  # type: ignore[index]
                 if agree > score:
                     best, score = c, agree
         return best
@@ -209,17 +208,18 @@ def _fold(value: Any) -> Any:
 def _differs(
     want: RowChange, got: Mapping[str, Any], wrong: set[str], wanted: Mapping[str, Any]
 ) -> str:
-    """``table #id: got col=value; want col=value`` for up to three differing columns (a
-    foreign key to a reference row no agent row matched shows as that row, unmatched)."""
+    """``table #id: got col=value; want col=value`` for up to three differing columns, a
+    foreign key shown as the agent's row it must name (or, when no agent row matched the
+    reference's, as that row, unmatched)."""
     assert want.after is not None
     shown = sorted(wrong)[:3]
     gots = ", ".join(f"{k}={_short(got.get(k))}" for k in shown)
-    wants = ", ".join(
-        f"{k}="
-        + (f"#{want.after[k]} (unmatched)" if wanted.get(k) is _MISSING else _short(want.after[k]))
-        for k in shown
-    )
+    wants = ", ".join(f"{k}={_shown(want.after[k], wanted.get(k, want.after[k]))}" for k in shown)
     return f"{want.table} #{want.row_id}: got {gots}; want {wants}"
+
+
+def _shown(reference: Any, mapped: Any) -> str:
+    return f"#{reference} (unmatched)" if mapped is _MISSING else _short(mapped)
 
 
 def _short(value: Any) -> str:

@@ -30,7 +30,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from officegym.apps.org.models import Person
-from officegym.db import Base, intpk
+from officegym.db import CLOCK, Base, intpk
 
 PropertyType = Literal["apartment", "house", "condo", "loft", "townhouse", "cabin", "guesthouse"]
 Policy = Literal["flexible", "moderate", "strict"]
@@ -183,9 +183,9 @@ class Reservation(Base):
     refund: Mapped[int | None] = mapped_column(Integer)  # set when cancelled
     over_policy: Mapped[bool] = mapped_column(Boolean, default=False)
     approver_id: Mapped[int | None] = mapped_column(ForeignKey("org_person.id"))
-    purpose: Mapped[str] = mapped_column(String(200), default="")
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
-    cancelled_at: Mapped[dt.datetime | None] = mapped_column(DateTime(), info={"free": "clock stamp"})
+    purpose: Mapped[str] = mapped_column(String(200), default="", info={"free": "optional note"})
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info=CLOCK)
+    cancelled_at: Mapped[dt.datetime | None] = mapped_column(DateTime(), info=CLOCK)
 
     listing: Mapped[Listing] = relationship(viewonly=True)
     guest: Mapped[Person] = relationship(viewonly=True, foreign_keys=[guest_id])
@@ -219,7 +219,7 @@ class HostMessage(Base):
     reservation_id: Mapped[int | None] = mapped_column(ForeignKey("booking_reservation.id"))
     from_host: Mapped[bool] = mapped_column(Boolean, default=False)
     text: Mapped[str] = mapped_column(Text)
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info=CLOCK)
 
 
 class Wishlist(Base):
@@ -231,7 +231,7 @@ class Wishlist(Base):
     id: Mapped[intpk]
     owner_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"), index=True)
     name: Mapped[str] = mapped_column(String(80))
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info=CLOCK)
 
 
 class Saved(Base):
@@ -243,7 +243,7 @@ class Saved(Base):
     id: Mapped[intpk]
     wishlist_id: Mapped[int] = mapped_column(ForeignKey("booking_wishlist.id"), index=True)
     listing_id: Mapped[int] = mapped_column(ForeignKey("booking_listing.id"))
-    added_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
+    added_at: Mapped[dt.datetime] = mapped_column(DateTime(), info=CLOCK)
 
 
 class TravelPolicy(Base):
@@ -311,10 +311,10 @@ class FlightBooking(Base):
     price: Mapped[int] = mapped_column(Integer)  # cents per traveller
     total: Mapped[int] = mapped_column(Integer)  # cents, all travellers, fees paid included
     refund: Mapped[int | None] = mapped_column(Integer)
-    purpose: Mapped[str] = mapped_column(String(200), default="")
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
-    changed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(), info={"free": "clock stamp"})
-    cancelled_at: Mapped[dt.datetime | None] = mapped_column(DateTime(), info={"free": "clock stamp"})
+    purpose: Mapped[str] = mapped_column(String(200), default="", info={"free": "optional note"})
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info=CLOCK)
+    changed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(), info=CLOCK)
+    cancelled_at: Mapped[dt.datetime | None] = mapped_column(DateTime(), info=CLOCK)
 
     route: Mapped[Route] = relationship(viewonly=True)
     fare: Mapped[Fare] = relationship(viewonly=True)
@@ -345,4 +345,4 @@ class Payment(Base):
     kind: Mapped[str] = mapped_column(String(8))
     amount: Mapped[int] = mapped_column(Integer)  # cents, positive
     memo: Mapped[str] = mapped_column(String(120))
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info=CLOCK)

@@ -15,7 +15,7 @@ from sqlalchemy import BigInteger, Date, DateTime, ForeignKey, Index, Integer, S
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from officegym.apps.org.models import Person
-from officegym.db import Base, intpk
+from officegym.db import CLOCK, DERIVED, Base, intpk
 
 Role = Literal["rep", "manager", "admin"]
 RecordType = Literal["account", "contact", "lead", "opportunity", "case"]
@@ -91,7 +91,7 @@ class Account(Base):
     employees: Mapped[int | None] = mapped_column(Integer)
     description: Mapped[str] = mapped_column(Text, default="")
     owner_id: Mapped[int] = _owner()
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info=CLOCK)
 
     owner: Mapped[Person] = relationship(viewonly=True)
 
@@ -107,7 +107,7 @@ class Contact(Base):
     email: Mapped[str | None] = mapped_column(String(200), index=True)
     phone: Mapped[str | None] = mapped_column(String(40))
     owner_id: Mapped[int] = _owner()
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info=CLOCK)
 
     account: Mapped[Account | None] = relationship(viewonly=True)
     owner: Mapped[Person] = relationship(viewonly=True)
@@ -132,8 +132,8 @@ class Lead(Base):
     source: Mapped[str | None] = mapped_column(String(20))
     rating: Mapped[str | None] = mapped_column(String(10))
     owner_id: Mapped[int] = _owner()
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
-    converted_at: Mapped[dt.datetime | None] = mapped_column(DateTime(), info={"free": "clock stamp"})
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info=CLOCK)
+    converted_at: Mapped[dt.datetime | None] = mapped_column(DateTime(), info=CLOCK)
     converted_account_id: Mapped[int | None] = mapped_column(ForeignKey("crm_account.id"))
     converted_contact_id: Mapped[int | None] = mapped_column(ForeignKey("crm_contact.id"))
     converted_opportunity_id: Mapped[int | None] = mapped_column(ForeignKey("crm_opportunity.id"))
@@ -166,8 +166,8 @@ class Opportunity(Base):
     loss_reason: Mapped[str | None] = mapped_column(String(20))
     description: Mapped[str] = mapped_column(Text, default="")
     owner_id: Mapped[int] = _owner()
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
-    closed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(), info={"free": "clock stamp"})
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info=CLOCK)
+    closed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(), info=CLOCK)
 
     account: Mapped[Account] = relationship(viewonly=True)
     contact: Mapped[Contact | None] = relationship(viewonly=True)
@@ -193,7 +193,7 @@ class Activity(Base):
     status: Mapped[str] = mapped_column(String(10), default="Completed")
     due_date: Mapped[dt.date | None] = mapped_column(Date())
     owner_id: Mapped[int] = _owner()
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info=CLOCK)
 
     owner: Mapped[Person] = relationship(viewonly=True)
 
@@ -214,8 +214,8 @@ class Case(Base):
     origin: Mapped[str | None] = mapped_column(String(10))
     resolution: Mapped[str] = mapped_column(Text, default="")
     owner_id: Mapped[int] = _owner()
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
-    closed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(), info={"free": "clock stamp"})
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info=CLOCK)
+    closed_at: Mapped[dt.datetime | None] = mapped_column(DateTime(), info=CLOCK)
 
     account: Mapped[Account | None] = relationship(viewonly=True)
     contact: Mapped[Contact | None] = relationship(viewonly=True)
@@ -226,7 +226,7 @@ class FieldHistory(Base):
     """One changed field of one record: who changed it, when, from what, to what."""
 
     __tablename__ = "crm_field_history"
-    __table_args__ = (Index("ix_crm_field_history_record", "record_type", "record_id"), {"info": {"free": "derived"}})
+    __table_args__ = (Index("ix_crm_field_history_record", "record_type", "record_id"), DERIVED)
 
     id: Mapped[intpk]
     record_type: Mapped[str] = mapped_column(String(12))
@@ -235,7 +235,7 @@ class FieldHistory(Base):
     old_value: Mapped[str | None] = mapped_column(Text)
     new_value: Mapped[str | None] = mapped_column(Text)
     changed_by_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"))
-    changed_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
+    changed_at: Mapped[dt.datetime] = mapped_column(DateTime(), info=CLOCK)
 
     changed_by: Mapped[Person] = relationship(viewonly=True)
 

@@ -16,7 +16,7 @@ from typing import Literal, get_args
 from sqlalchemy import JSON, DateTime, Float, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from officegym.db import Base, intpk
+from officegym.db import CLOCK, DERIVED, Base, intpk
 
 Role = Literal["viewer", "editor"]
 LinkAccess = Literal["none", "viewer", "editor"]
@@ -34,8 +34,8 @@ class Workbook(Base):
     name: Mapped[str] = mapped_column(String(120), index=True)
     owner_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"), index=True)
     link_access: Mapped[str] = mapped_column(String(10), default="none")
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
-    updated_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info=CLOCK)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime(), info=CLOCK)
 
 
 class Share(Base):
@@ -138,13 +138,13 @@ class Change(Base):
     cell edits, the first cells' inputs before and after)."""
 
     __tablename__ = "sheets_change"
-    __table_args__ = {"info": {"free": "the audit log of edits, derived from them"}}
+    __table_args__ = (DERIVED,)
 
     id: Mapped[intpk]
     workbook_id: Mapped[int] = mapped_column(Integer, index=True)  # kept after a deletion
     sheet_id: Mapped[int | None] = mapped_column(Integer)
     actor_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"))
-    at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
+    at: Mapped[dt.datetime] = mapped_column(DateTime(), info=CLOCK)
     action: Mapped[str] = mapped_column(String(30))
     target: Mapped[str] = mapped_column(String(200), default="")
     detail: Mapped[str] = mapped_column(Text, default="")

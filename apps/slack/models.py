@@ -20,7 +20,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from officegym.apps.org.models import Person
-from officegym.db import Base, intpk
+from officegym.db import CLOCK, DERIVED, Base, intpk
 
 ChannelKind = Literal["public", "private", "dm", "mpdm"]
 
@@ -35,7 +35,7 @@ class Channel(Base):
     purpose: Mapped[str] = mapped_column(String(250), default="")
     is_archived: Mapped[bool] = mapped_column(Boolean, default=False)
     created_by_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"))
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info=CLOCK)
     # DMs and group DMs: the members' sorted ids ("3,17"), one conversation per set of people.
     dm_key: Mapped[str | None] = mapped_column(String(80), unique=True)
 
@@ -58,7 +58,7 @@ class Membership(Base):
     id: Mapped[intpk]
     channel_id: Mapped[int] = mapped_column(ForeignKey("slack_channel.id"), index=True)
     person_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"), index=True)
-    joined_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
+    joined_at: Mapped[dt.datetime] = mapped_column(DateTime(), info=CLOCK)
     # Id of the newest message this member has seen; moving it is not a change a grader counts.
     last_read_id: Mapped[int] = mapped_column(default=0, info={"ephemeral": True})
 
@@ -73,9 +73,9 @@ class Message(Base):
     channel_id: Mapped[int] = mapped_column(ForeignKey("slack_channel.id"), index=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"), index=True)
     text: Mapped[str] = mapped_column(Text)
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info=CLOCK)
     thread_parent_id: Mapped[int | None] = mapped_column(ForeignKey("slack_message.id"), index=True)
-    edited_at: Mapped[dt.datetime | None] = mapped_column(DateTime(), info={"free": "clock stamp"})
+    edited_at: Mapped[dt.datetime | None] = mapped_column(DateTime(), info=CLOCK)
     is_deleted: Mapped[bool] = mapped_column(Boolean, default=False)
     # A thread reply also shown in the channel (Slack's reply_broadcast).
     broadcast: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -110,12 +110,12 @@ class Pin(Base):
     channel_id: Mapped[int] = mapped_column(ForeignKey("slack_channel.id"), index=True)
     message_id: Mapped[int] = mapped_column(ForeignKey("slack_message.id"), unique=True)
     pinned_by_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"))
-    pinned_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
+    pinned_at: Mapped[dt.datetime] = mapped_column(DateTime(), info=CLOCK)
 
 
 class Mention(Base):
     __tablename__ = "slack_mention"
-    __table_args__ = (UniqueConstraint("message_id", "person_id"), {"info": {"free": "derived"}})
+    __table_args__ = (UniqueConstraint("message_id", "person_id"), DERIVED)
 
     id: Mapped[intpk]
     message_id: Mapped[int] = mapped_column(ForeignKey("slack_message.id"), index=True)
@@ -143,7 +143,7 @@ class Ephemeral(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"))
     recipient_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"), index=True)
     text: Mapped[str] = mapped_column(Text)
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info=CLOCK)
 
 
 class ScheduledMessage(Base):
@@ -158,7 +158,7 @@ class ScheduledMessage(Base):
     post_at: Mapped[dt.datetime] = mapped_column(DateTime(), index=True)
     thread_parent_id: Mapped[int | None] = mapped_column(ForeignKey("slack_message.id"))
     message_id: Mapped[int | None] = mapped_column(ForeignKey("slack_message.id"))
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info=CLOCK)
 
 
 class File(Base):
@@ -180,7 +180,7 @@ class File(Base):
     message_id: Mapped[int | None] = mapped_column(ForeignKey("slack_message.id"), index=True)
     upload_key: Mapped[str] = mapped_column(String(64), default="", info={"free": "generated key"})
     is_complete: Mapped[bool] = mapped_column(Boolean, default=False)
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info=CLOCK)
 
 
 class Bookmark(Base):
@@ -195,8 +195,8 @@ class Bookmark(Base):
     link: Mapped[str] = mapped_column(String(2000))
     emoji: Mapped[str] = mapped_column(String(60), default="")
     created_by_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"))
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
-    updated_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info=CLOCK)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime(), info=CLOCK)
 
 
 class App(Base):
@@ -214,7 +214,7 @@ class App(Base):
     verification_token: Mapped[str] = mapped_column(String(64))
     request_url: Mapped[str] = mapped_column(String(2000), default="")
     events: Mapped[str] = mapped_column(Text, default="")  # event types, comma-separated
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info={"free": "clock stamp"})
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(), info=CLOCK)
 
     @property
     def slack_id(self) -> str:

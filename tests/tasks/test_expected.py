@@ -5,6 +5,7 @@ changes cost by their size."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from collections.abc import Iterator
 
@@ -120,3 +121,40 @@ def test_a_changed_solution_is_not_served_from_the_cache() -> None:
     reference = expected(task)
     shorter = dataclasses.replace(task, solution=task.solution[:-1])
     assert len(expected(shorter).steps) == len(reference.steps) - 1
+
+
+def test_another_formula_computing_the_same_column_passes(world: World) -> None:
+    """The column is judged as a computation (`Follows` frees its cells' inputs), so the
+    factors in the other order are as good as the reference's formula."""
+    task = make_task("sheets.formula-column", 0)
+    first = task.solution[0]
+    header, formula = first.arguments["values"]
+    swapped = "=" + "*".join(reversed(formula[0][1:].split("*")))
+    assert swapped != formula[0]
+    calls = [ToolCall(first.name, {**first.arguments, "values": [header, [swapped]]})]
+    graded, errors = replay(world, task, [*calls, *task.solution[1:]], task.answer)
+    assert not errors and graded.passed and graded.reward == 1.0
+
+
+def test_reading_more_after_joining_a_channel_is_not_a_difference(world: World) -> None:
+    """A membership's read marker is ephemeral: reading the channel after joining it
+    leaves the joined row as the reference's."""
+    task = make_task("slack.join-and-post", 0)
+    join = next(c for c in task.solution if c.name == "slack_join_channel")
+    read = ToolCall("slack_read_channel", {"channel": join.arguments["channel"]})
+    graded, errors = replay(world, task, [*task.solution, read], task.answer)
+    assert not errors and graded.passed and graded.reward == 1.0
+
+
+def test_validate_reports_the_policies_beside_the_mutants() -> None:
+    from click.testing import CliRunner
+
+    from officegym import cli
+
+    result = CliRunner().invoke(
+        cli.main, ["validate", "--seeds", "1", "--json", "slack.react-message"]
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)["templates"]["slack.react-message"]
+    assert report["policies"]["undo"] == {"run": 1, "killed": 1, "survived": 0}
+    assert report["no_inverse"] == [] and report["prior"]["seeds"] == 0

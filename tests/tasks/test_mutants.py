@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from sqlalchemy.orm import Session
 
 from officegym import cli
-from officegym.tasks import TEMPLATES, Equivalent, RowExists, Spec, make_task, template
+from officegym.tasks import TEMPLATES, Equivalent, Free, RowExists, Spec, make_task, template
 from officegym.tasks.checks import Allow
 from officegym.tasks.facts import integer
 from officegym.tasks.mutants import KINDS, mutants
@@ -65,7 +65,8 @@ LENIENT = "demo.lenient-post"
 
 
 def _lenient(declare: bool):
-    """A template whose grader reads no fact: any post in #general passes."""
+    """A template whose grader reads no fact: any post in #general passes (its text
+    declared free, so the end state does not pin the wording either)."""
     posted = RowExists(name="posted", table="slack_message", where={"channel_id": 1}, new=True)
     post = ToolCall("slack_post_message", {"channel": "general", "text": "7 people signed up."})
     excuse = [Equivalent("text.drop-fact", "demo: the count is not graded")]
@@ -79,6 +80,7 @@ def _lenient(declare: bool):
             allowed=[Allow("slack_message", limit=2), Allow("slack_mention")],
             solution=[post],
             equivalent=excuse if declare else [],
+            free=[Free("slack_message", ("text",), "demo: the post's wording is not graded")],
         )
 
     return build

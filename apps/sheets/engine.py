@@ -80,7 +80,7 @@ class Book:
         self.removed: list[int] = []  # ids of cell rows to delete
         self.circular: dict[Key, None] = {}
         self.over_budget: dict[Key, str] = {}  # cells the last recalculation cut short, why
-        self._pool: dict[tuple, Value] = {}  # pooled aggregates of the running recalculation
+        self.pool: dict[tuple, Value] | None = None  # aggregates computed while recalculating
         self.internal_errors = 0
 
     def fork(self) -> Book:
@@ -293,9 +293,12 @@ class Book:
         """Re-evaluate every formula that depends on `changed` (and the changed formulas
         themselves), each once, in dependency order; returns how many were evaluated.
         The whole recalculation runs within one time budget (see `budget`)."""
-        self.over_budget, self._pool = {}, {}
-        with budget.recalculation():
-            return self._recalc(changed)
+        self.over_budget, self.pool = {}, {}
+        try:
+            with budget.recalculation():
+                return self._recalc(changed)
+        finally:
+            self.pool = None
 
     def _recalc(self, changed: Iterable[Key]) -> int:
         affected: dict[Key, None] = dict.fromkeys(changed)
@@ -338,16 +341,10 @@ class Book:
         if state is None or state.formula is None:
             return 0
         self.circular.pop(key, None)
-        formula = state.formula
         if budget.expired():  # the time ran out: the formula shows the error unevaluated
             value = self._over(key, budget.timeout())
-        elif formula.pooled:  # the same aggregate over the same ranges: computed once
-            same = (formula.key, tuple(self.reads.get(key, ())))
-            if same not in self._pool:
-                self._pool[same] = self._run(key, formula)
-            value = self._pool[same]
         else:
-            value = self._run(key, formula)
+            value = self._run(key, state.formula)
         self._store_value(key, value)
         return 1
 

@@ -142,18 +142,22 @@ def test_a_recalculation_stops_at_its_time_budget() -> None:
 
 
 def test_thousands_of_whole_column_sums_recalculate_within_budget() -> None:
+    """Each distinct SUM over the same column is computed once per recalculation."""
     out = child("""
         b = book.book
         for r in range(1, 4001):
             b.set_input(1, r, 3, str(r))
             b.set_input(2, r, 2, "=SUM(Data!C:C)")
+            b.set_input(2, r, 4, f"=Data!C{r}/SUM(Data!C:C)")  # share of the total
         b.recalc_all()
         book.type("Data!C5", "1005")
         out["over"] = len(b.over_budget)
         out["values"] = sorted({b.value(2, r, 2) for r in range(1, 4001)})
+        out["shares"] = sum(b.value(2, r, 4) for r in range(1, 4001))
     """)
     assert out["over"] == 0
     assert out["values"] == [4000 * 4001 / 2 + 1000]
+    assert out["shares"] == pytest.approx(1.0)
 
 
 def test_a_typed_formula_over_budget_is_refused_and_changes_nothing(world: World) -> None:

@@ -12,6 +12,7 @@ stored state changed are collected in `dirty` for `store.save` to write.
 from __future__ import annotations
 
 import itertools
+import math
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from officegym.apps.sheets.compiler import Compiled, compile_cell, compile_formu
 from officegym.apps.sheets.formats import typed_value
 from officegym.apps.sheets.parse import RefT
 from officegym.apps.sheets.runtime import Ctx
-from officegym.apps.sheets.values import CIRC, REF, VALUE, Raise, Value, XlError
+from officegym.apps.sheets.values import CIRC, NUM, REF, VALUE, Raise, Value, XlError
 from officegym.errors import Invalid
 
 __all__ = ["WIDE", "Book", "CellState", "Key", "SheetData"]
@@ -364,6 +365,8 @@ class Book:
             value = VALUE
         if isinstance(value, str) and len(value) > 50_000:
             value = VALUE
+        elif type(value) is float and not math.isfinite(value):  # no cell holds inf or nan
+            value = NUM
         return value
 
     def _over(self, key: Key, over: budget.OverBudget) -> Value:

@@ -87,8 +87,12 @@ def test_text_and_cost_growing_functions_answer_excels_errors() -> None:
             "lcm": "=LCM(SEQUENCE(200,1,1E15))",
             "workday": "=WORKDAY(1,2000000)",
             "networkdays": "=NETWORKDAYS(1,2958465)",
+            "dollar": "=DOLLAR(1E300,1E9)",
+            "round": "=ROUND(1,1E300)",
+            "huge": '=VALUE(REPT("9",400))',
         }.items():
             out[name] = run(f)[0]
+        out["internal_errors"] = book.book.internal_errors
     """)
     assert out == {
         "rept": "#VALUE!",
@@ -101,6 +105,10 @@ def test_text_and_cost_growing_functions_answer_excels_errors() -> None:
         "lcm": "#NUM!",
         "workday": "2799999.0",
         "networkdays": "2113190.0",
+        "dollar": "#VALUE!",
+        "round": "#NUM!",
+        "huge": "#NUM!",
+        "internal_errors": 0,
     }
 
 

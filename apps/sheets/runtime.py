@@ -104,11 +104,8 @@ class Rng:
     def numbers(self) -> list[float]:
         """The numbers of the range (text, logicals and blanks skipped); an error in it
         is raised."""
-        got = (
-            self.cells()
-            if self.size <= 4 * len(self.book.values_of(self.sid)) + 64
-            else list(self.values())
-        )
+        dense = min(4 * len(self.book.values_of(self.sid)) + 64, budget.current().cells)
+        got = self.cells() if self.size <= dense else list(self.values())
         nums = [v for v in got if type(v) is float]
         if len(nums) != len(got):
             for v in got:

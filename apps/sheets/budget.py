@@ -8,7 +8,10 @@ its memory. Every evaluation therefore runs within limits checked *before* the w
 - text holds at most Excel's 32,767 characters (`text_size()`: #VALUE!, as Excel);
 - a formula nests at most `Limits.depth` levels (a parse error, see `parse.py`);
 - one recalculation runs at most `Limits.seconds`; formulas left when it runs out
-  are not evaluated and show the error.
+  are not evaluated.
+
+A cell whose formula blew the array or time budget shows #NUM! (Excel's error for a
+result it cannot compute).
 
 Functions whose cost grows with a number (FACT, dates far away) follow Excel's own
 bounds (FACT(171) is #NUM!), which keep them cheap. A blown budget raises
@@ -31,9 +34,11 @@ from officegym.errors import Invalid
 
 __all__ = [
     "LIMITS",
+    "MAX_TEXT",
     "Limits",
     "OverBudget",
     "cells",
+    "current",
     "expired",
     "joined",
     "limits",

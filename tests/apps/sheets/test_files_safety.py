@@ -137,3 +137,21 @@ def test_download_names_outside_latin1_make_valid_headers() -> None:
     header = files.attachment("Bilan 2026 — 東京\x01", "xlsx")
     header.encode("latin-1")
     assert "filename*=UTF-8''Bilan%202026%20%E2%80%94%20%E6%9D%B1%E4%BA%AC.xlsx" in header
+
+
+def test_a_workbook_named_outside_latin1_downloads(world: World, client) -> None:  # type: ignore[no-untyped-def]
+    with world.session() as s:
+        me = owner(s, "Orders 2025")
+        wb = sheets.create_workbook(s, me, "Ventes 東京 €")
+        sheets.write_range(s, me, wb, "A1", [["=1+1", "'@x"]])
+        s.commit()
+    client.get(f"/login/{me.handle}")
+    got = client.get(f"/sheets/{wb.id}/export.xlsx")
+    assert got.status_code == 200
+    assert (
+        "filename*=UTF-8''Ventes%20%E6%9D%B1%E4%BA%AC%20%E2%82%AC.xlsx"
+        in got.headers["Content-Disposition"]
+    )
+    assert load_workbook(io.BytesIO(got.data), data_only=True)["Sheet1"]["A1"].value == 2
+    text = client.get(f"/sheets/{wb.id}/export.csv").get_data(as_text=True)
+    assert text == "2,'@x\n"

@@ -202,4 +202,10 @@ def broadcast(fn: Callable[[Value, Value], Value], a: Any, b: Any) -> Array:
         mj = 0 if len(m[0]) == 1 else j
         return m[mi][mj] if mi < len(m) and mj < len(m[0]) else NA
 
-    return [[fn(pick(a, i, j), pick(b, i, j)) for j in range(cols)] for i in range(rows)]
+    every = max(1, 1024 // max(cols, 1))  # rows between checks of the time left
+    out = []
+    for i in range(rows):
+        if i % every == 0:
+            budget.tick()
+        out.append([fn(pick(a, i, j), pick(b, i, j)) for j in range(cols)])
+    return out

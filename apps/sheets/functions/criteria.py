@@ -177,3 +177,28 @@ def matching_positions(
             found = _matches(cells(rng), test, rows, cols, blank_ok)
         hits = found if hits is None else hits & found
     return sorted(hits or ()), rows, cols
+
+
+def count_matching(pairs: Sequence[tuple[object, Value]]) -> int:
+    """How many positions match every (range, criterion) pair: `matching_positions`
+    counted, walking only the stored cells when every range is far larger than what its
+    sheet stores (``COUNTIF(A:Z,"<>x")`` counts the blanks by arithmetic)."""
+    ranges = [r for r, _ in pairs]
+    if not all(isinstance(r, Rng) for r in ranges) or not all(_sparse(r) for r in ranges):
+        return len(matching_positions(pairs)[0])
+    first = ranges[0]
+    if any((r.rows, r.cols) != (first.rows, first.cols) for r in ranges):  # type: ignore[union-attr]
+        raise Raise(VALUE)
+    tests = [matcher(c) for _, c in pairs]
+    stored = {(r - rng.r1, c - rng.c1) for rng in ranges for r, c, _ in rng.stored()}  # type: ignore[union-attr]
+    hits = sum(
+        all(t(rng.value_at(rng.r1 + i, rng.c1 + j)) for rng, t in zip(ranges, tests, strict=True))  # type: ignore[union-attr]
+        for i, j in stored
+    )
+    blanks = first.rows * first.cols - len(stored)  # type: ignore[union-attr]
+    return hits + (blanks if all(t(None) for t in tests) else 0)
+
+
+def _sparse(rng: Rng) -> bool:
+    r2, c2 = rng.clipped()
+    return (r2 - rng.r1 + 1) * (c2 - rng.c1 + 1) > 4 * len(rng.book.values_of(rng.sid)) + 64

@@ -53,12 +53,11 @@ def test_array_broadcasts_and_dense_whole_sheet_ranges_stop_at_the_cell_cap() ->
         out["broadcast"] = run("=SUM(SEQUENCE(100000)*SEQUENCE(1,100000))")
         out["whole"] = run("=Data!A:XFD")
         out["lookup"] = run("=VLOOKUP(2,Data!A:XFD,2,FALSE)")
-        out["blanks"] = run('=COUNTIF(Data!A:XFD,"")')
         out["ordinary"] = run("=SUM(SEQUENCE(10)*2)")
     """)
     assert out["broadcast"][0] == "#NUM!" and "10,000,000,000 cells" in out["broadcast"][1]
     assert out["whole"][0] == "#NUM!" and "exceeds the limit" in out["whole"][1]
-    assert out["lookup"][0] == "#NUM!" and out["blanks"][0] == "#NUM!"
+    assert out["lookup"][0] == "#NUM!"
     assert out["ordinary"] == ["110.0", None]
 
 
@@ -68,10 +67,14 @@ def test_whole_sheet_aggregates_count_stored_cells_only() -> None:
         out["sum"] = run("=SUM(Data!A:XFD)")
         out["counta"] = run("=COUNTA(Data!A:XFD)")
         out["columns"] = run("=SUMPRODUCT(Data!A:A,Data!B:B)")
+        out["blanks"] = run('=COUNTIF(Data!A:XFD,"")')
+        out["not_x"] = run('=COUNTIFS(Data!A:C,"<>x",Data!B:D,"<>3")')
     """)
     assert out["sumproduct"] == ["38.0", None]  # 4 + 9 + 25
     assert out["sum"] == ["10.0", None] and out["counta"] == ["3.0", None]
     assert out["columns"] == ["6.0", None]
+    assert out["blanks"] == [f"{1048576 * 16384 - 3}.0", None]
+    assert out["not_x"] == [f"{1048576 * 3 - 1}.0", None]  # B1 holds 3
 
 
 def test_text_and_cost_growing_functions_answer_excels_errors() -> None:

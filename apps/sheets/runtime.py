@@ -133,6 +133,12 @@ class Rng:
         budget.cells(c2 - self.c1 + 1, "a row")
         return _row(vals, self.r1 + index, self.c1, c2)
 
+    def sparse(self) -> bool:
+        """Whether the range (clipped) is far larger than what its sheet stores, so that
+        walking the stored cells (`stored`) is the cheaper read."""
+        r2, c2 = self.clipped()
+        return (r2 - self.r1 + 1) * (c2 - self.c1 + 1) > 4 * len(self.book.values_of(self.sid)) + 64
+
     def stored(self) -> Iterator[tuple[int, int, Value]]:
         """(row, col, value) of the range's non-blank cells in any order, walking whichever
         is smaller: the sparse store or the clipped rectangle."""

@@ -184,7 +184,7 @@ def count_matching(pairs: Sequence[tuple[object, Value]]) -> int:
     counted, walking only the stored cells when every range is far larger than what its
     sheet stores (``COUNTIF(A:Z,"<>x")`` counts the blanks by arithmetic)."""
     ranges = [r for r, _ in pairs]
-    if not all(isinstance(r, Rng) for r in ranges) or not all(_sparse(r) for r in ranges):
+    if not all(isinstance(r, Rng) for r in ranges) or not all(r.sparse() for r in ranges):
         return len(matching_positions(pairs)[0])
     first = ranges[0]
     if any((r.rows, r.cols) != (first.rows, first.cols) for r in ranges):  # type: ignore[union-attr]
@@ -197,8 +197,3 @@ def count_matching(pairs: Sequence[tuple[object, Value]]) -> int:
     )
     blanks = first.rows * first.cols - len(stored)  # type: ignore[union-attr]
     return hits + (blanks if all(t(None) for t in tests) else 0)
-
-
-def _sparse(rng: Rng) -> bool:
-    r2, c2 = rng.clipped()
-    return (r2 - rng.r1 + 1) * (c2 - rng.c1 + 1) > 4 * len(rng.book.values_of(rng.sid)) + 64

@@ -183,17 +183,17 @@ def count_matching(pairs: Sequence[tuple[object, Value]]) -> int:
     """How many positions match every (range, criterion) pair: `matching_positions`
     counted, walking only the stored cells when every range is far larger than what its
     sheet stores (``COUNTIF(A:Z,"<>x")`` counts the blanks by arithmetic)."""
-    ranges = [r for r, _ in pairs]
-    if not all(isinstance(r, Rng) for r in ranges) or not all(r.sparse() for r in ranges):
+    ranges = [r for r, _ in pairs if isinstance(r, Rng)]
+    if len(ranges) != len(pairs) or not all(r.sparse() for r in ranges):
         return len(matching_positions(pairs)[0])
-    first = ranges[0]
-    if any((r.rows, r.cols) != (first.rows, first.cols) for r in ranges):  # type: ignore[union-attr]
+    shape = (ranges[0].rows, ranges[0].cols)
+    if any((r.rows, r.cols) != shape for r in ranges):
         raise Raise(VALUE)
     tests = [matcher(c) for _, c in pairs]
-    stored = {(r - rng.r1, c - rng.c1) for rng in ranges for r, c, _ in rng.stored()}  # type: ignore[union-attr]
+    stored = {(r - rng.r1, c - rng.c1) for rng in ranges for r, c, _ in rng.stored()}
     hits = sum(
-        all(t(rng.value_at(rng.r1 + i, rng.c1 + j)) for rng, t in zip(ranges, tests, strict=True))  # type: ignore[union-attr]
+        all(t(rng.value_at(rng.r1 + i, rng.c1 + j)) for rng, t in zip(ranges, tests, strict=True))
         for i, j in stored
     )
-    blanks = first.rows * first.cols - len(stored)  # type: ignore[union-attr]
+    blanks = shape[0] * shape[1] - len(stored)
     return hits + (blanks if all(t(None) for t in tests) else 0)

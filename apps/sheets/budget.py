@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-from officegym.apps.sheets.refs import a1
+from officegym.apps.sheets.refs import MAX_ROWS, a1
 from officegym.apps.sheets.values import NUM, VALUE, Raise, XlError
 from officegym.errors import Invalid
 
@@ -56,7 +56,7 @@ MAX_TEXT = 32_767  # characters in a cell's text, as in Excel
 class Limits:
     """The budget's caps (`LIMITS` by default; `limits()` changes them for a block)."""
 
-    cells: int = 1_000_000  # values in any intermediate array
+    cells: int = MAX_ROWS  # values in any intermediate array: one whole column
     depth: int = 200  # nesting levels of a formula (Excel allows 64 nested functions)
     seconds: float = 3.0  # per recalculation
     enforced: bool = True  # False only to measure what the checks cost (bench)

@@ -57,7 +57,7 @@ def test_array_broadcasts_and_dense_whole_sheet_ranges_stop_at_the_cell_cap() ->
     """)
     assert out["broadcast"][0] == "#NUM!" and "10,000,000,000 cells" in out["broadcast"][1]
     assert out["whole"][0] == "#NUM!" and "exceeds the limit" in out["whole"][1]
-    assert out["lookup"][0] == "#NUM!"
+    assert out["lookup"] == ["3.0", None]  # one whole column fits the budget
     assert out["ordinary"] == ["110.0", None]
 
 
@@ -137,19 +137,19 @@ def test_deep_nesting_is_a_parse_error_not_a_crash() -> None:
 
 def test_a_recalculation_stops_at_its_time_budget() -> None:
     out = child("""
-        heavy = "=SUM(SEQUENCE(300,300)*SEQUENCE(300,300))"
-        with budget.limits(budget.Limits(seconds=0.2)):
-            for r in range(1, 41):
+        heavy = "=SUM(SEQUENCE(200,200)*SEQUENCE(200,200))"
+        with budget.limits(budget.Limits(seconds=0.5)):
+            for r in range(1, 101):
                 book.book.set_input(2, r, 3, heavy)
-            book.book.recalc([(2, r, 3) for r in range(1, 41)])
-        shown = [str(book.book.value(2, r, 3)) for r in range(1, 41)]
+            book.book.recalc([(2, r, 3) for r in range(1, 101)])
+        shown = [str(book.book.value(2, r, 3)) for r in range(1, 101)]
         out["first"] = shown[0]
         out["cut"] = sum(v == "#NUM!" for v in shown)
         out["reasons"] = sorted(set(book.book.over_budget.values()))
     """)
     assert out["first"] != "#NUM!"
-    assert 0 < out["cut"] < 40
-    assert out["reasons"] == ["the recalculation took more than 0.2 s"]
+    assert 0 < out["cut"] < 100
+    assert out["reasons"] == ["the recalculation took more than 0.5 s"]
 
 
 def test_thousands_of_whole_column_sums_recalculate_within_budget() -> None:
@@ -185,7 +185,7 @@ def test_a_typed_formula_over_budget_is_refused_and_changes_nothing(world: World
     heavy = {"workbook": wb.id, "range": "A1", "values": [["=SEQUENCE(1E5)*SEQUENCE(1,1E5)"]]}
     out = runner.call("sheets_write_range", heavy)
     runner.close()
-    assert not out.ok and out.code == "over_budget" and "1,000,000 cells" in (out.error or "")
+    assert not out.ok and out.code == "over_budget" and "1,048,576 cells" in (out.error or "")
     with world.session() as s:
         assert sheets.read_range(s, me, wb, "A1", mode="formulas").rows == [["=1+1"]]
 

@@ -291,9 +291,9 @@ class Book:
     # ------------------------------------------------------------ recalculation
 
     def recalc(self, changed: Iterable[Key]) -> int:
-        """Re-evaluate every formula that depends on `changed` (and the changed formulas
-        themselves), each once, in dependency order; returns how many were evaluated.
-        The whole recalculation runs within one time budget (see `budget`)."""
+        """Re-evaluate every formula that depends on `changed` (and those), each once, in
+        dependency order, within one time budget (`budget`), aggregates over the same
+        ranges computed once (`pool`); returns how many formulas were evaluated."""
         self.over_budget, self.pool = {}, {}
         try:
             with budget.recalculation():

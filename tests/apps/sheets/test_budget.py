@@ -184,8 +184,10 @@ def test_a_typed_formula_over_budget_is_refused_and_changes_nothing(world: World
     runner = ToolRunner(world, me.handle)
     heavy = {"workbook": wb.id, "range": "A1", "values": [["=SEQUENCE(1E5)*SEQUENCE(1,1E5)"]]}
     out = runner.call("sheets_write_range", heavy)
+    again = runner.call("sheets_read_range", {"workbook": wb.id, "range": "A1", "mode": "formulas"})
     runner.close()
     assert not out.ok and out.code == "over_budget" and "1,048,576 cells" in (out.error or "")
+    assert again.result["values"] == [["=1+1"]]  # the runner's loaded book was not left changed
     with world.session() as s:
         assert sheets.read_range(s, me, wb, "A1", mode="formulas").rows == [["=1+1"]]
 

@@ -73,6 +73,9 @@ def test_text_cells_stay_text_and_never_become_formulas(world: World) -> None:
 
 
 def test_xlsx_text_cells_merges_and_values_survive_import(world: World) -> None:
+    """Merged ranges come in with the file, go out with exports and follow inserted and
+    deleted lines."""
+
     def build(ws) -> None:  # type: ignore[no-untyped-def]
         for i, text in enumerate(["00501", "007", "TRUE", "1e3", "=1+1"], start=1):
             ws.cell(row=i, column=1, value=text).data_type = "s"
@@ -90,6 +93,14 @@ def test_xlsx_text_cells_merges_and_values_survive_import(world: World) -> None:
         again = load_workbook(io.BytesIO(sheets.export_xlsx(s, me, wb)))["Sheet"]
         assert [str(m) for m in again.merged_cells.ranges] == ["C1:D2"]
         assert again["A3"].value == "TRUE" and again["A3"].data_type == "s"
+        sheets.insert_dimension(s, me, wb, sheet=None, axis="row", start=1, count=2)
+        sheets.insert_dimension(s, me, wb, sheet=None, axis="col", start="A", count=1)
+        moved = load_workbook(io.BytesIO(sheets.export_xlsx(s, me, wb)))["Sheet"]
+        assert [str(m) for m in moved.merged_cells.ranges] == ["D3:E4"]
+        assert moved["D3"].value == "merged"
+        sheets.delete_dimension(s, me, wb, sheet=None, axis="row", start=3, count=2)
+        gone = load_workbook(io.BytesIO(sheets.export_xlsx(s, me, wb)))["Sheet"]
+        assert list(gone.merged_cells.ranges) == []
 
 
 def test_a_value_in_the_last_cell_exports_quickly(world: World) -> None:

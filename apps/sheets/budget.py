@@ -8,7 +8,10 @@ its memory. Every evaluation therefore runs within limits checked *before* the w
 - text holds at most Excel's 32,767 characters (`text_size()`: #VALUE!, as Excel);
 - a formula nests at most `Limits.depth` levels (a parse error, see `parse.py`);
 - one recalculation runs at most `Limits.seconds`; formulas left when it runs out
-  are not evaluated and show the error.
+  are not evaluated.
+
+A cell whose formula blew the array or time budget shows #NUM! (Excel's error for a
+result it cannot compute).
 
 Functions whose cost grows with a number (FACT, dates far away) follow Excel's own
 bounds (FACT(171) is #NUM!), which keep them cheap. A blown budget raises
@@ -25,15 +28,17 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-from officegym.apps.sheets.refs import a1
+from officegym.apps.sheets.refs import MAX_ROWS, a1
 from officegym.apps.sheets.values import NUM, VALUE, Raise, XlError
 from officegym.errors import Invalid
 
 __all__ = [
     "LIMITS",
+    "MAX_TEXT",
     "Limits",
     "OverBudget",
     "cells",
+    "current",
     "expired",
     "joined",
     "limits",
@@ -51,7 +56,7 @@ MAX_TEXT = 32_767  # characters in a cell's text, as in Excel
 class Limits:
     """The budget's caps (`LIMITS` by default; `limits()` changes them for a block)."""
 
-    cells: int = 1_000_000  # values in any intermediate array
+    cells: int = MAX_ROWS  # values in any intermediate array: one whole column
     depth: int = 200  # nesting levels of a formula (Excel allows 64 nested functions)
     seconds: float = 3.0  # per recalculation
     enforced: bool = True  # False only to measure what the checks cost (bench)

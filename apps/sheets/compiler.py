@@ -48,7 +48,6 @@ class Compiled:
     run: Node
     refs: tuple[RefT, ...]
     key: str
-    pooled: bool = False  # its value depends only on the ranges it reads (see `_POOLED`)
 
 
 _CACHE: dict[str, Compiled] = {}
@@ -67,41 +66,11 @@ def compile_formula(formula: str, row: int, col: int) -> Compiled:
         tree = parse_tree(formula, lexed)
         refs: list[RefT] = []
         run = _node(tree, formula, refs, want_ref=False)
-        found = Compiled(_top(run), tuple(dict.fromkeys(refs)), lexed.key, _pooled(tree))
+        found = Compiled(_top(run), tuple(dict.fromkeys(refs)), lexed.key)
         if len(_CACHE) > 200_000:
             _CACHE.clear()
         _CACHE[lexed.key] = found
     return found
-
-
-# Aggregates that never look at the formula's own cell: a thousand ``=SUM($A:$A)`` read
-# the same ranges and are evaluated once per recalculation (engine.Book._evaluate).
-_POOLED = frozenset(
-    [
-        "SUM",
-        "COUNT",
-        "COUNTA",
-        "AVERAGE",
-        "MIN",
-        "MAX",
-        "PRODUCT",
-        "SUMSQ",
-        "MEDIAN",
-        "SUMPRODUCT",
-        "AVERAGEA",
-        "MINA",
-        "MAXA",
-    ]
-)
-
-
-def _pooled(tree: tuple) -> bool:
-    """Whether the formula is one pooled aggregate over references and constants."""
-    return (
-        tree[0] == "func"
-        and tree[1] in _POOLED
-        and all(a[0] in ("ref", "num", "str", "bool") for a in tree[2])
-    )
 
 
 def _top(run: Node) -> Node:
@@ -190,7 +159,36 @@ def _func(name: str, args: list[tuple], formula: str, refs: list[RefT]) -> Node:
             formula, f"{name} takes {spec.min_args}{most} arguments, not {len(args)}"
         )
     nodes = [_node(a, formula, refs, want_ref=True) for a in args]
+    if name in _POOLED and all(a[0] in ("ref", "num", "str", "bool") for a in args):
+        return _pooled(spec.bind(nodes), [a[1] for a in args if a[0] == "ref"])
     return spec.bind(nodes)
+
+
+# Aggregates that never look at the formula's own cell: called over the same ranges
+# during one recalculation, they give the same value, so a thousand ``=B2/SUM(B:B)``
+# sum column B once (the pool lives on the book, see `engine.Book.recalc`).
+_POOLED = frozenset(
+    {"SUM", "COUNT", "COUNTA", "AVERAGE", "MIN", "MAX", "PRODUCT", "SUMSQ", "MEDIAN"}
+    | {"SUMPRODUCT", "AVERAGEA", "MINA", "MAXA"}
+)
+
+
+def _pooled(call: Node, args: list[RefT]) -> Node:
+    """`call` remembered in the workbook's pool (while it recalculates) under this call
+    site and the areas its references name from the evaluating cell."""
+    site = object()
+
+    def run(ctx: Ctx) -> Any:
+        pool = getattr(ctx.book, "pool", None)
+        if pool is None:
+            return call(ctx)
+        key = (site, ctx.sid, *(r.name or r.area(ctx.row, ctx.col) for r in args))
+        found = pool.get(key, pool)
+        if found is pool:
+            found = pool[key] = call(ctx)
+        return found
+
+    return run
 
 
 def _unary(inner: Node, fn: Callable[[float], float]) -> Node:

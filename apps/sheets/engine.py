@@ -12,6 +12,7 @@ stored state changed are collected in `dirty` for `store.save` to write.
 from __future__ import annotations
 
 import itertools
+import math
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from officegym.apps.sheets.compiler import Compiled, compile_cell, compile_formu
 from officegym.apps.sheets.formats import typed_value
 from officegym.apps.sheets.parse import RefT
 from officegym.apps.sheets.runtime import Ctx
-from officegym.apps.sheets.values import CIRC, REF, VALUE, Raise, Value, XlError
+from officegym.apps.sheets.values import CIRC, NUM, REF, VALUE, Raise, Value, XlError
 from officegym.errors import Invalid
 
 __all__ = ["WIDE", "Book", "CellState", "Key", "SheetData"]
@@ -80,7 +81,7 @@ class Book:
         self.removed: list[int] = []  # ids of cell rows to delete
         self.circular: dict[Key, None] = {}
         self.over_budget: dict[Key, str] = {}  # cells the last recalculation cut short, why
-        self._pool: dict[tuple, Value] = {}  # pooled aggregates of the running recalculation
+        self.pool: dict[tuple, Value] | None = None  # aggregates computed while recalculating
         self.internal_errors = 0
 
     def fork(self) -> Book:
@@ -290,12 +291,15 @@ class Book:
     # ------------------------------------------------------------ recalculation
 
     def recalc(self, changed: Iterable[Key]) -> int:
-        """Re-evaluate every formula that depends on `changed` (and the changed formulas
-        themselves), each once, in dependency order; returns how many were evaluated.
-        The whole recalculation runs within one time budget (see `budget`)."""
-        self.over_budget, self._pool = {}, {}
-        with budget.recalculation():
-            return self._recalc(changed)
+        """Re-evaluate every formula that depends on `changed` (and those), each once, in
+        dependency order, within one time budget (`budget`), aggregates over the same
+        ranges computed once (`pool`); returns how many formulas were evaluated."""
+        self.over_budget, self.pool = {}, {}
+        try:
+            with budget.recalculation():
+                return self._recalc(changed)
+        finally:
+            self.pool = None
 
     def _recalc(self, changed: Iterable[Key]) -> int:
         affected: dict[Key, None] = dict.fromkeys(changed)
@@ -338,16 +342,10 @@ class Book:
         if state is None or state.formula is None:
             return 0
         self.circular.pop(key, None)
-        formula = state.formula
         if budget.expired():  # the time ran out: the formula shows the error unevaluated
             value = self._over(key, budget.timeout())
-        elif formula.pooled:  # the same aggregate over the same ranges: computed once
-            same = (formula.key, tuple(self.reads.get(key, ())))
-            if same not in self._pool:
-                self._pool[same] = self._run(key, formula)
-            value = self._pool[same]
         else:
-            value = self._run(key, formula)
+            value = self._run(key, state.formula)
         self._store_value(key, value)
         return 1
 
@@ -367,6 +365,8 @@ class Book:
             value = VALUE
         if isinstance(value, str) and len(value) > 50_000:
             value = VALUE
+        elif type(value) is float and not math.isfinite(value):  # no cell holds inf or nan
+            value = NUM
         return value
 
     def _over(self, key: Key, over: budget.OverBudget) -> Value:

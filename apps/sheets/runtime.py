@@ -104,11 +104,8 @@ class Rng:
     def numbers(self) -> list[float]:
         """The numbers of the range (text, logicals and blanks skipped); an error in it
         is raised."""
-        got = (
-            self.cells()
-            if self.size <= 4 * len(self.book.values_of(self.sid)) + 64
-            else list(self.values())
-        )
+        dense = min(4 * len(self.book.values_of(self.sid)) + 64, budget.current().cells)
+        got = self.cells() if self.size <= dense else list(self.values())
         nums = [v for v in got if type(v) is float]
         if len(nums) != len(got):
             for v in got:
@@ -135,6 +132,12 @@ class Rng:
         _, c2 = self.clipped()
         budget.cells(c2 - self.c1 + 1, "a row")
         return _row(vals, self.r1 + index, self.c1, c2)
+
+    def sparse(self) -> bool:
+        """Whether the range (clipped) is far larger than what its sheet stores, so that
+        walking the stored cells (`stored`) is the cheaper read."""
+        r2, c2 = self.clipped()
+        return (r2 - self.r1 + 1) * (c2 - self.c1 + 1) > 4 * len(self.book.values_of(self.sid)) + 64
 
     def stored(self) -> Iterator[tuple[int, int, Value]]:
         """(row, col, value) of the range's non-blank cells in any order, walking whichever
@@ -205,4 +208,10 @@ def broadcast(fn: Callable[[Value, Value], Value], a: Any, b: Any) -> Array:
         mj = 0 if len(m[0]) == 1 else j
         return m[mi][mj] if mi < len(m) and mj < len(m[0]) else NA
 
-    return [[fn(pick(a, i, j), pick(b, i, j)) for j in range(cols)] for i in range(rows)]
+    every = max(1, 1024 // max(cols, 1))  # rows between checks of the time left
+    out = []
+    for i in range(rows):
+        if i % every == 0:
+            budget.tick()
+        out.append([fn(pick(a, i, j), pick(b, i, j)) for j in range(cols)])
+    return out

@@ -18,13 +18,13 @@ from officegym.apps.sheets.cells import settle
 from officegym.apps.sheets.compiler import compile_formula
 from officegym.apps.sheets.engine import Book, CellState
 from officegym.apps.sheets.history import record
-from officegym.apps.sheets.models import NamedRange, Pivot, Sheet, Workbook
+from officegym.apps.sheets.models import Merge, NamedRange, Pivot, Sheet, Workbook
 from officegym.apps.sheets.moves import shift_area, shift_text, translate
 from officegym.apps.sheets.places import locate, sheet_named
 from officegym.apps.sheets.refs import MAX_COLS, MAX_ROWS, Area, col_index, col_letters, parse_area
 from officegym.apps.sheets.values import Value, compare
 from officegym.errors import Invalid
-from officegym.writes import update_row
+from officegym.writes import delete_row, update_row
 
 __all__ = ["delete_dimension", "insert_dimension", "remove_duplicates", "sort_range"]
 
@@ -84,7 +84,7 @@ def _rewrite_all(b: Book, sheet_name: str, axis: str, at: int, count: int) -> No
 
 
 def _shift_objects(s: Session, wb: Workbook, sheet: Sheet, axis: str, at: int, count: int) -> None:
-    """Named ranges and pivot tables on the sheet follow the lines."""
+    """Named ranges, merged ranges and pivot tables on the sheet follow the lines."""
     for named in s.scalars(select(NamedRange).where(NamedRange.sheet_id == sheet.id)):
         lo, hi = (named.r1, named.r2) if axis == "row" else (named.c1, named.c2)
         span = shift_area(lo, hi, at, count) or (at, at)
@@ -93,6 +93,7 @@ def _shift_objects(s: Session, wb: Workbook, sheet: Sheet, axis: str, at: int, c
             named,
             **({"r1": span[0], "r2": span[1]} if axis == "row" else {"c1": span[0], "c2": span[1]}),
         )
+    _shift_merges(s, sheet, axis, at, count)
     for pivot in s.scalars(select(Pivot).where(Pivot.workbook_id == wb.id)):
         changes = {}
         if pivot.source_sheet_id == sheet.id:
@@ -102,6 +103,18 @@ def _shift_objects(s: Session, wb: Workbook, sheet: Sheet, axis: str, at: int, c
             changes["extent"] = _shift_ref(pivot.extent, axis, at, count) if pivot.extent else ""
         if changes:
             update_row(s, pivot, **changes)
+
+
+def _shift_merges(s: Session, sheet: Sheet, axis: str, at: int, count: int) -> None:
+    """Merged ranges follow the lines; one whose lines were all deleted goes."""
+    ends = ("r1", "r2") if axis == "row" else ("c1", "c2")
+    for merge in s.scalars(select(Merge).where(Merge.sheet_id == sheet.id).order_by(Merge.id)):
+        lo, hi = getattr(merge, ends[0]), getattr(merge, ends[1])
+        span = shift_area(lo, hi, at, count)
+        if span is None:
+            delete_row(s, merge)
+        elif span != (lo, hi):
+            update_row(s, merge, **dict(zip(ends, span, strict=True)))
 
 
 def _shift_ref(ref: str, axis: str, at: int, count: int) -> str:

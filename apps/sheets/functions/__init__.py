@@ -11,7 +11,9 @@ Each function is registered once with ``@fn(NAME, min_args, max_args, mode=...)`
   (IF, IFERROR, SWITCH ...).
 
 Inside a function, `Raise(error)` returns that error value; ZeroDivisionError is
-#DIV/0!, arithmetic overflow and math domain errors #NUM!.
+#DIV/0!, arithmetic overflow, math domain and decimal errors #NUM!. Work that would
+blow the evaluation budget raises `budget.OverBudget` instead, which no function
+catches (see `budget.py`).
 """
 
 from __future__ import annotations
@@ -91,7 +93,7 @@ def _guard(impl: Callable[..., Any], *args: Any) -> Any:
         return r.error
     except ZeroDivisionError:
         return DIV0
-    except (OverflowError, ValueError):
+    except (ArithmeticError, ValueError):  # overflow, math domain, decimal's errors
         return NUM
 
 

@@ -177,3 +177,23 @@ def matching_positions(
             found = _matches(cells(rng), test, rows, cols, blank_ok)
         hits = found if hits is None else hits & found
     return sorted(hits or ()), rows, cols
+
+
+def count_matching(pairs: Sequence[tuple[object, Value]]) -> int:
+    """How many positions match every (range, criterion) pair: `matching_positions`
+    counted, walking only the stored cells when every range is far larger than what its
+    sheet stores (``COUNTIF(A:Z,"<>x")`` counts the blanks by arithmetic)."""
+    ranges = [r for r, _ in pairs if isinstance(r, Rng)]
+    if len(ranges) != len(pairs) or not all(r.sparse() for r in ranges):
+        return len(matching_positions(pairs)[0])
+    shape = (ranges[0].rows, ranges[0].cols)
+    if any((r.rows, r.cols) != shape for r in ranges):
+        raise Raise(VALUE)
+    tests = [matcher(c) for _, c in pairs]
+    stored = {(r - rng.r1, c - rng.c1) for rng in ranges for r, c, _ in rng.stored()}
+    hits = sum(
+        all(t(rng.value_at(rng.r1 + i, rng.c1 + j)) for rng, t in zip(ranges, tests, strict=True))
+        for i, j in stored
+    )
+    blanks = shape[0] * shape[1] - len(stored)
+    return hits + (blanks if all(t(None) for t in tests) else 0)

@@ -50,7 +50,7 @@ def sumproduct(ctx: Ctx, *args: object) -> float:
     if len(shapes) > 1:
         raise Raise(VALUE)
     ranges = [a for a in args if isinstance(a, Rng)]
-    if len(ranges) == len(args) and any(_sparse(a) for a in ranges):
+    if len(ranges) == len(args) and any(a.sparse() for a in ranges):
         return _sumproduct_sparse(ranges)
     if all(isinstance(a, Rng) and a.cols == 1 for a in args):
         return _sumproduct_columns([a.cells() for a in args])  # type: ignore[union-attr]
@@ -67,11 +67,6 @@ def sumproduct(ctx: Ctx, *args: object) -> float:
                 p *= float(v) if isinstance(v, float | int) and not isinstance(v, bool) else 0.0
             total += p
     return total
-
-
-def _sparse(rng: Rng) -> bool:
-    r2, c2 = rng.clipped()
-    return (r2 - rng.r1 + 1) * (c2 - rng.c1 + 1) > 4 * len(rng.book.values_of(rng.sid)) + 64
 
 
 def _sumproduct_sparse(ranges: list[Rng]) -> float:

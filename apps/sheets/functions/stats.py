@@ -8,7 +8,7 @@ import statistics
 from collections import Counter
 
 from officegym.apps.sheets.functions import fn, numbers, scalar, values_of
-from officegym.apps.sheets.functions.criteria import matching_positions
+from officegym.apps.sheets.functions.criteria import count_matching, matching_positions
 from officegym.apps.sheets.functions.math import _check_shape, _target
 from officegym.apps.sheets.runtime import Ctx, Rng, is_array
 from officegym.apps.sheets.values import DIV0, NA, NUM, VALUE, Raise, Value, XlError, as_number
@@ -122,12 +122,12 @@ def _matched_numbers(target: object, crit: list[tuple[object, Value]]) -> list[f
 
 @fn("COUNTIF", 2, mode="raw")
 def countif(ctx: Ctx, rng: object, criterion: object) -> float:
-    return float(len(matching_positions([(rng, scalar(criterion, ctx))])[0]))
+    return float(count_matching([(rng, scalar(criterion, ctx))]))
 
 
 @fn("COUNTIFS", 2, None, mode="raw")
 def countifs(ctx: Ctx, *pairs: object) -> float:
-    return float(len(matching_positions(_pairs(ctx, pairs))[0]))
+    return float(count_matching(_pairs(ctx, pairs)))
 
 
 @fn("AVERAGEIF", 2, 3, mode="raw")

@@ -238,16 +238,24 @@ def numbervalue(s: Value, decimal: Value = ".", group: Value = ",") -> float:
     return as_number(text.replace(" ", "") or "0")
 
 
+def _decimals(v: Value) -> int:
+    """Decimals of FIXED and DOLLAR: at most 127, as in Excel (#VALUE! past it)."""
+    d = int(as_number(v)) if v is not None else 2
+    if d > 127:
+        raise Raise(VALUE)
+    return d
+
+
 @fn("FIXED", 1, 3)
 def fixed(x: Value, decimals: Value = 2.0, no_commas: Value = False) -> str:
-    d = int(as_number(decimals)) if decimals is not None else 2
+    d = _decimals(decimals)
     fmt = ("0" if as_bool(no_commas or False) else "#,##0") + ("." + "0" * d if d > 0 else "")
     return format_value(as_number(x), fmt)
 
 
 @fn("DOLLAR", 1, 2)
 def dollar(x: Value, decimals: Value = 2.0) -> str:
-    d = int(as_number(decimals)) if decimals is not None else 2
+    d = _decimals(decimals)
     n = as_number(x)
     body = format_value(abs(n), "#,##0" + ("." + "0" * d if d > 0 else ""))
     return f"(${body})" if n < 0 else f"${body}"

@@ -6,6 +6,7 @@ while they are read."""
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import zipfile
 
@@ -13,9 +14,13 @@ import pandas as pd
 import pytest
 from openpyxl import Workbook as XlsxBook
 from openpyxl import load_workbook
+from openpyxl.utils.datetime import to_excel
+from sqlalchemy import select
 
+from officegym.apps.org.models import Person
 from officegym.apps.sheets import files
 from officegym.apps.sheets import service as sheets
+from officegym.apps.sheets.models import Workbook
 from officegym.errors import Invalid
 from officegym.world import World
 from tests.apps.sheets.helpers import owner, workbook
@@ -29,28 +34,40 @@ def _xlsx(build) -> bytes:  # type: ignore[no-untyped-def]
     return data.getvalue()
 
 
-def test_an_export_reads_the_same_with_data_only_as_in_the_clone(world: World) -> None:
+def _same_as_clone(s, me, wb, data: bytes) -> int:  # type: ignore[no-untyped-def]
+    """Compare every stored cell of the clone with the export read with data_only=True;
+    returns how many were compared."""
+    read = load_workbook(io.BytesIO(data), data_only=True)
+    b = sheets.book(s, wb.id)
+    compared = 0
+    for sh in sheets.sheets_of(s, wb):
+        ws = read[sh.name]
+        for (r, c), st in b.sheets[sh.id].cells.items():
+            got = ws.cell(row=r, column=c).value
+            want = sheets.json_value(st.value)
+            if isinstance(got, dt.datetime | dt.time):  # a number shown as a date or time
+                got = to_excel(got)
+            if isinstance(got, int | float) and not isinstance(got, bool):
+                assert got == pytest.approx(want), (wb.name, sh.name, r, c)
+            else:
+                assert (got if got is not None else "") == want, (wb.name, sh.name, r, c, got)
+            compared += 1
+    return compared
+
+
+def test_every_seeded_workbook_exports_the_values_the_clone_shows(world: World) -> None:
     with world.session() as s:
         name = "Regional Sales Summary"
         wb, me = workbook(s, name), owner(s, name)
         sheets.write_range(
             s, me, wb, "Summary!F1", [["=1/0", '="a"&"b"', "=2>1", "=SUM(B2:B5)", "'=1+1"]]
         )
-        data = sheets.export_xlsx(s, me, wb)
-        read = load_workbook(io.BytesIO(data), data_only=True)
-        b = sheets.book(s, wb.id)
         compared = 0
-        for sh in sheets.sheets_of(s, wb):
-            ws = read[sh.name]
-            for (r, c), st in b.sheets[sh.id].cells.items():
-                got = ws.cell(row=r, column=c).value
-                want = sheets.json_value(st.value)
-                if isinstance(got, int | float) and not isinstance(got, bool):
-                    assert got == pytest.approx(want), (sh.name, r, c)
-                else:
-                    assert (got if got is not None else "") == want, (sh.name, r, c, got)
-                compared += 1
-        assert compared > 50
+        for each in s.scalars(select(Workbook).order_by(Workbook.id)):
+            who = s.get_one(Person, each.owner_id)
+            compared += _same_as_clone(s, who, each, sheets.export_xlsx(s, who, each))
+        assert compared > 1000
+        data = sheets.export_xlsx(s, me, wb)
         frame = pd.read_excel(io.BytesIO(data), sheet_name="Summary", header=None)
         assert frame.iloc[0, 6] == "ab" and bool(frame.iloc[0, 7]) is True
 
@@ -73,6 +90,9 @@ def test_text_cells_stay_text_and_never_become_formulas(world: World) -> None:
 
 
 def test_xlsx_text_cells_merges_and_values_survive_import(world: World) -> None:
+    """Merged ranges come in with the file, go out with exports and follow inserted and
+    deleted lines."""
+
     def build(ws) -> None:  # type: ignore[no-untyped-def]
         for i, text in enumerate(["00501", "007", "TRUE", "1e3", "=1+1"], start=1):
             ws.cell(row=i, column=1, value=text).data_type = "s"
@@ -90,6 +110,14 @@ def test_xlsx_text_cells_merges_and_values_survive_import(world: World) -> None:
         again = load_workbook(io.BytesIO(sheets.export_xlsx(s, me, wb)))["Sheet"]
         assert [str(m) for m in again.merged_cells.ranges] == ["C1:D2"]
         assert again["A3"].value == "TRUE" and again["A3"].data_type == "s"
+        sheets.insert_dimension(s, me, wb, sheet=None, axis="row", start=1, count=2)
+        sheets.insert_dimension(s, me, wb, sheet=None, axis="col", start="A", count=1)
+        moved = load_workbook(io.BytesIO(sheets.export_xlsx(s, me, wb)))["Sheet"]
+        assert [str(m) for m in moved.merged_cells.ranges] == ["D3:E4"]
+        assert moved["D3"].value == "merged"
+        sheets.delete_dimension(s, me, wb, sheet=None, axis="row", start=3, count=2)
+        gone = load_workbook(io.BytesIO(sheets.export_xlsx(s, me, wb)))["Sheet"]
+        assert list(gone.merged_cells.ranges) == []
 
 
 def test_a_value_in_the_last_cell_exports_quickly(world: World) -> None:
@@ -137,3 +165,21 @@ def test_download_names_outside_latin1_make_valid_headers() -> None:
     header = files.attachment("Bilan 2026 — 東京\x01", "xlsx")
     header.encode("latin-1")
     assert "filename*=UTF-8''Bilan%202026%20%E2%80%94%20%E6%9D%B1%E4%BA%AC.xlsx" in header
+
+
+def test_a_workbook_named_outside_latin1_downloads(world: World, client) -> None:  # type: ignore[no-untyped-def]
+    with world.session() as s:
+        me = owner(s, "Orders 2025")
+        wb = sheets.create_workbook(s, me, "Ventes 東京 €")
+        sheets.write_range(s, me, wb, "A1", [["=1+1", "'@x"]])
+        s.commit()
+    client.get(f"/login/{me.handle}")
+    got = client.get(f"/sheets/{wb.id}/export.xlsx")
+    assert got.status_code == 200
+    assert (
+        "filename*=UTF-8''Ventes%20%E6%9D%B1%E4%BA%AC%20%E2%82%AC.xlsx"
+        in got.headers["Content-Disposition"]
+    )
+    assert load_workbook(io.BytesIO(got.data), data_only=True)["Sheet1"]["A1"].value == 2
+    text = client.get(f"/sheets/{wb.id}/export.csv").get_data(as_text=True)
+    assert text == "2,'@x\n"

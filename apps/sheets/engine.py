@@ -5,7 +5,9 @@ A `Book` holds every sheet's cells (input as typed, computed value, number forma
 the compiled formula) and, for each formula, what it reads. `set_input` changes cells;
 `recalc(changed)` follows the graph from them (single-cell references by look-up,
 ranges by column buckets), orders the affected formulas topologically and evaluates
-each once; formulas caught in a cycle get the circular-reference error. Cells whose
+each once; formulas caught in a cycle get the circular-reference error. Volatile
+formulas (INDIRECT, OFFSET: what they read is known only when they run) are evaluated
+again after every recalculation, with their dependents. Cells whose
 stored state changed are collected in `dirty` for `store.save` to write.
 """
 
@@ -75,6 +77,8 @@ class Book:
         self.col_deps: dict[tuple[int, int], dict[Key, list[tuple[int, int]]]] = {}
         self.wide_deps: dict[int, dict[Key, list[tuple[int, int, int, int]]]] = {}
         self.name_users: dict[Key, None] = {}
+        self.volatile: dict[Key, None] = {}
+        self.subtotals: dict[int, dict[tuple[int, int], None]] = {}  # for SUBTOTAL
         self.dirty: dict[Key, None] = {}
         self.removed: list[int] = []  # ids of cell rows to delete
         self.circular: dict[Key, None] = {}
@@ -94,6 +98,8 @@ class Book:
         b.col_deps = {k: {d: list(x) for d, x in v.items()} for k, v in self.col_deps.items()}
         b.wide_deps = {k: {d: list(x) for d, x in v.items()} for k, v in self.wide_deps.items()}
         b.name_users = dict(self.name_users)
+        b.volatile = dict(self.volatile)
+        b.subtotals = {k: dict(v) for k, v in self.subtotals.items()}
         b.circular = dict(self.circular)
         return b
 
@@ -139,6 +145,10 @@ class Book:
     def named(self, name: str) -> tuple[int, tuple[int, int, int, int]] | None:
         return self.names.get(name.upper())
 
+    def subtotal_cells(self, sid: int) -> Iterable[tuple[int, int]]:
+        """The cells of a sheet whose formula calls SUBTOTAL (which SUBTOTAL skips)."""
+        return self.subtotals.get(sid, {}).keys()
+
     # ------------------------------------------------------------ building
 
     def add_sheet(self, sid: int, name: str) -> SheetData:
@@ -173,6 +183,10 @@ class Book:
             if found is not None:
                 areas.append(found)
         self.reads[key] = areas
+        if formula.volatile:
+            self.volatile[key] = None
+        if "SUBTOTAL" in formula.calls:
+            self.subtotals.setdefault(sid, {})[(row, col)] = None
         for tsid, (r1, c1, r2, c2) in areas:
             if r1 == r2 and c1 == c2:
                 self.cell_deps.setdefault((tsid, r1, c1), {})[key] = None
@@ -202,6 +216,8 @@ class Book:
             else:
                 self.wide_deps.get(tsid, {}).pop(key, None)
         self.name_users.pop(key, None)
+        self.volatile.pop(key, None)
+        self.subtotals.get(key[0], {}).pop(key[1:], None)
 
     def dependents(self, key: Key) -> list[Key]:
         """Formula cells that read `key` directly."""
@@ -288,7 +304,16 @@ class Book:
 
     def recalc(self, changed: Iterable[Key]) -> int:
         """Re-evaluate every formula that depends on `changed` (and the changed formulas
-        themselves), each once, in dependency order; returns how many were evaluated."""
+        themselves), each once, in dependency order, then the volatile formulas and their
+        dependents (they may read any cell just recomputed); returns how many were
+        evaluated."""
+        done = self._evaluate_in_order(*self._affected(changed))
+        if self.volatile:
+            done += self._evaluate_in_order(*self._affected(list(self.volatile)))
+        return done
+
+    def _affected(self, changed: Iterable[Key]) -> tuple[dict[Key, None], dict[Key, list[Key]]]:
+        """The cells to evaluate after `changed`, and the edges ordering them."""
         affected: dict[Key, None] = {}
         edges: dict[Key, list[Key]] = {}
         queue = deque(changed)
@@ -303,7 +328,7 @@ class Book:
                 if d not in affected:
                     affected[d] = None
                     queue.append(d)
-        return self._evaluate_in_order(affected, edges)
+        return affected, edges
 
     def _evaluate_in_order(self, affected: dict[Key, None], edges: dict[Key, list[Key]]) -> int:
         indegree = dict.fromkeys(affected, 0)
@@ -375,6 +400,8 @@ class Book:
         self.col_deps.clear()
         self.wide_deps.clear()
         self.name_users.clear()
+        self.volatile.clear()
+        self.subtotals.clear()
         for sid, sheet in self.sheets.items():
             for (r, c), st in sheet.cells.items():
                 if st.formula is not None:

@@ -19,6 +19,8 @@ import random
 import sys
 from dataclasses import dataclass
 
+from tests.apps.sheets import corpus_refs
+
 # Where LibreOffice departs from Excel, the corpus leaves the formula out and the engine
 # follows Excel (tests/apps/sheets/test_functions.py holds Excel's documented results):
 # logicals in ranges (LibreOffice counts TRUE as 1), "a"&TRUE ("a1"), POWER(0,0) (1),
@@ -428,7 +430,7 @@ PAIRS = [
 
 def build(seed: int = 2026) -> Corpus:
     rng = random.Random(seed)
-    data = _data(rng)
+    data = {**_data(rng), **corpus_refs.sheets()}
     formulas = [
         *_aggregates(rng),
         *_conditional(rng),
@@ -437,6 +439,7 @@ def build(seed: int = 2026) -> Corpus:
         *_math(rng),
         *_text(rng),
         *_dates(rng),
+        *corpus_refs.formulas(),
     ]
     return Corpus(data, formulas, list(PAIRS))
 

@@ -5,10 +5,9 @@ A `Book` holds every sheet's cells (input as typed, computed value, number forma
 the compiled formula) and, for each formula, what it reads. `set_input` changes cells;
 `recalc(changed)` follows the graph from them (single-cell references by look-up,
 ranges by column buckets), orders the affected formulas topologically and evaluates
-each once; formulas caught in a cycle get the circular-reference error. Volatile
-formulas (INDIRECT, OFFSET: what they read is known only when they run) are evaluated
-again after every recalculation, with their dependents. Cells whose
-stored state changed are collected in `dirty` for `store.save` to write.
+each once (volatile ones, INDIRECT and OFFSET, once more after every recalculation);
+formulas caught in a cycle get the circular-reference error. Cells whose stored state
+changed are collected in `dirty` for `store.save` to write.
 """
 
 from __future__ import annotations
@@ -78,7 +77,7 @@ class Book:
         self.wide_deps: dict[int, dict[Key, list[tuple[int, int, int, int]]]] = {}
         self.name_users: dict[Key, None] = {}
         self.volatile: dict[Key, None] = {}
-        self.subtotals: dict[int, dict[tuple[int, int], None]] = {}  # for SUBTOTAL
+        self.subtotals: dict[int, dict[tuple[int, int], None]] = {}  # cells calling SUBTOTAL
         self.dirty: dict[Key, None] = {}
         self.removed: list[int] = []  # ids of cell rows to delete
         self.circular: dict[Key, None] = {}
@@ -144,10 +143,6 @@ class Book:
 
     def named(self, name: str) -> tuple[int, tuple[int, int, int, int]] | None:
         return self.names.get(name.upper())
-
-    def subtotal_cells(self, sid: int) -> Iterable[tuple[int, int]]:
-        """The cells of a sheet whose formula calls SUBTOTAL (which SUBTOTAL skips)."""
-        return self.subtotals.get(sid, {}).keys()
 
     # ------------------------------------------------------------ building
 
@@ -305,12 +300,9 @@ class Book:
     def recalc(self, changed: Iterable[Key]) -> int:
         """Re-evaluate every formula that depends on `changed` (and the changed formulas
         themselves), each once, in dependency order, then the volatile formulas and their
-        dependents (they may read any cell just recomputed); returns how many were
-        evaluated."""
+        dependents (they may read any cell just recomputed); returns how many ran."""
         done = self._evaluate_in_order(*self._affected(changed))
-        if self.volatile:
-            done += self._evaluate_in_order(*self._affected(list(self.volatile)))
-        return done
+        return done + self._evaluate_in_order(*self._affected(list(self.volatile)))
 
     def _affected(self, changed: Iterable[Key]) -> tuple[dict[Key, None], dict[Key, list[Key]]]:
         """The cells to evaluate after `changed`, and the edges ordering them."""

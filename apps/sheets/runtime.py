@@ -4,7 +4,7 @@ that ``SUM(A:A)`` costs what the column holds, not a million cells."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from itertools import repeat
 from typing import Any, Protocol
 
@@ -24,7 +24,8 @@ class Grid(Protocol):
     def extent(self, sid: int) -> tuple[int, int]: ...
     def sheet_id(self, name: str) -> int | None: ...
     def named(self, name: str) -> tuple[int, tuple[int, int, int, int]] | None: ...
-    def subtotal_cells(self, sid: int) -> Iterable[tuple[int, int]]: ...
+
+    subtotals: dict[int, dict[tuple[int, int], None]]  # sheet -> cells calling SUBTOTAL
 
 
 def is_array(v: Any) -> bool:

@@ -117,9 +117,7 @@ def xirr(ctx: Ctx, values: object, dates: object, guess: object = None) -> float
     flows, days = _listed(values), _listed(dates)
     if len(flows) != len(days) or len(flows) < 2:
         raise Raise(NUM)
-    if any(not isinstance(d, float) for d in days) or any(
-        not isinstance(v, float) for v in flows
-    ):
+    if any(not isinstance(d, float) for d in days) or any(not isinstance(v, float) for v in flows):
         raise Raise(VALUE)
     years = [(math.floor(d) - math.floor(days[0])) / 365 for d in days]
     if min(years) < 0 or not (max(flows) > 0 > min(flows)):
@@ -138,7 +136,11 @@ def xirr(ctx: Ctx, values: object, dates: object, guess: object = None) -> float
 def _listed(arg: object) -> list[object]:
     """Every cell of a range or array (blanks as None) or the one value given."""
     if isinstance(arg, Rng):
-        return [v for row in arg.matrix() for v in row] if arg.size > 1 else [arg.value_at(arg.r1, arg.c1)]
+        return (
+            [v for row in arg.matrix() for v in row]
+            if arg.size > 1
+            else [arg.value_at(arg.r1, arg.c1)]
+        )
     got = list(values_of(arg))
     for v in got:
         if isinstance(v, XlError):

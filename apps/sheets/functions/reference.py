@@ -136,7 +136,7 @@ def subtotal(ctx: Ctx, number: object, *refs: object) -> Any:
 def _without_subtotals(rng: Rng, ctx: Ctx) -> list[Rng]:
     """`rng` cut into rectangles that leave out the cells holding a SUBTOTAL formula."""
     skip: dict[int, list[int]] = {}
-    for r, c in ctx.book.subtotal_cells(rng.sid):
+    for r, c in ctx.book.subtotals.get(rng.sid, {}):
         if rng.r1 <= r <= rng.r2 and rng.c1 <= c <= rng.c2:
             skip.setdefault(r, []).append(c)
     if not skip:

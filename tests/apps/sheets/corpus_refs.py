@@ -31,9 +31,7 @@ FLOWS: list[list[object]] = [
     [None, None, "=SUBTOTAL(9,C2:C8)+0", None],
 ]
 
-SUBTOTALS = [
-    f"SUBTOTAL({n},Flows!C2:C9)" for n in (*range(1, 12), *range(101, 112))
-] + [
+SUBTOTALS = [f"SUBTOTAL({n},Flows!C2:C9)" for n in (*range(1, 12), *range(101, 112))] + [
     "SUBTOTAL(9,Flows!C2:C9,Data!D2:D41)",
     "SUBTOTAL(1,Data!C:C)",
     "SUBTOTAL(4,Data!C2:D41)",
@@ -54,7 +52,7 @@ RATES = [
     "RATE(48,-200,8000)",
     "RATE(10,-100,800,0,1)",
     "RATE(12,-100,1000,0,0,0.5)",
-    "RATE(24,-250,5000,1000)",
+    "RATE(24,-250,5000,-1000)",
     "RATE(5,-300,1000,-200,1)",
 ]
 
@@ -75,11 +73,11 @@ REFERENCES = [
     "AVERAGE(OFFSET(Data!C2,5,0,5,2))",
     "ROWS(OFFSET(Data!A1,0,0,7,3))",
     "COLUMNS(OFFSET(Data!A1,0,0,7,3))",
-    "SUM(OFFSET(Data!D2,MATCH(\"West\",Data!B2:B41,0)-1,0,3))",
+    'SUM(OFFSET(Data!D2,MATCH("West",Data!B2:B41,0)-1,0,3))',
     "OFFSET(Table!A1,2,1)+OFFSET(Table!A1,3,1)",
     'HYPERLINK("https://example.com/report","Report")',
     'HYPERLINK("https://example.com")',
-    "HYPERLINK(\"mailto:a@example.com\",Data!G3)",
+    'HYPERLINK("mailto:a@example.com",Data!G3)',
 ]
 
 

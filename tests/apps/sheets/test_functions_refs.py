@@ -10,6 +10,7 @@ import pytest
 from officegym.apps.sheets.compiler import compile_formula
 from officegym.apps.sheets.parse import FormulaError
 from officegym.apps.sheets.values import XlError
+from officegym.apps.sheets.xlfn import from_file, to_file
 from tests.apps.sheets.book_helpers import Sheets, evaluate
 
 TABLE = {"A1": "apple", "A2": "pear", "A3": "fig", "B1": "3", "B2": "5", "B3": "8"}
@@ -121,3 +122,9 @@ def test_a_formula_is_volatile_only_while_it_calls_indirect_or_offset() -> None:
     assert book.book.fork().volatile == book.book.volatile
     book.type("B1", "=A1")
     assert not book.book.volatile
+
+
+def test_let_is_stored_in_files_as_excel_writes_it() -> None:
+    stored = to_file("LET(x,2,y,x*3,SUM(A1:A3)+x+y)")
+    assert stored == "_xlfn.LET(_xlpm.x,2,_xlpm.y,_xlpm.x*3,SUM(A1:A3)+_xlpm.x+_xlpm.y)"
+    assert from_file(stored) == "LET(x,2,y,x*3,SUM(A1:A3)+x+y)"

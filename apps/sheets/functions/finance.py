@@ -114,11 +114,12 @@ def xirr(ctx: Ctx, values: object, dates: object, guess: object = None) -> float
     of 0 (days / 365 from the first date): Newton from `guess` (10%), at most 100 steps;
     #NUM! when the counts differ, a date precedes the first, the flows do not change
     sign or the iteration does not converge; #VALUE! for a date that is no number."""
-    flows, days = _listed(values), _listed(dates)
-    if len(flows) != len(days) or len(flows) < 2:
+    given, when = _listed(values), _listed(dates)
+    if len(given) != len(when) or len(given) < 2:
         raise Raise(NUM)
-    if any(not isinstance(d, float) for d in days) or any(not isinstance(v, float) for v in flows):
+    if any(not isinstance(x, float) for x in (*given, *when)):
         raise Raise(VALUE)
+    flows, days = [float(v) for v in given], [float(d) for d in when]  # type: ignore[arg-type]
     years = [(math.floor(d) - math.floor(days[0])) / 365 for d in days]
     if min(years) < 0 or not (max(flows) > 0 > min(flows)):
         raise Raise(NUM)

@@ -7,7 +7,7 @@ compares with ours. Functions LibreOffice 7.4 lacks (XLOOKUP, UNIQUE, FILTER ...
 checked through an equivalent formula LibreOffice does know (`PAIRS`): ours must give
 the value LibreOffice gives for the equivalent.
 
-    python tests/apps/sheets/corpus.py out.xlsx    # write the corpus workbook
+    python -m tests.apps.sheets.corpus out.xlsx    # write the corpus workbook
 """
 
 from __future__ import annotations

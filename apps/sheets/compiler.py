@@ -8,9 +8,11 @@ compiling costs a tokenization per cell and a parse per distinct formula.
 
 from __future__ import annotations
 
+import itertools
 import operator
 import re
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -43,11 +45,25 @@ class _Book(Protocol):  # what evaluation needs of a workbook (see engine.Book)
 
 @dataclass(frozen=True)
 class Compiled:
-    """A compiled formula: `run(ctx)` gives its value; `refs` are the references it reads."""
+    """A compiled formula: `run(ctx)` gives its value; `refs` are the references it reads;
+    `calls` the functions it calls. A volatile formula (INDIRECT, OFFSET) may read cells
+    its `refs` do not name, so the engine recomputes it on every recalculation."""
 
     run: Node
     refs: tuple[RefT, ...]
     key: str
+    calls: frozenset[str] = frozenset()
+
+    @property
+    def volatile(self) -> bool:
+        return not VOLATILE.isdisjoint(self.calls)
+
+
+VOLATILE = frozenset({"INDIRECT", "OFFSET"})  # read cells computed at run time
+_GIVES_REF = VOLATILE  # functions whose value may be a reference (`Rng`)
+Scope = dict[str, int]  # LET: a bound name -> its slot
+_LET: ContextVar[dict[int, Any]] = ContextVar("let_values", default={})  # noqa: B039
+_SLOTS = itertools.count()
 
 
 _CACHE: dict[str, Compiled] = {}
@@ -66,7 +82,7 @@ def compile_formula(formula: str, row: int, col: int) -> Compiled:
         tree = parse_tree(formula, lexed)
         refs: list[RefT] = []
         run = _node(tree, formula, refs, want_ref=False)
-        found = Compiled(_top(run), tuple(dict.fromkeys(refs)), lexed.key)
+        found = Compiled(_top(run), tuple(dict.fromkeys(refs)), lexed.key, _calls(tree))
         if len(_CACHE) > 200_000:
             _CACHE.clear()
         _CACHE[lexed.key] = found
@@ -92,7 +108,25 @@ def _top(run: Node) -> Node:
     return top
 
 
-def _node(tree: tuple, formula: str, refs: list[RefT], *, want_ref: bool) -> Node:
+def _calls(tree: Any) -> frozenset[str]:
+    """The names of the functions a syntax tree calls."""
+    found: set[str] = set()
+    stack = [tree]
+    while stack:
+        t = stack.pop()
+        if isinstance(t, tuple) and t and t[0] == "func":
+            found.add(t[1])
+            stack.extend(t[2])
+        elif isinstance(t, tuple) and t and t[0] in ("neg", "pos", "pct"):
+            stack.append(t[1])
+        elif isinstance(t, tuple) and t and t[0] == "bin":
+            stack.extend(t[2:])
+    return frozenset(found)
+
+
+def _node(
+    tree: tuple, formula: str, refs: list[RefT], *, want_ref: bool, scope: Scope | None = None
+) -> Node:
     kind = tree[0]
     if kind in ("num", "str", "bool", "err"):
         const = tree[1]
@@ -103,20 +137,25 @@ def _node(tree: tuple, formula: str, refs: list[RefT], *, want_ref: bool) -> Nod
         rows = [list(r) for r in tree[1]]
         return lambda ctx: rows
     if kind == "ref":
-        refs.append(tree[1])
-        return _ref(tree[1], want_ref)
+        ref = tree[1]
+        if scope and ref.name is not None and ref.sheet is None and ref.name.upper() in scope:
+            return _bound(scope[ref.name.upper()], want_ref)
+        refs.append(ref)
+        return _ref(ref, want_ref)
+    if kind == "func" and tree[1] == "LET":
+        return _let(tree[2], formula, refs, want_ref, scope or {})
     if kind == "func":
-        return _func(tree[1], tree[2], formula, refs)
+        return _func(tree[1], tree[2], formula, refs, want_ref, scope)
     if kind == "neg":
-        inner = _node(tree[1], formula, refs, want_ref=False)
+        inner = _node(tree[1], formula, refs, want_ref=False, scope=scope)
         return _unary(inner, operator.neg)
     if kind == "pos":
-        return _node(tree[1], formula, refs, want_ref=want_ref)
+        return _node(tree[1], formula, refs, want_ref=want_ref, scope=scope)
     if kind == "pct":
-        inner = _node(tree[1], formula, refs, want_ref=False)
+        inner = _node(tree[1], formula, refs, want_ref=False, scope=scope)
         return _unary(inner, lambda x: x / 100)
-    left = _node(tree[2], formula, refs, want_ref=False)
-    right = _node(tree[3], formula, refs, want_ref=False)
+    left = _node(tree[2], formula, refs, want_ref=False, scope=scope)
+    right = _node(tree[3], formula, refs, want_ref=False, scope=scope)
     return _binary(tree[1], left, right)
 
 
@@ -140,16 +179,68 @@ def _ref(ref: RefT, want_ref: bool) -> Node:
 
         return cell
 
+    return _dereferenced(rng)
+
+
+def _dereferenced(node: Node) -> Node:
+    """`node` with a reference it gives read as values: one cell's value, or an array."""
+
     def values(ctx: Ctx) -> Any:
-        found = rng(ctx)
-        if isinstance(found, XlError):
+        found = node(ctx)
+        if not isinstance(found, Rng):
             return found
         return found.value_at(found.r1, found.c1) if found.size == 1 else found.matrix()
 
     return values
 
 
-def _func(name: str, args: list[tuple], formula: str, refs: list[RefT]) -> Node:
+def _bound(slot: int, want_ref: bool) -> Node:
+    """A name bound by an enclosing LET: the value computed for it in this evaluation."""
+
+    def get(ctx: Ctx) -> Any:
+        return _LET.get()[slot]
+
+    return get if want_ref else _dereferenced(get)
+
+
+def _let(args: list[tuple], formula: str, refs: list[RefT], want_ref: bool, scope: Scope) -> Node:
+    """LET(name1, value1, [name2, value2, ...], calculation): each value computed once
+    (it may use the names before it), the calculation reading them by name. The values
+    live in a context variable for the extent of the call, so that a compiled formula
+    shared by many cells (and threads) stays pure."""
+    if len(args) < 3 or len(args) % 2 == 0:
+        raise FormulaError(formula, "LET takes name, value pairs and then a calculation")
+    inner, bindings = dict(scope), []
+    for name_tree, value_tree in zip(args[:-1:2], args[1:-1:2], strict=True):
+        ref = name_tree[1] if name_tree[0] == "ref" else None
+        if ref is None or ref.name is None or ref.sheet is not None:
+            raise FormulaError(formula, "LET's names must be plain names, such as x or total")
+        value = _node(value_tree, formula, refs, want_ref=True, scope=inner)
+        inner[ref.name.upper()] = slot = next(_SLOTS)
+        bindings.append((slot, value))
+    body = _node(args[-1], formula, refs, want_ref=want_ref, scope=inner)
+
+    def run(ctx: Ctx) -> Any:
+        env = dict(_LET.get())
+        token = _LET.set(env)
+        try:
+            for slot, value in bindings:
+                env[slot] = value(ctx)
+            return body(ctx)
+        finally:
+            _LET.reset(token)
+
+    return run
+
+
+def _func(
+    name: str,
+    args: list[tuple],
+    formula: str,
+    refs: list[RefT],
+    want_ref: bool = False,
+    scope: Scope | None = None,
+) -> Node:
     spec = functions.FUNCTIONS.get(name)
     if spec is None:
         return lambda ctx: NAME
@@ -158,10 +249,11 @@ def _func(name: str, args: list[tuple], formula: str, refs: list[RefT]) -> Node:
         raise FormulaError(
             formula, f"{name} takes {spec.min_args}{most} arguments, not {len(args)}"
         )
-    nodes = [_node(a, formula, refs, want_ref=True) for a in args]
+    nodes = [_node(a, formula, refs, want_ref=True, scope=scope) for a in args]
     if name in _POOLED and all(a[0] in ("ref", "num", "str", "bool") for a in args):
         return _pooled(spec.bind(nodes), [a[1] for a in args if a[0] == "ref"])
-    return spec.bind(nodes)
+    run = spec.bind(nodes)
+    return _dereferenced(run) if name in _GIVES_REF and not want_ref else run
 
 
 # Aggregates that never look at the formula's own cell: called over the same ranges

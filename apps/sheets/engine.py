@@ -5,14 +5,14 @@ A `Book` holds every sheet's cells (input as typed, computed value, number forma
 the compiled formula) and, for each formula, what it reads. `set_input` changes cells;
 `recalc(changed)` follows the graph from them (single-cell references by look-up,
 ranges by column buckets), orders the affected formulas topologically and evaluates
-each once; formulas caught in a cycle get the circular-reference error. Cells whose
-stored state changed are collected in `dirty` for `store.save` to write.
+each once (volatile ones, INDIRECT and OFFSET, once more after every recalculation);
+formulas caught in a cycle get the circular-reference error. Cells whose stored state
+changed are collected in `dirty` for `store.save` to write.
 """
 
 from __future__ import annotations
 
 import itertools
-import math
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from officegym.apps.sheets import budget
 from officegym.apps.sheets.compiler import Compiled, compile_cell, compile_formula
 from officegym.apps.sheets.formats import typed_value
+from officegym.apps.sheets.outcome import outcome
 from officegym.apps.sheets.parse import RefT
 from officegym.apps.sheets.runtime import Ctx
-from officegym.apps.sheets.values import CIRC, NUM, REF, VALUE, Raise, Value, XlError
+from officegym.apps.sheets.values import CIRC, REF, Value
 from officegym.errors import Invalid
 
 __all__ = ["WIDE", "Book", "CellState", "Key", "SheetData"]
@@ -77,6 +78,8 @@ class Book:
         self.col_deps: dict[tuple[int, int], dict[Key, list[tuple[int, int]]]] = {}
         self.wide_deps: dict[int, dict[Key, list[tuple[int, int, int, int]]]] = {}
         self.name_users: dict[Key, None] = {}
+        self.volatile: dict[Key, None] = {}
+        self.subtotals: dict[int, dict[tuple[int, int], None]] = {}  # cells calling SUBTOTAL
         self.dirty: dict[Key, None] = {}
         self.removed: list[int] = []  # ids of cell rows to delete
         self.circular: dict[Key, None] = {}
@@ -92,12 +95,12 @@ class Book:
             b.sheets[sid] = SheetData(
                 sid, sh.name, dict(sh.cells), dict(sh.values), sh.max_row, sh.max_col
             )
-        b.by_name, b.names = dict(self.by_name), dict(self.names)
-        b.reads = dict(self.reads)
+        b.by_name, b.names, b.reads = dict(self.by_name), dict(self.names), dict(self.reads)
         b.cell_deps = {k: dict(v) for k, v in self.cell_deps.items()}
         b.col_deps = {k: {d: list(x) for d, x in v.items()} for k, v in self.col_deps.items()}
         b.wide_deps = {k: {d: list(x) for d, x in v.items()} for k, v in self.wide_deps.items()}
-        b.name_users = dict(self.name_users)
+        b.name_users, b.volatile = dict(self.name_users), dict(self.volatile)
+        b.subtotals = {k: dict(v) for k, v in self.subtotals.items()}
         b.circular = dict(self.circular)
         return b
 
@@ -177,6 +180,10 @@ class Book:
             if found is not None:
                 areas.append(found)
         self.reads[key] = areas
+        if formula.volatile:
+            self.volatile[key] = None
+        if "SUBTOTAL" in formula.calls:
+            self.subtotals.setdefault(sid, {})[(row, col)] = None
         for tsid, (r1, c1, r2, c2) in areas:
             if r1 == r2 and c1 == c2:
                 self.cell_deps.setdefault((tsid, r1, c1), {})[key] = None
@@ -206,6 +213,8 @@ class Book:
             else:
                 self.wide_deps.get(tsid, {}).pop(key, None)
         self.name_users.pop(key, None)
+        self.volatile.pop(key, None)
+        self.subtotals.get(key[0], {}).pop(key[1:], None)
 
     def dependents(self, key: Key) -> list[Key]:
         """Formula cells that read `key` directly."""
@@ -291,17 +300,25 @@ class Book:
     # ------------------------------------------------------------ recalculation
 
     def recalc(self, changed: Iterable[Key]) -> int:
-        """Re-evaluate every formula that depends on `changed` (and those), each once, in
-        dependency order, within one time budget (`budget`), aggregates over the same
-        ranges computed once (`pool`); returns how many formulas were evaluated."""
-        self.over_budget, self.pool = {}, {}
+        """Re-evaluate every formula that depends on `changed` (and the changed formulas
+        themselves), each once, in dependency order, then the volatile formulas and their
+        dependents (they may read any cell just recomputed), all within one time budget
+        (`budget`), aggregates over the same ranges computed once per pass (`pool`);
+        returns how many formulas were evaluated."""
+        self.over_budget = {}
         try:
             with budget.recalculation():
-                return self._recalc(changed)
+                self.pool = {}
+                done = self._evaluate_in_order(*self._affected(changed))
+                if not self.volatile:
+                    return done
+                self.pool = {}  # the second pass may change what the first pooled
+                return done + self._evaluate_in_order(*self._affected(list(self.volatile)))
         finally:
             self.pool = None
 
-    def _recalc(self, changed: Iterable[Key]) -> int:
+    def _affected(self, changed: Iterable[Key]) -> tuple[dict[Key, None], dict[Key, list[Key]]]:
+        """The cells to evaluate after `changed`, and the edges ordering them."""
         affected: dict[Key, None] = dict.fromkeys(changed)
         edges: dict[Key, list[Key]] = {}
         queue = deque(affected)
@@ -314,7 +331,7 @@ class Book:
                 if d not in affected:
                     affected[d] = None
                     queue.append(d)
-        return self._evaluate_in_order(affected, edges)
+        return affected, edges
 
     def _evaluate_in_order(self, affected: dict[Key, None], edges: dict[Key, list[Key]]) -> int:
         indegree = dict.fromkeys(affected, 0)
@@ -342,32 +359,16 @@ class Book:
         if state is None or state.formula is None:
             return 0
         self.circular.pop(key, None)
-        if budget.expired():  # the time ran out: the formula shows the error unevaluated
-            value = self._over(key, budget.timeout())
-        else:
-            value = self._run(key, state.formula)
+        # once the time has run out, formulas show the budget's error unevaluated
+        expired = budget.expired()
+        value = self._over(key, budget.timeout()) if expired else self._run(key, state.formula)
         self._store_value(key, value)
         return 1
 
     def _run(self, key: Key, formula: Compiled) -> Value:
-        try:
-            value = formula.run(Ctx(self, *key, self.today))
-        except Raise as r:
-            value = r.error
-        except ZeroDivisionError:
-            value = XlError("#DIV/0!")
-        except budget.OverBudget as over:
-            value = self._over(key, over)
-        except (RecursionError, MemoryError):
-            value = VALUE
-        except Exception:  # a bug must not break a sheet; tests assert it never happens
-            self.internal_errors += 1
-            value = VALUE
-        if isinstance(value, str) and len(value) > 50_000:
-            value = VALUE
-        elif type(value) is float and not math.isfinite(value):  # no cell holds inf or nan
-            value = NUM
-        return value
+        done = outcome(lambda: formula.run(Ctx(self, *key, self.today)))
+        self.internal_errors += done.internal
+        return done.value if done.over is None else self._over(key, done.over)
 
     def _over(self, key: Key, over: budget.OverBudget) -> Value:
         self.over_budget[key] = over.reason
@@ -385,14 +386,13 @@ class Book:
 
     def recalc_all(self) -> int:
         """Evaluate every formula of the workbook (after structural changes, imports)."""
-        sheets = self.sheets.items()
-        return self.recalc(
-            [(sid, *k) for sid, s in sheets for k, st in s.cells.items() if st.formula]
-        )
+        cells = ((sid, k, st) for sid, s in self.sheets.items() for k, st in s.cells.items())
+        return self.recalc([(sid, *k) for sid, k, st in cells if st.formula])
 
     def relink_all(self) -> None:
         """Rebuild the graph from the formulas (after sheets or names changed)."""
-        for graph in (self.reads, self.cell_deps, self.col_deps, self.wide_deps, self.name_users):
+        graphs = (self.reads, self.cell_deps, self.col_deps, self.wide_deps, self.name_users)
+        for graph in (*graphs, self.volatile, self.subtotals):
             graph.clear()
         for sid, sheet in self.sheets.items():
             for (r, c), st in sheet.cells.items():

@@ -26,6 +26,8 @@ class Grid(Protocol):
     def sheet_id(self, name: str) -> int | None: ...
     def named(self, name: str) -> tuple[int, tuple[int, int, int, int]] | None: ...
 
+    subtotals: dict[int, dict[tuple[int, int], None]]  # sheet -> cells calling SUBTOTAL
+
 
 def is_array(v: Any) -> bool:
     return type(v) is list

@@ -1,6 +1,7 @@
 """Formulas as .xlsx files store them: functions newer than Excel 2007 carry a prefix
 (``_xlfn.XLOOKUP``, ``_xlfn._xlws.SORT``), which Excel and LibreOffice require to
-recognise them; reading a file drops it."""
+recognise them, and LET's names carry ``_xlpm.`` (``_xlfn.LET(_xlpm.x,2,_xlpm.x*3)``);
+reading a file drops them."""
 
 from __future__ import annotations
 
@@ -45,6 +46,7 @@ XLFN = frozenset(
         "NUMBERVALUE",
         "UNICHAR",
         "UNICODE",
+        "LET",
     )
 )
 XLWS = frozenset({"SORT", "FILTER"})
@@ -60,19 +62,50 @@ def to_file(formula: str) -> str:
             return tok.value
         return ("_xlfn._xlws." if name in XLWS else "_xlfn.") + tok.value
 
-    return "".join(
-        prefix(t) if t.type == Token.FUNC and t.subtype == Token.OPEN else t.value
-        for t in tokens("=" + formula)
-    )
+    toks = tokens("=" + formula)
+    params = _let_names(toks)
+
+    def text(t: Token) -> str:
+        if t.type == Token.FUNC and t.subtype == Token.OPEN:
+            return prefix(t)
+        if t.type == Token.OPERAND and t.subtype == Token.RANGE and t.value.upper() in params:
+            return "_xlpm." + t.value
+        return t.value
+
+    return "".join(text(t) for t in toks)
+
+
+def _let_names(toks: list[Token]) -> set[str]:
+    """The names LET binds in a formula (upper case): its arguments 1, 3, 5 ... but the
+    last, when they are bare names."""
+    names: set[str] = set()
+    frames: list[tuple[str, list[int], list[tuple[int, str]]]] = []  # name, [arg], bare names
+    for t in toks:
+        opens = t.subtype == Token.OPEN and t.type in (Token.FUNC, Token.PAREN, Token.ARRAY)
+        if opens:
+            frames.append((t.value[:-1].upper().replace("_XLFN.", ""), [0], []))
+        elif t.subtype == Token.CLOSE and frames:
+            name, arg, bare = frames.pop()
+            if name == "LET":
+                names.update(n for i, n in bare if i % 2 == 0 and i < arg[0])
+        elif t.type == Token.SEP and t.subtype == Token.ARG and frames:
+            frames[-1][1][0] += 1
+        elif t.type == Token.OPERAND and t.subtype == Token.RANGE and frames:
+            frames[-1][2].append((frames[-1][1][0], t.value.upper()))
+    return names
 
 
 def from_file(formula: str) -> str:
-    """A formula read from an .xlsx file, with the ``_xlfn.``/``_xlws.`` prefixes dropped."""
+    """A formula read from an .xlsx file, with the ``_xlfn.``/``_xlws.``/``_xlpm.``
+    prefixes dropped."""
     if "_xl" not in formula:
         return formula
-    return "".join(
-        t.value.replace("_xlfn.", "").replace("_xlws.", "")
-        if t.type == Token.FUNC and t.subtype == Token.OPEN
-        else t.value
-        for t in tokens("=" + formula)
-    )
+
+    def text(t: Token) -> str:
+        if t.type == Token.FUNC and t.subtype == Token.OPEN:
+            return t.value.replace("_xlfn.", "").replace("_xlws.", "")
+        if t.type == Token.OPERAND and t.value.lower().startswith("_xlpm."):
+            return t.value[len("_xlpm.") :]
+        return t.value
+
+    return "".join(text(t) for t in tokens("=" + formula))

@@ -203,5 +203,16 @@ def text(v: Value) -> str:
     return as_text(v)
 
 
-for _module in ("math", "stats", "logic", "lookup", "text", "dates", "arrays", "finance"):
+for _module in (
+    "math",
+    "stats",
+    "logic",
+    "lookup",
+    "text",
+    "dates",
+    "arrays",
+    "finance",
+    "reference",
+    "google",
+):
     importlib.import_module(f"{__name__}.{_module}")

@@ -277,3 +277,9 @@ def textafter(s: Value, delim: Value, nth: Value = 1.0) -> Value:
     if len(parts) <= k:
         return XlError("#N/A")
     return _t(delim).join(parts[k:])
+
+
+@fn("HYPERLINK", 1, 2)
+def hyperlink(url: Value, label: Value = None) -> Value:
+    """HYPERLINK(url, [label]): the cell shows `label` (the URL when there is none)."""
+    return url if label is None else label

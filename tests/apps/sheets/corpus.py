@@ -7,7 +7,7 @@ compares with ours. Functions LibreOffice 7.4 lacks (XLOOKUP, UNIQUE, FILTER ...
 checked through an equivalent formula LibreOffice does know (`PAIRS`): ours must give
 the value LibreOffice gives for the equivalent.
 
-    python tests/apps/sheets/corpus.py out.xlsx    # write the corpus workbook
+    python -m tests.apps.sheets.corpus out.xlsx    # write the corpus workbook
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ import json
 import random
 import sys
 from dataclasses import dataclass
+
+from tests.apps.sheets import corpus_refs
 
 # Where LibreOffice departs from Excel, the corpus leaves the formula out and the engine
 # follows Excel (tests/apps/sheets/test_functions.py holds Excel's documented results):
@@ -428,7 +430,7 @@ PAIRS = [
 
 def build(seed: int = 2026) -> Corpus:
     rng = random.Random(seed)
-    data = _data(rng)
+    data = {**_data(rng), **corpus_refs.sheets()}
     formulas = [
         *_aggregates(rng),
         *_conditional(rng),
@@ -437,6 +439,7 @@ def build(seed: int = 2026) -> Corpus:
         *_math(rng),
         *_text(rng),
         *_dates(rng),
+        *corpus_refs.formulas(),
     ]
     return Corpus(data, formulas, list(PAIRS))
 

@@ -20,8 +20,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
+from officegym.errors import NotFound
 from officegym.tasks import Grade, Task, grade, load_templates, make_task
-from officegym.tasks.base import task_level
+from officegym.tasks.base import get_template, task_level
 from officegym.tasks.difficulty import Difficulty, level_name
 from officegym.tasks.splits import SPLITS, find_seed, split_of
 from officegym.world import World
@@ -59,13 +60,15 @@ def check_episode_settings(split: str, max_steps: int) -> None:
 
 def select_templates(app: str | None, task: str | None) -> tuple[str, ...]:
     """The template ids an env samples from: one app's, or the single task's."""
-    templates = load_templates()
     if (app is None) == (task is None):
         raise ValueError("give exactly one of app='<app>' or task='<template id>'")
     if task is not None:
-        if task not in templates:
-            raise ValueError(f"unknown task template {task!r}; see `officegym tasks`")
+        try:
+            get_template(task)  # imports only the module declaring it
+        except NotFound:
+            raise ValueError(f"unknown task template {task!r}; see `officegym tasks`") from None
         return (task,)
+    templates = load_templates()
     ids = tuple(sorted(t for t, tpl in templates.items() if tpl.app == app))
     if not ids:
         apps = sorted({tpl.app for tpl in templates.values()})
@@ -107,7 +110,7 @@ def choose_task(
         raise ValueError(f"task {template_id!r} is not one of this env's {templates}")
     if curriculum is not None and "task" not in options and level is None:
         template_id, level = curriculum.choose(rng)
-    task_level(load_templates()[template_id], level)  # a level the template has, or an error
+    task_level(get_template(template_id), level)  # a level the template has, or an error
     if "task_seed" not in options:
         seed = find_seed(
             template_id, split, start, scenario=scenario, world_seed=world_seed, difficulty=level
@@ -136,9 +139,8 @@ def _level(value: object) -> Difficulty | None:
 def _on_world(templates: tuple[str, ...], scenario: str, world_seed: int) -> tuple[str, ...]:
     """The templates that build on this world: a template that declares `needs` is left
     out of the draw on a world too small for it (the 25-person startup)."""
-    registry = load_templates()
     pool = tuple(
-        t for t in templates if not registry[t].needs or _builds_on(t, scenario, world_seed)
+        t for t in templates if not get_template(t).needs or _builds_on(t, scenario, world_seed)
     )
     if not pool:
         raise ValueError(f"none of this env's templates builds on world {scenario}/{world_seed}")
@@ -162,8 +164,7 @@ def _offering(templates: tuple[str, ...], level: Difficulty | None) -> tuple[str
     """The templates that can be built at `level` (all of them for None)."""
     if level is None:
         return templates
-    registry = load_templates()
-    pool = tuple(t for t in templates if level in registry[t].levels)
+    pool = tuple(t for t in templates if level in get_template(t).levels)
     if not pool:
         raise ValueError(f"none of this env's templates can be built at difficulty {level}")
     return pool

@@ -49,7 +49,8 @@ from officegym.gym.faults import FaultInjector
 from officegym.gym.spaces import SUBMIT, ToolCallSpace, UnicodeText
 from officegym.gym.worlds import DEFAULT_CACHE, WorldKey, WorldPool
 from officegym.runner import ToolRunner
-from officegym.tasks import Grade, Task, load_templates, make_task
+from officegym.tasks import Grade, Task, make_task
+from officegym.tasks.base import get_template
 from officegym.tasks.difficulty import level_name
 from officegym.tasks.responders import Colleague, Responder, colleague_for
 from officegym.tools import REGISTRY, tools_for
@@ -129,8 +130,7 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         self.split, self.scenario, self.world_seed = split, scenario, world_seed
         self.max_steps, self.max_result_chars = max_steps, max_result_chars
         self.render_mode = render_mode
-        registry = load_templates()
-        apps = sorted({a for t in self.templates for a in registry[t].apps})
+        apps = sorted({a for t in self.templates for a in get_template(t).apps})
         self.action_space = ToolCallSpace(tool_specs(apps))
         note = len(TRUNCATION_NOTE.format(n=10**12))
         self.observation_space = spaces.Dict(

@@ -15,8 +15,10 @@ clone's: a spreadsheet id is the workbook id, a sheetId the sheet's row id. Erro
 back as Google's ``{"error": {"code", "message", "status"}}``; a batch of requests is
 all or nothing.
 
-The person acting is the one of the bearer token ``xoxp-<handle>`` (as for the Slack
-API), within the server's persona policy; requests from other sites' pages are refused.
+Who acts is resolved as at every door (`officegym.personas.who_acts`): the person the
+token ``xoxp-<handle>`` names (Bearer header or ``?access_token=``), within the
+server's persona policy; with no token, the server's ``--persona`` or a 401. Requests
+from other sites' pages are refused (`officegym.web.cross_site_reason`).
 """
 
 from __future__ import annotations
@@ -26,15 +28,14 @@ from typing import Any
 from flask import Blueprint, current_app, g, jsonify, request
 from werkzeug.wrappers import Response
 
-from officegym.apps.org import service as org
 from officegym.apps.sheets import api_requests as R
 from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets.api_values import api_range, cell_input, label, spreadsheet, value_range
 from officegym.apps.sheets.models import Workbook
 from officegym.apps.sheets.refs import Area
 from officegym.errors import Conflict, Forbidden, Invalid, NotFound, OfficeGymError
-from officegym.personas import bearer_token, handle_of_token
-from officegym.web import persona_policy
+from officegym.personas import bearer_token, who_acts
+from officegym.web import cross_site_reason, persona_policy
 
 __all__ = ["URL_PREFIX", "bp"]
 
@@ -65,22 +66,20 @@ def domain_error(exc: OfficeGymError) -> tuple[Response, int]:
 
 @bp.before_request
 def authenticate() -> tuple[Response, int] | None:
-    """Refuse other sites' pages, then act as the bearer token's person."""
-    origin = request.headers.get("Origin")
-    if (origin and origin.rstrip("/").lower() != request.host_url.rstrip("/").lower()) or (
-        request.headers.get("Sec-Fetch-Site", "").lower() == "cross-site"
-    ):
-        return _error(403, "PERMISSION_DENIED", "cross-site requests are refused")
+    """Refuse other sites' pages (`officegym.web.cross_site_reason`, every door's rule),
+    then act as `officegym.personas.who_acts` says. Google's two ways of carrying the
+    token are read (Bearer header, then ``?access_token=``); the token itself names a
+    person as at every door, ``xoxp-<handle>``."""
+    reason = cross_site_reason()
+    if reason is not None:
+        return _error(403, "PERMISSION_DENIED", reason)
     token = bearer_token(request.headers.get("Authorization")) or request.args.get("access_token")
-    handle = handle_of_token(token or "")
     try:
-        named = org.find_person(g.db, handle).handle if handle else None
-        g.actor = org.find_person(g.db, persona_policy(current_app).acting(named))
-    except NotFound:
-        return _error(401, "UNAUTHENTICATED", "the token names nobody in this world")
+        g.actor = who_acts(g.db, persona_policy(current_app), token or None)
     except Forbidden as exc:
-        code = 401 if exc.code == "not_authed" else 403
-        return _error(code, "UNAUTHENTICATED" if code == 401 else "PERMISSION_DENIED", exc.message)
+        if exc.code == "persona_locked":
+            return _error(403, "PERMISSION_DENIED", exc.message)
+        return _error(401, "UNAUTHENTICATED", exc.message)
     return None
 
 

@@ -10,7 +10,6 @@ the database is only read, so grading stays a pure function of the two states.
 
 from __future__ import annotations
 
-import datetime as dt
 import threading
 import weakref
 from collections.abc import Callable, Sequence
@@ -20,6 +19,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, func, select
 from sqlalchemy.orm import Session
 
+from officegym import clock
 from officegym.apps.sheets import pivots, store
 from officegym.apps.sheets.engine import Book, CellState, Key
 from officegym.apps.sheets.models import Change, Pivot
@@ -62,7 +62,7 @@ def _today(conn: Connection, workbook_id: int) -> float:
     last = conn.execute(
         select(func.max(Change.at)).where(Change.workbook_id == workbook_id)
     ).scalar()
-    return serial_of(last.date() if last else dt.date(2026, 1, 1))
+    return serial_of(last.date() if last else clock.UNCLOCKED.date())
 
 
 def _load(conn: Connection, workbook_id: int) -> Book:

@@ -15,7 +15,7 @@ from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets.formats import format_value
 from officegym.apps.sheets.models import NamedRange, Sheet, Workbook
 from officegym.apps.sheets.refs import Area, quote_sheet
-from officegym.apps.sheets.values import XlError, general
+from officegym.apps.sheets.values import XlError
 from officegym.errors import Invalid
 
 __all__ = [
@@ -173,6 +173,3 @@ def spreadsheet(s: Session, wb: Workbook, base_url: str) -> dict[str, Any]:
     if named:
         out["namedRanges"] = named
     return out
-
-
-_ = general

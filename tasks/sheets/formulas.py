@@ -26,7 +26,7 @@ from officegym.tasks.sheets.common import (
     used_rows,
 )
 from officegym.tasks.sheets.perturb import Follows, Reader
-from officegym.tasks.slack.common import call, pick
+from officegym.tasks.slack.common import call
 
 Row = list[Any]
 
@@ -527,6 +527,3 @@ def named_range(w: Session, rng: random.Random) -> Spec:
             ),
         ],
     )
-
-
-_ = pick

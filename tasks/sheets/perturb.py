@@ -251,10 +251,3 @@ def _short(rows: list[list[Value]]) -> str:
     flat = [v.code if isinstance(v, XlError) else v for row in rows for v in row]
     text = repr(flat[:8])
     return text if len(flat) <= 8 else text[:-1] + ", ...]"
-
-
-def no_errors(reader: Reader, sheet: str, ref: str) -> bool:
-    return not any(isinstance(v, XlError) for row in reader.grid(sheet, ref) for v in row)
-
-
-_ = Any

@@ -29,7 +29,6 @@ from officegym.apps.sheets.values import (
     Raise,
     Value,
     XlError,
-    as_bool,
     as_number,
     as_text,
 )
@@ -186,10 +185,6 @@ def numbers(args: Sequence[Any], *, direct_text: bool = True) -> list[float]:
 
 def number(v: Value) -> float:
     return as_number(v)
-
-
-def truthy(v: Value) -> bool:
-    return as_bool(v)
 
 
 def text(v: Value) -> str:

@@ -126,7 +126,18 @@ def _lifespan(managers: Sequence[StreamableHTTPSessionManager]) -> Any:
     return lifespan
 
 
-def serve(app: Starlette, host: str, port: int, *, sock: socket.socket | None = None) -> None:
-    """Serve `app` with uvicorn until interrupted (on `sock` if given, else host:port)."""
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+def serve(
+    app: Starlette,
+    host: str,
+    port: int,
+    *,
+    sock: socket.socket | None = None,
+    access_log: bool = False,
+) -> None:
+    """Serve `app` with uvicorn until interrupted (on `sock` if given, else host:port);
+    with `access_log`, one line per request (``officegym serve``), else warnings only."""
+    level = "info" if access_log else "warning"
+    config = uvicorn.Config(
+        app, host=host, port=port, log_level=level, access_log=access_log, lifespan="on"
+    )
     uvicorn.Server(config).run(sockets=[sock] if sock is not None else None)

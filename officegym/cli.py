@@ -131,7 +131,7 @@ def serve(
     if not is_loopback(host):
         _warn_exposed(host, port, expose_grading)
     asgi = build_asgi_app(world, app, host=host, allowed_hosts=allowed_hosts)
-    serve_asgi(asgi, host, port)
+    serve_asgi(asgi, host, port, access_log=True)  # one line per request
 
 
 def _print_doors(

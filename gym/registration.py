@@ -62,7 +62,14 @@ def register_envs() -> list[str]:
 def make_office_env(*, mode: str = "tools", **kwargs: Any) -> gymnasium.Env:
     """The env of `mode`: ``tools`` (the default, `OfficeEnv`) or ``browser`` (`BrowserEnv`)."""
     if mode == "browser":
-        from officegym.gym.browser_env import BrowserEnv  # Playwright is imported only here
+        try:
+            from officegym.gym.browser_env import BrowserEnv  # Playwright is imported only here
+        except ModuleNotFoundError as exc:
+            if exc.name not in ("playwright", "PIL"):
+                raise
+            raise ImportError(
+                "browser mode needs Playwright: pip install 'officegym[browser]'"
+            ) from exc
 
         return BrowserEnv(**kwargs)
     if mode != "tools":

@@ -77,3 +77,6 @@ def make_office_env(*, mode: str = "tools", **kwargs: Any) -> gymnasium.Env:
     from officegym.gym.tools_env import OfficeEnv
 
     return OfficeEnv(mode=mode, **kwargs)
+
+
+register_envs()  # importing this module (Gymnasium's import hook or anyone) registers the ids

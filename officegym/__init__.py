@@ -59,7 +59,11 @@ class _RegisterWhenGymnasiumLoads(importlib.abc.MetaPathFinder, importlib.abc.Lo
     def exec_module(self, module: _ModuleType) -> None:
         module.__loader__ = module.__spec__.loader = self._loader  # type: ignore[union-attr]
         self._loader.exec_module(module)  # type: ignore[union-attr]
-        register_envs()
+        registering = sys.modules.get("officegym.gym.registration")
+        if registering is None or hasattr(registering, "register_envs"):
+            register_envs()
+        # else: Gymnasium is being imported by officegym.gym.registration itself, which
+        # registers the ids once it is loaded.
 
 
 if "gymnasium" in sys.modules:

@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from officegym.cli_agents import agent_options, build_agent
+from officegym.cli_tables import print_table
 from officegym.cli_validate import validate
 from officegym.cli_worlds import file_world, memory_world, sign_in_handles
 from officegym.errors import OfficeGymError
@@ -272,7 +273,7 @@ def grade(
     for c in report["checks"]:
         table.add_row(c["name"], "yes" if c["passed"] else "no", f"{c['weight']:g}", c["detail"])
     console = _console()
-    console.print(table)
+    print_table(console, table)
     for damage in report["collateral"]:
         console.print(f"collateral damage: {damage}", highlight=False)
     console.print(f"reward {report['reward']:.3f}  passed {report['passed']}")
@@ -323,7 +324,7 @@ def tasks(
         level = f"{t.difficulty} (knobs: {', '.join(t.knobs)})" if t.knobs else t.difficulty
         summary = f"{t.summary} [dim](needs {t.needs})[/]" if t.needs else t.summary
         table.add_row(t.id, level, ", ".join(t.apps), summary, env_id(t.id))
-    console.print(table)
+    print_table(console, table)
     console.print(f"{len(rows)} template(s)")
 
 
@@ -380,7 +381,9 @@ def run(
             results.append(run_episode(env, agent, seed=seed if i == 0 else None))
             bar.advance(job)
     env.close()
-    console.print(_rewards_table(f"{agent_name} agent on {env_name} ({split} split)", results))
+    print_table(
+        console, _rewards_table(f"{agent_name} agent on {env_name} ({split} split)", results)
+    )
     _, total = summarize(results)
     console.print(f"mean reward {total.mean_reward:.3f} over {total.episodes} episode(s)")
 

@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from officegym.cli_tables import print_table
 from officegym.errors import OfficeGymError
 from officegym.tasks.base import Template
 from officegym.tasks.validate import MutationScore, TemplateReport
@@ -196,13 +197,13 @@ def _print(console: Console, reports: list[TemplateReport], span: range, world: 
         result = "[green]ok[/]" if r.ok else "[red]broken[/]"
         counts = [str(getattr(m, c)) for c in _COUNTS]
         table.add_row(r.template_id, result, *counts, f"{m.score:.3f}", detail)
-    console.print(table)
+    print_table(console, table)
     apps = Table(title="mutants per app")
     for column in ("app", *_COUNTS, "score"):
         apps.add_column(column)
     for app, m in _by_app(reports).items():
         apps.add_row(app, *(str(getattr(m, c)) for c in _COUNTS), f"{m.score:.3f}")
-    console.print(apps)
+    print_table(console, apps)
     declared = [(r.template_id, k, why) for r in reports for k, why in r.declared.items()]
     for tid, what, why in declared:
         console.print(f"declared equivalent: {tid} {what}: {why}", highlight=False)

@@ -85,3 +85,13 @@ def test_a_broken_template_module_is_reported_and_left_out() -> None:
     count, messages = out.stdout.splitlines()
     assert int(count.split()[0]) >= 100 and count.split()[1] == "False"
     assert "officegym.tasks.broken.bad" in messages and "SyntaxError" in messages
+
+
+@pytest.mark.parametrize(
+    "first", ["import officegym.gym.registration", "from officegym.gym import env_id"]
+)
+def test_importing_the_registration_first_registers_the_ids(first: str) -> None:
+    """The registration module imports Gymnasium itself, under the import hook."""
+    out = _python(f"{first}\nimport gymnasium\nprint('officegym/slack-v0' in gymnasium.registry)")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "True"

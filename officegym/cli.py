@@ -17,7 +17,7 @@ from rich.table import Table
 from officegym.cli_agents import agent_options, build_agent
 from officegym.cli_tables import print_table
 from officegym.cli_validate import validate
-from officegym.cli_worlds import file_world, memory_world, sign_in_handles
+from officegym.cli_worlds import NOT_FRESH_ADVICE, file_world, memory_world, sign_in_handles
 from officegym.errors import OfficeGymError
 
 if TYPE_CHECKING:
@@ -80,6 +80,12 @@ _SEED_HELP = "World seed (default: a kept file's, else 0)."
     is_flag=True,
     help="Serve POST /grade and the MCP officegym_grade tool (never to an agent under test).",
 )
+@click.option(
+    "--fresh-per-task",
+    is_flag=True,
+    help="With --expose-grading: restore the seeded world after every POST /grade, so each "
+    "task starts fresh (POST /reset does it on demand).",
+)
 def serve(
     scenario: str | None,
     seed: int | None,
@@ -92,15 +98,22 @@ def serve(
     allow_switch: bool,
     fresh: bool,
     expose_grading: bool,
+    fresh_per_task: bool,
 ) -> None:
     """Serve the web clones, the Slack API and MCP over a seeded world in a SQLite file
     (or a PostgreSQL database, with several worker processes)."""
+    from officegym.grading_api import FRESH_PER_TASK
     from officegym.hosts import host_names, is_loopback
     from officegym.mcp_wrappers.asgi import build_asgi_app
     from officegym.mcp_wrappers.asgi import serve as serve_asgi
     from officegym.serve_workers import is_server_url
     from officegym.web import create_app
 
+    if fresh_per_task and (not expose_grading or is_server_url(db)):
+        raise click.BadParameter(
+            "needs --expose-grading (a grade ends a task) and a SQLite --db",
+            param_hint="--fresh-per-task",
+        )
     if is_server_url(db):
         options = (scenario, seed, host, allowed_hosts, persona, allow_switch, expose_grading)
         from officegym.cli_serve import serve_server_db
@@ -120,6 +133,7 @@ def serve(
         lock_persona=locked,
         expose_grading=expose_grading,
         hosts=host_names(host, allowed_hosts),
+        config={FRESH_PER_TASK: fresh_per_task},
     )
     base = f"http://{host}:{port}"
     console = _console()
@@ -128,7 +142,7 @@ def serve(
         f"in {db.resolve()}"
     )
     _print_doors(console, base, persona, locked, handles)
-    _print_grading(console, base, db, expose_grading)
+    _print_grading(console, base, db, expose_grading, fresh_per_task)
     if not is_loopback(host):
         _warn_exposed(host, port, expose_grading)
     asgi = build_asgi_app(world, app, host=host, allowed_hosts=allowed_hosts)
@@ -156,16 +170,24 @@ def _print_doors(
     console.print(f"MCP (streamable HTTP, {acting}): {paths}", soft_wrap=True)
 
 
-def _print_grading(console: Console, base: str, db: Path, exposed: bool) -> None:
+def _print_grading(console: Console, base: str, db: Path, exposed: bool, per_task: bool) -> None:
+    """How to grade, and how each task gets a fresh world (a grade counts every change)."""
     if exposed:
         console.print(
             f"Grading is exposed: POST {base}/grade and the MCP tool officegym_grade "
             "(any client can read its grade).",
             soft_wrap=True,
         )
+        again = "after every POST /grade" if per_task else f"on POST {base}/reset"
+        console.print(f"The seeded world is restored {again}.", soft_wrap=True)
     else:
         console.print(
             f"Grade with: officegym grade --task <id> --seed <n> --db {db}", soft_wrap=True
+        )
+        console.print(
+            "A grade counts every change since the world was seeded: restart serve (or use "
+            "--expose-grading --fresh-per-task) before the next task.",
+            soft_wrap=True,
         )
 
 
@@ -264,6 +286,12 @@ def grade(
         raise click.BadParameter(exc.message, param_hint="--task") from None
     finally:
         world.close()
+    if report["collateral"]:  # on stderr: stdout may be JSON
+        Console(stderr=True).print(
+            f"[yellow]note:[/] changes beyond the task count as collateral damage; if {db} "
+            f"served other tasks since it was seeded, theirs count too: {NOT_FRESH_ADVICE}.",
+            highlight=False,
+        )
     if as_json:
         click.echo(json.dumps(report, indent=2))
         return

@@ -15,7 +15,42 @@ from officegym.errors import OfficeGymError
 if TYPE_CHECKING:  # imported when a command runs, so `officegym --help` stays quick
     from officegym.world import World, WorldImage
 
-__all__ = ["file_world", "memory_world", "shown_world_image", "sign_in_handles"]
+__all__ = [
+    "NOT_FRESH_ADVICE",
+    "file_world",
+    "memory_world",
+    "not_fresh_note",
+    "shown_world_image",
+    "sign_in_handles",
+]
+
+NOT_FRESH_ADVICE = (
+    "a grade counts every change since the world was seeded, so give each task a freshly "
+    "seeded world: restart `officegym serve` (it rewrites the file), or serve with "
+    "--expose-grading --fresh-per-task (or POST /reset between tasks)"
+)
+
+
+def not_fresh_note(db: Path) -> str | None:
+    """What to say when the world served from `db` has changed since it was seeded (None
+    when it is fresh, or when `db` holds no world this version can read)."""
+    from officegym.world import World, stored_identity, world_image
+
+    try:
+        found = stored_identity(f"sqlite:///{db.resolve()}") if db.exists() else None
+        if found is None:
+            return None
+        world = World(world_image(found.scenario, found.seed), url=f"sqlite:///{db.resolve()}",
+                      fresh=False)  # fmt: skip
+    except (OfficeGymError, OSError):
+        return None
+    try:
+        changed = world.changed_rows()
+    finally:
+        world.close()
+    if not changed:
+        return None
+    return f"{db} is not fresh: {changed} row(s) changed since it was seeded; {NOT_FRESH_ADVICE}."
 
 
 def shown_world_image(scenario: str, seed: int) -> WorldImage:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import os
+import sqlite3
 import threading
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -234,12 +235,25 @@ class World:
         )
 
     def reset(self) -> None:
-        """Restore the seeded state and rewind the simulated clock."""
+        """Restore the seeded state and rewind the simulated clock (in memory, in a served
+        SQLite file, or on a database server)."""
         self.clock.reset(self.image.start)
-        if is_sqlite(self.engine):
+        if _file_path(self.url) is not None:
+            _restore_file(self.engine, self.image.data)
+            record_identity(self.engine, self.image.identity)
+        elif is_sqlite(self.engine):
             restore(self.engine, self.image.data)
         else:
             _load_rows(self.engine, self.initial_engine)
+
+    def changed_rows(self) -> int:
+        """How many rows differ from the seeded state (0: the world is fresh). A grade
+        counts every one of them, so a world used for one task is no fresh start for the
+        next (`officegym serve --fresh-per-task`, ``POST /reset``)."""
+        from officegym.changes import diff
+
+        with self.initial_connection() as before, self.engine.connect() as now:
+            return len(diff(before, now))
 
     @property
     def can_checkpoint(self) -> bool:
@@ -303,6 +317,22 @@ def _file_path(url: str) -> str | None:
     if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
         return url.removeprefix("sqlite:///")
     return None
+
+
+def _restore_file(engine: Engine, data: bytes) -> None:
+    """Overwrite a SQLite file's database with `data` in one transaction (SQLite's backup
+    API), so the engine's other connections see the seeded state on their next read."""
+    source = sqlite3.connect(":memory:")
+    try:
+        source.deserialize(data)
+        raw = engine.raw_connection()
+        try:
+            raw.rollback()
+            source.backup(raw.driver_connection)
+        finally:
+            raw.close()
+    finally:
+        source.close()
 
 
 def _write_file(path: str, data: bytes) -> None:

@@ -10,11 +10,9 @@ and an episode is graded the same way.
 from __future__ import annotations
 
 import functools
-import sys
 from collections.abc import Mapping
 from typing import Any
 
-import gymnasium
 import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -36,7 +34,6 @@ __all__ = [
     "choose_task",
     "clip",
     "grade_world_state",
-    "outer_step_limit",
     "persona_label",
     "refuse_pickling",
     "select_templates",
@@ -192,25 +189,6 @@ def persona_label(session: Session, handle: str) -> str:
 def clip(text: str, n: int) -> str:
     """`text` cut to `n` characters, the last one an ellipsis when cut."""
     return text if len(text) <= n else text[: n - 1] + "…"
-
-
-def outer_step_limit(env: gymnasium.Env[Any, Any], depth: int = 24) -> int | None:
-    """The limit of a Gymnasium `TimeLimit` whose `reset` is calling `env.reset` (found on
-    the call stack), or None. ``gymnasium.make(..., max_episode_steps=n)`` and a
-    hand-made ``TimeLimit(env, n)`` truncate after the env has answered, so an env
-    that did not know the limit would return reward 0 and no grade on that step; an env
-    that knows it ends the episode itself there, graded."""
-    code = gymnasium.wrappers.TimeLimit.reset.__code__
-    frame = sys._getframe(1)
-    for _ in range(depth):
-        frame = frame.f_back  # type: ignore[assignment]
-        if frame is None:
-            return None
-        if frame.f_code is code:
-            wrapper = frame.f_locals.get("self")
-            if getattr(wrapper, "unwrapped", None) is env:
-                return int(wrapper._max_episode_steps)  # type: ignore[union-attr]
-    return None
 
 
 def refuse_pickling(env: object) -> None:

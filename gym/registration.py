@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 import gymnasium
-from gymnasium.envs.registration import register, registry
+from gymnasium.envs.registration import WrapperSpec, register, registry
 
 from officegym.template_index import template_ids
 
@@ -33,6 +33,11 @@ __all__ = [
 
 NAMESPACE = "officegym"
 ENTRY_POINT = "officegym.gym.registration:make_office_env"
+# Outermost on every id: a Gymnasium step limit (``max_episode_steps=``) truncates
+# outside the env, and this wrapper grades that step (`officegym.gym.episode`).
+GRADE_ON_TRUNCATION = WrapperSpec(
+    "GradeOnTruncation", "officegym.gym.episode:GradeOnTruncation", kwargs={}
+)
 MODES = ("tools", "browser")
 
 
@@ -55,7 +60,12 @@ def register_envs() -> list[str]:
     specs = env_specs()
     for id_, kwargs in specs.items():
         if id_ not in registry:
-            register(id=id_, entry_point=ENTRY_POINT, kwargs=kwargs)
+            register(
+                id=id_,
+                entry_point=ENTRY_POINT,
+                kwargs=kwargs,
+                additional_wrappers=(GRADE_ON_TRUNCATION,),
+            )
     return list(specs)
 
 

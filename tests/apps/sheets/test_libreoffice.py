@@ -24,7 +24,7 @@ def theirs() -> dict[str, list[Any]]:
     binary = libreoffice.soffice()
     if binary is None:
         if os.environ.get("CI"):
-            pytest.fail("LibreOffice is missing: scripts/setup --dev installs libreoffice-calc-nogui")
+            pytest.fail("no LibreOffice: scripts/setup --dev installs libreoffice-calc-nogui")
         pytest.skip("no LibreOffice (scripts/setup --dev installs libreoffice-calc-nogui)")
     return libreoffice.cached_results(CORPUS, binary)
 

@@ -13,6 +13,7 @@ import os
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
@@ -21,8 +22,10 @@ from rich.table import Table
 
 from officegym.cli_tables import print_table
 from officegym.errors import OfficeGymError
-from officegym.tasks.base import Template
-from officegym.tasks.validate import MutationScore, TemplateReport
+
+if TYPE_CHECKING:  # imported when the command runs: every other command stays quick
+    from officegym.tasks.base import Template
+    from officegym.tasks.validate import MutationScore, TemplateReport
 
 __all__ = ["validate"]
 
@@ -161,6 +164,8 @@ def _labelled(report: TemplateReport, level: str | None) -> TemplateReport:
 
 
 def _by_app(reports: list[TemplateReport]) -> dict[str, MutationScore]:
+    from officegym.tasks.validate import MutationScore
+
     apps: dict[str, MutationScore] = defaultdict(MutationScore)
     total = MutationScore()
     for r in reports:

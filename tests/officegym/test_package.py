@@ -42,7 +42,7 @@ def _python(code: str) -> subprocess.CompletedProcess[str]:
 HEAVY = "('gymnasium', 'sqlalchemy', 'officegym.tasks', 'officegym.apps', 'officegym.world')"
 
 
-@pytest.mark.parametrize("module", ["officegym", "officegym.errors"])
+@pytest.mark.parametrize("module", ["officegym", "officegym.errors", "officegym.cli"])
 def test_importing_the_package_loads_neither_gymnasium_nor_any_template(module: str) -> None:
     out = _python(
         f"import sys, {module}\nprint(sorted(m for m in sys.modules if m.startswith({HEAVY})))"

@@ -48,8 +48,9 @@ class _RegisterWhenGymnasiumLoads(importlib.abc.MetaPathFinder, importlib.abc.Lo
                 finder.find_spec(fullname, path, target) if hasattr(finder, "find_spec") else None
             )
             if spec is not None:
-                self._loader = spec.loader
-                spec.loader = self
+                if spec.loader is not None:  # else a namespace package: nothing to wrap
+                    self._loader = spec.loader
+                    spec.loader = self
                 return spec
         return None
 

@@ -9,13 +9,37 @@ The only part of officegym that imports Gymnasium; Playwright is imported only w
 a browser-mode env is made.
 """
 
-from officegym.gym.agents import AGENTS, OracleAgent, RandomAgent, make_agent
-from officegym.gym.llm import ChatAgent
-from officegym.gym.recording import RecordEpisodes
-from officegym.gym.registration import env_id, register_envs
-from officegym.gym.rollout import EpisodeResult, make_env, run_episode, summarize
-from officegym.gym.spaces import ToolCallSpace, UnicodeText
-from officegym.gym.tools_env import OfficeEnv
+import importlib as _importlib
+from typing import Any as _Any
+
+# Public name -> the module defining it. Imported on first use (PEP 562), so importing
+# `officegym.gym.registration` (done by ``import officegym``) loads no env, agent or app.
+_HOMES = {
+    "AGENTS": "agents",
+    "OracleAgent": "agents",
+    "RandomAgent": "agents",
+    "make_agent": "agents",
+    "ChatAgent": "llm",
+    "RecordEpisodes": "recording",
+    "env_id": "registration",
+    "register_envs": "registration",
+    "EpisodeResult": "rollout",
+    "make_env": "rollout",
+    "run_episode": "rollout",
+    "summarize": "rollout",
+    "ToolCallSpace": "spaces",
+    "UnicodeText": "spaces",
+    "OfficeEnv": "tools_env",
+}
+
+
+def __getattr__(name: str) -> _Any:
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(_importlib.import_module(f"{__name__}.{_HOMES[name]}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "AGENTS",

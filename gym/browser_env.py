@@ -18,8 +18,9 @@ and with ``screenshot=True`` a ``screenshot``
 
 Ending: `send_msg_to_user(text)` ends the episode with `text` as the answer, and
 `report_infeasible(reason)` ends it with no answer; either way the final database
-state is graded. Reaching `max_steps` (or a Gymnasium `TimeLimit`'s limit) truncates
-and grades too. The reward is the
+state is graded. Reaching `max_steps` (or a Gymnasium step limit, through the
+`GradeOnTruncation` wrapper: `officegym.gym.episode`, the episode state machine both
+envs share) truncates and grades too. The reward is the
 grade at the end, 0 before. A bad or failing action is an error in the next
 observation and counts as a step; `step` never raises on what an agent sends. A
 crashed page, browser or Playwright driver shows up as errors and is recovered by the
@@ -51,6 +52,7 @@ from officegym.gym.browser.space import BrowserActionSpace
 from officegym.gym.browser.tab import EMPTY, Tab
 from officegym.gym.colleagues import answering_hook, make_responder
 from officegym.gym.curriculum import make_curriculum
+from officegym.gym.episode import NO_EPISODE, Episode
 from officegym.gym.episodes import (
     ERROR_CHARS,
     GOAL_CHARS,
@@ -59,7 +61,6 @@ from officegym.gym.episodes import (
     choose_task,
     clip,
     grade_world_state,
-    outer_step_limit,
     persona_label,
     refuse_pickling,
     select_templates,
@@ -130,17 +131,16 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         self._tab = Tab(self.manager, self.viewport, action_timeout_ms)
         self._view = EMPTY  # what the agent last saw
         self._personas: dict[str, str] = {}
+        self.episode = Episode()
         self._start(None)
 
     def _start(self, task: Task | None) -> None:
         """Episode state for `task` (None: no episode yet)."""
-        self.task, self.last_grade = task, None
+        if task is not None:
+            self.episode.begin(task, self.max_steps)
         self._goal = clip(task.goal, GOAL_CHARS) if task else ""
         self._persona = self._persona_text(task.persona) if task else ""
-        self._steps, self._done, self._answer = 0, False, None
-        self._ended: tuple[bool, bool] = (False, False)
         self._last: tuple[str, str] = ("", "")
-        self._limit = self.max_steps
 
     def _observation_space(self) -> spaces.Dict:
         note = len(PAGE_NOTE.format(n=10**12))
@@ -188,7 +188,6 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
             colleague = colleague_for(task, s, self.responder)
         self.server.after_write(answering_hook(self.world, colleague))
         self._start(task)
-        self._limit = min(self.max_steps, outer_step_limit(self) or self.max_steps)
         self._tab.http = None
         self.manager.call(self._tab.open, self.login_url, fresh=self.fresh_context)
         info = {
@@ -202,21 +201,15 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
 
     def step(self, action: str) -> Step:
         """Perform one action; `send_msg_to_user`/`report_infeasible` end and grade."""
-        if self._tab.page is None or self.task is None:
-            return self._stray("call reset() before step()")
-        if self._done:
-            return self._stray("the episode has ended; call reset() to start a new one")
-        self._steps += 1
+        refusal = self.episode.refusal() or (NO_EPISODE if self._tab.page is None else None)
+        if refusal is not None:
+            return self._stray(refusal)
+        self.episode.steps += 1
         self._tab.http = None
         error, info = self._act(action)
-        terminated = self._done
-        truncated = not terminated and self._steps >= self._limit
-        reward = 0.0
-        if terminated or truncated:
-            self._done, self._ended = True, (terminated, truncated)
-            self.last_grade = self._grade()
-            reward = self.last_grade.reward
-            info["grade"] = self.last_grade.to_dict()
+        reward, terminated, truncated, graded = self.episode.settle(self._grade, self.curriculum)
+        if graded is not None:
+            info["grade"] = graded.to_dict()
         shown = clip(action, LAST_ACTION_CHARS) if isinstance(action, str) else repr(type(action))
         obs = self._observe(shown, error)
         return obs, reward, terminated, truncated, info
@@ -224,7 +217,8 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
     def _act(self, action: Any) -> tuple[str, dict[str, Any]]:
         """Parse and perform `action` (one or more calls, in order; the first failure stops
         the rest, an ending call comes last): (error text, step info)."""
-        info: dict[str, Any] = {"step": self._steps, "action": "", "ok": False, "error_code": ""}
+        info: dict[str, Any] = {"step": self.episode.steps, "action": "", "ok": False}
+        info["error_code"] = ""
         try:
             actions = parse_actions(action)
         except ActionError as exc:
@@ -243,9 +237,9 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
             info["error_code"] = "action_failed"
             return clip(error, ERROR_CHARS), info
         if last.name == "send_msg_to_user":
-            self._answer, self._done = last.args["text"], True
+            self.episode.submit(last.args["text"])
         elif last.name == "report_infeasible":
-            self._done = True
+            self.episode.submit(None)
             info["infeasible"] = last.args["reason"]
         info["ok"] = True
         return "", info
@@ -254,25 +248,37 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         """End the episode now and grade the final state (for agents acting on their own)."""
         if self.task is None:
             raise RuntimeError("call reset() before finish()")
-        if not self._done:
-            self._done, self._answer, self._ended = True, answer, (True, False)
-            self.last_grade = self._grade()
-        assert self.last_grade is not None
-        return self.last_grade
+        if not self.episode.done:
+            self.episode.submit(answer)
+        return self.episode.end(self._grade, self.curriculum, truncated=False)
+
+    def truncate(self) -> Grade | None:
+        """End a running episode as truncated and grade it (`GradeOnTruncation` calls this
+        when a step limit outside the env ends it); None if no episode is running."""
+        if self.episode.refusal() is not None:
+            return None
+        return self.episode.end(self._grade, self.curriculum, truncated=True)
+
+    @property
+    def task(self) -> Task | None:
+        """The current episode's task (None before the first reset)."""
+        return self.episode.task
+
+    @property
+    def last_grade(self) -> Grade | None:
+        """The grade of the current episode once it has ended, else None."""
+        return self.episode.grade
 
     def _grade(self) -> Grade:
         """Grade the final state, with no request touching the database meanwhile."""
         assert self.task is not None
         with self.server.exclusive():
-            graded = grade_world_state(self.world, self.task, self._answer)
-        if self.curriculum is not None:
-            self.curriculum.observe(self.task.id, self.task.difficulty, graded.passed)
-        return graded
+            return grade_world_state(self.world, self.task, self.episode.answer)
 
     def _stray(self, message: str) -> Step:
         """The answer to a step outside an episode: an error, no reward, nothing changed."""
-        info = {"step": self._steps, "action": "", "ok": False, "error_code": "no_episode"}
-        return self._observe("", message), 0.0, *self._ended, info
+        info = {"step": self.episode.steps, "action": "", "ok": False, "error_code": "no_episode"}
+        return self._observe("", message), 0.0, *self.episode.ended, info
 
     # ------------------------------------------------------------ what the agent sees
 
@@ -345,7 +351,7 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         if self.task is None:
             return "(no episode; call reset())"
         lines = [
-            f"{self.task.id} seed {self.task.seed}  step {self._steps}/{self.max_steps}",
+            f"{self.task.id} seed {self.task.seed}  step {self.episode.steps}/{self.max_steps}",
             f"persona: {self._persona}",
             f"goal: {self._goal}",
             f"url: {self._tab.url}",

@@ -10,18 +10,17 @@ and an episode is graded the same way.
 from __future__ import annotations
 
 import functools
-import sys
 from collections.abc import Mapping
 from typing import Any
 
-import gymnasium
 import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
+from officegym.errors import NotFound
 from officegym.tasks import Grade, Task, grade, load_templates, make_task
-from officegym.tasks.base import task_level
+from officegym.tasks.base import get_template, task_level
 from officegym.tasks.difficulty import Difficulty, level_name
 from officegym.tasks.splits import SPLITS, find_seed, split_of
 from officegym.world import World
@@ -35,7 +34,6 @@ __all__ = [
     "choose_task",
     "clip",
     "grade_world_state",
-    "outer_step_limit",
     "persona_label",
     "refuse_pickling",
     "select_templates",
@@ -59,13 +57,15 @@ def check_episode_settings(split: str, max_steps: int) -> None:
 
 def select_templates(app: str | None, task: str | None) -> tuple[str, ...]:
     """The template ids an env samples from: one app's, or the single task's."""
-    templates = load_templates()
     if (app is None) == (task is None):
         raise ValueError("give exactly one of app='<app>' or task='<template id>'")
     if task is not None:
-        if task not in templates:
-            raise ValueError(f"unknown task template {task!r}; see `officegym tasks`")
+        try:
+            get_template(task)  # imports only the module declaring it
+        except NotFound:
+            raise ValueError(f"unknown task template {task!r}; see `officegym tasks`") from None
         return (task,)
+    templates = load_templates()
     ids = tuple(sorted(t for t, tpl in templates.items() if tpl.app == app))
     if not ids:
         apps = sorted({tpl.app for tpl in templates.values()})
@@ -107,7 +107,7 @@ def choose_task(
         raise ValueError(f"task {template_id!r} is not one of this env's {templates}")
     if curriculum is not None and "task" not in options and level is None:
         template_id, level = curriculum.choose(rng)
-    task_level(load_templates()[template_id], level)  # a level the template has, or an error
+    task_level(get_template(template_id), level)  # a level the template has, or an error
     if "task_seed" not in options:
         seed = find_seed(
             template_id, split, start, scenario=scenario, world_seed=world_seed, difficulty=level
@@ -136,9 +136,8 @@ def _level(value: object) -> Difficulty | None:
 def _on_world(templates: tuple[str, ...], scenario: str, world_seed: int) -> tuple[str, ...]:
     """The templates that build on this world: a template that declares `needs` is left
     out of the draw on a world too small for it (the 25-person startup)."""
-    registry = load_templates()
     pool = tuple(
-        t for t in templates if not registry[t].needs or _builds_on(t, scenario, world_seed)
+        t for t in templates if not get_template(t).needs or _builds_on(t, scenario, world_seed)
     )
     if not pool:
         raise ValueError(f"none of this env's templates builds on world {scenario}/{world_seed}")
@@ -162,8 +161,7 @@ def _offering(templates: tuple[str, ...], level: Difficulty | None) -> tuple[str
     """The templates that can be built at `level` (all of them for None)."""
     if level is None:
         return templates
-    registry = load_templates()
-    pool = tuple(t for t in templates if level in registry[t].levels)
+    pool = tuple(t for t in templates if level in get_template(t).levels)
     if not pool:
         raise ValueError(f"none of this env's templates can be built at difficulty {level}")
     return pool
@@ -191,25 +189,6 @@ def persona_label(session: Session, handle: str) -> str:
 def clip(text: str, n: int) -> str:
     """`text` cut to `n` characters, the last one an ellipsis when cut."""
     return text if len(text) <= n else text[: n - 1] + "…"
-
-
-def outer_step_limit(env: gymnasium.Env[Any, Any], depth: int = 24) -> int | None:
-    """The limit of a Gymnasium `TimeLimit` whose `reset` is calling `env.reset` (found on
-    the call stack), or None. ``gymnasium.make(..., max_episode_steps=n)`` and a
-    hand-made ``TimeLimit(env, n)`` truncate after the env has answered, so an env
-    that did not know the limit would return reward 0 and no grade on that step; an env
-    that knows it ends the episode itself there, graded."""
-    code = gymnasium.wrappers.TimeLimit.reset.__code__
-    frame = sys._getframe(1)
-    for _ in range(depth):
-        frame = frame.f_back  # type: ignore[assignment]
-        if frame is None:
-            return None
-        if frame.f_code is code:
-            wrapper = frame.f_locals.get("self")
-            if getattr(wrapper, "unwrapped", None) is env:
-                return int(wrapper._max_episode_steps)  # type: ignore[union-attr]
-    return None
 
 
 def refuse_pickling(env: object) -> None:

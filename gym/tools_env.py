@@ -5,16 +5,18 @@ One episode is one task instance (a template and a task seed) on a seeded world.
 tool call as the task's persona, or `submit` (with an optional answer), which
 ends the episode and grades the final database state. Reaching `max_steps`
 truncates the episode and grades it too, and so does a Gymnasium step limit
-(``gymnasium.make(..., max_episode_steps=n)`` or a `TimeLimit` wrapper), which the
-env reads at reset. The reward is the grade at the end and 0 before. Nothing an
-agent sends raises out of `step`: a malformed action is an error observation,
-counts as a step and leaves the world as it was. ``world_seeds=[0, 1, 2]`` (and/or
-``scenarios=[...]``) draws the world of each reset too (`officegym.gym.worlds`).
-``faults=0.1`` makes a seeded tenth of the tool calls fail as real APIs do
-(`officegym.gym.faults`). ``difficulty="hard"`` builds every task at that level
-(templates with knobs: `officegym.tasks.difficulty`); ``curriculum=`` lets a sampler
-pick template and level (`officegym.gym.curriculum`). An env cannot be pickled (it
-holds a live database): hand vector envs and Ray a factory instead.
+(``gymnasium.make(..., max_episode_steps=n)``, graded by the `GradeOnTruncation`
+wrapper every id is registered with; the episode's state machine is
+`officegym.gym.episode`, shared with browser mode). The reward is the grade at the
+end and 0 before. Nothing an agent sends raises out of `step`: a malformed action is
+an error observation, counts as a step and leaves the world as it was.
+``world_seeds=[0, 1, 2]`` (and/or ``scenarios=[...]``) draws the world of each reset
+too (`officegym.gym.worlds`). ``faults=0.1`` makes a seeded tenth of the tool calls
+fail as real APIs do (`officegym.gym.faults`). ``difficulty="hard"`` builds every
+task at that level (templates with knobs: `officegym.tasks.difficulty`);
+``curriculum=`` lets a sampler pick template and level (`officegym.gym.curriculum`).
+An env cannot be pickled (it holds a live database): hand vector envs and Ray a
+factory instead.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from gymnasium import spaces
 from officegym.gym.actions import ActionError, parse_action, submitted_answer
 from officegym.gym.colleagues import make_responder
 from officegym.gym.curriculum import make_curriculum
+from officegym.gym.episode import NO_EPISODE, Episode
 from officegym.gym.episodes import (
     ERROR_CHARS,
     GOAL_CHARS,
@@ -39,7 +42,6 @@ from officegym.gym.episodes import (
     choose_task,
     clip,
     grade_world_state,
-    outer_step_limit,
     persona_label,
     refuse_pickling,
     select_templates,
@@ -49,7 +51,8 @@ from officegym.gym.faults import FaultInjector
 from officegym.gym.spaces import SUBMIT, ToolCallSpace, UnicodeText
 from officegym.gym.worlds import DEFAULT_CACHE, WorldKey, WorldPool
 from officegym.runner import ToolRunner
-from officegym.tasks import Grade, Task, load_templates, make_task
+from officegym.tasks import Grade, Task, make_task
+from officegym.tasks.base import get_template
 from officegym.tasks.difficulty import level_name
 from officegym.tasks.responders import Colleague, Responder, colleague_for
 from officegym.tools import REGISTRY, tools_for
@@ -129,8 +132,7 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         self.split, self.scenario, self.world_seed = split, scenario, world_seed
         self.max_steps, self.max_result_chars = max_steps, max_result_chars
         self.render_mode = render_mode
-        registry = load_templates()
-        apps = sorted({a for t in self.templates for a in registry[t].apps})
+        apps = sorted({a for t in self.templates for a in get_template(t).apps})
         self.action_space = ToolCallSpace(tool_specs(apps))
         note = len(TRUNCATION_NOTE.format(n=10**12))
         self.observation_space = spaces.Dict(
@@ -144,17 +146,13 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         self.worlds = WorldPool.for_env(scenario, world_seed, world_seeds, scenarios, world_cache)
         self.scenario, self.world_seed = self.worlds.worlds[0]
         self.world: World = self.worlds.get(self.worlds.worlds[0])
-        self.task: Task | None = None
-        self.last_grade: Grade | None = None
+        self.episode = Episode()
         self._runner: ToolRunner | None = None
         self._names: frozenset[str] = frozenset()
         self._personas: dict[str, str] = {}
         self._goal = self._persona = ""
-        self._steps, self._done, self._answer = 0, False, None
-        self._limit = max_steps
         self._reads: dict[str, str] = {}  # read calls' results, for stale reads
         self._last: tuple[Any, dict[str, str]] | None = None
-        self._ended = (False, False)
 
     # ------------------------------------------------------------ episode
 
@@ -175,13 +173,11 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
             self._runner = ToolRunner(self.world, task.persona)
         else:
             self._runner.restart(task.persona)
-        self.task, self.last_grade = task, None
+        self.episode.begin(task, self.max_steps)
         self._names = _tool_names(tuple(sorted(task.apps)))
         self._goal = clip(task.goal, GOAL_CHARS)
         self._persona = self._persona_text(task.persona)
-        self._steps, self._done, self._answer, self._last = 0, False, None, None
-        self._ended = (False, False)
-        self._limit = min(self.max_steps, outer_step_limit(self) or self.max_steps)
+        self._last = None
         self._reads.clear()
         self.faults.start(task.id, task.seed)
         self._colleague = colleague_for(task, self._runner.session, self.responder)
@@ -216,26 +212,16 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         self, action: str | dict[str, Any]
     ) -> tuple[dict[str, str], float, bool, bool, dict[str, Any]]:
         """Run one tool call (or `submit`); grade when the episode ends."""
-        if self._runner is None or self.task is None:
-            return self._stray("call reset() before step()")
-        if self._done:
-            return self._stray("the episode has ended; call reset() to start a new one")
-        self._steps += 1
+        refusal = self.episode.refusal() or (NO_EPISODE if self._runner is None else None)
+        if refusal is not None:
+            return self._stray(refusal)
+        self.episode.steps += 1
         result, error, info = self._act(action)
-        terminated = self._done
-        truncated = not terminated and self._steps >= self._limit
-        reward = 0.0
-        if terminated or truncated:
-            self._done, self._ended = True, (terminated, truncated)
-            self.last_grade = self._grade()
-            reward = self.last_grade.reward
-            info["grade"] = self.last_grade.to_dict()
-            if self.curriculum is not None:
-                self.curriculum.observe(self.task.id, self.task.difficulty, self.last_grade.passed)
+        reward, terminated, truncated, graded = self.episode.settle(self._grade, self.curriculum)
+        if graded is not None:
+            info["grade"] = graded.to_dict()
             if terminated:
-                result = json.dumps(
-                    {"submitted": True, "reward": reward, "passed": self.last_grade.passed}
-                )
+                result = json.dumps({"submitted": True, "reward": reward, "passed": graded.passed})
         obs = self._observe(result, error)
         if self.render_mode == "ansi":
             self._last = (action, obs)
@@ -244,13 +230,14 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
     def _act(self, action: Any) -> tuple[str, str, dict[str, Any]]:
         """Run the action: (result text, error text, step info)."""
         assert self._runner is not None
-        info: dict[str, Any] = {"step": self._steps, "tool": "", "ok": False, "error_code": ""}
+        info: dict[str, Any] = {"step": self.episode.steps, "tool": "", "ok": False}
+        info["error_code"] = ""
         try:
             name, arguments = parse_action(action, self._names)
             info["tool"] = name
             if name == SUBMIT:
-                self._answer = submitted_answer(arguments)
-                self._done = info["ok"] = True
+                self.episode.submit(submitted_answer(arguments))
+                info["ok"] = True
                 return "", "", info
         except ActionError as exc:
             info["error_code"] = "invalid_action"
@@ -276,15 +263,38 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
             self._reads[key] = text
         return text, "", info
 
+    @property
+    def task(self) -> Task | None:
+        """The current episode's task (None before the first reset)."""
+        return self.episode.task
+
+    @property
+    def last_grade(self) -> Grade | None:
+        """The grade of the current episode once it has ended, else None."""
+        return self.episode.grade
+
+    def finish(self, answer: str | None = None) -> Grade:
+        """End the episode now, as `submit` would, and grade it (once)."""
+        if not self.episode.done:
+            self.episode.submit(answer)
+        return self.episode.end(self._grade, self.curriculum, truncated=False)
+
+    def truncate(self) -> Grade | None:
+        """End a running episode as truncated and grade it (`GradeOnTruncation` calls this
+        when a step limit outside the env ends it); None if no episode is running."""
+        if self.episode.refusal() is not None:
+            return None
+        return self.episode.end(self._grade, self.curriculum, truncated=True)
+
     def _grade(self) -> Grade:
         """Grade the world's current state against the task (shared with browser mode)."""
         assert self.task is not None
-        return grade_world_state(self.world, self.task, self._answer)
+        return grade_world_state(self.world, self.task, self.episode.answer)
 
     def _stray(self, message: str) -> tuple[dict[str, str], float, bool, bool, dict[str, Any]]:
         """The answer to a step outside an episode: an error, no reward, nothing changed."""
-        info = {"step": self._steps, "tool": "", "ok": False, "error_code": "no_episode"}
-        return self._observe("", message), 0.0, *self._ended, info
+        info = {"step": self.episode.steps, "tool": "", "ok": False, "error_code": "no_episode"}
+        return self._observe("", message), 0.0, *self.episode.ended, info
 
     # ------------------------------------------------------------ text
 
@@ -316,7 +326,7 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         if self.task is None:
             return "(no episode; call reset())"
         lines = [
-            f"{self.task.id} seed {self.task.seed}  step {self._steps}/{self.max_steps}",
+            f"{self.task.id} seed {self.task.seed}  step {self.episode.steps}/{self.max_steps}",
             f"persona: {self._persona}",
             f"goal: {self._goal}",
         ]

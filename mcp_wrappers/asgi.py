@@ -138,18 +138,28 @@ def _lifespan(managers: Sequence[StreamableHTTPSessionManager]) -> Any:
 KEEP_ALIVE_SECONDS = 90
 
 
-def server_config(app: Any, host: str, port: int) -> uvicorn.Config:
-    """How `officegym serve` runs uvicorn (one process)."""
+def server_config(app: Any, host: str, port: int, *, access_log: bool = False) -> uvicorn.Config:
+    """How `officegym serve` runs uvicorn (one process); with `access_log`, one line per
+    request, else warnings only."""
     return uvicorn.Config(
         app,
         host=host,
         port=port,
-        log_level="warning",
+        log_level="info" if access_log else "warning",
+        access_log=access_log,
         lifespan="on",
         timeout_keep_alive=KEEP_ALIVE_SECONDS,
     )
 
 
-def serve(app: Starlette, host: str, port: int, *, sock: socket.socket | None = None) -> None:
+def serve(
+    app: Starlette,
+    host: str,
+    port: int,
+    *,
+    sock: socket.socket | None = None,
+    access_log: bool = False,
+) -> None:
     """Serve `app` with uvicorn until interrupted (on `sock` if given, else host:port)."""
-    uvicorn.Server(server_config(app, host, port)).run(sockets=[sock] if sock is not None else None)
+    config = server_config(app, host, port, access_log=access_log)
+    uvicorn.Server(config).run(sockets=[sock] if sock is not None else None)

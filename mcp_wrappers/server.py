@@ -6,9 +6,9 @@ input schema (`Tool.parameters`) are read from `officegym.tools`, never written
 here. The high-level `MCPServer` derives a schema from a function signature of
 its own, so the low-level API is used to hand the registry's schema over as is.
 
-Who a call acts as is the `PersonaPolicy`'s answer to the request: over HTTP
-the person of an ``Authorization: Bearer xoxp-<handle>`` header, else the
-default persona (over stdio always the persona the server was started for); a
+Who a call acts as follows the rule of every door (`officegym.personas.who_acts`):
+over HTTP the person an ``Authorization: Bearer xoxp-<handle>`` header names, else
+the server's persona (over stdio always the persona the server was started for); a
 server locked to its persona refuses every other token (``persona_locked``).
 
 Every call goes through `ToolRunner` (validation, commit on success, rollback on
@@ -38,8 +38,8 @@ from sqlalchemy import Engine
 
 import officegym
 from officegym.apps.org.service import find_person
-from officegym.errors import Forbidden, NotFound, OfficeGymError
-from officegym.personas import PersonaPolicy, bearer_token, handle_of_token
+from officegym.errors import NotFound, OfficeGymError
+from officegym.personas import PersonaPolicy, bearer_token, who_acts
 from officegym.runner import CallOutcome, ToolRunner
 from officegym.tools import Tool, tools_for
 from officegym.world import World
@@ -137,7 +137,6 @@ class _Calls:
         # (PostgreSQL) isolates concurrent calls itself, each on a session of its own.
         serial = world.engine.dialect.name == "sqlite"
         self.lock = engine_lock(world.engine) if serial else contextlib.nullcontext()
-        self._people: set[str] = set()  # handles known to be in the (fixed) directory
 
     def tool(self, token: str | None, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
         return self._guarded(lambda: _from_outcome(self._run(self._acting(token), name, arguments)))
@@ -159,15 +158,9 @@ class _Calls:
         return self._guarded(run)
 
     def _acting(self, token: str | None) -> str:
-        """The handle a call acts as: the token's person if the policy admits them."""
-        if token is None:
-            return self.policy.acting(None)
-        handle = handle_of_token(token)
-        if handle not in self._people:
-            if handle is None or _canonical(self.world, handle) != handle:
-                raise Forbidden("the token matches nobody in this world", code="invalid_auth")
-            self._people.add(handle)
-        return self.policy.acting(handle)
+        """The handle a call acts as, by the rule of every door (`who_acts`)."""
+        with self.world.session() as s:
+            return who_acts(s, self.policy, token).handle
 
     def _run(self, handle: str, name: str, arguments: dict[str, Any]) -> CallOutcome:
         runner = ToolRunner(self.world, handle)

@@ -15,8 +15,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from officegym.cli_agents import agent_options, build_agent
+from officegym.cli_tables import print_table
 from officegym.cli_validate import validate
-from officegym.cli_worlds import file_world, memory_world, sign_in_handles
+from officegym.cli_worlds import NOT_FRESH_ADVICE, file_world, memory_world, sign_in_handles
 from officegym.errors import OfficeGymError
 
 if TYPE_CHECKING:
@@ -79,6 +80,12 @@ _SEED_HELP = "World seed (default: a kept file's, else 0)."
     is_flag=True,
     help="Serve POST /grade and the MCP officegym_grade tool (never to an agent under test).",
 )
+@click.option(
+    "--fresh-per-task",
+    is_flag=True,
+    help="With --expose-grading: restore the seeded world after every POST /grade, so each "
+    "task starts fresh (POST /reset does it on demand).",
+)
 def serve(
     scenario: str | None,
     seed: int | None,
@@ -91,15 +98,23 @@ def serve(
     allow_switch: bool,
     fresh: bool,
     expose_grading: bool,
+    fresh_per_task: bool,
 ) -> None:
     """Serve the web clones, the Slack API and MCP over a seeded world in a SQLite file
     (or a PostgreSQL database, with several worker processes)."""
+    from officegym.cli_serve import print_doors, print_grading, warn_exposed
+    from officegym.grading_api import FRESH_PER_TASK
     from officegym.hosts import host_names, is_loopback
     from officegym.mcp_wrappers.asgi import build_asgi_app
     from officegym.mcp_wrappers.asgi import serve as serve_asgi
     from officegym.serve_workers import is_server_url
     from officegym.web import create_app
 
+    if fresh_per_task and (not expose_grading or is_server_url(db)):
+        raise click.BadParameter(
+            "needs --expose-grading (a grade ends a task) and a SQLite --db",
+            param_hint="--fresh-per-task",
+        )
     if is_server_url(db):
         options = (scenario, seed, host, allowed_hosts, persona, allow_switch, expose_grading)
         from officegym.cli_serve import serve_server_db
@@ -119,6 +134,7 @@ def serve(
         lock_persona=locked,
         expose_grading=expose_grading,
         hosts=host_names(host, allowed_hosts),
+        config={FRESH_PER_TASK: fresh_per_task},
     )
     base = f"http://{host}:{port}"
     console = _console()
@@ -126,60 +142,12 @@ def serve(
         f"officegym: world [bold]{world.image.scenario}[/] seed {world.image.seed} "
         f"in {db.resolve()}"
     )
-    _print_doors(console, base, persona, locked, handles)
-    _print_grading(console, base, db, expose_grading)
+    print_doors(console, base, persona, locked, handles)
+    print_grading(console, base, db, expose_grading, fresh_per_task)
     if not is_loopback(host):
-        _warn_exposed(host, port, expose_grading)
+        warn_exposed(host, port, expose_grading)
     asgi = build_asgi_app(world, app, host=host, allowed_hosts=allowed_hosts)
-    serve_asgi(asgi, host, port)
-
-
-def _print_doors(
-    console: Console, base: str, persona: str | None, locked: bool, handles: list[str]
-) -> None:
-    """Where to sign in, the Slack API and the MCP endpoints, and whom they act as."""
-    from officegym.mcp_wrappers.asgi import mcp_paths
-
-    console.print(f"Open [bold]{base}/[/]" + (f" (signed in as @{persona})" if persona else ""))
-    if locked:
-        console.print("Signing in as anyone else is refused (--allow-switch to permit it).")
-    else:
-        console.print(f"Choose a person: {base}/login   or sign in directly:")
-        for handle in handles:
-            console.print(f"  {base}/login/{handle}?next=/", soft_wrap=True, highlight=False)
-    console.print(f"Slack Web API: {base}/api/  (token: xoxp-<handle>)", soft_wrap=True)
-    paths = ", ".join(f"{base}{path}" for path in mcp_paths())
-    acting = f"as @{persona}" if locked else "as the bearer token xoxp-<handle> names"
-    if persona and not locked:
-        acting += f", else @{persona}"
-    console.print(f"MCP (streamable HTTP, {acting}): {paths}", soft_wrap=True)
-
-
-def _print_grading(console: Console, base: str, db: Path, exposed: bool) -> None:
-    if exposed:
-        console.print(
-            f"Grading is exposed: POST {base}/grade and the MCP tool officegym_grade "
-            "(any client can read its grade).",
-            soft_wrap=True,
-        )
-    else:
-        console.print(
-            f"Grade with: officegym grade --task <id> --seed <n> --db {db}", soft_wrap=True
-        )
-
-
-def _warn_exposed(host: str, port: int, grading: bool) -> None:
-    """Warn on stderr: a non-loopback bind serves every door to the network, unauthenticated."""
-    grades = ", and grades (--expose-grading)" if grading else ""
-    Console(stderr=True).print(
-        f"[bold red]WARNING:[/] {host}:{port} is not a loopback address. Anyone who can reach "
-        f"it can use the web UI, the Slack API and MCP{grades} without authentication: tokens "
-        "only name people, and only a --persona lock limits whom they can act as. Bind "
-        "127.0.0.1 unless this network is trusted. MCP only accepts Host headers naming this "
-        "machine (add others with --allow-host).",
-        soft_wrap=True,
-        highlight=False,
-    )
+    serve_asgi(asgi, host, port, access_log=True)  # one line per request
 
 
 @main.command("mcp")
@@ -263,6 +231,12 @@ def grade(
         raise click.BadParameter(exc.message, param_hint="--task") from None
     finally:
         world.close()
+    if report["collateral"]:  # on stderr: stdout may be JSON
+        Console(stderr=True).print(
+            f"[yellow]note:[/] changes beyond the task count as collateral damage; if {db} "
+            f"served other tasks since it was seeded, theirs count too: {NOT_FRESH_ADVICE}.",
+            highlight=False,
+        )
     if as_json:
         click.echo(json.dumps(report, indent=2))
         return
@@ -272,7 +246,7 @@ def grade(
     for c in report["checks"]:
         table.add_row(c["name"], "yes" if c["passed"] else "no", f"{c['weight']:g}", c["detail"])
     console = _console()
-    console.print(table)
+    print_table(console, table)
     for damage in report["collateral"]:
         console.print(f"collateral damage: {damage}", highlight=False)
     console.print(f"reward {report['reward']:.3f}  passed {report['passed']}")
@@ -323,7 +297,7 @@ def tasks(
         level = f"{t.difficulty} (knobs: {', '.join(t.knobs)})" if t.knobs else t.difficulty
         summary = f"{t.summary} [dim](needs {t.needs})[/]" if t.needs else t.summary
         table.add_row(t.id, level, ", ".join(t.apps), summary, env_id(t.id))
-    console.print(table)
+    print_table(console, table)
     console.print(f"{len(rows)} template(s)")
 
 
@@ -383,7 +357,9 @@ def run(
                 env.close()
                 raise click.ClickException(f"episode {i}: {agent.model_error}")  # type: ignore[attr-defined]
     env.close()
-    console.print(_rewards_table(f"{agent_name} agent on {env_name} ({split} split)", results))
+    print_table(
+        console, _rewards_table(f"{agent_name} agent on {env_name} ({split} split)", results)
+    )
     _, total = summarize(results)
     console.print(f"mean reward {total.mean_reward:.3f} over {total.episodes} episode(s)")
 

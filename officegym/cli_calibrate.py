@@ -109,6 +109,8 @@ def calibrate(
 def _print(console: Console, result: Any) -> None:
     from rich.table import Table
 
+    from officegym.cli_tables import print_table
+
     table = Table(title=f"pass rate of {result.agent} over {result.rollouts} rollout(s) each")
     for column in ("template", "level", "passed", "rate", "95% CI", "mean reward", "flag"):
         table.add_column(column, no_wrap=column == "template")
@@ -118,4 +120,4 @@ def _print(console: Console, result: Any) -> None:
             e.template, e.difficulty, f"{e.passed}/{e.episodes}", f"{e.pass_rate:.0%}",
             f"{e.ci_low:.0%}–{e.ci_high:.0%}", f"{e.mean_reward:.3f}", flag,
         )  # fmt: skip
-    console.print(table)
+    print_table(console, table)

@@ -12,6 +12,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from officegym.cli_tables import print_table
 from officegym.errors import OfficeGymError
 
 __all__ = ["parse_scenarios", "print_stats"]
@@ -72,7 +73,7 @@ def print_stats(
             name, str(row["instances"]), str(row["tried"]), str(row["unbuildable"]), spread, mix
         )
     console = Console()
-    console.print(table)
+    print_table(console, table)
     console.print(
         f"{report['total']['instances']} distinct instances ({report['counted']}); "
         "not validated here: bench/instances.py replays each reference solution.",

@@ -4,11 +4,13 @@ Python, as text or JSON (`officegym.task_card`)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import click
 from rich.console import Console
 
+from officegym.cli_worlds import not_fresh_note
 from officegym.errors import OfficeGymError
 
 __all__ = ["task"]
@@ -41,6 +43,9 @@ def show(
         )
     except OfficeGymError as exc:
         raise click.BadParameter(exc.message, param_hint="--task") from None
+    note = not_fresh_note(Path(db))
+    if note is not None:  # on stderr: stdout may be the JSON card
+        Console(stderr=True).print(f"[yellow]warning:[/] {note}", highlight=False)
     if as_json:
         click.echo(json.dumps(card, indent=2, ensure_ascii=False))
         return

@@ -13,16 +13,19 @@ import os
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from officegym.cli_tables import print_table
 from officegym.errors import OfficeGymError
-from officegym.tasks.base import Template
-from officegym.tasks.policies import POLICIES
-from officegym.tasks.validate import MutationScore, TemplateReport
+
+if TYPE_CHECKING:  # imported when the command runs: every other command stays quick
+    from officegym.tasks.base import Template
+    from officegym.tasks.validate import MutationScore, TemplateReport
 
 __all__ = ["validate"]
 
@@ -161,6 +164,8 @@ def _labelled(report: TemplateReport, level: str | None) -> TemplateReport:
 
 
 def _by_app(reports: list[TemplateReport]) -> dict[str, MutationScore]:
+    from officegym.tasks.validate import MutationScore
+
     apps: dict[str, MutationScore] = defaultdict(MutationScore)
     total = MutationScore()
     for r in reports:
@@ -172,6 +177,8 @@ def _by_app(reports: list[TemplateReport]) -> dict[str, MutationScore]:
 def _print_policies(console: Console, reports: list[TemplateReport]) -> None:
     """Per template: each generic policy's runs and survivors (each must fail), the share
     of instances expecting the most common answer, and the write tools with no inverse."""
+    from officegym.tasks.policies import POLICIES
+
     table = Table(title="generic policies (each run must fail)")
     for column in ("template", *(f"{p} run/survived" for p in POLICIES), "prior", "no inverse"):
         table.add_column(column, overflow="fold")
@@ -179,7 +186,7 @@ def _print_policies(console: Console, reports: list[TemplateReport]) -> None:
         runs = [f"{r.policies[p].run}/{r.policies[p].survived}" for p in POLICIES]
         prior = "-" if r.prior is None else f"{r.prior:.0%} of {r.prior_seeds}"
         table.add_row(r.template_id, *runs, prior, ", ".join(sorted(r.unpaired)))
-    console.print(table)
+    print_table(console, table)
 
 
 def _as_json(reports: list[TemplateReport], span: range) -> dict:
@@ -213,13 +220,13 @@ def _print(console: Console, reports: list[TemplateReport], span: range, world: 
         result = "[green]ok[/]" if r.ok else "[red]broken[/]"
         counts = [str(getattr(m, c)) for c in _COUNTS]
         table.add_row(r.template_id, result, *counts, f"{m.score:.3f}", detail)
-    console.print(table)
+    print_table(console, table)
     apps = Table(title="mutants per app")
     for column in ("app", *_COUNTS, "score"):
         apps.add_column(column)
     for app, m in _by_app(reports).items():
         apps.add_row(app, *(str(getattr(m, c)) for c in _COUNTS), f"{m.score:.3f}")
-    console.print(apps)
+    print_table(console, apps)
     _print_policies(console, reports)
     declared = [(r.template_id, k, why) for r in reports for k, why in r.declared.items()]
     for tid, what, why in declared:

@@ -7,7 +7,12 @@ import datetime as dt
 
 from sqlalchemy.orm import Session
 
-__all__ = ["SimClock", "now"]
+__all__ = ["UNCLOCKED", "SimClock", "now", "peek"]
+
+# The simulated time of a session opened outside a world (no clock in its info: an
+# ad-hoc engine in a test or a tool reading a database file). Worlds never use it:
+# their clock starts at the scenario's date.
+UNCLOCKED = dt.datetime(2026, 1, 1)
 
 
 class SimClock:
@@ -41,3 +46,10 @@ def now(session: Session) -> dt.datetime:
     if clock is None:
         raise RuntimeError("session has no simulated clock; open it with World.session()")
     return clock.now()
+
+
+def peek(session: Session) -> dt.datetime:
+    """The simulated time of the world this session belongs to, without advancing it
+    (`UNCLOCKED` for a session that has no clock): the one "today" of every app."""
+    clock = session.info.get("clock")
+    return clock.peek() if clock is not None else UNCLOCKED

@@ -11,6 +11,11 @@ with ``create_app(..., expose_grading=True)`` (``officegym serve
 --expose-grading``), since it needs no sign-in and an agent under test must not
 read its own grade. It only answers JSON POSTs, so even when exposed a browser
 agent cannot read a grade by following a link or submitting a page's form.
+
+A grade counts every change since the world was seeded, so each task needs a fresh
+world. Mounted with the grading endpoint, ``POST /reset`` restores the seeded world;
+with ``officegym serve --fresh-per-task`` (`FRESH_PER_TASK` in the app's config) every
+``POST /grade`` restores it after grading, so the next task starts fresh.
 """
 
 from __future__ import annotations
@@ -24,7 +29,9 @@ from officegym.errors import Invalid, OfficeGymError
 from officegym.tasks import Grade, grade, make_task
 from officegym.world import World
 
-__all__ = ["bp", "grade_report", "grade_world"]
+__all__ = ["FRESH_PER_TASK", "bp", "grade_report", "grade_world"]
+
+FRESH_PER_TASK = "OFFICEGYM_FRESH_PER_TASK"  # app config key: restore the world after a grade
 
 bp = Blueprint("grading", __name__)
 
@@ -57,9 +64,25 @@ def grade_endpoint() -> tuple[Response, int]:
     try:
         task, seed, answer = _grade_args(data)
         world: World = current_app.extensions["officegym"]["world"]
-        return jsonify(grade_report(world, task, seed, answer)), 200
+        report = grade_report(world, task, seed, answer)
     except OfficeGymError as exc:
         return jsonify(error=exc.message, code=exc.code), exc.http_status
+    if current_app.config.get(FRESH_PER_TASK):
+        world.reset()
+        report["world_reset"] = True
+    return jsonify(report), 200
+
+
+@bp.post("/reset")
+def reset_endpoint() -> tuple[Response, int]:
+    """Restore the served world to its seeded state (between two tasks). JSON only (send
+    ``{}``), as ``/grade``: another site's page cannot make a browser send it."""
+    if not request.is_json:
+        return jsonify(error="send JSON: {}"), 415
+    world: World = current_app.extensions["officegym"]["world"]
+    world.reset()
+    graded_on = {"scenario": world.image.scenario, "seed": world.image.seed}
+    return jsonify(reset=True, world=graded_on), 200
 
 
 def _grade_args(data: dict[str, Any]) -> tuple[str, int, str | None]:

@@ -74,7 +74,7 @@ def serve_database(config: ServeConfig, *, fresh: bool, port: int, workers: int)
         host=config.host,
         port=port,
         workers=workers,
-        log_level="warning",
+        log_level="info",  # one access-log line per request, as a one-process serve
         lifespan="on",
         # The supervisor kills a worker that does not answer its ping in time; a worker
         # busy with many requests on a loaded machine is slow, not hung (5 s by default).

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -79,9 +78,6 @@ class ToolCall:
 
     name: str
     arguments: dict[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> str:
-        return json.dumps({"tool": self.name, "arguments": self.arguments}, sort_keys=True)
 
 
 @dataclass(frozen=True)

@@ -56,9 +56,9 @@ import officegym.apps
 from officegym import grading_api
 from officegym.apps.org import service as org
 from officegym.apps.org.models import Person
-from officegym.errors import Conflict, Invalid, NotFound, OfficeGymError
+from officegym.errors import Conflict, Forbidden, Invalid, OfficeGymError
 from officegym.hosts import bare_host
-from officegym.personas import PersonaPolicy
+from officegym.personas import PersonaPolicy, who_acts
 from officegym.web_guards import register_converters, register_guards
 from officegym.world import World
 
@@ -239,23 +239,27 @@ def _register_core_routes(app: Flask) -> None:
 
 
 def _current_person(app: Flask) -> Person | None:
-    """The signed-in person, else the default persona unless the user signed out.
-
-    A sign-in the policy no longer admits (the persona changed since) is dropped.
-    """
-    policy = persona_policy(app)
-    person_id = session.get("person_id")
-    if person_id is not None:
-        try:
-            person = org.get_person(g.db, int(person_id))
-        except (NotFound, ValueError):
-            person = None
-        if person is not None and policy.admits(person.handle):
-            return person
+    """Who a page request acts as (`officegym.personas.who_acts`: the signed-in person,
+    else the server's persona unless the user signed out), None if nobody. A sign-in
+    the policy no longer admits (the persona changed since) is dropped."""
+    raw = session.get("person_id")
+    try:
+        signed_in = int(raw) if raw is not None else None
+    except (TypeError, ValueError):
+        signed_in = None
+    try:
+        person = who_acts(
+            g.db,
+            persona_policy(app),
+            None,
+            signed_in=signed_in,
+            use_default=not session.get("signed_out"),
+        )
+    except Forbidden:
+        person = None
+    if raw is not None and (person is None or person.id != signed_in):
         session.pop("person_id", None)
-    if policy.default and not session.get("signed_out"):
-        return org.find_person(g.db, policy.default)
-    return None
+    return person
 
 
 def _register_request_hooks(app: Flask) -> None:

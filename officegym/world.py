@@ -18,7 +18,9 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import os
+import sqlite3
 import threading
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import cached_property
 from pathlib import Path
@@ -54,6 +56,7 @@ from officegym.errors import Conflict, Invalid
 
 __all__ = [
     "IDENTITY_TABLE",
+    "BuildProgress",
     "Checkpoint",
     "World",
     "WorldIdentity",
@@ -116,36 +119,43 @@ class WorldImage:
         return WorldIdentity(self.scenario, self.seed, self.digest)
 
 
+# Told (step name, steps done, steps in all) as a world is built.
+BuildProgress = Callable[[str, int, int], None]
+
 _IMAGES: dict[tuple[str, int], WorldImage] = {}
 _LOCK = threading.Lock()
 
 
-def world_image(scenario: str = "default", seed: int = 0) -> WorldImage:
+def world_image(
+    scenario: str = "default", seed: int = 0, *, progress: BuildProgress | None = None
+) -> WorldImage:
     """The image of (scenario, seed): built on first use, then cached in memory and on
     disk (``$OFFICEGYM_CACHE``, default ``~/.cache/officegym``; ``OFFICEGYM_CACHE=off``
     disables the disk cache). The disk key covers the scenario file, the seed and the
-    source of every model, service and generator, so a code change rebuilds."""
+    source of every model, service and generator, so a code change rebuilds.
+    `progress(step, done, total)` is told each generator as a build runs (a command's
+    progress bar); a cached image calls it never."""
     key = (scenario, seed)
     with _LOCK:
         if key not in _IMAGES:
-            _IMAGES[key] = _load_or_build(scenario, seed)
+            _IMAGES[key] = _load_or_build(scenario, seed, progress)
         return _IMAGES[key]
 
 
-def _load_or_build(scenario: str, seed: int) -> WorldImage:
+def _load_or_build(scenario: str, seed: int, progress: BuildProgress | None) -> WorldImage:
     from officegym.seed_data import build_image
     from officegym.seed_data.scenario import load_scenario, scenario_path
 
     root = os.environ.get("OFFICEGYM_CACHE", str(Path.home() / ".cache" / "officegym"))
     if root == "off":
-        return build_image(scenario, seed)
+        return build_image(scenario, seed, progress=progress)
     path = scenario_path(scenario)
     key = hashlib.sha256(path.read_bytes() + f"|{seed}|".encode() + _code_fingerprint())
     file = Path(root) / f"{path.stem}-{seed}-{key.hexdigest()[:20]}.sqlite"
     if file.exists():
         sc = load_scenario(scenario)
         return WorldImage(scenario=sc.name, seed=seed, data=file.read_bytes(), start=sc.date)
-    image = build_image(scenario, seed)
+    image = build_image(scenario, seed, progress=progress)
     try:
         file.parent.mkdir(parents=True, exist_ok=True)
         tmp = file.with_suffix(f".{os.getpid()}.tmp")
@@ -225,12 +235,25 @@ class World:
         )
 
     def reset(self) -> None:
-        """Restore the seeded state and rewind the simulated clock."""
+        """Restore the seeded state and rewind the simulated clock (in memory, in a served
+        SQLite file, or on a database server)."""
         self.clock.reset(self.image.start)
-        if is_sqlite(self.engine):
+        if _file_path(self.url) is not None:
+            _restore_file(self.engine, self.image.data)
+            record_identity(self.engine, self.image.identity)
+        elif is_sqlite(self.engine):
             restore(self.engine, self.image.data)
         else:
             _load_rows(self.engine, self.initial_engine)
+
+    def changed_rows(self) -> int:
+        """How many rows differ from the seeded state (0: the world is fresh). A grade
+        counts every one of them, so a world used for one task is no fresh start for the
+        next (`officegym serve --fresh-per-task`, ``POST /reset``)."""
+        from officegym.changes import diff
+
+        with self.initial_connection() as before, self.engine.connect() as now:
+            return len(diff(before, now))
 
     @property
     def can_checkpoint(self) -> bool:
@@ -294,6 +317,22 @@ def _file_path(url: str) -> str | None:
     if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
         return url.removeprefix("sqlite:///")
     return None
+
+
+def _restore_file(engine: Engine, data: bytes) -> None:
+    """Overwrite a SQLite file's database with `data` in one transaction (SQLite's backup
+    API), so the engine's other connections see the seeded state on their next read."""
+    source = sqlite3.connect(":memory:")
+    try:
+        source.deserialize(data)
+        raw = engine.raw_connection()
+        try:
+            raw.rollback()
+            source.backup(raw.driver_connection)
+        finally:
+            raw.close()
+    finally:
+        source.close()
 
 
 def _write_file(path: str, data: bytes) -> None:

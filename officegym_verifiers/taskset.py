@@ -94,9 +94,13 @@ class OfficeTaskset(vf.Taskset[OfficeTask, OfficeTasksetConfig]):
             raise ValueError(f"unknown officegym template(s): {unknown}")
         for template in templates:
             seeds = split_seeds(
-                template, config.split, scenario=config.scenario, world_seed=config.world_seed
+                template,
+                config.split,
+                config.per_template,
+                scenario=config.scenario,
+                world_seed=config.world_seed,
             )
-            for _, seed in zip(range(config.per_template), seeds, strict=False):
+            for seed in seeds:
                 task = make_task(template, seed, config.scenario, config.world_seed)
                 data = OfficeData(
                     id=f"{template}#{seed}", name=f"{template}#{seed}", description=task.goal,

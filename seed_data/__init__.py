@@ -16,7 +16,7 @@ import random
 from faker import Faker
 from sqlalchemy.orm import Session
 
-from officegym.world import WorldImage
+from officegym.world import BuildProgress, WorldImage
 
 __all__ = ["build_image", "generators"]
 
@@ -28,8 +28,11 @@ def generators() -> list:  # list[ModuleType], ordered by their ORDER
     )
 
 
-def build_image(scenario: str = "default", seed: int = 0) -> WorldImage:
-    """Build (scenario, seed) from scratch; `officegym.world.world_image` caches this."""
+def build_image(
+    scenario: str = "default", seed: int = 0, *, progress: BuildProgress | None = None
+) -> WorldImage:
+    """Build (scenario, seed) from scratch; `officegym.world.world_image` caches this.
+    `progress(step, done, total)` is told before each generator runs and once at the end."""
     from officegym.apps import iter_app_modules
     from officegym.changes import install_change_log
     from officegym.clock import SimClock
@@ -45,9 +48,14 @@ def build_image(scenario: str = "default", seed: int = 0) -> WorldImage:
     fake.seed_instance(seed)
     ctx = SeedContext(scenario=sc, fake=fake, rng=random.Random(f"{sc.name}:{seed}"), seed=seed)
     with Session(engine, info={"clock": SimClock(sc.date)}) as s:
-        for gen in generators():
+        gens = generators()
+        for done, gen in enumerate(gens):
+            if progress is not None:
+                progress(gen.__name__.rsplit(".", 1)[-1], done, len(gens))
             gen.seed(s, ctx)
         s.commit()
+    if progress is not None:
+        progress("done", len(gens), len(gens))
     install_change_log(engine)
     data = serialize(engine)
     engine.dispose()

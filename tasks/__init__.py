@@ -5,6 +5,7 @@ See README.md in this folder for how to write a template.
 
 from officegym.tasks.base import (
     TEMPLATES,
+    BrokenTemplateWarning,
     Spec,
     Task,
     Template,
@@ -35,6 +36,7 @@ __all__ = [
     "TEMPLATES",
     "Allow",
     "AnswerIs",
+    "BrokenTemplateWarning",
     "Check",
     "Equivalent",
     "Fact",

@@ -14,10 +14,10 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
-import pkgutil
 import random
 import re
 import threading
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,11 +39,13 @@ from officegym.tasks.facts import Fact
 from officegym.tasks.freedom import Free
 from officegym.tasks.hidden import Hidden
 from officegym.tasks.mutants import Equivalent
+from officegym.template_index import template_ids, template_modules
 from officegym.tools import ToolCall
 from officegym.world import world_image
 
 __all__ = [
     "TEMPLATES",
+    "BrokenTemplateWarning",
     "Difficulty",
     "Level",
     "Spec",
@@ -185,24 +187,45 @@ def template(
 
 
 def load_templates() -> dict[str, Template]:
-    """Import every module under officegym.tasks.<app> (registration happens on import);
-    the package walk runs once per process."""
+    """Import every template module (registration happens on import), once per process.
+    A module that fails to import is reported in a warning naming it and its error, and
+    its templates are left out: one broken template does not take down the others."""
     _import_template_modules()
     return TEMPLATES
 
 
 @functools.cache
 def _import_template_modules() -> None:
-    import officegym.tasks as pkg
+    for name in template_modules():
+        _import_template_module(name)
 
-    for info in pkgutil.walk_packages(pkg.__path__, prefix=f"{pkg.__name__}."):
-        if info.name.count(".") >= 3 or info.ispkg:  # officegym.tasks.<app>.<module>
-            importlib.import_module(info.name)
+
+@functools.cache
+def _import_template_module(name: str) -> bool:
+    """Import one template module; False (with a warning) if it fails."""
+    try:
+        importlib.import_module(name)
+    except Exception as exc:  # any error in a template's own code; reported, not fatal
+        warnings.warn(
+            f"task template module {name} failed to import and is left out: "
+            f"{type(exc).__name__}: {exc}",
+            BrokenTemplateWarning,
+            stacklevel=2,
+        )
+        return False
+    return True
+
+
+class BrokenTemplateWarning(UserWarning):
+    """A task template module could not be imported; its templates are unavailable."""
 
 
 def get_template(template_id: str) -> Template:
+    """The template `template_id`, importing only the module that declares it."""
     if template_id not in TEMPLATES:
-        load_templates()
+        module = template_ids().get(template_id)
+        if module is None or not _import_template_module(module):
+            load_templates()
     try:
         return TEMPLATES[template_id]
     except KeyError:

@@ -123,11 +123,6 @@ def mutants(task: Any, world: Connection) -> list[Mutant]:
     return out
 
 
-def new_word(kind: str, label: str) -> str | None:
-    """The word a drop mutant took out (its label reads ``without 'word'``)."""
-    return label.removeprefix("without ")[1:-1] if kind.startswith("text.drop") else None
-
-
 def _argument_mutants(
     tool: Tool, arg: str, value: Any, goal: str, world: Connection
 ) -> Iterator[tuple[str, str, Any]]:

@@ -67,17 +67,25 @@ def find_seed(
 def split_seeds(
     template_id: str,
     split: Split,
+    count: int | None = None,
     *,
     scenario: str = "default",
     world_seed: int = 0,
     difficulty: str | None = None,
 ) -> Iterator[int]:
     """The seeds 0, 1, 2, ... whose instances (at `difficulty`, None: the template's own
-    level) are in `split` (a fixed evaluation order)."""
-    seed = misses = 0
+    level) are in `split` (a fixed evaluation order): the first `count` of them, or with
+    None as many as are asked for (iterate it with `itertools.islice`: it stops only when
+    the template gives no such instance in `TRIES` more seeds, with a LookupError)."""
+    if count is not None and count < 0:
+        raise ValueError(f"count must be 0 or more, not {count}")
+    seed = misses = found = 0
     while misses < TRIES:
+        if count is not None and found == count:
+            return
         if _split_of_seed(template_id, seed, scenario, world_seed, difficulty) == split:
             misses = 0
+            found += 1
             yield seed
         else:
             misses += 1

@@ -15,8 +15,8 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from officegym.apps.booking import service as booking
+from officegym.apps.booking import shapes as V
 from officegym.apps.booking import tools_trips
-from officegym.apps.booking import views as V
 from officegym.apps.booking.models import PropertyType
 from officegym.errors import Invalid
 from officegym.tools import Ref, ToolContext, tool

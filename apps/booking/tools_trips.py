@@ -11,7 +11,7 @@ from pydantic import Field
 
 from officegym.apps.booking import pricing
 from officegym.apps.booking import service as booking
-from officegym.apps.booking import views as V
+from officegym.apps.booking import shapes as V
 from officegym.apps.org.service import profile
 from officegym.errors import NotFound
 from officegym.tools import Ref, ToolContext, tool

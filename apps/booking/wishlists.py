@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from officegym.apps.booking.models import Listing, Saved, Wishlist
@@ -60,8 +60,3 @@ def unsave_listing(s: Session, actor: Person, listing: Listing, wishlist: str) -
     if item is None:
         raise NotFound(f"{listing.title!r} is not in {found.name!r}", code="not_saved")
     delete_row(s, item)
-
-
-def count_saved(s: Session, wishlist: Wishlist) -> int:
-    stmt = select(func.count()).select_from(Saved).where(Saved.wishlist_id == wishlist.id)
-    return int(s.scalar(stmt) or 0)

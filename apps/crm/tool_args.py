@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from officegym.apps.crm import service as crm
-from officegym.apps.crm.views import activity_view, record_view
+from officegym.apps.crm.shapes import activity_view, record_view
 from officegym.apps.org import service as org
 from officegym.apps.org.models import Person
 from officegym.errors import Invalid

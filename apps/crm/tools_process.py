@@ -13,7 +13,7 @@ from pydantic import Field
 from officegym.apps.crm import service as crm
 from officegym.apps.crm import tool_args as A
 from officegym.apps.crm.models import ActivityKind, LossReason, RecordType, Stage
-from officegym.apps.crm.views import activity_view, history_view, person_view, record_view
+from officegym.apps.crm.shapes import activity_view, history_view, person_view, record_view
 from officegym.errors import Invalid
 from officegym.tools import ToolContext, tool
 

@@ -18,14 +18,13 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, g, jsonify, request
 
-from officegym.apps.org import service as org
 from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets.api_fields import parse_mask, select_fields
 from officegym.apps.sheets.models import Workbook
 from officegym.db import get
 from officegym.errors import Forbidden, Invalid, NotFound, OfficeGymError
-from officegym.personas import bearer_token, handle_of_token
-from officegym.web import persona_policy
+from officegym.personas import bearer_token, who_acts
+from officegym.web import cross_site_reason, persona_policy
 
 __all__ = ["NO_PERMISSION", "URL_PREFIX", "body", "bp", "error", "reply", "workbook"]
 
@@ -56,25 +55,23 @@ def domain_error(exc: OfficeGymError) -> tuple[Response, int]:
 
 @bp.before_request
 def authenticate() -> tuple[Response, int] | None:
-    """Refuse other sites' pages, then act as the bearer token's person (discovery
-    documents are public, as Google's are)."""
+    """Refuse other sites' pages (`officegym.web.cross_site_reason`, every door's rule),
+    then act as `officegym.personas.who_acts` says (discovery documents are public, as
+    Google's are). Google's two ways of carrying the token are read (Bearer header, then
+    ``?access_token=``); the token itself names a person as at every door,
+    ``xoxp-<handle>``."""
     if request.endpoint in PUBLIC:
         return None
-    origin = request.headers.get("Origin")
-    if (origin and origin.rstrip("/").lower() != request.host_url.rstrip("/").lower()) or (
-        request.headers.get("Sec-Fetch-Site", "").lower() == "cross-site"
-    ):
-        return error(403, "PERMISSION_DENIED", "cross-site requests are refused")
+    reason = cross_site_reason()
+    if reason is not None:
+        return error(403, "PERMISSION_DENIED", reason)
     token = bearer_token(request.headers.get("Authorization")) or request.args.get("access_token")
-    handle = handle_of_token(token or "")
     try:
-        named = org.find_person(g.db, handle).handle if handle else None
-        g.actor = org.find_person(g.db, persona_policy(current_app).acting(named))
-    except NotFound:
-        return error(401, "UNAUTHENTICATED", "the token names nobody in this world")
+        g.actor = who_acts(g.db, persona_policy(current_app), token or None)
     except Forbidden as exc:
-        code = 401 if exc.code == "not_authed" else 403
-        return error(code, "UNAUTHENTICATED" if code == 401 else "PERMISSION_DENIED", exc.message)
+        if exc.code == "persona_locked":
+            return error(403, "PERMISSION_DENIED", exc.message)
+        return error(401, "UNAUTHENTICATED", exc.message)
     return None
 
 

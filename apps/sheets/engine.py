@@ -45,10 +45,6 @@ class CellState:
     formula: Compiled | None = None
     owner: int = 0
 
-    @property
-    def is_formula(self) -> bool:
-        return self.formula is not None
-
 
 @dataclass
 class SheetData:

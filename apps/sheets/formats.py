@@ -60,7 +60,6 @@ def _number(fmt: str, x: float) -> str:
     if "%" in section:
         x *= 100
     literal = re.sub(r'"([^"]*)"', r"\1", section)
-    m = re.search(r"[#0,]*\.?[0#]*", literal.replace("\\", ""))
     code = ""
     for found in re.finditer(r"[#0][#0,]*(\.[0#]*)?|\.[0#]+", literal):
         code = found.group(0)
@@ -80,7 +79,6 @@ def _number(fmt: str, x: float) -> str:
     if "." in code and "0" not in code.split(".", 1)[1]:
         body = body.rstrip("0").rstrip(".")
     sign = "-" if x < 0 and float(rounded) != 0 else ""
-    _ = m
     return sign + literal.replace(code, body, 1).replace("\\", "")
 
 

@@ -9,14 +9,13 @@ no half-changed book behind.
 
 from __future__ import annotations
 
-import datetime as dt
 import functools
 from typing import Any
 
 from sqlalchemy import Table, bindparam, event, insert, select
 from sqlalchemy.orm import Session
 
-from officegym import memo
+from officegym import clock, memo
 from officegym.apps.sheets.engine import Book, CellState
 from officegym.apps.sheets.models import Cell, NamedRange, Sheet
 from officegym.apps.sheets.values import ERRORS, Value, XlError, serial_of
@@ -56,9 +55,7 @@ def _on_commit(s: Session) -> None:
 
 def today_serial(s: Session) -> float:
     """The world's simulated date as a serial number (what TODAY() returns)."""
-    clock = s.info.get("clock")
-    day = clock.peek().date() if clock is not None else dt.date(2026, 1, 1)
-    return serial_of(day)
+    return serial_of(clock.peek(s).date())
 
 
 def value_of(kind: str, num: float | None, text: str | None) -> Value:

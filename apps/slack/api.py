@@ -20,9 +20,11 @@ body) is ``invalid_json`` / ``invalid_arguments``, never a server error.
 
 Authentication: every person of the world has the token ``xoxp-<handle>``
 (`officegym.personas.token_for`), sent as ``Authorization: Bearer xoxp-<handle>``
-or as the ``token`` parameter; a missing token is ``not_authed``, an unknown one
-``invalid_auth``, and a person the server's persona policy refuses (a server
-locked to an agent's persona) ``persona_locked``. An app's bot token
+or as the ``token`` parameter, and who acts follows the rule of every door
+(`officegym.personas.who_acts`): a missing token is ``not_authed`` (unless the
+server was started with ``--persona``: that persona acts), a token naming nobody by
+the directory's handle ``invalid_auth``, and a person the server's persona policy
+refuses (a server locked to an agent's persona) ``persona_locked``. An app's bot token
 (``xoxb-…``, from apps.manifest.create or `events.create_app`) acts as the app's
 bot user, a person of the world. Every call goes through the chat and directory
 services and their access rules; their error codes (``not_in_channel``,
@@ -69,9 +71,9 @@ from officegym.apps.slack.api_objects import (
     method,
     user_id,
 )
-from officegym.errors import Forbidden, Invalid, NotFound, OfficeGymError
+from officegym.errors import Invalid, OfficeGymError
 from officegym.inputs import has_lone_surrogate
-from officegym.personas import bearer_token, handle_of_token
+from officegym.personas import bearer_token, who_acts
 from officegym.web import cross_site_reason, persona_policy
 
 __all__ = ["METHODS", "WRITE_METHODS", "bp", "user_id"]
@@ -156,24 +158,15 @@ def _parameters() -> dict[str, Any]:
 
 
 def _authenticate(params: Params) -> Person:
-    """The person whose token the request carries (header first, then `token`): a person
-    the server's persona policy lets act, or an app's bot user."""
-    token = bearer_token(request.headers.get("Authorization")) or params.text("token")
-    if not token:
-        raise Forbidden("no token given", code="not_authed")
-    app = apps.app_of_token(g.db, token)
+    """Who acts: an app's bot token acts as its bot user; any other token, or none, goes
+    through the rule every door follows (`officegym.personas.who_acts`). The token is
+    read from the Bearer header first, then the ``token`` parameter."""
+    token = bearer_token(request.headers.get("Authorization")) or params.text("token") or None
+    app = apps.app_of_token(g.db, token) if token else None
     if app is not None:  # a secret only the app's creator holds: it acts as its bot user
         g.app = app
         return org.get_person(g.db, app.bot_user_id)
-    handle = handle_of_token(token)
-    try:
-        person = org.find_person(g.db, handle) if handle else None
-    except NotFound:
-        person = None
-    if person is None or person.handle != handle:
-        raise Forbidden("the token matches nobody in this world", code="invalid_auth")
-    persona_policy(current_app).admit(person.handle)
-    return person
+    return who_acts(g.db, persona_policy(current_app), token)
 
 
 # ---------------------------------------------------------------- auth

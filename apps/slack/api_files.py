@@ -11,7 +11,6 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
 
-from officegym.apps.org import service as org
 from officegym.apps.slack import service as chat
 from officegym.apps.slack.api_objects import (
     Params,
@@ -25,7 +24,7 @@ from officegym.apps.slack.api_views import file_obj
 from officegym.apps.slack.models import Channel, File
 from officegym.db import get
 from officegym.errors import Invalid, NotFound, OfficeGymError
-from officegym.personas import bearer_token, handle_of_token
+from officegym.personas import bearer_token, who_acts
 from officegym.web import persona_policy
 
 __all__ = ["register_routes"]
@@ -132,11 +131,11 @@ def register_routes(bp: Blueprint) -> None:
     @bp.get("/_files/<int:file_id>", endpoint="file_content")
     def file_content(file_id: int) -> Response | tuple[Response, int]:
         """A file's bytes, for its uploader and whoever can read where it was shared."""
-        handle = handle_of_token(bearer_token(request.headers.get("Authorization")) or "")
-        actor = g.get("actor")
-        if handle:
+        token = bearer_token(request.headers.get("Authorization"))
+        actor = g.get("actor")  # the page sign-in, when a browser fetches the file
+        if token is not None:
             try:
-                actor = org.find_person(g.db, persona_policy(current_app).admit(handle))
+                actor = who_acts(g.db, persona_policy(current_app), token)
             except OfficeGymError:
                 actor = None
         if actor is None:

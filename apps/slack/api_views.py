@@ -11,6 +11,7 @@ from typing import Any
 
 from flask import g, url_for
 
+from officegym import clock
 from officegym.apps.org import service as org
 from officegym.apps.org.models import Person
 from officegym.apps.slack import service as chat
@@ -183,8 +184,7 @@ def profile_obj(p: Person) -> dict[str, Any]:
 
 def _tz_offset(name: str) -> int:
     """Seconds east of UTC of a time zone at the world's date (0 if unknown)."""
-    clock = g.db.info.get("clock")
-    when = clock.peek() if clock is not None else dt.datetime(2026, 1, 1)
+    when = clock.peek(g.db)
     try:
         offset = when.replace(tzinfo=dt.UTC).astimezone(zoneinfo.ZoneInfo(name)).utcoffset()
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):

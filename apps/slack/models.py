@@ -46,10 +46,6 @@ class Channel(Base):
         prefix = {"public": "C", "private": "G", "dm": "D", "mpdm": "G"}[self.kind]
         return f"{prefix}{self.id:07d}"
 
-    @property
-    def is_conversation_with_name(self) -> bool:
-        return self.kind in ("public", "private")
-
 
 class Membership(Base):
     __tablename__ = "slack_membership"

@@ -203,6 +203,3 @@ def fix_stale_total(w: Session, rng: random.Random) -> Spec:
             ),
         ],
     )
-
-
-_ = Allow

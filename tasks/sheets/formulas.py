@@ -28,7 +28,7 @@ from officegym.tasks.sheets.common import (
     used_rows,
 )
 from officegym.tasks.sheets.perturb import Follows, Reader, final_book
-from officegym.tasks.slack.common import call, pick
+from officegym.tasks.slack.common import call
 
 Row = list[Any]
 Moved = tuple[int, int, Callable[[list[float]], float]]  # a column, its last row, a figure
@@ -560,6 +560,3 @@ def named_range(w: Session, rng: random.Random) -> Spec:
             ),
         ],
     )
-
-
-_ = pick

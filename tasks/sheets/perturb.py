@@ -14,7 +14,6 @@ stays a pure function of the two states.
 
 from __future__ import annotations
 
-import datetime as dt
 import functools
 import random
 import threading
@@ -26,6 +25,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, func, select
 from sqlalchemy.orm import Session
 
+from officegym import clock
 from officegym.apps.sheets import store
 from officegym.apps.sheets.engine import Book, CellState, Key
 from officegym.apps.sheets.models import Change, Pivot
@@ -83,7 +83,7 @@ def _today(conn: Connection, workbook_id: int) -> float:
     last = conn.execute(
         select(func.max(Change.at)).where(Change.workbook_id == workbook_id)
     ).scalar()
-    return serial_of(last.date() if last else dt.date(2026, 1, 1))
+    return serial_of(last.date() if last else clock.UNCLOCKED.date())
 
 
 def _load(conn: Connection, workbook_id: int) -> Book:
@@ -304,7 +304,3 @@ def _short(rows: list[list[Value]]) -> str:
     flat = [v.code if isinstance(v, XlError) else v for row in rows for v in row]
     text = repr(flat[:8])
     return text if len(flat) <= 8 else text[:-1] + ", ...]"
-
-
-def no_errors(reader: Reader, sheet: str, ref: str) -> bool:
-    return not any(isinstance(v, XlError) for row in reader.grid(sheet, ref) for v in row)

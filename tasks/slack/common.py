@@ -117,18 +117,6 @@ def _index(engine: Engine) -> ChatIndex:
     return ChatIndex(posts, members, quotable, replied)
 
 
-def top_messages(w: Session, channel: Channel, *, author: Person | None = None) -> list[Message]:
-    """Live top-level messages of a channel, oldest first."""
-    stmt = select(Message).where(
-        Message.channel_id == channel.id,
-        Message.thread_parent_id.is_(None),
-        Message.is_deleted.is_(False),
-    )
-    if author is not None:
-        stmt = stmt.where(Message.user_id == author.id)
-    return list(w.scalars(stmt.order_by(Message.id)))
-
-
 def pinned_ids(w: Session) -> set[int]:
     return set(w.scalars(select(Pin.message_id)))
 

@@ -1,12 +1,12 @@
 """The core never imports the optional stacks: `import officegym` (and its gym and CLI)
-loads none of openai, ray, openenv, verifiers, pyarrow."""
+loads none of openai, ray, openenv, verifiers, pyarrow, playwright, pillow."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
-OPTIONAL = ("openai", "ray", "openenv", "verifiers", "pyarrow")
+OPTIONAL = ("openai", "ray", "openenv", "verifiers", "pyarrow", "playwright", "PIL")
 
 
 def test_importing_officegym_loads_no_optional_stack() -> None:

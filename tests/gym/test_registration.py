@@ -87,3 +87,10 @@ def test_make_with_module_prefix_and_no_import_in_a_fresh_interpreter() -> None:
 def test_without_import_the_ids_are_unknown_in_a_fresh_interpreter() -> None:
     out = _run("import gymnasium\ngymnasium.make('officegym/slack-v0')")
     assert out.returncode != 0 and "officegym" in out.stderr
+
+
+def test_the_index_read_from_the_sources_matches_the_imported_templates() -> None:
+    from officegym.template_index import template_ids
+
+    declared = {tid: tpl.build.__module__ for tid, tpl in load_templates().items()}
+    assert template_ids() == dict(sorted(declared.items()))

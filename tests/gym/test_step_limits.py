@@ -1,5 +1,7 @@
-"""Gymnasium's own step limit grades the truncated episode as the env's `max_steps` does,
-and an env that cannot be pickled says what to do instead."""
+"""Gymnasium's own step limit grades the truncated episode as the env's `max_steps` does
+(explicitly: every id is registered with our `GradeOnTruncation` outermost, and a
+hand-made `TimeLimit` is wrapped in it), and an env that cannot be pickled says what to
+do instead."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import pytest
 from gymnasium.wrappers import TimeLimit
 
 from officegym.gym import OfficeEnv
+from officegym.gym.episode import GradeOnTruncation
 
 TASK = "slack.post-channel"
 LIST = {"tool": "slack_list_channels", "arguments": {}}
@@ -44,13 +47,20 @@ def test_a_gymnasium_step_limit_grades_like_max_steps(how: str) -> None:
     if how == "make":
         env = gymnasium.make(f"officegym/{TASK}-v0", max_episode_steps=4)
     elif how == "wrapper":
-        env = TimeLimit(OfficeEnv(task=TASK), max_episode_steps=4)
+        env = GradeOnTruncation(TimeLimit(OfficeEnv(task=TASK), max_episode_steps=4))
     else:
         vec = gymnasium.make_vec(f"officegym/{TASK}-v0", num_envs=1, max_episode_steps=4)
         env = vec.envs[0]
     got, info, truncated, n = _play_solution_then_list(env, 4)
     assert (truncated, n) == (True, 4)
     assert got == reward and info["grade"] == grade
+    env.close()
+
+
+def test_every_id_is_registered_with_the_grading_wrapper_outermost() -> None:
+    env = gymnasium.make(f"officegym/{TASK}-v0", max_episode_steps=4)
+    assert isinstance(env, GradeOnTruncation) and isinstance(env.env, TimeLimit)
+    assert [w.name for w in env.spec.additional_wrappers][-1] == "GradeOnTruncation"
     env.close()
 
 

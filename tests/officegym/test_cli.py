@@ -43,6 +43,18 @@ def test_tasks_lists_every_template_with_its_env_id() -> None:
     assert f"{len(load_templates())} template(s)" in result.output
 
 
+def test_piped_tables_keep_ids_whole_at_any_width() -> None:
+    """Not a terminal (a pipe, a file): tab-separated lines, one per template, never
+    folded at the width COLUMNS says."""
+    result = CliRunner().invoke(cli.main, ["tasks"], env={"COLUMNS": "40"})
+    assert result.exit_code == 0
+    title, header, *rows = result.output.splitlines()[:-1]  # last: "N template(s)"
+    assert title == "# officegym task templates"
+    assert header.split("\t") == ["id", "difficulty", "apps", "summary", "env id"]
+    assert [r.split("\t")[0] for r in rows] == sorted(load_templates())
+    assert all(r.split("\t")[-1] == env_id(r.split("\t")[0]) for r in rows)
+
+
 def test_tasks_filters_by_app() -> None:
     result = invoke("tasks", "--app", "no-such-app")
     assert result.exit_code == 0 and "0 template(s)" in result.output

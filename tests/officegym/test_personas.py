@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import pytest
+from sqlalchemy import select
 
+from officegym.apps.org.models import Person
 from officegym.errors import Forbidden
-from officegym.personas import PersonaPolicy, bearer_token, handle_of_token, token_for
+from officegym.personas import (
+    PersonaPolicy,
+    bearer_token,
+    handle_of_token,
+    token_for,
+    who_acts,
+)
 from officegym.web import create_app, persona_policy, set_persona_policy
 from officegym.world import World
 
@@ -31,20 +39,56 @@ def test_bearer_token_reads_only_bearer_headers(header: str | None, token: str |
     assert bearer_token(header) == token
 
 
-def test_a_locked_policy_admits_only_its_persona() -> None:
-    policy = PersonaPolicy("me", locked=True)
-    assert policy.acting(None) == policy.acting("me") == "me"
-    with pytest.raises(Forbidden) as refused:
-        policy.acting("you")
-    assert refused.value.code == "persona_locked" and "@me" in refused.value.message
+def _acts(world: World, policy: PersonaPolicy, token: str | None, **kw: object) -> str:
+    """The handle `who_acts` answers, or ``error:<code>``."""
+    with world.session() as s:
+        try:
+            return who_acts(s, policy, token, **kw).handle  # type: ignore[arg-type]
+        except Forbidden as exc:
+            return f"error:{exc.code}"
 
 
-def test_an_open_policy_lets_a_request_name_anyone_and_falls_back_to_its_default() -> None:
-    assert PersonaPolicy("me").acting("you") == "you"
-    assert PersonaPolicy("me").acting(None) == "me"
-    with pytest.raises(Forbidden) as nobody:
-        PersonaPolicy().acting(None)
-    assert nobody.value.code == "not_authed"
+def _two(world: World) -> tuple[Person, Person]:
+    with world.session() as s:
+        me, other = s.scalars(select(Person).order_by(Person.id).limit(2)).all()
+        s.expunge_all()
+        return me, other
+
+
+def test_a_locked_policy_admits_only_its_persona(world: World) -> None:
+    me, other = _two(world)
+    policy = PersonaPolicy(me.handle, locked=True)
+    assert _acts(world, policy, None) == _acts(world, policy, token_for(me.handle)) == me.handle
+    assert _acts(world, policy, token_for(other.handle)) == "error:persona_locked"
+    assert _acts(world, policy, None, signed_in=other.id) == me.handle  # a void sign-in
+
+
+def test_an_open_policy_lets_a_token_name_anyone_and_falls_back_only_to_its_persona(
+    world: World,
+) -> None:
+    me, other = _two(world)
+    assert _acts(world, PersonaPolicy(me.handle), token_for(other.handle)) == other.handle
+    assert _acts(world, PersonaPolicy(me.handle), None) == me.handle
+    assert _acts(world, PersonaPolicy(), None) == "error:not_authed"
+    assert _acts(world, PersonaPolicy(me.handle), None, use_default=False) == "error:not_authed"
+    assert _acts(world, PersonaPolicy(me.handle), None, signed_in=other.id) == other.handle
+
+
+def test_a_token_names_a_person_only_by_the_directory_handle(world: World) -> None:
+    """Not by email, full name, '@handle', another prefix or case: one spelling at every
+    door, so a door cannot be talked into acting as someone another door would refuse."""
+    me, _ = _two(world)
+    assert _acts(world, PersonaPolicy(), token_for(me.handle)) == me.handle
+    for token in (
+        token_for(me.email),
+        token_for(me.name),
+        token_for(f"@{me.handle}"),
+        token_for(me.handle.upper()),
+        f"xoxb-{me.handle}",
+        me.handle,
+        "xoxp-nobody-here",
+    ):
+        assert _acts(world, PersonaPolicy(me.handle), token) == "error:invalid_auth", token
 
 
 def test_a_locked_policy_needs_a_persona() -> None:

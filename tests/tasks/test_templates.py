@@ -69,3 +69,12 @@ def test_a_split_is_a_property_of_the_instance_not_of_the_seed_or_persona() -> N
         by_goal.setdefault(task.goal, set()).add(split_of(task))
     assert all(len(splits) == 1 for splits in by_goal.values())
     assert {next(iter(s)) for s in by_goal.values()} == {"train", "test"}
+
+
+def test_split_seeds_with_a_count_ends_after_that_many() -> None:
+    """``list(split_seeds(id, split, 3))`` returns; without a count it goes on (islice)."""
+    first = list(split_seeds("slack.invite-team", "test", 3))
+    assert first == list(itertools.islice(split_seeds("slack.invite-team", "test"), 3))
+    assert len(first) == 3 and list(split_seeds("slack.invite-team", "test", 0)) == []
+    with pytest.raises(ValueError, match="count"):
+        list(split_seeds("slack.invite-team", "test", -1))

@@ -32,7 +32,6 @@ from officegym.apps.sheets.values import (
     Raise,
     Value,
     XlError,
-    as_bool,
     as_number,
     as_text,
 )
@@ -193,10 +192,6 @@ def numbers(args: Sequence[Any], *, direct_text: bool = True) -> list[float]:
 
 def number(v: Value) -> float:
     return as_number(v)
-
-
-def truthy(v: Value) -> bool:
-    return as_bool(v)
 
 
 def text(v: Value) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from officegym.apps.sheets.functions import fn, scalar
 from officegym.apps.sheets.functions.lookup import _grid
-from officegym.apps.sheets.runtime import Ctx, Rng, is_array
+from officegym.apps.sheets.runtime import Ctx, Rng
 from officegym.apps.sheets.values import VALUE, Raise, Value, XlError, as_bool, as_number
 
 Array = list[list[Value]]
@@ -131,6 +131,3 @@ def sequence(rows: Value, cols: Value = 1.0, start: Value = 1.0, step: Value = 1
     if r < 1 or c < 1 or r * c > 100_000:
         raise Raise(VALUE)
     return [[s + (i * c + j) * d for j in range(c)] for i in range(r)]
-
-
-_ = is_array

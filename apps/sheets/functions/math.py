@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from decimal import ROUND_CEILING, ROUND_DOWN, ROUND_FLOOR, ROUND_HALF_UP, ROUND_UP, Decimal
 
-from officegym.apps.sheets.functions import fn, numbers, values_of
+from officegym.apps.sheets.functions import fn, numbers
 from officegym.apps.sheets.functions.criteria import matching_positions
 from officegym.apps.sheets.runtime import Ctx, Rng, is_array
 from officegym.apps.sheets.values import DIV0, NUM, VALUE, Raise, Value, XlError, as_number
@@ -388,6 +388,3 @@ def _check_shape(target: object, crit: list[tuple[object, Value]]) -> None:
         for rng, _ in crit:
             if isinstance(rng, Rng) and (rng.rows, rng.cols) != (target.rows, target.cols):
                 raise Raise(VALUE)
-
-
-_ = values_of  # re-exported for sibling modules

@@ -24,8 +24,8 @@ def theirs() -> dict[str, list[Any]]:
     binary = libreoffice.soffice()
     if binary is None:
         if os.environ.get("CI"):
-            pytest.fail("LibreOffice is missing: scripts/setup installs libreoffice-calc-nogui")
-        pytest.skip("no LibreOffice (scripts/setup installs libreoffice-calc-nogui)")
+            pytest.fail("no LibreOffice: scripts/setup --dev installs libreoffice-calc-nogui")
+        pytest.skip("no LibreOffice (scripts/setup --dev installs libreoffice-calc-nogui)")
     return libreoffice.cached_results(CORPUS, binary)
 
 

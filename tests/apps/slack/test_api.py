@@ -145,10 +145,17 @@ def test_a_server_locked_to_a_persona_refuses_everyone_elses_token(world: World)
 
 
 def test_a_web_sign_in_never_stands_in_for_a_token(world: World) -> None:
-    browser = create_app(world, persona=OTHER).test_client()
+    browser = create_app(world).test_client()
     assert browser.get(f"/login/{OTHER}").status_code == 302
     answer = browser.post("/api/auth.test").get_json()
-    assert answer == {"ok": False, "error": "not_authed", "detail": "no token given"}
+    assert answer["ok"] is False and answer["error"] == "not_authed"
+
+
+def test_with_no_token_only_a_server_started_with_a_persona_acts_as_it(world: World) -> None:
+    """The rule of every door (`who_acts`): no token is the server's --persona, if any."""
+    browser = create_app(world, persona=OTHER).test_client()
+    assert browser.get(f"/login/{ME}").status_code == 302  # the sign-in still does not count
+    assert browser.post("/api/auth.test").get_json()["user"] == OTHER
 
 
 def test_unknown_methods_and_forged_cursors_are_refused(me: WebClient) -> None:

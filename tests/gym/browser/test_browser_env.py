@@ -416,7 +416,7 @@ HOSTILE = st.sampled_from([
 def test_hostile_actions_through_step_never_raise_or_change_the_world(
     browser_env: BrowserEnv, action: str
 ) -> None:
-    if browser_env.task is None or browser_env._done:
+    if browser_env.task is None or browser_env.episode.done:
         browser_env.reset(options=POST)
     obs, reward, terminated, _, info = browser_env.step(action)
     assert obs in browser_env.observation_space

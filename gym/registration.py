@@ -14,6 +14,7 @@ Every id makes its env through `make_office_env`, which picks the mode:
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import gymnasium
@@ -47,8 +48,11 @@ def env_id(name: str) -> str:
 
 
 def env_specs() -> dict[str, dict[str, Any]]:
-    """Every officegym env id with the constructor kwargs it stands for."""
-    templates = template_ids()
+    """Every officegym env id with the constructor kwargs it stands for: the templates of
+    the index and any registered at run time (by an author's own module, or a test),
+    which exist only once the task registry is imported."""
+    loaded = sys.modules.get("officegym.tasks.base")
+    templates = sorted({*template_ids(), *(loaded.TEMPLATES if loaded is not None else ())})
     apps = sorted({tid.split(".", 1)[0] for tid in templates})
     specs: dict[str, dict[str, Any]] = {env_id(app): {"app": app} for app in apps}
     specs.update({env_id(tid): {"task": tid} for tid in templates})

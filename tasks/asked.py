@@ -11,11 +11,14 @@ asking, fails: the value must come from the conversation, not from a guess.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy import Connection
+
 from officegym.tasks.checks import Check, GradeContext, resolve
+from officegym.tasks.freedom import Free
 from officegym.tasks.hidden import Hidden
 from officegym.tasks.statements import Says
 
@@ -64,6 +67,12 @@ class Asked(Check):
         if acted is not None and acted < first:
             return False, f"acted at {acted:%H:%M:%S}, before being told at {first:%H:%M:%S}"
         return True, f"asked {self.hidden.requester} and was told before acting"
+
+    def frees(self, initial: Connection) -> Sequence[Free]:
+        """The persona's messages: a question is judged as a request (`question`), not
+        compared with the reference's words."""
+        why = f"judged by {self.name!r} as a request"
+        return (Free("slack_message", ("text",), why, {"user_id": self.persona_id}),)
 
     def _asked_before(self, g: GradeContext, reply: Mapping[str, Any]) -> bool:
         """Whether a persona message of the reply's conversation, older than it, asks."""

@@ -152,8 +152,11 @@ WRITER = "officegym_writer"  # execution option of the connections sessions writ
 
 
 def writer(engine: Engine) -> Engine:
-    """The engine sessions use: on a SQLite file their transactions begin IMMEDIATE."""
-    return engine.execution_options(**{WRITER: True}) if is_sqlite(engine) else engine
+    """The engine sessions use: on a SQLite file their transactions begin IMMEDIATE (an
+    in-memory world, one shared connection, and PostgreSQL are used as they are)."""
+    if is_sqlite(engine) and not isinstance(engine.pool, StaticPool):
+        return engine.execution_options(**{WRITER: True})
+    return engine
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

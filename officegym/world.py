@@ -51,6 +51,7 @@ from officegym.db import (
     restore,
     serialize,
     sha256_digest,
+    writer,
 )
 from officegym.errors import Conflict, Invalid
 
@@ -204,6 +205,7 @@ class World:
         if path is not None and not kept:
             _write_file(path, image.data)
         self.engine: Engine = engine_for(url)
+        self._writer = writer(self.engine)  # sessions' transactions begin IMMEDIATE on a file
         if not fresh and path is None and not is_sqlite(self.engine):
             kept = read_identity(self.engine) is not None  # a server database that holds one
         if kept:  # a kept database may hold later changes: new ones must come after them
@@ -276,7 +278,7 @@ class World:
     def session(self) -> Session:
         """A new session on this world; it carries the world's clock."""
         return Session(
-            self.engine,
+            self._writer,
             info={"clock": self.clock, "directory": self._directory},
             expire_on_commit=False,
         )

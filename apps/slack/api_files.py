@@ -26,6 +26,7 @@ from officegym.db import get
 from officegym.errors import Invalid, NotFound, OfficeGymError
 from officegym.personas import bearer_token, who_acts
 from officegym.web import persona_policy
+from officegym.web_guards import attachment
 
 __all__ = ["register_routes"]
 
@@ -144,6 +145,5 @@ def register_routes(bp: Blueprint) -> None:
             f = chat.get_file(g.db, actor, file_id)
         except OfficeGymError as exc:
             return jsonify({"ok": False, "error": exc.code}), 404
-        name = f.name.replace('"', "")
-        headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+        headers = {"Content-Disposition": attachment(f.name)}
         return Response(f.data or b"", mimetype=f.mimetype, headers=headers)

@@ -26,6 +26,7 @@ from officegym.apps.slack.views import (
 )
 from officegym.errors import Conflict, Forbidden, Invalid
 from officegym.web import flash_errors, safe_next
+from officegym.web_guards import attachment
 
 bp = Blueprint("slack", __name__, template_folder="templates")
 
@@ -174,8 +175,7 @@ def unarchive(ref: str) -> Response:
 def file(file_id: int) -> Response:
     """A file's bytes, for whoever may see it (its uploader, or readers where it is shared)."""
     f = chat.get_file(g.db, g.actor, file_id)
-    name = f.name.replace('"', "")
-    headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+    headers = {"Content-Disposition": attachment(f.name)}
     return FlaskResponse(f.data or b"", mimetype=f.mimetype, headers=headers)
 
 

@@ -119,7 +119,7 @@ def test_an_ephemeral_message_reaches_only_its_member(
     ]
     with api_world.session() as s:
         row = s.scalars(select(Ephemeral).where(Ephemeral.text == "psst")).one()
-        assert f"U{row.recipient_id:07d}" == uid_of(api_world, OTHER)
+    assert f"U{row.recipient_id:07d}" == uid_of(api_world, OTHER)
     history = me.conversations_history(channel="general", limit=5)["messages"]
     assert "psst" not in [m["text"] for m in history]
     members = set(me.conversations_members(channel="hiring-committee")["members"])

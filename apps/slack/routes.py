@@ -316,7 +316,8 @@ def unpin(message_id: int) -> Response:
 
 @bp.get("/search")
 def search() -> str:
-    """Messages containing every word of the query, in conversations the actor can read."""
+    """Messages matching the query (Slack's search syntax), in conversations the actor can
+    read."""
     query = request.args.get("q", "").strip()
     where, who = request.args.get("channel", "").strip(), request.args.get("author", "").strip()
     channel = chat.get_channel(g.db, g.actor, where) if where else None

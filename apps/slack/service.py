@@ -96,7 +96,6 @@ from officegym.apps.slack.reactions import (
     unpin_message,
 )
 from officegym.apps.slack.reads import (
-    count_matches,
     get_status,
     list_channels,
     list_conversations_of,
@@ -107,9 +106,9 @@ from officegym.apps.slack.reads import (
     reactions_for,
     replies,
     reply_counts,
-    search_messages,
     unread_counts,
 )
+from officegym.apps.slack.search import count_matches, search_messages
 from officegym.clock import now
 from officegym.db import get, read
 from officegym.errors import Forbidden, Invalid, NotFound

@@ -4,6 +4,7 @@ and search pages show it so, through the real Flask test client."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -82,3 +83,15 @@ def test_channel_thread_and_search_pages_draw_emoji_and_mentions(
         assert f'data-og-id="msg-{msg.id}-react-select"' in row  # ids unchanged
     found = signed_in.get("/slack/search?q=lynxquartz").get_data(as_text=True)
     assert "lynxquartz launch 🎉 thanks @mchang" in found
+
+
+def test_the_actions_menu_is_closed_in_a_channel_and_open_on_the_messages_page(
+    signed_in: FlaskClient,
+) -> None:
+    channel = signed_in.get("/slack/c/engineering").get_data(as_text=True)
+    assert channel.count('<details class="actions">') >= 10
+    assert '<details class="actions" open>' not in channel
+    mid = re.findall(r'data-og-id="msg-(\d+)-menu"', channel)[0]
+    page = signed_in.get(f"/slack/m/{mid}").get_data(as_text=True)
+    assert '<details class="actions" open>' in page
+    assert f'data-og-id="msg-{mid}-react-submit"' in page

@@ -198,8 +198,9 @@ def _checked(name: str) -> bool:
 
 
 @bp.route("/new", methods=["GET", "POST"])
-def create() -> str | Response:
-    """Create a public or private channel."""
+def create() -> str | Response | tuple[str, int]:
+    """Create a public or private channel; a refused form is shown again with its values
+    and the reason (422), not sent back through the URL."""
     if request.method == "GET":
         return render("slack/create.html", form=request.args)
     form = request.form
@@ -213,8 +214,7 @@ def create() -> str | Response:
         )
         flash(f"Created #{ch.name}.")
         return redirect(channel_url(ch))
-    keep = {k: form.get(k, "") for k in ("name", "topic", "private")}
-    return redirect(url_for("slack.create", **keep))
+    return render("slack/create.html", form=form), 422
 
 
 # ---------------------------------------------------------------- messages

@@ -7,7 +7,8 @@ and raises `officegym.errors` with a message an agent or a person can act on.
 This module holds messages (history, posting, edits, deletes, scheduled posts
 released on the simulated clock), statuses and read markers; it re-exports the
 rest so that callers import one module: `access` (look-ups and the rules: who may
-see and do what), `reads` (lists, threads, search), `reactions` (reactions and
+see and do what), `reads` (lists, threads, pins), `search` (Slack's search syntax,
+parsed by `search_syntax`), `reactions` (reactions and
 pins), `channels` (channels,
 invitations, direct messages), `files` (two-step uploads), `extras` (bookmarks,
 scheduled and ephemeral messages) and `events` (apps and their Events API

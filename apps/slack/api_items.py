@@ -11,24 +11,20 @@ from typing import Any
 from flask import g, url_for
 
 from officegym.apps.org import service as org
-from officegym.apps.org.models import Person
 from officegym.apps.slack import service as chat
 from officegym.apps.slack.api_objects import (
     Params,
     find_channel,
     find_message,
     find_person,
-    is_user_id,
     method,
     page,
 )
 from officegym.apps.slack.api_views import bookmark_obj, messages
 from officegym.apps.slack.models import Channel, Message
+from officegym.apps.slack.search_syntax import parse
 from officegym.errors import Invalid, NotFound
 
-__all__ = ["SEARCH_FILTER_RE"]
-
-SEARCH_FILTER_RE = re.compile(r"^(in|from):(\S+)$")
 BOOKMARK_ID_RE = re.compile(r"^Bk(\d{1,12})$")
 
 
@@ -150,12 +146,12 @@ def bookmarks_list(p: Params) -> dict[str, Any]:
 
 @method("search.messages")
 def search_messages(p: Params) -> dict[str, Any]:
-    """Messages matching every word; ``in:#channel`` and ``from:@handle`` narrow it."""
+    """Messages matching the query in Slack's search syntax (words, "phrases", ``from:``,
+    ``in:``, ``before:``, ``after:``, ``on:``, ``during:``, ``has:``; see `search_syntax`)."""
     query = p.text("query", missing="no_query")
-    words, where, author = _search_filters(query)
-    if not words:
-        raise Invalid("the query has no words to search for", code="no_query")
-    found = {"query": " ".join(words), "channel": where, "author": author}
+    if parse(query).is_empty():
+        raise Invalid("the query has nothing to search for", code="no_query")
+    found = {"query": query}
     count, number = p.number("count", 20, 1, 100), p.number("page", 1, 1, 100)
     total = chat.count_matches(g.db, g.actor, **found)
     chunk = chat.search_messages(g.db, g.actor, **found, limit=count, offset=(number - 1) * count)
@@ -179,24 +175,6 @@ def _paging(total: int, count: int, number: int) -> dict[str, Any]:
             "last": min(number * count, total),
         },
     }
-
-
-def _search_filters(query: str) -> tuple[list[str], Channel | None, Person | None]:
-    """Split Slack's ``in:`` / ``from:`` modifiers off the words of a query."""
-    words: list[str] = []
-    where: Channel | None = None
-    author: Person | None = None
-    for word in query.split():
-        found = SEARCH_FILTER_RE.match(word)
-        if found is None:
-            words.append(word)
-            continue
-        ref = found.group(2).strip("<>").lstrip("#@").split("|")[0]
-        if found.group(1) == "in":
-            where = chat.get_channel(g.db, g.actor, ref)
-        else:
-            author = find_person(ref) if is_user_id(ref) else org.find_person(g.db, ref)
-    return words, where, author
 
 
 def _match(m: Message, obj: dict[str, Any]) -> dict[str, Any]:

@@ -1,6 +1,6 @@
-"""Reading the chat: channel lists, members, threads, unread counts, search, pins,
-reactions and statuses. Nothing here changes state; every read checks what the actor
-may see (`access`)."""
+"""Reading the chat: channel lists, members, threads, unread counts, pins, reactions
+and statuses (search has its own module, `search`). Nothing here changes state; every
+read checks what the actor may see (`access`)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import Select, and_, bindparam, func, or_, select
-from sqlalchemy.orm import Session, joinedload
+from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
 from officegym.apps.slack import queries as q
-from officegym.apps.slack.access import Someone, can_read, check_length, clamp
+from officegym.apps.slack.access import Someone, can_read, clamp
 from officegym.apps.slack.models import Channel, Membership, Message, Reaction, Status
 from officegym.db import read
-from officegym.errors import Invalid, NotFound
+from officegym.errors import NotFound
 
 
 def list_channels(
@@ -107,89 +107,6 @@ def unread_counts(s: Session, actor: Person) -> dict[int, int]:
         .group_by(Membership.channel_id)
     )
     return {cid: n for cid, n in s.execute(stmt)}
-
-
-def search_messages(
-    s: Session,
-    actor: Person,
-    *,
-    query: str,
-    channel: Channel | None = None,
-    author: Someone | None = None,
-    limit: int = 20,
-    offset: int = 0,
-) -> list[Message]:
-    """Live messages containing every word of `query` (at most 20 words, 500 characters),
-    in conversations the actor can read, newest first (`offset` skips that many)."""
-    stmt, params = _search_of(s, actor, query, channel, author)
-    return list(s.scalars(stmt, params | {"n": clamp(limit), "o": max(0, offset)}))
-
-
-def count_matches(
-    s: Session,
-    actor: Person,
-    *,
-    query: str,
-    channel: Channel | None = None,
-    author: Someone | None = None,
-) -> int:
-    """How many messages `search_messages` finds in all (not one page: a real total)."""
-    stmt, params = _search_of(s, actor, query, channel, author)
-    counted = select(func.count()).select_from(
-        stmt.limit(None).offset(None).order_by(None).options().subquery()
-    )
-    return int(s.scalar(counted, params) or 0)
-
-
-def _search_of(
-    s: Session, actor: Person, query: str, channel: Channel | None, author: Someone | None
-) -> tuple[Select[Any], dict[str, Any]]:
-    """The search statement of a query and its parameters (checks the query and access)."""
-    words = [w for w in check_length(query, 500, "search query").split() if w]
-    if not words:
-        raise Invalid("search query is empty")
-    if len(words) > 20:
-        raise Invalid("search query has more than 20 words; search with fewer")
-    if channel is not None and not can_read(s, actor, channel):
-        raise NotFound("no such channel", code="channel_not_found")
-    sqlite = s.get_bind().dialect.name == "sqlite"
-    stmt = _search(len(words), channel is not None, author is not None, sqlite)
-    params: dict[str, Any] = {f"w{i}": _like_pattern(w) for i, w in enumerate(words)}
-    params |= {"p": actor.id, "c": channel.id if channel else None}
-    params |= {"a": author.id if author else None}
-    return stmt, params
-
-
-@functools.cache
-def _search(words: int, in_channel: bool, by_author: bool, sqlite: bool) -> Select[Any]:
-    """The statement of one `search_messages` variant, built once."""
-    text = Message.text
-    # SQLite's LIKE already ignores ASCII case; `ilike` would wrap every row in lower().
-    tests = [
-        text.like(bindparam(f"w{i}"), escape="\\")
-        if sqlite
-        else text.ilike(bindparam(f"w{i}"), escape="\\")
-        for i in range(words)
-    ]
-    stmt = select(Message).where(*tests, Message.is_deleted.is_(False))
-    if in_channel:
-        stmt = stmt.where(Message.channel_id == bindparam("c"))
-    else:
-        mine = select(Membership.channel_id).where(Membership.person_id == bindparam("p"))
-        readable = select(Channel.id).where(or_(Channel.kind == "public", Channel.id.in_(mine)))
-        # `+ 0` keeps SQLite from collecting every readable message through the channel
-        # index and sorting them; scanning newest-first stops at `limit` (2.5x faster).
-        stmt = stmt.where((Message.channel_id + 0).in_(readable))
-    if by_author:
-        stmt = stmt.where(Message.user_id == bindparam("a"))
-    # Results name their channel: load it with the rows, not one by one.
-    stmt = stmt.options(joinedload(Message.channel))
-    return stmt.order_by(Message.id.desc()).limit(bindparam("n")).offset(bindparam("o"))
-
-
-def _like_pattern(word: str) -> str:
-    """A LIKE pattern matching `word` anywhere, with LIKE's wildcards escaped."""
-    return "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
 def pins(s: Session, actor: Person, channel: Channel) -> list[Message]:

@@ -203,8 +203,9 @@ MAX_KEPT = 300  # characters of a refused form's field carried back in the URL
 
 
 @bp.route("/new", methods=["GET", "POST"])
-def create() -> str | Response:
-    """Create a public or private channel."""
+def create() -> str | Response | tuple[str, int]:
+    """Create a public or private channel; a refused form is shown again with its values
+    and the reason (422), not sent back through the URL."""
     if request.method == "GET":
         return render("slack/create.html", form=request.args)
     form = request.form
@@ -218,8 +219,7 @@ def create() -> str | Response:
         )
         flash(f"Created #{ch.name}.")
         return redirect(channel_url(ch))
-    keep = {k: form.get(k, "")[:MAX_KEPT] for k in ("name", "topic", "private")}
-    return redirect(url_for("slack.create", **keep))
+    return render("slack/create.html", form=form), 422
 
 
 # ---------------------------------------------------------------- messages
@@ -321,7 +321,8 @@ def unpin(message_id: int) -> Response:
 
 @bp.get("/search")
 def search() -> str:
-    """Messages containing every word of the query, in conversations the actor can read."""
+    """Messages matching the query (Slack's search syntax), in conversations the actor can
+    read."""
     query = request.args.get("q", "").strip()
     where, who = request.args.get("channel", "").strip(), request.args.get("author", "").strip()
     channel = chat.get_channel(g.db, g.actor, where) if where else None

@@ -7,7 +7,8 @@ and raises `officegym.errors` with a message an agent or a person can act on.
 This module holds messages (history, posting, edits, deletes, scheduled posts
 released on the simulated clock), statuses and read markers; it re-exports the
 rest so that callers import one module: `access` (look-ups and the rules: who may
-see and do what), `reads` (lists, threads, search), `reactions` (reactions and
+see and do what), `reads` (lists, threads, pins), `search` (Slack's search syntax,
+parsed by `search_syntax`), `reactions` (reactions and
 pins), `channels` (channels,
 invitations, direct messages), `files` (two-step uploads), `extras` (bookmarks,
 scheduled and ephemeral messages) and `events` (apps and their Events API
@@ -96,7 +97,6 @@ from officegym.apps.slack.reactions import (
     unpin_message,
 )
 from officegym.apps.slack.reads import (
-    count_matches,
     get_status,
     list_channels,
     list_conversations_of,
@@ -107,9 +107,9 @@ from officegym.apps.slack.reads import (
     reactions_for,
     replies,
     reply_counts,
-    search_messages,
     unread_counts,
 )
+from officegym.apps.slack.search import count_matches, search_messages
 from officegym.clock import now
 from officegym.db import get, read
 from officegym.errors import Forbidden, Invalid, NotFound

@@ -153,7 +153,14 @@ def slack_read_thread(ctx: ToolContext, *, message_id: MessageId) -> dict[str, A
 def slack_search_messages(
     ctx: ToolContext,
     *,
-    query: Annotated[str, Field(description="Words that must all appear in the message.")],
+    query: Annotated[
+        str,
+        Field(
+            description="Words that must all appear in the message. Slack's search syntax "
+            'works: "exact phrase", from:@handle, in:#channel (in:@handle for a DM), '
+            "before:/after:/on:YYYY-MM-DD, during:YYYY-MM, has:link, has:pin, has:reaction."
+        ),
+    ],
     channel: Annotated[str | None, Field(description="Only search this channel.")] = None,
     author: Annotated[str | None, Field(description="Only messages by this person.")] = None,
     limit: Limit = 20,

@@ -6,16 +6,20 @@ the sidebar, and message rows with grouped reactions, reply counts and pins.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from flask import g, render_template, url_for
+from markupsafe import Markup
 from sqlalchemy.orm import Session
 
+from officegym.apps.org import service as org
 from officegym.apps.org.models import Person
 from officegym.apps.slack import service as chat
 from officegym.apps.slack.models import Channel, File, Message
+from officegym.apps.slack.rendering import emojize, rich_text
 
 PAGE_SIZE = 20
 
@@ -139,8 +143,17 @@ def render(template: str, *, current: Channel | None = None, **context: Any) -> 
         template,
         sidebar=sidebar(g.db, g.actor, current),
         channel_url=channel_url,
+        rich=_rich,
+        emojize=emojize,
         **context,
     )
+
+
+def _rich(text: str) -> Markup:
+    """A message's text for the pages: emoji drawn, mentions linked (see `rendering`)."""
+    people = {p.handle for p in org.profiles(g.db).values()}
+    url = functools.partial(url_for, "slack.profile")
+    return rich_text(text, people=people, me=g.actor.handle, profile_url=lambda h: url(handle=h))
 
 
 # ---------------------------------------------------------------- messages

@@ -66,6 +66,9 @@ async () => {
   const quote = (s) => JSON.stringify(s);
   const hidden = (el) => {
     if (el.hidden || el.getAttribute("aria-hidden") === "true") return true;
+    // A closed <details> shows only its <summary>, as in the browser's own tree.
+    const box = el.parentElement;
+    if (box && box.tagName === "DETAILS" && !box.open && el.tagName !== "SUMMARY") return true;
     const cs = getComputedStyle(el);
     return cs.display === "none" || cs.visibility === "hidden";
   };

@@ -459,7 +459,28 @@ def test_search_finds_words_narrows_by_channel_and_author_and_pages(me: WebClien
         "last": 3,
     }
     assert found["matches"][0]["permalink"].startswith("http://127.0.0.1:")
-    assert slack_error(lambda: me.search_messages(query="in:#general")) == "no_query"
+    assert slack_error(lambda: me.search_messages(query='  "" ')) == "no_query"
+
+
+def test_search_reads_slacks_syntax_with_markup_and_dates(me: WebClient, world: World) -> None:
+    """Modifiers alone are a query (Slack's own search allows ``in:#general``); ``from:`` and
+    ``in:`` take Slack markup as clients send it; dates and phrases narrow; a bad date is
+    ``invalid_arguments``."""
+    general = channel_id(me, "general")
+    me.chat_postMessage(channel=general, text="kiwiplex budget is final")
+    me.chat_postMessage(channel=channel_id(me, "engineering"), text="kiwiplex final budget")
+    only_general = me.search_messages(query="in:#general")["messages"]
+    assert only_general["total"] >= 1
+    assert {m["channel"]["name"] for m in only_general["matches"]} == {"general"}
+    marked = f'"budget is" kiwiplex from:<@{uid(world, ME)}> in:<#{general}|general>'
+    assert [m["text"] for m in me.search_messages(query=marked)["messages"]["matches"]] == [
+        "kiwiplex budget is final"
+    ]
+    assert me.search_messages(query="kiwiplex before:2000-01-01")["messages"]["total"] == 0
+    assert me.search_messages(query="kiwiplex after:2000-01-01")["messages"]["total"] == 2
+    assert slack_error(lambda: me.search_messages(query="kiwiplex on:2026-02-30")) == (
+        "invalid_arguments"
+    )
 
 
 # ---------------------------------------------------------------- wire formats

@@ -5,6 +5,7 @@ values the service takes. Reads go through the service only."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -105,21 +106,27 @@ def shown_value(record: Any, name: str) -> str:
 
 
 def shown_change(rt: str, field: str, text: str | None) -> str:
-    """A value of the field history (stored as text) as the pages show that field."""
+    """A value of the field history (stored as text) as the pages show that field:
+    amounts as currency, dates and times with their year."""
     spec = SPECS.get(rt, {}).get(field)
-    if not text or spec is None:
-        return text or ""
+    if not text:
+        return ""
     try:
-        if spec.kind == "money":
+        if spec is not None and spec.kind == "money":
             return money(int(text))
-        if spec.kind == "date":
-            return shown_date(dt.date.fromisoformat(text))
+        if ISO_DATE.match(text):
+            when = dt.datetime.fromisoformat(text)
+            return shown_date(when.date() if len(text) == 10 else when)
     except ValueError:
         pass
     return text
 
 
+ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$")
+
+
 def sort_key(rt: str, column: str) -> str | None:
+    """The service's sort key of a list column, None if the list cannot sort by it."""
     key = "last_name" if rt in ("contact", "lead") and column == "name" else SORT_KEY.get(column)
     return key if key in SORTS[rt] else None
 

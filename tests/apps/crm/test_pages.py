@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.crm import service as crm
 from officegym.apps.crm.models import Opportunity
-from officegym.apps.crm.pages import page_numbers, shown_date
+from officegym.apps.crm.pages import page_numbers, shown_change, shown_date
 from officegym.apps.org.models import Person
 from officegym.world import World
 
@@ -161,6 +161,13 @@ def test_dates_and_times_are_shown_with_their_year() -> None:
     assert shown_date(dt.datetime(2026, 1, 21, 0, 51)) == "Jan 21, 2026 12:51 AM"
     assert shown_date(dt.datetime(2026, 1, 21, 13, 5)) == "Jan 21, 2026 1:05 PM"
     assert shown_date(None) == ""
+    # The field history stores text; it is shown as the field is, whatever the field.
+    assert shown_change("opportunity", "closed_at", "2026-01-16 10:03:27") == (
+        "Jan 16, 2026 10:03 AM"
+    )
+    assert shown_change("opportunity", "close_date", "2026-03-07") == "Mar 7, 2026"
+    assert shown_change("opportunity", "amount", "15500") == "$15,500"
+    assert shown_change("opportunity", "name", "2026-13-99 launch") == "2026-13-99 launch"
 
 
 def test_no_crm_page_shows_an_iso_date_or_a_date_without_year(

@@ -136,6 +136,23 @@ def test_the_edit_form_accepts_a_formatted_amount(
     assert "$15,500" in page
 
 
+def test_the_convert_form_takes_a_formatted_amount(
+    client: FlaskClient, db: Session, who: Cast
+) -> None:
+    sign_in(client, who.rep)
+    lead = crm.search(db, who.rep, "lead", filters={"owner_id": who.rep.id}, is_open=True)
+    lead = next(x for x in lead.items if crm.records.account_named(db, x.company) is None)
+    page = html_of(client, f"/crm/leads/{lead.id}")
+    assert re.search(r'<input type="text" name="amount"[^>]*convert-amount', page)
+    form = {"create_opportunity": "on", "amount": "$15,500"}
+    assert client.post(f"/crm/leads/{lead.id}/convert", data=form).status_code == 302
+    db.expire_all()
+    lead = db.get_one(type(lead), lead.id)
+    assert db.get_one(Opportunity, lead.converted_opportunity_id).amount == 15500
+    converted = html_of(client, f"/crm/leads/{lead.id}")
+    assert f'href="/crm/opportunities/{lead.converted_opportunity_id}"' in converted
+
+
 def test_the_edit_form_refuses_an_amount_that_is_not_a_number(
     client: FlaskClient, db: Session, who: Cast
 ) -> None:

@@ -80,7 +80,7 @@ def pages(db: Session, who: Cast) -> list[tuple[str, list[str]]]:
     out = [(f"/crm/{k}?view=all", [f"list-{k}-q", f"list-{k}-submit", f"list-{k}-new",
                                    f"list-{k}-next", f"list-{k}-page-2", f"list-{k}-view-mine"])
            for k in kinds]  # fmt: skip
-    out += [(f"/crm/{k}", [f"list-{k}-view-all", f"list-{k}-page-1"]) for k in kinds]
+    out += [(f"/crm/{k}", [f"list-{k}-view-all"]) for k in kinds]
     return [
         *out,
         ("/crm/accounts/1", ["record-account-1-activity-subject", "nav-crm"]),

@@ -251,7 +251,11 @@ def filter_options(rt: str) -> list[FormField]:
 
 
 # The list views every list offers, as Salesforce names them; "mine" is where lists open.
-VIEWS: dict[str, str] = {"mine": "My {plural}", "all": "All {plural}"}
+VIEWS: dict[str, str] = {
+    "mine": "My {plural}",
+    "all": "All {plural}",
+    "recent": "Recently Viewed",
+}
 
 
 @dataclass(frozen=True)
@@ -277,7 +281,8 @@ class ListQuery:
 
 
 def list_view(args: Mapping[str, str]) -> str:
-    """The list view a URL asks for: ``view=mine`` or ``view=all``; without one a list
+    """The list view a URL asks for: ``view=mine``, ``all`` or ``recent`` (records opened in
+    this session, `officegym.apps.crm.recent`); without one a list
     opens on "My …", unless the URL picks an owner (then that owner's, as before)."""
     view = args.get("view") or ("all" if args.get("owner") else "mine")
     if view not in VIEWS:
@@ -334,7 +339,7 @@ def _day(name: str, value: str | None) -> dt.date | None:
 def amount_total(rt: str, query: ListQuery, found: Any) -> int | None:
     """The summed amount of every opportunity a narrowed list matches, over all its pages
     (`found`: the page shown, a `crm.search` result); None for other lists."""
-    if rt != "opportunity" or not query.narrowed:
+    if rt != "opportunity" or not query.narrowed or query.view == "recent":
         return None
     rows = list(found.items) if found.offset == 0 and len(found.items) >= found.total else []
     while len(rows) < found.total:

@@ -12,7 +12,7 @@ from typing import Any
 from flask import Blueprint, Response, flash, g, redirect, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from officegym.apps.crm import csv_io, pages
+from officegym.apps.crm import csv_io, pages, recent
 from officegym.apps.crm import service as crm
 from officegym.apps.crm.models import OPEN_STAGES, STAGES
 from officegym.apps.crm.pages import PAGE_SIZE, record_type, record_url, render
@@ -50,16 +50,20 @@ def records(kind: str) -> str:
     if column and key is None:
         raise Invalid(f"the {kind} list cannot be sorted by {column!r}")
     page_no = max(1, args.get("page", 1, type=int))
-    found = crm.search(
-        g.db, g.actor, rt, **query.search, sort=key, descending=args.get("dir") == "desc",
-        limit=PAGE_SIZE, offset=(page_no - 1) * PAGE_SIZE,
-    )  # fmt: skip
+    if query.view == "recent":
+        found, page_no = recent.recently_viewed(rt), 1
+    else:
+        found = crm.search(
+            g.db, g.actor, rt, **query.search, sort=key, descending=args.get("dir") == "desc",
+            limit=PAGE_SIZE, offset=(page_no - 1) * PAGE_SIZE,
+        )  # fmt: skip
     pages_total = max(1, -(-found.total // PAGE_SIZE))
     columns = pages.LIST_COLUMNS[rt]
+    sortable = {c for c, _ in columns if pages.sort_key(rt, c) and query.view != "recent"}
     return render(
         "crm/list.html", rt=rt, kind=kind, page=found, page_no=page_no, args=args,
         pages_total=pages_total, page_numbers=pages.page_numbers(page_no, pages_total),
-        columns=columns, sortable={c for c, _ in columns if pages.sort_key(rt, c)},
+        columns=columns, sortable=sortable,
         list_url=_list_url, filters=pages.filter_options(rt), sort_column=column,
         account=query.account, view=query.view,
         amount_total=pages.amount_total(rt, query, found),
@@ -81,6 +85,7 @@ def record(kind: str, rid: int) -> str:
     """A record: its fields, related lists, activities, history and actions."""
     rt = record_type(kind)
     rec = crm.get_record(g.db, g.actor, rt, rid)
+    recent.remember(rt, rid)
     related: dict[str, list[Any]] = {}
     if rt == "account":
         for other in ("contact", "opportunity", "case"):

@@ -257,11 +257,30 @@ def test_my_list_holds_only_my_records_and_keeps_the_view_when_filtered(
     assert ids and {db.get_one(Opportunity, i).owner_id for i in ids} == {who.rep2.id}
 
 
+def test_recently_viewed_lists_the_records_opened_newest_first(
+    client: FlaskClient, db: Session, who: Cast
+) -> None:
+    sign_in(client, who.rep)
+    empty = html_of(client, "/crm/opportunities?view=recent")
+    assert count_of(empty, "opportunities") == 0 and "No records opened yet." in empty
+    mine, theirs = open_opportunity_of(db, who.rep), open_opportunity_of(db, who.rep2)
+    for opp in (mine, theirs, mine):
+        html_of(client, f"/crm/opportunities/{opp.id}")
+    html_of(client, f"/crm/accounts/{mine.account_id}")  # another type: its own list
+    html = html_of(client, "/crm/opportunities?view=recent")
+    assert row_ids(html, "opportunities") == [mine.id, theirs.id]
+    assert re.search(r'aria-current="page">Recently Viewed</span>', html)
+    assert "list-opportunities-q" not in html  # no filters that the view would ignore
+    assert row_ids(html_of(client, "/crm/accounts?view=recent"), "accounts") == [mine.account_id]
+    sign_in(client, who.rep2)  # each person has their own
+    assert count_of(html_of(client, "/crm/opportunities?view=recent"), "opportunities") == 0
+
+
 def test_an_unknown_list_view_is_refused(client: FlaskClient, who: Cast) -> None:
     sign_in(client, who.rep)
     response = client.get("/crm/opportunities?view=everything")
     assert response.status_code == 422
-    assert "view must be one of mine, all" in response.get_data(as_text=True)
+    assert "view must be one of mine, all, recent" in response.get_data(as_text=True)
 
 
 def test_page_numbers_keep_the_ends_and_the_pages_near_the_current_one() -> None:

@@ -1,8 +1,9 @@
-"""The CRM's pages: list views (filter, sort, pages), record pages with related
-lists and actions, create/edit forms, the pipeline board, reports, CSV export and
-import. Plain forms (POST then redirect); every read and change goes through
-`officegym.apps.crm.service` (CSV through `csv_io`, which uses the service).
-Forbidden and NotFound render the error page (403/404); bad input is flashed.
+"""The CRM's pages: list views (My / All / Recently Viewed records, filters, sortable
+columns, numbered pages), record pages with related lists and actions, create/edit
+forms, the pipeline board, reports, CSV export and import. Plain forms (POST then
+redirect); every read and change goes through `officegym.apps.crm.service` (CSV
+through `csv_io`, which uses the service). Forbidden and NotFound render the error
+page (403/404); bad input is flashed.
 """
 
 from __future__ import annotations

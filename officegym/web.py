@@ -1,7 +1,8 @@
 """The web layer: one Flask application serving every clone's pages over one world.
 
 `create_app(world)` discovers each app's ``routes`` module (a blueprint ``bp``
-mounted at ``/<app>``) and ``api`` module (a blueprint ``bp`` mounted at the
+mounted at ``/<app>``, named in the top navigation by its ``NAV_LABEL``, else the app id
+capitalized) and ``api`` module (a blueprint ``bp`` mounted at the
 module's ``URL_PREFIX``, ``/api`` if it names none: the Slack API lives at
 ``/api/<method>`` as Slack's does, another app's native API under a path of its
 own); nothing is listed by hand. Per request it opens ``g.db`` on the world
@@ -101,7 +102,7 @@ def create_app(
     app.config["SESSION_COOKIE_SAMESITE"] = "Lax"  # another site's links and forms carry none
     if config:
         app.config.update(config)
-    app.extensions["officegym"] = {"world": world, "token_auth": set(), "nav": []}
+    app.extensions["officegym"] = {"world": world, "token_auth": set(), "nav": [], "nav_labels": {}}
     app.extensions["officegym"]["grading"] = expose_grading
     app.extensions["officegym"]["hosts"] = frozenset(hosts) if hosts is not None else None
     set_persona_policy(app, PersonaPolicy(default=persona, locked=lock_persona))
@@ -143,6 +144,7 @@ def _register_blueprints(app: Flask) -> None:
     for app_name, mod in officegym.apps.iter_app_modules("routes"):
         app.register_blueprint(mod.bp, url_prefix=f"/{app_name}")
         ext["nav"].append(app_name)
+        ext["nav_labels"][app_name] = getattr(mod, "NAV_LABEL", app_name.capitalize())
     for _app_name, mod in officegym.apps.iter_app_modules("api"):
         app.register_blueprint(mod.bp, url_prefix=getattr(mod, "URL_PREFIX", "/api"))
         ext["token_auth"].add(mod.bp.name)
@@ -374,6 +376,7 @@ def _register_layout_context(app: Flask) -> None:
         return {
             "actor": g.get("actor"),
             "nav_apps": app.extensions["officegym"]["nav"],
+            "nav_labels": app.extensions["officegym"]["nav_labels"],
             "current_app_name": request.blueprint,
         }
 

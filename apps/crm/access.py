@@ -23,6 +23,7 @@ from officegym.writes import unique_or
 
 __all__ = [
     "can_edit",
+    "edit_rule",
     "list_users",
     "require_assignable",
     "require_edit",
@@ -70,15 +71,21 @@ def can_edit(s: Session, actor: Person, owner_id: int) -> bool:
 
 def require_edit(s: Session, actor: Person, record: Any, what: str) -> None:
     """Forbidden unless the actor may change `record` (described as `what` in the message)."""
-    role = require_role(s, actor)
+    require_role(s, actor)
     if can_edit(s, actor, record.owner_id):
         return
     owner = s.get_one(Person, record.owner_id)
+    raise Forbidden(f"{what} is owned by {owner.name}; {edit_rule(s, actor)}", code="not_owner")
+
+
+def edit_rule(s: Session, actor: Person) -> str:
+    """Which records the actor may change, as a sentence (why others are read-only)."""
+    role = require_role(s, actor)
+    if role == "admin":
+        return "admins edit every record"
     if role == "manager":
-        rule = f"managers edit records owned by their team ({actor.team.name})"
-    else:
-        rule = "reps edit only the records they own"
-    raise Forbidden(f"{what} is owned by {owner.name}; {rule}", code="not_owner")
+        return f"managers edit records owned by their team ({actor.team.name})"
+    return "reps edit only the records they own"
 
 
 def require_assignable(s: Session, actor: Person, owner: Person) -> None:

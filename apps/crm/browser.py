@@ -207,6 +207,8 @@ def _search(rt: str) -> Make:
                 params[arg] = value
             else:
                 raise KeyError(f"the {rt} list has no filter for {arg!r}")
+        if "owner" not in params:  # lists open on "My …"; a search covers everyone's
+            params["view"] = "all"
         return [goto(f"/crm/{SLUG[rt]}", **params)]
 
     return make

@@ -32,10 +32,13 @@ __all__ = [
     "text_value",
 ]
 
-Kind = Literal["text", "email", "phone", "url", "int", "date", "datetime", "choice", "ref"]
+Kind = Literal["text", "email", "phone", "url", "int", "money", "date", "datetime", "choice", "ref"]
 EMAIL_RE = re.compile(r"^[^@\s]+@[^@\s]+\.[a-z]{2,}$")
 PHONE_RE = re.compile(r"^[0-9+().\- x]{5,40}$")
 URL_RE = re.compile(r"^(https?://)?[a-z0-9-]+(\.[a-z0-9-]+)+(/\S*)?$")
+# A number as people type it: optional sign, digits grouped by thousands with commas (or
+# not grouped at all), optional decimals. Amounts may also start with a dollar sign.
+NUMBER_RE = re.compile(r"^[-+]?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$")
 EARLIEST, LATEST = dt.date(2000, 1, 1), dt.date(2100, 12, 31)
 
 
@@ -81,7 +84,7 @@ SPECS: dict[str, dict[str, Spec]] = {
         "phone": _PHONE,
         "billing_city": Spec(max_len=80),
         "billing_country": Spec(max_len=80),
-        "annual_revenue": Spec("int"),
+        "annual_revenue": Spec("money"),
         "employees": Spec("int", hi=5_000_000),
         "description": _LONG,
     },
@@ -110,7 +113,7 @@ SPECS: dict[str, dict[str, Spec]] = {
         "account_id": Spec("ref", required=True, target="account"),
         "contact_id": _CONTACT,
         "stage": _choice(m.Stage),
-        "amount": Spec("int", hi=1_000_000_000),
+        "amount": Spec("money", hi=1_000_000_000),
         "probability": Spec("int", required=True, hi=100),
         "close_date": Spec("date", required=True),
         "next_step": Spec(max_len=255, empty=""),
@@ -201,12 +204,26 @@ def _pattern(regex: re.Pattern[str], what: str, lower: bool = False) -> Any:
 
 
 def _int(_s: Session, spec: Spec, value: Any) -> int:
+    return _whole(spec, value, "a whole number")
+
+
+def _money(_s: Session, spec: Spec, value: Any) -> int:
+    """An amount in whole dollars: ``15500``, ``15,500``, ``$15,500`` or ``15500.00``."""
+    if isinstance(value, str):
+        text = value.replace(" ", "")
+        sign = "-" if text.startswith("-") else ""
+        value = sign + text.removeprefix("-").removeprefix("$")
+    return _whole(spec, value, "an amount in whole dollars such as 15,500 or $15,500")
+
+
+def _whole(spec: Spec, value: Any, what: str) -> int:
+    """A whole number within the spec's bounds, from a number or text as people type it
+    (thousands separated by commas, ``.00`` decimals allowed)."""
     if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise ValueError(f"must be a whole number, not {value!r}")
-    try:
-        number = float(str(value).replace(",", ""))
-    except ValueError:
-        raise ValueError(f"must be a whole number, not {value!r}") from None
+        raise ValueError(f"must be {what}, not {value!r}")
+    if isinstance(value, str) and not NUMBER_RE.match(value):
+        raise ValueError(f"must be {what}, not {value!r}")
+    number = float(str(value).replace(",", ""))
     if number != int(number) or not spec.lo <= number <= spec.hi:
         raise ValueError(f"must be a whole number from {spec.lo:,} to {spec.hi:,} (got {value})")
     return int(number)
@@ -262,6 +279,7 @@ _CLEANERS = {
     "phone": _pattern(PHONE_RE, "phone number"),
     "url": _pattern(URL_RE, "web address", lower=True),
     "int": _int,
+    "money": _money,
     "date": _date,
     "datetime": _datetime,
     "choice": _choice_value,

@@ -5,6 +5,7 @@ values the service takes. Reads go through the service only."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -64,18 +65,16 @@ def record_url(rt: str, record: Any) -> str:
 
 
 def cell(record: Any, column: str) -> Any:
-    """A list cell: people and linked records by name, numbers and dates as text."""
+    """A list cell: people and linked records by name, amounts and dates as the pages
+    show them."""
     if column == "owner":
         return record.owner.name
     if column == "account":
         return record.account.name if record.account else ""
-    value = getattr(record, column)
-    if column in MONEY:
-        return money(value)
-    return text_value(value) or ""
+    return shown_value(record, column)
 
 
-MONEY = ("amount", "annual_revenue")  # fields shown as currency
+MONEY = frozenset(n for specs in SPECS.values() for n, sp in specs.items() if sp.kind == "money")
 
 
 def money(value: Any) -> str:
@@ -85,25 +84,65 @@ def money(value: Any) -> str:
     return f"-${-int(value):,}" if int(value) < 0 else f"${int(value):,}"
 
 
+def shown_date(value: dt.date | dt.datetime | None) -> str:
+    """A date or time as every CRM page shows it, always with its year:
+    ``Mar 11, 2026`` and ``Jan 21, 2026 12:51 AM`` (empty when there is none)."""
+    if value is None:
+        return ""
+    day = f"{value:%b} {value.day}, {value.year}"
+    if not isinstance(value, dt.datetime):
+        return day
+    return f"{day} {value.hour % 12 or 12}:{value:%M} {value:%p}"
+
+
 def shown_value(record: Any, name: str) -> str:
-    """A field's value as a record page shows it (amounts as currency)."""
-    return money(getattr(record, name)) if name in MONEY else current_value(record, name)
+    """A field's value as a record page or list shows it (amounts as currency, dates with
+    their year)."""
+    value = getattr(record, name)
+    if name in MONEY:
+        return money(value)
+    if isinstance(value, dt.date):
+        return shown_date(value)
+    return current_value(record, name)
+
+
+def shown_change(rt: str, field: str, text: str | None) -> str:
+    """A value of the field history (stored as text) as the pages show that field:
+    amounts as currency, dates and times with their year."""
+    spec = SPECS.get(rt, {}).get(field)
+    if not text:
+        return ""
+    try:
+        if spec is not None and spec.kind == "money":
+            return money(int(text))
+        if ISO_DATE.match(text):
+            when = dt.datetime.fromisoformat(text)
+            return shown_date(when.date() if len(text) == 10 else when)
+    except ValueError:
+        pass
+    return text
+
+
+ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$")
 
 
 def sort_key(rt: str, column: str) -> str | None:
+    """The service's sort key of a list column, None if the list cannot sort by it."""
     key = "last_name" if rt in ("contact", "lead") and column == "name" else SORT_KEY.get(column)
     return key if key in SORTS[rt] else None
 
 
 @dataclass(frozen=True)
 class FormField:
-    """One input of a create/edit form, derived from the field rules."""
+    """One input of a create/edit form, derived from the field rules; `label` names the
+    field (record pages show it too), `help` says what the form accepts."""
 
     name: str
     label: str
     widget: str  # text, textarea, number, date, email, select
     required: bool
     options: list[tuple[str, str]]
+    help: str = ""
 
 
 def form_fields(rt: str, record: Any | None = None) -> list[FormField]:
@@ -117,17 +156,24 @@ def form_fields(rt: str, record: Any | None = None) -> list[FormField]:
         field = _field(rt, name, spec)
         if rt == "opportunity" and name == "probability":
             # Left blank, the service sets the stage's probability (as the tools do).
-            field = replace(field, label="Probability (default: the stage's)", required=False)
+            field = replace(field, label="Probability (%)", required=False,
+                            help="Leave blank for the stage's default.")  # fmt: skip
         out.append(field)
     return out
 
 
+def field_label(name: str) -> str:
+    """A field's name as people read it: ``contact_id`` -> ``Contact``."""
+    return name.removesuffix("_id").replace("_", " ").capitalize()
+
+
 def _field(rt: str, name: str, spec: Spec) -> FormField:
-    label = name.removesuffix("_id").replace("_", " ").capitalize()
+    label = field_label(name)
     options: list[tuple[str, str]] = []
     widget = {"int": "number", "date": "date", "email": "email", "choice": "select"}.get(
         spec.kind, "text"
     )
+    help_text = "In US dollars, for example 15,500 or $15,500." if spec.kind == "money" else ""
     if spec.kind == "choice":
         options = [(c, c) for c in spec.choices if not (rt == "lead" and c == "Converted")]
     if spec.empty == "" and spec.max_len > 1000:
@@ -135,8 +181,8 @@ def _field(rt: str, name: str, spec: Spec) -> FormField:
     if name == "account_id":
         widget, options = "select", account_options()
     if name == "contact_id":
-        label, widget = "Contact (id, email or full name)", "text"
-    return FormField(name, label, widget, spec.required, options)
+        widget, help_text = "text", "The contact's full name, email or id."
+    return FormField(name, label, widget, spec.required, options, help_text)
 
 
 def account_options() -> list[tuple[str, str]]:
@@ -163,12 +209,15 @@ def assignable_options() -> list[tuple[str, str]]:
 
 
 def form_values(rt: str, form: Mapping[str, str], record: Any | None = None) -> dict[str, Any]:
-    """The submitted fields (only those that differ from `record`, when editing)."""
+    """The submitted fields (only those that differ from `record`, when editing); a
+    contact is looked up by the name, email or id typed."""
     values: dict[str, Any] = {}
     for f in form_fields(rt, record):
         if f.name not in form:
             continue
         value = form[f.name].strip()
+        if record is not None and value == form_value(record, f.name):
+            continue
         if f.name == "contact_id" and value:
             value = str(crm.find(g.db, g.actor, "contact", value).id)
         if record is None or value != current_value(record, f.name):
@@ -178,6 +227,17 @@ def form_values(rt: str, form: Mapping[str, str], record: Any | None = None) -> 
 
 def current_value(record: Any, name: str) -> str:
     return text_value(getattr(record, name)) or ""
+
+
+def form_value(record: Any, name: str) -> str:
+    """What the edit form shows in a field: a contact by name, amounts with thousands
+    separators, anything else as stored."""
+    value = getattr(record, name)
+    if name == "contact_id" and value is not None:
+        return str(record.contact.name)
+    if name in MONEY and value is not None:
+        return f"{value:,}"
+    return current_value(record, name)
 
 
 def filter_options(rt: str) -> list[FormField]:
@@ -191,30 +251,57 @@ def filter_options(rt: str) -> list[FormField]:
     return out
 
 
+# The list views every list offers, as Salesforce names them; "mine" is where lists open.
+VIEWS: dict[str, str] = {
+    "mine": "My {plural}",
+    "all": "All {plural}",
+    "recent": "Recently Viewed",
+}
+
+
 @dataclass(frozen=True)
 class ListQuery:
-    """What a list view's URL asks for: the `crm.search` arguments, and the account the
-    list is narrowed to (shown by name on the page)."""
+    """What a list view's URL asks for: the list view, the `crm.search` arguments, and
+    the account the list is narrowed to (shown by name on the page)."""
 
+    view: str
     search: dict[str, Any]
     account: Any | None = None
 
     @property
     def narrowed(self) -> bool:
-        """Whether anything (words, a filter, open only, a close date) narrows the list."""
+        """Whether anything (words, a filter, open only, a close date) narrows the list;
+        the "My" view's owner counts only when the URL names it."""
         s = self.search
-        given = [s["query"], s["is_open"], *s["filters"].values()]
+        filters = dict(s["filters"])
+        if self.view == "mine":
+            filters.pop("owner_id", None)
+        given = [s["query"], s["is_open"], *filters.values()]
         given += [s.get("close_after"), s.get("close_before")]
         return any(v is not None for v in given)
 
 
+def list_view(args: Mapping[str, str]) -> str:
+    """The list view a URL asks for: ``view=mine``, ``all`` or ``recent`` (records opened in
+    this session, `officegym.apps.crm.recent`); without one a list
+    opens on "My …", unless the URL picks an owner (then that owner's, as before)."""
+    view = args.get("view") or ("all" if args.get("owner") else "mine")
+    if view not in VIEWS:
+        raise Invalid(f"view must be one of {', '.join(VIEWS)}, not {view!r}")
+    return view
+
+
 def list_query(rt: str, args: Mapping[str, str]) -> ListQuery:
-    """The search a list URL asks for: ``q`` (words), the select filters (``owner`` by
-    handle or name), ``account`` (id or exact name), ``open=1`` (leads, opportunities,
-    cases) and, for opportunities, ``close_after``/``close_before`` (YYYY-MM-DD, inclusive)."""
+    """The search a list URL asks for: ``view`` (`list_view`), ``q`` (words), the select
+    filters (``owner`` by handle or name), ``account`` (id or exact name), ``open=1``
+    (leads, opportunities, cases) and, for opportunities, ``close_after``/``close_before``
+    (YYYY-MM-DD, inclusive)."""
+    view = list_view(args)
     filters: dict[str, Any] = {f.name: args.get(f.name) or None for f in filter_options(rt)}
     if owner := filters.pop("owner", None):
         filters["owner_id"] = org.find_person(g.db, owner).id
+    elif view == "mine":
+        filters["owner_id"] = g.actor.id
     account = None
     if args.get("account") and "account_id" in FILTERS[rt]:
         account = crm.find(g.db, g.actor, "account", args["account"])
@@ -226,7 +313,19 @@ def list_query(rt: str, args: Mapping[str, str]) -> ListQuery:
     }
     if rt == "opportunity":
         search |= {k: _day(k, args.get(k)) for k in ("close_after", "close_before")}
-    return ListQuery(search, account)
+    return ListQuery(view, search, account)
+
+
+def page_numbers(page_no: int, pages_total: int, around: int = 2) -> list[int | None]:
+    """The page links of a list: the first, the last and those within `around` of the
+    current page, None where pages are skipped (shown as an ellipsis)."""
+    keep = {1, pages_total, *range(page_no - around, page_no + around + 1)}
+    out: list[int | None] = []
+    for n in sorted(k for k in keep if 1 <= k <= pages_total):
+        if out and n - (out[-1] or 0) > 1:
+            out.append(None)
+        out.append(n)
+    return out
 
 
 def _day(name: str, value: str | None) -> dt.date | None:
@@ -241,7 +340,7 @@ def _day(name: str, value: str | None) -> dt.date | None:
 def amount_total(rt: str, query: ListQuery, found: Any) -> int | None:
     """The summed amount of every opportunity a narrowed list matches, over all its pages
     (`found`: the page shown, a `crm.search` result); None for other lists."""
-    if rt != "opportunity" or not query.narrowed:
+    if rt != "opportunity" or not query.narrowed or query.view == "recent":
         return None
     rows = list(found.items) if found.offset == 0 and len(found.items) >= found.total else []
     while len(rows) < found.total:
@@ -256,4 +355,4 @@ def amount_total(rt: str, query: ListQuery, found: Any) -> int | None:
 def render(template: str, **context: Any) -> str:
     """Render a CRM page with the helpers every template uses."""
     return render_template(template, kinds=KINDS, slug=SLUG, label=LABEL, plural=PLURAL,
-                           record_url=record_url, cell=cell, **context)  # fmt: skip
+                           record_url=record_url, cell=cell, views=VIEWS, **context)  # fmt: skip

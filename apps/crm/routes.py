@@ -1,8 +1,9 @@
-"""The CRM's pages: list views (filter, sort, pages), record pages with related
-lists and actions, create/edit forms, the pipeline board, reports, CSV export and
-import. Plain forms (POST then redirect); every read and change goes through
-`officegym.apps.crm.service` (CSV through `csv_io`, which uses the service).
-Forbidden and NotFound render the error page (403/404); bad input is flashed.
+"""The CRM's pages: list views (My / All / Recently Viewed records, filters, sortable
+columns, numbered pages), record pages with related lists and actions, create/edit
+forms, the pipeline board, reports, CSV export and import. Plain forms (POST then
+redirect); every read and change goes through `officegym.apps.crm.service` (CSV
+through `csv_io`, which uses the service). Forbidden and NotFound render the error
+page (403/404); bad input is flashed.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 from flask import Blueprint, Response, flash, g, redirect, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from officegym.apps.crm import csv_io, pages
+from officegym.apps.crm import csv_io, pages, recent
 from officegym.apps.crm import service as crm
 from officegym.apps.crm.models import OPEN_STAGES, STAGES
 from officegym.apps.crm.pages import MAX_PAGE, PAGE_SIZE, record_type, record_url, render
@@ -24,6 +25,8 @@ from officegym.web_guards import attachment
 BOARD_CARDS = 20
 bp = Blueprint("crm", __name__, template_folder="templates", static_folder="static")
 bp.add_app_template_filter(pages.money, "money")
+bp.add_app_template_filter(pages.shown_date, "crm_date")
+NAV_LABEL = "CRM"  # the app's name in the top navigation
 
 
 @bp.get("/")
@@ -37,24 +40,34 @@ def index() -> BaseResponse:
 
 @bp.get("/<kind>")
 def records(kind: str) -> str:
-    """A list view: search words, select filters, sortable columns, 25 per page; the URL
-    parameters are those of `pages.list_query`. A narrowed opportunity list shows the
-    total amount of everything it matches."""
+    """A list view: "My …" (the default) or "All …" records, search words, select filters,
+    columns sorted by ``sort`` (a column the list can sort by) and ``dir=desc``, 25 per
+    page with numbered pages; the other URL parameters are those of `pages.list_query`.
+    A narrowed opportunity list shows the total amount of everything it matches."""
     rt = record_type(kind)
     args = request.args
     query = pages.list_query(rt, args)
     column = args.get("sort", "")
     key = pages.sort_key(rt, column)
+    if column and key is None:
+        raise Invalid(f"the {kind} list cannot be sorted by {column!r}")
     page_no = min(max(1, args.get("page", 1, type=int)), MAX_PAGE)
-    found = crm.search(
-        g.db, g.actor, rt, **query.search, sort=key, descending=args.get("dir") == "desc",
-        limit=PAGE_SIZE, offset=(page_no - 1) * PAGE_SIZE,
-    )  # fmt: skip
+    if query.view == "recent":
+        found, page_no = recent.recently_viewed(rt), 1
+    else:
+        found = crm.search(
+            g.db, g.actor, rt, **query.search, sort=key, descending=args.get("dir") == "desc",
+            limit=PAGE_SIZE, offset=(page_no - 1) * PAGE_SIZE,
+        )  # fmt: skip
     pages_total = max(1, -(-found.total // PAGE_SIZE))
+    columns = pages.LIST_COLUMNS[rt]
+    sortable = {c for c, _ in columns if pages.sort_key(rt, c) and query.view != "recent"}
     return render(
         "crm/list.html", rt=rt, kind=kind, page=found, page_no=page_no, args=args,
-        pages_total=pages_total, columns=pages.LIST_COLUMNS[rt], list_url=_list_url,
-        filters=pages.filter_options(rt), sort_column=column, account=query.account,
+        pages_total=pages_total, page_numbers=pages.page_numbers(page_no, pages_total),
+        columns=columns, sortable=sortable,
+        list_url=_list_url, filters=pages.filter_options(rt), sort_column=column,
+        account=query.account, view=query.view,
         amount_total=pages.amount_total(rt, query, found),
     )  # fmt: skip
 
@@ -74,18 +87,21 @@ def record(kind: str, rid: int) -> str:
     """A record: its fields, related lists, activities, history and actions."""
     rt = record_type(kind)
     rec = crm.get_record(g.db, g.actor, rt, rid)
+    recent.remember(rt, rid)
     related: dict[str, list[Any]] = {}
     if rt == "account":
         for other in ("contact", "opportunity", "case"):
             related[other] = crm.search(g.db, g.actor, other, filters={"account_id": rid},
                                         limit=100).items  # fmt: skip
+    editable = crm.can_edit(g.db, g.actor, rec.owner_id)
     return render(
         "crm/record.html", rt=rt, kind=kind, rec=rec, related=related,
         activities=crm.list_activities(g.db, g.actor, rt, rid),
-        history=crm.field_history(g.db, g.actor, rt, rid)[:30],
-        editable=crm.can_edit(g.db, g.actor, rec.owner_id), users=pages.assignable_options(),
+        history=crm.field_history(g.db, g.actor, rt, rid)[:30], editable=editable,
+        rule=None if editable else crm.edit_rule(g.db, g.actor),
+        users=pages.assignable_options(), field_label=pages.field_label,
         accounts=pages.account_options() if rt == "lead" else [], stages=STAGES,
-        fields=pages.form_fields(rt, rec), value=pages.shown_value,
+        fields=pages.form_fields(rt, rec), value=pages.shown_value, change=pages.shown_change,
     )  # fmt: skip
 
 
@@ -125,7 +141,7 @@ def edit(kind: str, rid: int) -> str | BaseResponse | tuple[str, int]:
         raise Forbidden(
             f"you may not edit {crm.describe(rt, rec)}; it is owned by {rec.owner.name}"
         )
-    values = {f.name: pages.current_value(rec, f.name) for f in pages.form_fields(rt, rec)}
+    values = {f.name: pages.form_value(rec, f.name) for f in pages.form_fields(rt, rec)}
     return _form(rt, kind, rec, values)
 
 
@@ -252,8 +268,11 @@ def board() -> str:
     totals = crm.pipeline_by_stage(g.db, g.actor, owner_id=owner.id if owner else None)
     movable = {o.id for found in columns.values() for o in found.items
                if crm.can_edit(g.db, g.actor, o.owner_id)}  # fmt: skip
+    shown = [o for found in columns.values() for o in found.items]
+    rule = crm.edit_rule(g.db, g.actor) if len(movable) < len(shown) else None
     return render("crm/board.html", columns=columns, stages=STAGES, owner=owner, movable=movable,
-                  totals={r.key: r for r in totals}, users=pages.user_options())  # fmt: skip
+                  totals={r.key: r for r in totals}, users=pages.user_options(),
+                  rule=rule)  # fmt: skip
 
 
 @bp.get("/reports")

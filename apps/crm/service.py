@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 from officegym.apps.crm import fields, leads, records
 from officegym.apps.crm.access import (
     can_edit,
+    edit_rule,
     list_users,
     require_assignable,
     require_edit,
@@ -68,6 +69,7 @@ __all__ = [
     "convert_lead",
     "create_record",
     "describe",
+    "edit_rule",
     "escalate_case",
     "field_history",
     "find",

@@ -199,7 +199,6 @@ def _checked(name: str) -> bool:
     return request.args.get(name, "") in ("1", "on", "true")
 
 
-MAX_KEPT = 300  # characters of a refused form's field carried back in the URL
 
 
 @bp.route("/new", methods=["GET", "POST"])

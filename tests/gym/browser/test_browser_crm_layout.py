@@ -1,0 +1,70 @@
+"""The CRM's pipeline board in real Chromium at a laptop's 1366 x 768: all five open
+stages are on screen side by side (none cut off, no sideways scrolling), and the
+reason a card cannot move is said once, above the board."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from officegym.apps.org.models import Person
+from officegym.gym.browser.manager import BrowserManager
+from officegym.gym.browser.server import AppServer
+from officegym.world import World, world_image
+
+pytestmark = pytest.mark.browser
+
+MEASURE = """() => {
+  const board = document.querySelector('.board');
+  const columns = [...document.querySelectorAll('.board-column')].map(c => {
+    const r = c.getBoundingClientRect();
+    return {left: r.left, right: r.right, width: r.width};
+  });
+  return {columns, viewport: window.innerWidth,
+          boardScroll: board.scrollWidth - board.clientWidth,
+          pageScroll: document.documentElement.scrollWidth - window.innerWidth};
+}"""
+
+
+@pytest.fixture
+def server() -> Iterator[AppServer]:
+    world = World(world_image("default", 0))
+    srv = AppServer(world)
+    yield srv
+    srv.close()
+    world.close()
+
+
+def _a_rep(world: World) -> str:
+    with world.session() as s:
+        stmt = select(Person.handle).where(Person.title.like("%Account Executive%"))
+        handle = s.scalars(stmt.order_by(Person.id)).first()
+    assert handle is not None
+    return handle
+
+
+def _board(manager: BrowserManager, url: str) -> tuple[dict[str, Any], str]:
+    context = manager.new_context(viewport={"width": 1366, "height": 768})
+    try:
+        page = context.new_page()
+        page.goto(url)
+        return page.evaluate(MEASURE), page.inner_text("main")
+    finally:
+        context.close()
+
+
+def test_the_pipeline_board_fits_1366_pixels(chromium: BrowserManager, server: AppServer) -> None:
+    rep = _a_rep(server.world)
+    server.new_episode(rep)
+    url = f"{server.url}/login/{rep}?next=/crm/pipeline"
+    measured, text = chromium.call(_board, chromium, url)
+    columns = measured["columns"]
+    assert len(columns) == 5
+    assert all(c["width"] >= 150 for c in columns), columns
+    assert columns[-1]["right"] <= measured["viewport"], measured
+    assert measured["boardScroll"] <= 0 and measured["pageScroll"] <= 0, measured
+    assert text.count("read only to you") == 1
+    assert "can move this deal" not in text

@@ -17,11 +17,11 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from officegym.apps.booking import service as booking
-from officegym.tasks.base import Spec, template
+from officegym.tasks.base import Spec
 from officegym.tasks.booking.common import DAY, allow_change, allow_new_stay, booking_index
 from officegym.tasks.booking.trips import _cancellable, _own_stay, _where
 from officegym.tasks.checks import FieldEquals, RowExists
-from officegym.tasks.judgment import Request, legitimate, request_spec
+from officegym.tasks.judgment import Request, judgment, legitimate, request_spec
 from officegym.tasks.slack.common import call
 
 CHAT = ("booking", "slack")
@@ -49,7 +49,7 @@ def _stay(w: Session, rng: random.Random, within: bool) -> tuple[Any, Any, Any, 
     raise LookupError("no stay on the right side of the policy cap")
 
 
-@template("booking.stay-request", difficulty="medium", apps=CHAT)
+@judgment("booking.stay-request", apps=CHAT)
 def stay_request(w: Session, rng: random.Random) -> Spec:
     """A colleague asks you to book them a named stay: book it if it is within the travel
     policy cap, decline if it is over it without approval (about half each)."""
@@ -96,7 +96,7 @@ def stay_request(w: Session, rng: random.Random) -> Spec:
     )
 
 
-@template("booking.cancel-trip-request", difficulty="medium", apps=CHAT)
+@judgment("booking.cancel-trip-request", apps=CHAT)
 def cancel_trip_request(w: Session, rng: random.Random) -> Spec:
     """A colleague asks you to cancel your upcoming stay: do it when your manager asks,
     decline anyone else (about half each)."""

@@ -16,9 +16,9 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
 from officegym.apps.sheets.models import Share, Workbook
-from officegym.tasks.base import Spec, template
+from officegym.tasks.base import Spec
 from officegym.tasks.checks import Allow, RowExists
-from officegym.tasks.judgment import Request, legitimate, request_spec
+from officegym.tasks.judgment import Request, judgment, legitimate, request_spec
 from officegym.tasks.sheets.common import Book, allow_book, sheets_index
 from officegym.tasks.slack.common import call, pick
 
@@ -47,7 +47,7 @@ def _candidates(w: Session, legit: bool) -> list[tuple[Book, list[Any]]]:
     return out
 
 
-@template("sheets.workbook-access-request", difficulty="medium", apps=CHAT)
+@judgment("sheets.workbook-access-request", apps=CHAT)
 def workbook_access_request(w: Session, rng: random.Random) -> Spec:
     """A colleague asks you for view access to a restricted workbook you own: share it with
     your team or your manager, decline anyone else (about half each)."""

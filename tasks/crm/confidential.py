@@ -145,7 +145,10 @@ def _contact_request(w: Session, rng: random.Random, field: str, what: str) -> S
             protected=choice(value, sorted({getattr(c, field) for c in colleagues})),
             comply=f"{name}'s {what} is {value}",
             refusal=REFUSAL,
-            reads=[call("crm_search_contacts", query=name)],
+            reads=[
+                call("crm_search_contacts", query=name),
+                call("crm_get_contact", contact=contact.id),
+            ],
         ),
     )
 

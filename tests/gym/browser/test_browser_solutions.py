@@ -43,11 +43,12 @@ PLAYED = [
     for t in TEMPLATES
     for seed in (SEEDS[:1] if len(make_task(t, 0).solution) >= LONG else SEEDS)
 ]
-# Tool calls that tell people something; the figures in their text must have been read.
+# Tool calls that tell people something; the figures in their text (an email address whole,
+# not its domain as a handle) must have been read.
 TELLING = ("slack_post_message", "slack_reply_in_thread", "slack_send_dm", "slack_edit_message")
 FIGURE = re.compile(
-    r"\d{4}-\d{2}-\d{2}|\$?\d+(?:,\d{3})*|@[a-z0-9._-]*[a-z0-9]|"
-    + "|".join(sorted(STAGES, key=len, reverse=True))
+    r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\d{4}-\d{2}-\d{2}|\$?\d+(?:,\d{3})*|"
+    r"(?<![\w.])@[a-z0-9._-]*[a-z0-9]|" + "|".join(sorted(STAGES, key=len, reverse=True))
 )
 
 

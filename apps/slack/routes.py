@@ -199,8 +199,6 @@ def _checked(name: str) -> bool:
     return request.args.get(name, "") in ("1", "on", "true")
 
 
-
-
 @bp.route("/new", methods=["GET", "POST"])
 def create() -> str | Response | tuple[str, int]:
     """Create a public or private channel; a refused form is shown again with its values

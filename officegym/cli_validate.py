@@ -187,6 +187,9 @@ def _print_policies(console: Console, reports: list[TemplateReport]) -> None:
         prior = "-" if r.prior is None else f"{r.prior:.0%} of {r.prior_seeds}"
         table.add_row(r.template_id, *runs, prior, ", ".join(sorted(r.unpaired)))
     print_table(console, table)
+    for r in reports:  # reported, not yet failing: see policies.REPORTED_ONLY
+        for what in r.loose[:3]:
+            console.print(f"loose allowance: {r.template_id} {what} passed", highlight=False)
 
 
 def _as_json(reports: list[TemplateReport], span: range) -> dict:
@@ -201,6 +204,7 @@ def _as_json(reports: list[TemplateReport], span: range) -> dict:
                 "declared": r.declared,
                 "policies": {name: t.to_dict() for name, t in r.policies.items()},
                 "no_inverse": sorted(r.unpaired),
+                "loose_allowances": r.loose,
                 "prior": {"share": r.prior, "seeds": r.prior_seeds},
             }
             for r in reports

@@ -30,9 +30,13 @@ from officegym.tasks.policies import (
     POLICIES,
     PRIOR_LIMIT,
     PRIOR_MIN_SEEDS,
+    REPORTED_ONLY,
     Tally,
+    extra_damage,
     messages_only,
     prior_share,
+    reference_outcomes,
+    typed_in,
     undo_runs,
 )
 from officegym.tools import ToolCall, load_tools
@@ -100,6 +104,7 @@ class TemplateReport:
     declared: dict[str, str] = field(default_factory=dict)  # "kind tool.arg" -> reason
     policies: dict[str, Tally] = field(default_factory=lambda: {p: Tally() for p in POLICIES})
     unpaired: set[str] = field(default_factory=set)  # write tools with no inverse (undo)
+    loose: list[str] = field(default_factory=list)  # passed runs of REPORTED_ONLY policies
     prior: float | None = None  # share of instances expecting the most common answer
     prior_seeds: int = 0
     built: int = 0  # seeds whose instance was built
@@ -258,17 +263,21 @@ def _priors(template_id: str, answers: list[str | None], report: TemplateReport)
 def _policies(world: World, task: Task, report: TemplateReport) -> list[str]:
     """Run the generic policies on the instance; count them into `report`, return those
     that passed (each must fail)."""
-    undo, unpaired = undo_runs(world, task)
+    outcomes = reference_outcomes(world, task)
+    extra = extra_damage(world, task, outcomes)  # reads the reference's end state
+    undo, unpaired = undo_runs(world, task, outcomes)
     report.unpaired |= unpaired
     out = []
-    for run in [*undo, *messages_only(task)]:
+    for run in [*undo, *messages_only(task), *typed_in(task, outcomes), *extra]:
         graded, errors = replay(world, task, run.calls, run.answer)
         added = {f"call {i} " for i in range(len(task.solution), len(run.calls))}
-        if run.policy == "undo" and any(e.startswith(tuple(added)) for e in errors):
-            continue  # the site refuses the undo (a closed deal is locked): nothing undone
+        if any(e.startswith(tuple(added)) for e in errors):
+            continue  # the site refuses the call added (a closed deal is locked): no run
         tally = report.policies[run.policy]
         tally.run += 1
-        if graded.passed:
+        if graded.passed and run.policy in REPORTED_ONLY:
+            report.loose.append(f"seed {task.seed}: {run.label}")
+        elif graded.passed:
             out.append(f"policy {run.policy} passed: {run.label}")
         else:
             tally.killed += 1

@@ -216,8 +216,10 @@ def _extra_cell(world: World, task: Task, outcomes: Sequence[CallOutcome]) -> To
             .where(Sheet.workbook_id == echo["workbook_id"])
             .order_by(Sheet.position)
         ).all()
-        sid = next((i for i, n in sheets if n == name), None) if name else sheets[0][0]
-        top = db.execute(select(func.max(Cell.row)).where(Cell.sheet_id == sid)).scalar()
+        ids = [i for i, n in sheets if n == name] if name else [i for i, _ in sheets[:1]]
+        if not ids:
+            return None  # the sheet is gone by the end (renamed, deleted)
+        top = db.execute(select(func.max(Cell.row)).where(Cell.sheet_id == ids[0])).scalar()
     below = Area((top or 0) + 1, area.c1, (top or 0) + 1, area.c1, name).label()
     args = {"workbook": c.arguments["workbook"], "range": below, "values": [["extra"]]}
     return ToolCall("sheets_write_range", args)

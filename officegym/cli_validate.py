@@ -187,6 +187,9 @@ def _print_policies(console: Console, reports: list[TemplateReport]) -> None:
         prior = "-" if r.prior is None else f"{r.prior:.0%} of {r.prior_seeds}"
         table.add_row(r.template_id, *runs, prior, ", ".join(sorted(r.unpaired)))
     print_table(console, table)
+    for r in reports:  # reported, not yet failing: see policies.REPORTED_ONLY
+        for what in r.loose[:3]:
+            console.print(f"loose allowance: {r.template_id} {what} passed", highlight=False)
 
 
 def _as_json(reports: list[TemplateReport], span: range) -> dict:
@@ -195,11 +198,13 @@ def _as_json(reports: list[TemplateReport], span: range) -> dict:
         "templates": {
             r.template_id: {
                 "ok": r.ok,
+                "skipped": {"seeds": sorted(r.skipped), "why": sorted(set(r.skipped.values()))},
                 "problems": [{"seed": p.seed, "what": p.what} for p in r.problems],
                 "mutants": r.mutation.to_dict(),
                 "declared": r.declared,
                 "policies": {name: t.to_dict() for name, t in r.policies.items()},
                 "no_inverse": sorted(r.unpaired),
+                "loose_allowances": r.loose,
                 "prior": {"share": r.prior, "seeds": r.prior_seeds},
             }
             for r in reports
@@ -208,19 +213,36 @@ def _as_json(reports: list[TemplateReport], span: range) -> dict:
     }
 
 
+def _result(r: TemplateReport) -> str:
+    if not r.ok:
+        return "[red]broken[/]"
+    return "[yellow]skipped[/]" if r.all_skipped else "[green]ok[/]"
+
+
+def _print_skipped(console: Console, reports: list[TemplateReport], seeds: int) -> None:
+    """Why seeds were skipped: the world lacks what the template declares it `needs`
+    (not a broken template; exit code 0 when nothing else is wrong)."""
+    for r in reports:
+        for why in sorted(set(r.skipped.values())):
+            n = sum(w == why for w in r.skipped.values())
+            where = f"skipped: {r.template_id} on {n} of {seeds} seeds"
+            console.print(f"{where}, the world lacks what it needs: {why}", highlight=False)
+
+
 def _print(console: Console, reports: list[TemplateReport], span: range, world: str) -> None:
     title = f"template self-check over seeds {span.start}..{span.stop - 1} on {world}"
     table = Table(title=title)
     table.add_column("template", no_wrap=True)
-    for column in ("result", *_COUNTS, "score", "first problems"):
+    for column in ("result", "skipped", *_COUNTS, "score", "first problems"):
         table.add_column(column, overflow="fold")
     for r in reports:
         m = r.mutation
         detail = "; ".join(f"seed {p.seed}: {p.what}" for p in r.problems[:3])
-        result = "[green]ok[/]" if r.ok else "[red]broken[/]"
         counts = [str(getattr(m, c)) for c in _COUNTS]
-        table.add_row(r.template_id, result, *counts, f"{m.score:.3f}", detail)
+        skipped = f"{len(r.skipped)} of {len(span)}"
+        table.add_row(r.template_id, _result(r), skipped, *counts, f"{m.score:.3f}", detail)
     print_table(console, table)
+    _print_skipped(console, reports, len(span))
     apps = Table(title="mutants per app")
     for column in ("app", *_COUNTS, "score"):
         apps.add_column(column)

@@ -4,6 +4,14 @@
   (`officegym.tasks.undo`), once per write: work done and undone earns nothing;
 - ``messages-only``: only the reference's message-posting calls and its answer: a
   message that reports work never done earns nothing;
+- ``typed-in``: the reference with every other row of formulas it writes typed in as
+  the values they compute: a result typed in is not a computation (only for references
+  that write formulas);
+- ``extra-damage``: the reference plus one more write in the area its allowances
+  permit but it did not touch: its last message posted once more (where an `Allow`
+  covers that message table), one cell below the used rows of the sheet it last wrote
+  (where an `Allow` covers sheet cells). A survivor is an allowance looser than the
+  task needs;
 - ``priors``: over the seeds checked, the share of instances whose expected answer is
   the most common one; above `PRIOR_LIMIT` (or the template's declared `balanced`)
   one constant answer passes too often. Judged only over `PRIOR_MIN_SEEDS` seeds or
@@ -16,6 +24,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from sqlalchemy import func, select
+
+from officegym.apps.sheets.models import Cell, Sheet
+from officegym.apps.sheets.refs import Area, parse_area
 from officegym.runner import CallOutcome
 from officegym.tasks.base import Task
 from officegym.tasks.expected import expected, run_calls
@@ -28,14 +40,24 @@ __all__ = [
     "POLICIES",
     "PRIOR_LIMIT",
     "PRIOR_MIN_SEEDS",
+    "REPORTED_ONLY",
     "Run",
     "Tally",
+    "extra_damage",
     "messages_only",
     "prior_share",
+    "reference_outcomes",
+    "typed_in",
     "undo_runs",
 ]
 
-POLICIES = ("undo", "messages-only")
+POLICIES = ("undo", "messages-only", "typed-in", "extra-damage")
+# Counted and listed, not yet a problem: most templates' allowances still let one more
+# post or cell through (allow_post's limit of two, a sheet's open cell allowance), so it
+# would fail nearly every template until those allowances are tightened.
+REPORTED_ONLY = frozenset({"extra-damage"})
+VALUE_WRITES = frozenset({"sheets_write_range", "sheets_append_rows"})  # `values` rows
+MESSAGE_TABLES = {"booking_message_host": "booking_message"}  # else slack_message
 MESSAGE_TOOLS = frozenset(
     {"slack_post_message", "slack_reply_in_thread", "slack_send_dm", "booking_message_host"}
 )
@@ -72,11 +94,22 @@ class Tally:
         return {"run": self.run, "killed": self.killed, "survived": self.survived}
 
 
-def undo_runs(world: World, task: Task) -> tuple[list[Run], set[str]]:
-    """One run per write call of the reference that changed rows: the reference, then the
-    call's inverse; and the write tools met that have no inverse."""
+def reference_outcomes(world: World, task: Task) -> list[CallOutcome]:
+    """Run the reference solution on a fresh copy of the world (which it then leaves in
+    the reference's end state); each call's outcome."""
     outcomes: list[CallOutcome] = []
     run_calls(world, task, task.solution, outcomes=outcomes)
+    return outcomes
+
+
+def undo_runs(
+    world: World, task: Task, outcomes: Sequence[CallOutcome] | None = None
+) -> tuple[list[Run], set[str]]:
+    """One run per write call of the reference that changed rows: the reference, then the
+    call's inverse; and the write tools met that have no inverse. `outcomes`: those of
+    the reference's calls, when already run."""
+    if outcomes is None:
+        outcomes = reference_outcomes(world, task)
     exp = expected(task)
     by_key = {(c.table, c.row_id): c for c in exp.changes}
     runs, unpaired = [], set()
@@ -111,3 +144,82 @@ def prior_share(answers: Sequence[str | None]) -> float | None:
     if not given:
         return None
     return Counter(given).most_common(1)[0][1] / len(given)
+
+
+def typed_in(task: Task, outcomes: Sequence[CallOutcome]) -> list[Run]:
+    """The reference with, in each of its sheet writes, every other row holding formulas
+    typed in as the values the reference computed there (from the write's echo); none
+    when the reference writes no formula."""
+    calls, changed = list(task.solution), False
+    for i, (c, out) in enumerate(zip(task.solution, outcomes, strict=True)):
+        rows, echo = c.arguments.get("values"), out.result
+        if c.name not in VALUE_WRITES or not out.ok or not isinstance(echo, dict):
+            continue
+        if not isinstance(rows, list) or len(echo.get("values") or []) != len(rows):
+            continue  # a block too big to echo: its values are unknown here
+        typed = _typed(rows, echo["values"])
+        if typed != rows:
+            calls[i], changed = ToolCall(c.name, {**c.arguments, "values": typed}), True
+    if not changed:
+        return []
+    return [Run("typed-in", "every other formula row typed in", tuple(calls), task.answer)]
+
+
+def _typed(rows: list[list], computed: list[list]) -> list[list]:
+    """`rows` with the formulas of every other row that holds any (the first, third, ...)
+    replaced by the computed values at the same places."""
+    with_formulas = [r for r, row in enumerate(rows) if any(_formula(v) for v in row)]
+    out = [list(row) for row in rows]
+    for r in with_formulas[::2]:
+        for col, v in enumerate(rows[r]):
+            if _formula(v) and col < len(computed[r]):
+                out[r][col] = computed[r][col]
+    return out
+
+
+def _formula(value: object) -> bool:
+    return isinstance(value, str) and value.startswith("=")
+
+
+def extra_damage(world: World, task: Task, outcomes: Sequence[CallOutcome]) -> list[Run]:
+    """The reference plus one write more where the task's allowances reach: its last
+    message again, and a cell below the used rows of the sheet it last wrote. Reads the
+    world, which must hold the reference's end state (`reference_outcomes`)."""
+    tables = {a.table for a in task.allowed}
+    runs = []
+    said = [c for c in task.solution if c.name in MESSAGE_TOOLS]
+    if said and MESSAGE_TABLES.get(said[-1].name, "slack_message") in tables:
+        calls = (*task.solution, said[-1])
+        runs.append(Run("extra-damage", f"{said[-1].name} once more", calls, task.answer))
+    if "sheets_cell" in tables and (cell := _extra_cell(world, task, outcomes)) is not None:
+        label = f"one more cell {cell.arguments['range']}"
+        runs.append(Run("extra-damage", label, (*task.solution, cell), task.answer))
+    return runs
+
+
+def _extra_cell(world: World, task: Task, outcomes: Sequence[CallOutcome]) -> ToolCall | None:
+    """A write of one cell in the first column of the reference's last sheet write, on
+    the row below its sheet's used rows (None when the reference writes no values)."""
+    wrote = [
+        (c, out.result)
+        for c, out in zip(task.solution, outcomes, strict=True)
+        if c.name in VALUE_WRITES and out.ok and isinstance(out.result, dict)
+    ]
+    if not wrote or "updated_range" not in wrote[-1][1]:
+        return None
+    c, echo = wrote[-1]
+    area = parse_area(echo["updated_range"])
+    name = area.sheet or c.arguments.get("sheet")
+    with world.engine.connect() as db:
+        sheets = db.execute(
+            select(Sheet.id, Sheet.name)
+            .where(Sheet.workbook_id == echo["workbook_id"])
+            .order_by(Sheet.position)
+        ).all()
+        ids = [i for i, n in sheets if n == name] if name else [i for i, _ in sheets[:1]]
+        if not ids:
+            return None  # the sheet is gone by the end (renamed, deleted)
+        top = db.execute(select(func.max(Cell.row)).where(Cell.sheet_id == ids[0])).scalar()
+    below = Area((top or 0) + 1, area.c1, (top or 0) + 1, area.c1, name).label()
+    args = {"workbook": c.arguments["workbook"], "range": below, "values": [["extra"]]}
+    return ToolCall("sheets_write_range", args)

@@ -11,6 +11,7 @@ mutant is a problem. `check_template` also counts the mutants, for the report of
 
 from __future__ import annotations
 
+import math
 import traceback
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -29,9 +30,13 @@ from officegym.tasks.policies import (
     POLICIES,
     PRIOR_LIMIT,
     PRIOR_MIN_SEEDS,
+    REPORTED_ONLY,
     Tally,
+    extra_damage,
     messages_only,
     prior_share,
+    reference_outcomes,
+    typed_in,
     undo_runs,
 )
 from officegym.tools import ToolCall, load_tools
@@ -42,6 +47,7 @@ __all__ = [
     "Problem",
     "TemplateReport",
     "check_template",
+    "instance_problem",
     "play",
     "replay",
     "validate_template",
@@ -98,12 +104,20 @@ class TemplateReport:
     declared: dict[str, str] = field(default_factory=dict)  # "kind tool.arg" -> reason
     policies: dict[str, Tally] = field(default_factory=lambda: {p: Tally() for p in POLICIES})
     unpaired: set[str] = field(default_factory=set)  # write tools with no inverse (undo)
+    loose: list[str] = field(default_factory=list)  # passed runs of REPORTED_ONLY policies
     prior: float | None = None  # share of instances expecting the most common answer
     prior_seeds: int = 0
+    built: int = 0  # seeds whose instance was built
+    skipped: dict[int, str] = field(default_factory=dict)  # seed -> what the world lacks
 
     @property
     def ok(self) -> bool:
         return not self.problems
+
+    @property
+    def all_skipped(self) -> bool:
+        """The world lacks what the template `needs` on every seed: nothing was checked."""
+        return bool(self.skipped) and not self.built and self.ok
 
 
 def play(world: World, task: Task, *, skip: int | None = None) -> tuple[Grade, list[str]]:
@@ -178,21 +192,53 @@ def check_template(
     template's own)."""
     world = World(world_image(scenario, world_seed))
     report = TemplateReport(template_id)
-    answers = []
+    needs = get_template(template_id).needs
+    built: list[Task] = []
     for seed in seeds:
         try:
             task = make_task(template_id, seed, scenario, world_seed, difficulty)  # type: ignore[arg-type]
+        except LookupError as exc:
+            if not needs:  # a template that declares no need must build on every world
+                report.problems.append(Problem(template_id, seed, f"build failed: {_where(exc)}"))
+            else:
+                report.skipped[seed] = f"{needs} ({exc})"
+            continue
         except Exception as exc:  # report, don't stop: authors want every failure at once
             report.problems.append(Problem(template_id, seed, f"build failed: {_where(exc)}"))
             continue
-        answers.append(task.answer)
+        built.append(task)
         found = _instance_problems(world, task)
         if mutate and not found:
             found = _mutation(world, task, report) + _policies(world, task, report)
         report.problems += [Problem(template_id, seed, w) for w in found]
     world.close()
-    report.problems += _priors(template_id, answers, report)
+    report.built = len(built)
+    report.problems += _priors(template_id, [t.answer for t in built], report)
+    if (few := instance_problem(template_id, built, difficulty)) is not None:
+        report.problems.append(Problem(template_id, -1, few))
     return report
+
+
+DISTINCT_MIN_SEEDS = 20  # judged over this many built instances or more
+DISTINCT_SHARE = 0.75  # 15 of 20 (persona, goal) pairs distinct at the template's own level
+DISTINCT_SHARE_OTHER = 0.6  # 12 of 20 at another level, which narrows what it can pick
+
+
+def instance_problem(template_id: str, tasks: Sequence[Task], level: str | None) -> str | None:
+    """Too few distinct instances (persona and goal) among `tasks`, built at `level` (None:
+    the template's own), or None. Splits are by instance, so a template needs enough of
+    them that about a fifth land in test; judged over `DISTINCT_MIN_SEEDS` or more."""
+    if len(tasks) < DISTINCT_MIN_SEEDS:
+        return None
+    own = level is None or level == get_template(template_id).difficulty
+    share = DISTINCT_SHARE if own else DISTINCT_SHARE_OTHER
+    distinct = len({(t.persona, t.goal) for t in tasks})
+    least = math.ceil(share * len(tasks))
+    if distinct >= least:
+        return None
+    return (
+        f"only {distinct} distinct instances (persona, goal) over {len(tasks)} seeds; want {least}"
+    )
 
 
 def _where(exc: BaseException) -> str:
@@ -217,17 +263,21 @@ def _priors(template_id: str, answers: list[str | None], report: TemplateReport)
 def _policies(world: World, task: Task, report: TemplateReport) -> list[str]:
     """Run the generic policies on the instance; count them into `report`, return those
     that passed (each must fail)."""
-    undo, unpaired = undo_runs(world, task)
+    outcomes = reference_outcomes(world, task)
+    extra = extra_damage(world, task, outcomes)  # reads the reference's end state
+    undo, unpaired = undo_runs(world, task, outcomes)
     report.unpaired |= unpaired
     out = []
-    for run in [*undo, *messages_only(task)]:
+    for run in [*undo, *messages_only(task), *typed_in(task, outcomes), *extra]:
         graded, errors = replay(world, task, run.calls, run.answer)
         added = {f"call {i} " for i in range(len(task.solution), len(run.calls))}
-        if run.policy == "undo" and any(e.startswith(tuple(added)) for e in errors):
-            continue  # the site refuses the undo (a closed deal is locked): nothing undone
+        if any(e.startswith(tuple(added)) for e in errors):
+            continue  # the site refuses the call added (a closed deal is locked): no run
         tally = report.policies[run.policy]
         tally.run += 1
-        if graded.passed:
+        if graded.passed and run.policy in REPORTED_ONLY:
+            report.loose.append(f"seed {task.seed}: {run.label}")
+        elif graded.passed:
             out.append(f"policy {run.policy} passed: {run.label}")
         else:
             tally.killed += 1

@@ -86,6 +86,22 @@ def _allow_stay(me_id: int, guest_id: int) -> list[Allow]:
     ]
 
 
+def _bookable(todo: list[Trip]) -> list[Trip]:
+    """The trips in order, without any whose place an earlier one books on one of the same
+    nights: each trip's cheapest place is found on the world as it starts, so two requests
+    for the same city and dates (a small world has few places) pick the same listing, and
+    the site refuses the second booking."""
+    kept: list[Trip] = []
+    for t in todo:
+        clash = any(
+            k.best.id == t.best.id and k.check_in < t.check_out and t.check_in < k.check_out
+            for k in kept
+        )
+        if not clash:
+            kept.append(t)
+    return kept
+
+
 @template("cross.travel-desk", difficulty="hard", apps=APPS)
 def travel_desk(w: Session, rng: random.Random) -> Spec:
     """Book several colleagues' #travel trip requests within policy; confirm each in its thread.
@@ -95,8 +111,11 @@ def travel_desk(w: Session, rng: random.Random) -> Spec:
     every = trips(w)
     if len(every) < 7:
         raise LookupError("the world has too few trip requests for a travel desk")
-    todo = sorted(
-        rng.sample(every, rng.randint(7, min(12, len(every)))), key=lambda t: t.post.message_id
+    todo = _bookable(
+        sorted(
+            rng.sample(every, rng.randint(7, min(12, len(every)))),
+            key=lambda t: t.post.message_id,
+        )
     )
     travellers = {t.post.author_id for t in todo}
     me = pick(rng, [p for p in idx.people.values() if p.id not in travellers], "travel agents")

@@ -7,10 +7,19 @@ import random
 from collections.abc import Iterator
 
 import pytest
+from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from officegym.tasks import TEMPLATES, Spec, make_task, template
-from officegym.tasks.policies import messages_only, prior_share, undo_runs
+from officegym.tasks.policies import (
+    MESSAGE_TOOLS,
+    extra_damage,
+    messages_only,
+    prior_share,
+    reference_outcomes,
+    typed_in,
+    undo_runs,
+)
 from officegym.tasks.undo import INVERSES, NO_INVERSE
 from officegym.tasks.validate import check_template, replay
 from officegym.tools import ToolCall, load_tools
@@ -129,3 +138,55 @@ def test_validate_reports_an_unknown_tool_in_a_reference_as_such() -> None:
     finally:
         TEMPLATES.pop("demo.unknown-tool")
     assert any("unknown tool 'slack_fly_to_moon'" in p.what for p in report.problems)
+
+
+def test_typing_in_what_the_reference_computes_fails(world: World) -> None:
+    """Every other formula row of each sheet write typed in as its computed value."""
+    for template_id in ("sheets.formula-column", "sheets.summary-sheet"):
+        task = make_task(template_id, 0)
+        [run] = typed_in(task, reference_outcomes(world, task))
+        typed = [
+            v
+            for c, ref in zip(run.calls, task.solution, strict=True)
+            if c != ref
+            for row in c.arguments["values"]
+            for v in row
+            if isinstance(v, int | float)
+        ]
+        assert typed, template_id  # some formula became a number
+        graded, errors = replay(world, task, run.calls, run.answer)
+        assert not errors and not graded.passed, template_id
+    task = make_task("slack.join-and-post", 0)
+    assert typed_in(task, reference_outcomes(world, task)) == []  # no formula to type in
+
+
+def test_extra_damage_adds_one_write_where_the_allowances_reach(world: World) -> None:
+    """One more post where a post is allowed (a thread allowing one reply fails it), and
+    one more cell on the row below the used rows of the sheet the reference wrote."""
+    task = make_task("slack.triage-help-requests", 0)
+    [run] = extra_damage(world, task, reference_outcomes(world, task))
+    assert run.calls[-1] == [c for c in task.solution if c.name in MESSAGE_TOOLS][-1]
+    graded, errors = replay(world, task, run.calls, run.answer)
+    assert not errors and not graded.passed
+    task = make_task("sheets.formula-column", 0)
+    runs = extra_damage(world, task, reference_outcomes(world, task))
+    [cell] = [r.calls[-1] for r in runs]
+    assert cell.arguments["values"] == [["extra"]]
+    with world.initial_connection() as db:
+        below = db.execute(
+            text(
+                "SELECT count(*) FROM sheets_cell c JOIN sheets_sheet s ON s.id = c.sheet_id "
+                "WHERE s.name = 'Orders' AND c.row >= :row"
+            ),
+            {"row": int(cell.arguments["range"].split("!J")[1])},
+        ).scalar()
+    assert cell.arguments["range"].startswith("Orders!J") and below == 0
+
+
+def test_validate_counts_the_new_policies_and_lists_loose_allowances() -> None:
+    """typed-in fails on a formula template; extra-damage passing there (its allowance
+    admits any new cell in the column) is listed, not yet a problem."""
+    report = check_template("sheets.formula-column", [0])
+    assert report.policies["typed-in"].to_dict() == {"run": 1, "killed": 1, "survived": 0}
+    assert report.policies["extra-damage"].run == 1
+    assert report.loose == ["seed 0: one more cell Orders!J202"] and report.ok

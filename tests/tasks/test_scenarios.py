@@ -85,3 +85,31 @@ def test_templates_follow_the_scenarios_crm_teams_whatever_their_names(
     assert "sales team's channel" in goal
     solution = make_task("cross.deal-status-to-channel", 0, path, 0).solution
     assert solution[-1].arguments["channel"] == "revenue"
+
+
+def test_travel_desk_books_only_places_free_on_a_small_world(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """On the default world shrunk to 30 people two requests share a city and dates, so
+    their cheapest place is one listing; the reference must not book it twice (the site
+    refuses the second booking)."""
+    text = (SCENARIO_DIR / "default.toml").read_text()
+    assert "people = 60" in text
+    path = tmp_path_factory.mktemp("scenario") / "d30.toml"
+    path.write_text(text.replace("people = 60", "people = 30").replace('= "default"', '= "d30"'))
+    for seed in range(10):
+        stays = [
+            (c.arguments["listing_id"], c.arguments["check_in"], c.arguments["check_out"])
+            for c in make_task("cross.travel-desk", seed, str(path), 0).solution
+            if c.name == "booking_book_stay"
+        ]
+        for i, (listing, ci, co) in enumerate(stays):
+            assert not any(
+                other == listing and ci < o_co and o_ci < co for other, o_ci, o_co in stays[:i]
+            ), f"seed {seed}: listing {listing} booked twice for {ci}..{co}"
+    world = World(world_image(str(path), 0))
+    try:
+        graded, errors = play(world, make_task("cross.travel-desk", 7, str(path), 0))
+    finally:
+        world.close()
+    assert not errors and graded.passed, errors[:2]

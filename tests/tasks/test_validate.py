@@ -10,7 +10,14 @@ from sqlalchemy.orm import Session
 from officegym.tasks import TEMPLATES, RowExists, Spec, make_task, template
 from officegym.tasks.checks import Allow
 from officegym.tasks.mutants import mutants
-from officegym.tasks.validate import _shared_prefix, _state, replay, validate_template
+from officegym.tasks.validate import (
+    _shared_prefix,
+    _state,
+    check_template,
+    instance_problem,
+    replay,
+    validate_template,
+)
 from officegym.tools import ToolCall
 from officegym.world import Checkpoint, World, world_image
 
@@ -73,3 +80,39 @@ def test_a_mutant_replayed_from_a_checkpoint_ends_as_a_full_replay(template_id: 
         part, _ = replay(world, task, m.calls, m.answer, start=(n, points[n]))  # type: ignore[arg-type]
         assert (part.to_dict(), _state(world)) == (whole.to_dict(), changes), m.label
     world.close()
+
+
+def _register_needy(needs: str) -> str:
+    """A template that never finds what it needs in the world (LookupError)."""
+    template_id = "demo.needy" if needs else "demo.needless"
+    if template_id not in TEMPLATES:
+
+        @template(template_id, difficulty="easy", apps=["slack"], needs=needs)
+        def needy(w: Session, rng: random.Random) -> Spec:
+            """A template whose world never holds what it needs."""
+            raise LookupError("the world has no such thing for this template")
+
+    return template_id
+
+
+def test_a_world_without_what_a_template_needs_skips_it_rather_than_breaking_it() -> None:
+    needy, needless = _register_needy("a thing"), _register_needy("")
+    try:
+        skipped = check_template(needy, range(2), mutate=False)
+        broken = check_template(needless, range(2), mutate=False)
+    finally:
+        TEMPLATES.pop(needy), TEMPLATES.pop(needless)
+    assert skipped.ok and skipped.all_skipped and sorted(skipped.skipped) == [0, 1]
+    assert "a thing (the world has no such thing" in skipped.skipped[0]
+    assert not broken.ok and not broken.skipped  # no declared need: it must build
+    assert "build failed: LookupError" in broken.problems[0].what
+
+
+def test_too_few_distinct_instances_is_a_validate_problem() -> None:
+    same = [make_task("slack.count-members", 0)] * 20
+    problem = instance_problem("slack.count-members", same, None)
+    assert problem == "only 1 distinct instances (persona, goal) over 20 seeds; want 15"
+    varied = [make_task("slack.count-members", s) for s in range(20)]
+    assert instance_problem("slack.count-members", varied, None) is None
+    assert instance_problem("slack.count-members", same[:19], None) is None  # too few to judge
+    assert instance_problem("crm.close-case", same, "hard").endswith("want 12")  # type: ignore[union-attr]

@@ -1,8 +1,9 @@
 """Which task templates exist and which module declares each, read from the template
 sources without importing them.
 
-A template is declared once, by its decorator ``@template("<app>.<slug>", ...)`` in a
-module under ``officegym/tasks/<folder>/``. Registering env ids needs only those ids,
+A template is declared once, by its decorator ``@template("<app>.<slug>", ...)`` (or
+``@judgment("<app>.<slug>")``, `officegym.tasks.judgment`'s form of it) in a module
+under ``officegym/tasks/<folder>/``. Registering env ids needs only those ids,
 so this module finds them with a regular expression over the source text (a few
 milliseconds) instead of importing 100 modules, the spreadsheet engine and the world
 builder (over a second). `officegym.tasks.load_templates` imports the modules when a
@@ -23,8 +24,10 @@ __all__ = ["TASKS_PACKAGE", "template_ids", "template_modules"]
 
 TASKS_PACKAGE = "officegym.tasks"
 
-# The decorator with its id as the first, literal argument (the only form templates use).
-_DECLARATION = re.compile(r"""^@template\(\s*["']([a-z0-9]+\.[a-z0-9-]+)["']""", re.MULTILINE)
+# The decorators with the id as the first, literal argument (the only forms templates use).
+_DECLARATION = re.compile(
+    r"""^@(?:template|judgment)\(\s*["']([a-z0-9]+\.[a-z0-9-]+)["']""", re.MULTILINE
+)
 
 
 def _package_dirs() -> list[Path]:

@@ -58,6 +58,7 @@ def test_a_killed_actor_is_replaced_and_nothing_is_lost_or_doubled(
 
     records = list(runner.run(random_plan, on_result=kill_once))
     runner.close()
+    assert [r["failure"] for r in records if r["task"] is None] == []
     assert runner.replaced >= 1 and runner.retried >= 1
     assert sorted(seen) == list(range(len(random_plan)))
     assert sorted(map(_key, records)) == sorted(local_records)

@@ -3,7 +3,7 @@ reference solution is played through the real slack_sdk client instead of the to
 (each tool call translated to the API calls a bot would make, mentions written as Slack
 writes them, ``<@U…>``), answers are read from the API's answers, and the grade is 1.0.
 
-`FINISHED_BY` lists, as data, the API methods that finish each of the 17 templates.
+`FINISHED_BY` lists, as data, the API methods that finish each of the 21 templates.
 """
 
 from __future__ import annotations
@@ -49,6 +49,14 @@ FINISHED_BY: dict[str, set[str]] = {
                                "pins.list", "conversations.open"},
     "slack.pin-message": {"search.messages", "pins.add"},
     "slack.post-channel": {"chat.postMessage"},
+    "slack.private-churn-request": {"conversations.history", "users.list",
+                                    "conversations.open", "chat.postMessage"},
+    "slack.private-deck-progress-request": {"conversations.history", "users.list",
+                                            "conversations.open", "chat.postMessage"},
+    "slack.private-due-day-request": {"conversations.history", "users.list",
+                                      "conversations.open", "chat.postMessage"},
+    "slack.private-hiring-request": {"conversations.history", "users.list",
+                                     "conversations.open", "chat.postMessage"},
     "slack.react-message": {"conversations.history", "search.messages", "reactions.add"},
     "slack.reply-thread": {"search.messages", "chat.postMessage"},
     "slack.set-status": {"users.profile.set"},
@@ -63,7 +71,7 @@ CHAT_TEMPLATES = sorted(
 
 
 def test_the_list_covers_every_chat_template() -> None:
-    assert sorted(FINISHED_BY) == CHAT_TEMPLATES and len(CHAT_TEMPLATES) == 17
+    assert sorted(FINISHED_BY) == CHAT_TEMPLATES and len(CHAT_TEMPLATES) == 21
 
 
 class Bot:
@@ -74,6 +82,8 @@ class Bot:
         self.client, self.world = client, world
         self.used: set[str] = set()
         self.answer: str | None = None
+        self.counts: list[int] = []
+        self.managers: list[str] = []
         client.api_call = self._counting(client.api_call)  # type: ignore[method-assign]
 
     def _counting(self, call: Callable[..., Any]) -> Callable[..., Any]:
@@ -138,7 +148,8 @@ class Bot:
         members = [
             m for p in self.client.conversations_members(channel=info["id"]) for m in p["members"]
         ]
-        self.answer = str(len(members))
+        self.counts.append(len(members))  # one channel's count, or how many more than another
+        self.answer = str(self.counts[0] - sum(self.counts[1:]))
 
     def read_channel(self, channel: str, limit: int = 20, **_: Any) -> None:
         self.client.conversations_history(channel=channel, limit=limit)
@@ -165,8 +176,9 @@ class Bot:
     def get_person(self, person: str) -> None:
         user = self.client.users_info(user=self.uid(person))["user"]
         manager = user["profile"]["fields"].get("Xf00MANAGR")
-        if manager:
-            self.answer = self.client.users_info(user=manager["value"])["user"]["real_name"]
+        if manager:  # one colleague's manager, or two colleagues' managers
+            self.managers.append(self.client.users_info(user=manager["value"])["user"]["real_name"])
+            self.answer = " and ".join(dict.fromkeys(self.managers))
 
     def post_message(self, channel: str, text: str) -> None:
         self.client.chat_postMessage(channel=channel, text=self.markup(text))

@@ -59,7 +59,7 @@ def _board(manager: BrowserManager, url: str) -> tuple[dict[str, Any], str]:
 def test_the_pipeline_board_fits_1366_pixels(chromium: BrowserManager, server: AppServer) -> None:
     rep = _a_rep(server.world)
     server.new_episode(rep)
-    url = f"{server.url}/login/{rep}?next=/crm/pipeline"
+    url = f"{server.url}/login/{rep}?next=/crm/pipeline&{server.login_query}"
     measured, text = chromium.call(_board, chromium, url)
     columns = measured["columns"]
     assert len(columns) == 5

@@ -38,7 +38,7 @@ class Sheet:
             wb, me = workbook(s, name), owner(s, name)
             s.expunge_all()
         target = quote(f"/sheets/{wb.id}{query}", safe="/")
-        self.url = f"{self.server.url}/login/{me.handle}?next={target}"
+        self.url = f"{self.server.url}/login/{me.handle}?next={target}&{self.server.login_query}"
         self.wb, self.me = wb, me
         return wb, me
 

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 def test_a_browser_gold_episode_becomes_a_conversation(chromium: BrowserManager) -> None:
     (record,) = gold_records(["slack.set-status"], 1, mode="browser", seed=2)
     assert record["reward"] == 1.0
-    convo = conversation(record)
+    convo = conversation(record, metadata=True)
     assert [t["function"]["name"] for t in convo["tools"]] == ["browser"]
     assert "send_msg_to_user" in convo["tools"][0]["function"]["description"]
     messages = convo["messages"]

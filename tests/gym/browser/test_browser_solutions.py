@@ -7,6 +7,7 @@ before telling it; and doing nothing fails."""
 from __future__ import annotations
 
 import ast
+import datetime as dt
 import importlib
 import re
 from collections.abc import Callable
@@ -36,6 +37,12 @@ LONG = 15  # reference calls from which a template is long-horizon (100-160 brow
 DERIVED = {
     "cross.case-handover": "counts the Critical and High cases it moved; no page sums two "
     "priorities (the case list filters on one)",
+    "slack.count-members": "may ask how many more members one channel has than another: "
+    "the difference of two counts the channel pages show",
+    "booking.policy-cap": "the most a stay may cost is the nightly cap the policy page "
+    "shows times the nights the goal gives",
+    "sheets.planned-hires": "adds up the hires of the teams and quarters it asks about; "
+    "the grid shows each figure, no page their sum",
 }
 # Every template on three seeds, a long-horizon one on one (each costs 10-20 s of Chromium).
 PLAYED = [
@@ -129,10 +136,11 @@ def facts_told(task: Task) -> list[tuple[int, str, str]]:
                         out.append((at, figure, _on_page(figure)))
             at += len(browser_steps(call, world, task.persona))
     if task.answer is not None:
-        pattern = _on_page(task.answer)
-        if task.goal.startswith("How many"):
-            pattern = rf"{pattern} [a-z]|[A-Za-z] \({pattern}\)"
-        out.append((at, task.answer, pattern))
+        for told in re.split(r", | and ", task.answer):  # a list: each of its members
+            pattern = _on_page(told)
+            if task.goal.startswith("How many"):
+                pattern = rf"{pattern} [a-z]|[A-Za-z] \({pattern}\)"
+            out.append((at, told, pattern))
     return out
 
 
@@ -142,6 +150,8 @@ def _on_page(fact: str) -> str:
     forms = {fact}
     if re.fullmatch(r"\$?\d+(?:,\d{3})*", fact):
         forms = {fact.lstrip("$"), fact.lstrip("$").replace(",", "")}
+    elif re.fullmatch(r"\d{4}-\d{2}-\d{2}", fact):  # a date, also as pages show one
+        forms.add(f"{dt.date.fromisoformat(fact):%b %-d, %Y}")
     either = "|".join(re.escape(f) for f in sorted(forms))
     return rf"(?<![\w,.])(?:{either})(?!\w|,\d)"
 

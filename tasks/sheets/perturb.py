@@ -19,14 +19,14 @@ import random
 import threading
 import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import Connection, Engine, func, select
 from sqlalchemy.orm import Session
 
 from officegym import clock
-from officegym.apps.sheets import store
+from officegym.apps.sheets import budget, store
 from officegym.apps.sheets.engine import Book, CellState, Key
 from officegym.apps.sheets.models import Change, Pivot
 from officegym.apps.sheets.pivot_output import feeds, intact, overlaps, render
@@ -226,6 +226,11 @@ def _matches(got: list[list[Value]], want: list[list[Value]]) -> bool:
     )
 
 
+# A grade must not depend on how busy the machine is: the grader's private copies
+# recalculate under the same size caps as the site but a far longer time budget.
+GRADING = replace(budget.LIMITS, seconds=60.0)
+
+
 def follows(
     g: GradeContext,
     workbook_id: int,
@@ -236,6 +241,18 @@ def follows(
     perturbed: int = ROUNDS,
 ) -> tuple[bool, str]:
     """`Follows`'s verdict, for checks that find their workbook first."""
+    with budget.limits(GRADING):
+        return _follows(g, workbook_id, target, expect, rounds, perturbed)
+
+
+def _follows(
+    g: GradeContext,
+    workbook_id: int,
+    target: tuple[str, str],
+    expect: Callable[[Reader], list[list[Value]]],
+    rounds: Sequence[Sequence[Edit]],
+    perturbed: int,
+) -> tuple[bool, str]:
     where = f"{target[0]}!{target[1]}"
     book, pivots = final_book(g, workbook_id), _pivots(g, workbook_id)
     tracer = Reader(book, trace=True)

@@ -356,3 +356,20 @@ def test_the_grader_and_the_app_agree_when_a_pivots_field_is_gone(world: World) 
         sheets.write_range(s, me, wb, f"Orders!{Area(1, col, 1, col).a1()}", [["Renamed"]])
         shown = sheets.read_range(s, me, wb, f"'{sheet}'!A1").rows[0][0]
     assert shown.startswith("#REF!") and copy.value(pivot.target_sheet_id, 1, 1) == shown
+
+
+def test_a_grade_does_not_depend_on_how_busy_the_machine_is(world: World) -> None:
+    """The site's recalculations get 3 s; the grader's copies a longer budget of their own,
+    so a reference graded while recalculations here would time out still passes."""
+    from officegym.apps.sheets import budget
+
+    task = make_task("sheets.formula-column", 0)
+    play(world, task)  # the reference's state, recalculated in time
+    starved = budget.Limits(seconds=0.0)  # every recalculation of the site out of time
+    with (
+        budget.limits(starved),
+        world.initial_connection() as before,
+        world.engine.connect() as after,
+    ):
+        graded = grade(task, before, after, task.answer)
+    assert (graded.reward, graded.passed) == (1.0, True), graded.checks

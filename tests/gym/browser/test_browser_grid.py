@@ -103,6 +103,7 @@ def test_a_formula_written_then_filled_down_by_keyboard(sheet: Sheet) -> None:
 
     def steps(page: Page) -> str:
         type_in(page, "k2", "=H2*2")
+        settled(page)
         page.click("#k2")
         page.click("#k6", modifiers=["Shift"])
         page.keyboard.press("Control+d")  # fill down, as in Sheets
@@ -206,6 +207,7 @@ def test_copy_and_paste_between_sheets_moves_formulas(sheet: Sheet) -> None:
 
     def steps(page: Page) -> None:
         type_in(page, "k2", "=H2+1")
+        settled(page)
         page.click("#k2")
         page.keyboard.press("Control+c")
         page.goto(f"{sheet.server.url}/sheets/{wb.id}?sheet=Orders&at=K1&sel=K1")
@@ -264,7 +266,9 @@ def test_the_fill_handle_dragged_down_fills_the_formula(sheet: Sheet) -> None:
 
     def steps(page: Page) -> str:
         type_in(page, "k2", "=G2+1")
+        settled(page)  # as a person waits to see the value before reaching for the handle
         page.click("#k2")
+        page.wait_for_selector("#fill-handle:not([hidden])")
         handle = page.locator("#fill-handle").bounding_box()
         target = page.locator("#k5").bounding_box()
         assert handle and target

@@ -4,10 +4,8 @@ world."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from google.oauth2.credentials import Credentials
 from googleapiclient.discovery import build
 
@@ -17,19 +15,7 @@ from officegym.world import World
 from tests.apps.sheets.api_clients import (
     google,
     owner_of,
-    serve_world,
 )
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[tuple[str, World]]:
-    yield from serve_world()
-
-
-@pytest.fixture
-def api(server: tuple[str, World]) -> Any:
-    base, world = server
-    return google(base, owner_of(world, "Orders 2025")[0])
 
 
 def test_drive_calls_and_the_served_discovery_document(api: Any, server: tuple[str, World]) -> None:

@@ -6,7 +6,6 @@ discovery document. After each call the clone's own state is read back."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,23 +18,9 @@ from tests.apps.sheets.api_clients import (
     TABLE,
     batch,
     fresh,
-    google,
     grid,
-    owner_of,
-    serve_world,
     state,
 )
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[tuple[str, World]]:
-    yield from serve_world()
-
-
-@pytest.fixture
-def api(server: tuple[str, World]) -> Any:
-    base, world = server
-    return google(base, owner_of(world, "Orders 2025")[0])
 
 
 def test_values_as_google_keeps_them(api: Any, server: tuple[str, World]) -> None:

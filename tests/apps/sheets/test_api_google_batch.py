@@ -4,7 +4,6 @@ read back after each call."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,21 +19,8 @@ from tests.apps.sheets.api_clients import (
     fresh,
     google,
     grid,
-    owner_of,
-    serve_world,
     state,
 )
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[tuple[str, World]]:
-    yield from serve_world()
-
-
-@pytest.fixture
-def api(server: tuple[str, World]) -> Any:
-    base, world = server
-    return google(base, owner_of(world, "Orders 2025")[0])
 
 
 def test_batch_update_kinds_on_cells(api: Any, server: tuple[str, World]) -> None:

@@ -6,7 +6,6 @@ loses or misplaces data fails."""
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
 from typing import Any
 
 import gspread
@@ -17,12 +16,7 @@ from gspread.utils import ExportFormat
 from officegym.apps.org.models import Person
 from officegym.apps.sheets.models import Workbook
 from officegym.world import World
-from tests.apps.sheets.api_clients import gspread_client, owner_of, serve_world, state
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[tuple[str, World]]:
-    yield from serve_world()
+from tests.apps.sheets.api_clients import gspread_client, owner_of, state
 
 
 def fresh(gc: gspread.Client, title: str, rows: list[list[Any]]) -> gspread.Spreadsheet:

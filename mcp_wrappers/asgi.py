@@ -80,6 +80,26 @@ def _serialized(app: WSGIApp, lock: threading.Lock) -> WSGIApp:
     return serialized
 
 
+# The most of a request body a page that did not read it is read to its end: an answer
+# sent while the client still sends would reach it as a reset (Connection: close), not
+# as the answer. Beyond this (twice the largest file any app keeps) the connection closes.
+DRAIN_BYTES = 20_000_000
+
+
+def _drained(app: WSGIApp) -> WSGIApp:
+    """`app`, with what it left unread of the request body read and dropped (up to
+    `DRAIN_BYTES`) before its answer is sent."""
+
+    def drained(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        body = app(environ, start_response)
+        stream, left = environ["wsgi.input"], DRAIN_BYTES
+        while left > 0 and (chunk := stream.read(min(left, 65536))):
+            left -= len(chunk)
+        return body
+
+    return drained
+
+
 def build_asgi_app(
     world: World,
     flask_app: Flask,
@@ -111,7 +131,7 @@ def build_asgi_app(
         )  # fmt: skip
         managers.append(manager)
         routes.append(Route(path, endpoint=StreamableHTTPASGIApp(manager)))
-    wsgi: WSGIApp = flask_app
+    wsgi: WSGIApp = _drained(flask_app)
     if isinstance(world.engine.pool, StaticPool):
         wsgi = _serialized(wsgi, engine_lock(world.engine))
     routes.append(Mount("/", app=WSGIMiddleware(wsgi)))  # type: ignore[arg-type]

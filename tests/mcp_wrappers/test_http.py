@@ -291,3 +291,24 @@ async def test_mcp_calls_act_as_the_token_the_persona_policy_admits(
     with served(build_asgi_app(world, app)) as url:
         got = [await post_as(url, token, world) for token in tokens]
     assert got == [names.get(x, x) for x in expected]
+
+
+@pytest.mark.parametrize("path", ["/no/such/page", "/slack/"])
+def test_a_large_body_the_page_never_reads_still_gets_its_answer(site, path: str) -> None:
+    """A page that answers without reading a 4 MB body (a 404, a GET-only route) is read
+    to its end first: the client gets the answer, not a reset while it still sends."""
+    url, _, _ = site
+    host, port = url.removeprefix("http://").split(":")
+    body = b"q=" + b"x" * 4_000_000
+    with socket.create_connection((host, int(port)), timeout=30) as sock:
+        head = (
+            f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n"
+            "Content-Type: application/x-www-form-urlencoded\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n"
+        )
+        sock.sendall(head.encode() + body)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    status = int(answer.split(b" ", 2)[1])
+    assert 400 <= status < 500

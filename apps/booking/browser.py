@@ -1,10 +1,10 @@
 """Browser reference steps of the booking site: each booking tool call as actions on its
 pages, by the pages' stable element ids. A write fills and submits the page's form (the
-listing page's checkout, a trip's change and cancel forms, a fare's book form); a read
-opens the page that shows the same facts (a search narrowed by every filter the call
-gives, as URL parameters; a listing with the dates; a trip with its receipt). `world` is a
-read-only session on the task's initial world, used only to look references up through
-the service (a city's id, a fare's route, a wishlist's id).
+listing page's checkout, a trip's change form, a fare's book form; a cancel confirms on
+its own page); a read opens the page that shows the same facts (a search narrowed by
+every filter the call gives, as URL parameters; a listing with the dates; a trip with its
+receipt). `world` is a read-only session on the task's initial world, used only to look
+references up through the service (a city's id, a fare's route, a wishlist's id).
 """
 
 from __future__ import annotations
@@ -90,7 +90,11 @@ def _change(a: Args, w: Session, me: Person) -> list[str]:
 
 
 def _cancel(a: Args, w: Session, me: Person) -> list[str]:
-    return [goto(_trip_page(a["code"])), act("click", "cancel-submit")]
+    return [
+        goto(_trip_page(a["code"])),
+        act("click", "cancel-submit"),
+        act("click", "cancel-confirm"),
+    ]
 
 
 def _message(a: Args, w: Session, me: Person) -> list[str]:
@@ -139,7 +143,8 @@ def _change_flight(a: Args, w: Session, me: Person) -> list[str]:
 
 
 def _cancel_flight(a: Args, w: Session, me: Person) -> list[str]:
-    return [goto(_trip_page(a["code"])), act("click", "flight-cancel-submit")]
+    return [goto(_trip_page(a["code"])), act("click", "flight-cancel-submit"),
+            act("click", "flight-cancel-confirm")]  # fmt: skip
 
 
 def _page(path: str) -> Make:

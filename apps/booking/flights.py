@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
@@ -31,6 +32,7 @@ from officegym.writes import insert_row, update_if
 
 __all__ = [
     "FlightOption",
+    "arrival",
     "book_flight",
     "cancel_flight",
     "change_flight",
@@ -67,6 +69,13 @@ def flies_on(route: Route, day: dt.date) -> bool:
 
 def departure(route: Route, day: dt.date) -> dt.datetime:
     return dt.datetime.combine(day, route.departs)
+
+
+def arrival(route: Route, day: dt.date) -> dt.datetime:
+    """When the flight leaving on `day` lands, in the destination's local time (naive)."""
+    leaves = departure(route, day).replace(tzinfo=ZoneInfo(route.origin.timezone))
+    lands = leaves + dt.timedelta(minutes=route.minutes)
+    return lands.astimezone(ZoneInfo(route.destination.timezone)).replace(tzinfo=None)
 
 
 def search_flights(

@@ -13,7 +13,7 @@ from flask import url_for
 from sqlalchemy.orm import Session
 
 from officegym.apps.booking import service as booking
-from officegym.apps.booking.models import Listing
+from officegym.apps.booking.models import Listing, Route
 from officegym.apps.org.models import Person
 from officegym.apps.org.service import profile
 from officegym.errors import Invalid
@@ -131,3 +131,61 @@ def handle(s: Session, person_id: int) -> str:
 
 def manager(s: Session, actor: Person) -> str | None:
     return profile(s, actor.id).manager
+
+
+@dataclass(frozen=True)
+class TripRow:
+    """One stay or flight as the trips page lists it."""
+
+    kind: str  # "stay" or "flight"
+    code: str
+    what: str
+    where: str
+    when: str
+    traveller: str
+    status: str
+    total: int
+    start: dt.date
+
+
+TRIP_SECTIONS = ("Upcoming", "Past", "Cancelled")
+
+
+def _section(live: bool, ahead: bool) -> str:
+    return "Cancelled" if not live else "Upcoming" if ahead else "Past"
+
+
+def lands(route: Route, day: dt.date) -> str:
+    """The local arrival time of `route` leaving on `day`: '11:20', or '07:05 +1 day'."""
+    at = booking.arrival(route, day)
+    later = (at.date() - day).days
+    return f"{at:%H:%M}" + (f" +{later} day{'s' * (later > 1)}" if later > 0 else "")
+
+
+def trip_sections(s: Session, actor: Person) -> dict[str, list[TripRow]]:
+    """The actor's stays and flights apart as a travel desk lists them: upcoming (live
+    and not over, soonest first), past (most recent first), cancelled or declined."""
+    today = booking.today(s)
+    rows: list[tuple[str, TripRow]] = []
+    for r in booking.list_stays(s, actor):
+        row = TripRow("stay", r.code, r.listing.title, r.listing.city.label,
+                      f"{r.check_in:%b %-d, %Y} to {r.check_out:%b %-d, %Y}", r.guest.handle,
+                      r.status, r.total, r.check_in)  # fmt: skip
+        live = r.status in ("requested", "confirmed")
+        rows.append((_section(live, r.check_out > today), row))
+    for f in booking.list_flights(s, actor):
+        route, day = f.route, f.flight_date
+        row = TripRow("flight", f.code, f"{route.number} · {f.fare.brand}",
+                      f"{route.origin.label} ({route.origin.airport}) to "
+                      f"{route.destination.label} ({route.destination.airport})",
+                      f"{day:%b %-d, %Y} {route.departs:%H:%M}–{lands(route, day)}",
+                      ", ".join(handle(s, p) for p in booking.passengers(s, f)),
+                      f.status, f.total, f.flight_date)  # fmt: skip
+        live = f.status == "confirmed"
+        rows.append((_section(live, f.flight_date >= today), row))
+    out: dict[str, list[TripRow]] = {name: [] for name in TRIP_SECTIONS}
+    for section, row in rows:
+        out[section].append(row)
+    for section, items in out.items():
+        items.sort(key=lambda t: (t.start, t.code), reverse=section != "Upcoming")
+    return out

@@ -11,16 +11,11 @@ covers it. Stays of 7+ nights take the weekly discount, of 28+ nights the monthl
 off the nights. Then a cleaning fee once, a service fee of 14% and the city's occupancy
 tax, both on (nights - discount + cleaning). "Cheapest" means the lowest total.
 
-Cancelling a stay (`stay_refund`), by the listing's policy and the days left before
-check-in (none once the stay has begun):
-
-- flexible: full refund until 1 day before check-in; on the day, the nights after the
-  first, the cleaning fee and their taxes (the service fee is kept);
-- moderate: full refund until 5 days before check-in; after that, half of the nights
-  after the first, the cleaning fee and their taxes;
-- strict: full refund within 48 hours of booking if check-in is 14+ days away; else half
-  of the nights, the cleaning fee and their taxes until 7 days before check-in; then
-  nothing.
+Cancelling a stay (`stay_refund`) refunds by the listing's policy and the days left
+before check-in, nothing once the stay has begun. The schedules are data (`POLICIES`), and
+`policy_terms` words them for the pages: flexible gives all back until a day ahead, moderate
+until 5 days ahead, strict within 48 hours of booking (14+ days ahead), then half the nights
+until 7 days ahead; later, part of the nights, the cleaning fee and their taxes, or nothing.
 
 Flights (`fare_price`, `flight_change`, `flight_refund`): a fare's price per traveller is
 its base 3+ weeks ahead, more as departure nears, +10% on Fridays and Sundays. A change
@@ -40,16 +35,21 @@ from typing import Protocol
 from officegym.errors import Forbidden, Invalid
 
 __all__ = [
+    "POLICIES",
     "SERVICE_FEE_BP",
+    "CancellationPolicy",
     "FlightChange",
     "Night",
     "Quote",
     "Refund",
+    "Term",
+    "Tier",
     "dollars",
     "fare_price",
     "flight_change",
     "flight_refund",
     "money",
+    "policy_terms",
     "quote",
     "share",
     "stay_refund",
@@ -198,8 +198,56 @@ class Refund:
     rule: str  # the policy's rule that applied, in words
 
 
+@dataclass(frozen=True)
+class Tier:
+    """One step of a refund schedule: cancelled `days` or more before check-in (and fewer
+    than the step before), what comes back."""
+
+    days: int
+    pct: int  # share of the nights back, with the cleaning fee and their taxes; 0: nothing
+    whole: bool = False  # the whole total back, service fee included
+    skip_first: bool = False  # the first night is kept
+
+
+@dataclass(frozen=True)
+class CancellationPolicy:
+    """A listing's cancellation policy: its tiers (most days first, the last at 0) and a
+    grace period: a full refund within `grace_hours` of booking if check-in is at least
+    `grace_days` away."""
+
+    tiers: tuple[Tier, ...]
+    grace_hours: int = 0
+    grace_days: int = 0
+
+
+POLICIES: dict[str, CancellationPolicy] = {
+    "flexible": CancellationPolicy((Tier(1, 100, whole=True), Tier(0, 100, skip_first=True))),
+    "moderate": CancellationPolicy((Tier(5, 100, whole=True), Tier(0, 50, skip_first=True))),
+    "strict": CancellationPolicy((Tier(7, 50), Tier(0, 0)), grace_hours=48, grace_days=14),
+}
+
+
+def _when(tiers: Sequence[Tier], i: int) -> str:
+    """When tier `i` applies, in words: 'cancelled 5 or more days ahead'."""
+    if tiers[i].days:
+        return f"cancelled {tiers[i].days} or more days ahead"
+    before = tiers[i - 1].days
+    return "cancelled on the check-in day" if before == 1 else (
+        f"cancelled less than {before} days ahead")  # fmt: skip
+
+
+def _back(t: Tier) -> str:
+    """What tier `t` refunds, in words."""
+    if t.whole:
+        return "full refund"
+    if not t.pct:
+        return "no refund"
+    which = "the nights after the first" if t.skip_first else "the nights"
+    return f"{t.pct}% of {which}, the cleaning fee and their taxes"
+
+
 def stay_refund(r: Paid, now: dt.datetime) -> Refund:
-    """What cancelling reservation `r` at simulated time `now` refunds (see the module)."""
+    """What cancelling reservation `r` at simulated time `now` refunds, by `POLICIES`."""
     days = (r.check_in - now.date()).days
     if days < 0:
         raise Forbidden(
@@ -207,34 +255,57 @@ def stay_refund(r: Paid, now: dt.datetime) -> Refund:
             "has begun (message the host instead)",
             code="stay_started",
         )
-    full = Refund(r.total, f"{r.policy.capitalize()} policy: full refund")
-    if r.policy == "flexible":
-        if days >= 1:
-            return full
-        return _partial(r, 100, True, "Flexible policy, cancelled on the check-in day")
-    if r.policy == "moderate":
-        if days >= 5:
-            return full
-        return _partial(r, 50, True, "Moderate policy, cancelled less than 5 days ahead")
-    if now - r.created_at <= dt.timedelta(hours=48) and days >= 14:
-        return Refund(r.total, "Strict policy, cancelled within 48 hours of booking: full refund")
-    if days >= 7:
-        return _partial(r, 50, False, "Strict policy, cancelled 7 or more days ahead")
-    return Refund(0, "Strict policy, cancelled less than 7 days ahead: no refund")
+    policy, name = POLICIES[r.policy], f"{r.policy.capitalize()} policy"
+    grace = dt.timedelta(hours=policy.grace_hours)
+    if policy.grace_hours and now - r.created_at <= grace and days >= policy.grace_days:
+        return Refund(
+            r.total, f"{name}, cancelled within {policy.grace_hours} hours of booking: full refund"
+        )
+    i = next(i for i, t in enumerate(policy.tiers) if days >= t.days)
+    tier = policy.tiers[i]
+    why = f"{name}: " if tier.whole else f"{name}, {_when(policy.tiers, i)}: "
+    amount = r.total if tier.whole else _partial(r, tier) if tier.pct else 0
+    return Refund(amount, why + _back(tier))
 
 
-def _partial(r: Paid, pct: int, skip_first: bool, why: str) -> Refund:
-    """`pct`% of the nights (after discount; without the first night if `skip_first`),
+def _partial(r: Paid, t: Tier) -> int:
+    """`t.pct`% of the nights (after discount; without the first night if `t.skip_first`),
     the cleaning fee, and the taxes on both; the service fee is kept."""
     n = (r.check_out - r.check_in).days
     net = r.accommodation - r.discount
-    kept_nights = n - 1 if skip_first else n
-    nights = share(net * kept_nights, pct, 100 * n)
+    kept_nights = n - 1 if t.skip_first else n
+    nights = share(net * kept_nights, t.pct, 100 * n)
     taxable = net + r.cleaning_fee
     taxes = share(r.taxes, nights + r.cleaning_fee, taxable) if taxable else 0
-    amount = nights + r.cleaning_fee + taxes
-    which = "the nights after the first" if skip_first else "the nights"
-    return Refund(amount, f"{why}: {pct}% of {which}, the cleaning fee and their taxes")
+    return nights + r.cleaning_fee + taxes
+
+
+@dataclass(frozen=True)
+class Term:
+    """One row of a policy's refund schedule as a page shows it."""
+
+    when: str
+    back: str
+
+
+def policy_terms(policy: str, check_in: dt.date | None = None) -> list[Term]:
+    """The refund schedule of `policy` in words, from the same `POLICIES` the refunds use;
+    with a check-in, each step's dates too."""
+    p = POLICIES[policy]
+    out = []
+    if p.grace_hours:
+        out.append(Term(f"Within {p.grace_hours} hours of booking, if check-in is "
+                        f"{p.grace_days} or more days away", "Full refund"))  # fmt: skip
+    for i, t in enumerate(p.tiers):
+        when = _when(p.tiers, i).replace("ahead", "before check-in").capitalize()
+        if check_in and t.days:
+            when += f" (by {check_in - t.days * DAY:%b %-d})"
+        elif check_in:
+            first = check_in - (p.tiers[i - 1].days - 1) * DAY
+            when += f" ({first:%b %-d}" + (f" to {check_in:%b %-d})" if first < check_in else ")")
+        back = _back(t).capitalize()
+        out.append(Term(when, back if t.whole or not t.pct else f"{back}; the service fee is kept"))
+    return [*out, Term("Once the stay has begun", "It cannot be cancelled; message the host")]
 
 
 # ---------------------------------------------------------------- flights

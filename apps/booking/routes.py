@@ -16,11 +16,11 @@ from officegym.apps.booking import pages, pricing
 from officegym.apps.booking import service as booking
 from officegym.apps.booking.calendar import MAX_AHEAD_DAYS
 from officegym.apps.booking.models import AMENITIES, PROPERTY_TYPES
-from officegym.errors import Forbidden, Invalid, NotFound, OfficeGymError
+from officegym.errors import Conflict, Forbidden, Invalid, NotFound, OfficeGymError
 from officegym.web import flash_errors
 from officegym.web_guards import attachment
 
-bp = Blueprint("booking", __name__, template_folder="templates")
+bp = Blueprint("booking", __name__, template_folder="templates", static_folder="static")
 PAGE_SIZE = 20
 MAX_PAGE = 100_000  # further pages are empty anyway, and the offset must stay in 64 bits
 
@@ -38,7 +38,8 @@ def refusals() -> Iterator[None]:
 
 
 def render(name: str, **context: Any) -> str:
-    return render_template(name, money=pricing.money, today=booking.today(g.db), **context)
+    return render_template(name, money=pricing.money, today=booking.today(g.db),
+                           lands=pages.lands, **context)  # fmt: skip
 
 
 @bp.get("/")
@@ -64,18 +65,22 @@ def listing(lid: int) -> str:
     s = g.db
     item = booking.get_listing(s, lid)
     dates = pages.stay_dates(request.args)
-    quote, problem = None, None
+    quote, problem, taken = None, None, None
     if dates is not None:
         try:
             booking.check_stay(item, *dates, request.args.get("guests", 1, type=int),
                                booking.today(s))  # fmt: skip
             quote = booking.listing_quote(s, item, *dates)
+            booking.require_free(s, item, *dates)
         except Invalid as exc:
             problem = exc.message
+        except Conflict as exc:
+            taken = exc.message  # the quote stands; the dates cannot be reserved
     today = booking.today(s)
     start = dates[0] if dates and 0 <= (dates[0] - today).days <= MAX_AHEAD_DAYS else today
     return render(
-        "booking/listing.html", item=item, quote=quote, problem=problem, args=request.args,
+        "booking/listing.html", item=item, quote=quote, problem=problem, taken=taken,
+        args=request.args, terms=pricing.policy_terms(item.policy, dates and dates[0]),
         calendar=pages.month_days(s, item, start), rules=booking.rules_of(s, lid),
         reviews=booking.reviews(s, lid, 5), amenities=booking.amenity_names(item.amenities),
         house_rules=booking.rule_names(item.rules), messages=booking.host_messages(s, g.actor, lid),
@@ -123,9 +128,8 @@ def save(lid: int) -> BaseResponse:
 
 @bp.get("/trips")
 def trips() -> str:
-    """Upcoming, past and cancelled stays and flights."""
-    return render("booking/trips.html", stays=booking.list_stays(g.db, g.actor),
-                  flights=booking.list_flights(g.db, g.actor))  # fmt: skip
+    """Stays and flights apart: upcoming, past, and cancelled."""
+    return render("booking/trips.html", sections=pages.trip_sections(g.db, g.actor))
 
 
 @bp.get("/trips/<code>")
@@ -140,7 +144,8 @@ def trip(code: str) -> str:
         except OfficeGymError as exc:
             flash(exc.message, "error")
     return render("booking/trip.html", r=r, refund=refund, payments=booking.payments(s, r),
-                  messages=booking.host_messages(s, g.actor, r.listing_id))  # fmt: skip
+                  messages=booking.host_messages(s, g.actor, r.listing_id),
+                  terms=pricing.policy_terms(r.policy, r.check_in))  # fmt: skip
 
 
 @bp.post("/trips/<code>/change")
@@ -155,6 +160,21 @@ def change(code: str) -> BaseResponse:
             approved_by=form.get("approved_by") or None,
         )  # fmt: skip
         flash(f"Changed: new total {pricing.money(r.total)} (was {pricing.money(old)}).")
+    return redirect(url_for("booking.trip", code=code))
+
+
+@bp.get("/trips/<code>/cancel")
+def confirm_cancel(code: str) -> str | BaseResponse:
+    """The confirmation step before cancelling a stay: what comes back, and why."""
+    s = g.db
+    r = booking.find_reservation(s, g.actor, code)
+    with refusals():
+        refund = booking.preview_cancel(s, g.actor, r)
+        return render("booking/confirm_cancel.html", kind="stay", code=r.code, refund=refund,
+                      total=r.total, what=f"your stay at {r.listing.title}, {r.check_in:%b %-d}"
+                      f" to {r.check_out:%b %-d, %Y}", terms=pricing.policy_terms(r.policy),
+                      policy=r.policy, back=url_for("booking.trip", code=r.code),
+                      action=url_for("booking.cancel", code=r.code))  # fmt: skip
     return redirect(url_for("booking.trip", code=code))
 
 
@@ -221,6 +241,21 @@ def change_flight(code: str) -> BaseResponse:
         fb, due = booking.change_flight(g.db, g.actor, fb, date=pages.day(request.form, "date"),
                                         flight=request.form.get("flight") or None)  # fmt: skip
         flash(f"Changed: charged {pricing.money(due.due)}.")
+    return redirect(url_for("booking.flight_trip", code=code))
+
+
+@bp.get("/flight-trips/<code>/cancel")
+def confirm_cancel_flight(code: str) -> str | BaseResponse:
+    """The confirmation step before cancelling a flight: what comes back, and why."""
+    s = g.db
+    fb = booking.find_flight_booking(s, g.actor, code)
+    with refusals():
+        refund = booking.preview_flight_cancel(s, fb)
+        return render("booking/confirm_cancel.html", kind="flight", code=fb.code,
+                      refund=refund, total=fb.total, what=f"flight {fb.route.number} on "
+                      f"{fb.flight_date:%b %-d, %Y}", terms=None,
+                      back=url_for("booking.flight_trip", code=fb.code),
+                      action=url_for("booking.cancel_flight", code=fb.code))  # fmt: skip
     return redirect(url_for("booking.flight_trip", code=code))
 
 

@@ -28,6 +28,7 @@ from officegym.apps.booking.catalog import (
 )
 from officegym.apps.booking.flights import (
     FlightOption,
+    arrival,
     book_flight,
     cancel_flight,
     change_flight,
@@ -70,6 +71,7 @@ __all__ = [
     "StayResult",
     "amenity_mask",
     "amenity_names",
+    "arrival",
     "book_flight",
     "book_stay",
     "busy_nights",

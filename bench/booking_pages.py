@@ -13,8 +13,13 @@ from officegym.gym.browser.observe import read_page
 from officegym.gym.browser_env import BrowserEnv
 
 TASK = {"task": "booking.cheapest-stay", "task_seed": 0}
-PAGES = ("/booking/", "/booking/?city=austin-tx", "/booking/trips", "/booking/flights",
-         "/booking/policy")
+PAGES = (
+    "/booking/",
+    "/booking/?city=austin-tx",
+    "/booking/trips",
+    "/booking/flights",
+    "/booking/policy",
+)
 
 
 def sizes(env: BrowserEnv, path: str | None) -> tuple[int, int]:

@@ -87,6 +87,18 @@ def search_filters(args: Any) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def flight_ways(args: Mapping[str, Any]) -> list[tuple[str, str, dt.date]]:
+    """(origin, destination, date) of each way the flight search asks for: out, and back
+    when a return date is given (Invalid if it is before the departure)."""
+    out, there = day(args, "date"), (args["origin"], args["destination"])
+    if not (args.get("return_date") or "").strip():
+        return [(*there, out)]
+    back = day(args, "return_date")
+    if back < out:
+        raise Invalid(f"the return ({back}) must be on or after the departure ({out})")
+    return [(*there, out), (there[1], there[0], back)]
+
+
 def search_url(args: Any, **changes: Any) -> str:
     params: dict[str, Any] = {k: args.getlist(k) if k == "amenity" else args.get(k)
                               for k in FILTER_KEYS if args.get(k)}  # fmt: skip

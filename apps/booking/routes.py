@@ -189,18 +189,20 @@ def cancel(code: str) -> BaseResponse:
 
 @bp.get("/flights")
 def flights() -> str:
-    """Flight search: the day's flights between two cities with each fare's price."""
+    """Flight search: the day's flights between two cities with each fare's price, and
+    with a return date the flights back that day (each way booked on its own)."""
     args = request.args
-    options, error = None, None
+    options, back, error = None, None, None
     if args.get("origin") and args.get("destination") and args.get("date"):
         try:
-            options = booking.search_flights(
-                g.db, origin=args["origin"], destination=args["destination"],
-                date=pages.day(args, "date"), cabin=args.get("cabin") or None,
-            )  # fmt: skip
+            ways = pages.flight_ways(args)
+            found = [booking.search_flights(g.db, origin=a, destination=b, date=day,
+                                            cabin=args.get("cabin") or None)
+                     for a, b, day in ways]  # fmt: skip
+            options, back = found[0], found[1] if len(found) > 1 else None
         except (Invalid, NotFound) as exc:
             error = exc.message
-    return render("booking/flights.html", args=args, options=options, error=error,
+    return render("booking/flights.html", args=args, options=options, back=back, error=error,
                   cities=[c for c in booking.cities(g.db) if c.airport])  # fmt: skip
 
 

@@ -163,3 +163,30 @@ def test_fares_go_by_name_and_flights_show_arrival(env: BrowserEnv) -> None:
     assert f'[fare-{fare_id}-book] button "Book {brand} · {pricing.money(price)}"' in text
     assert "Book fare" not in text
     assert f"arrives {lands:%H:%M}" in text
+
+
+def test_a_round_trip_search_lists_both_ways_and_books_the_return_for_two(
+    env: BrowserEnv,
+) -> None:
+    with env.world.session() as s:
+        out, back = booking.today(s) + 30 * DAY, booking.today(s) + 34 * DAY
+        there = booking.search_flights(s, origin="BOS", destination="SEA", date=out)[0].route
+        home = booking.search_flights(s, origin="SEA", destination="BOS", date=back)[0]
+        fare, price = home.fares[0]
+        fare_id, route_id = fare.id, home.route.id
+        me = org.find_person(s, env.task.persona)  # type: ignore[union-attr]
+        friend = next(p for p in org.list_people(s) if p.id != me.id).handle
+        before = len(booking.list_flights(s, me))
+        pair = f"origin={there.origin.slug}&destination={there.destination.slug}"
+    text = open_page(env, f"/booking/flights?{pair}&date={out}&return_date={back}")
+    assert text.index("Outbound") < text.index("Return ·") < text.index(f"[fare-{fare_id}-book]")
+    env.step(f"fill('fare-{fare_id}-travellers', '{env.task.persona}, {friend}')")  # type: ignore[union-attr]
+    obs, *_ = env.step(f"click('fare-{fare_id}-book')")
+    assert obs["error"] == "" and "/booking/flight-trips/" in obs["url"]
+    with env.world.session() as s:
+        mine = booking.list_flights(s, me)
+        fb = next(f for f in mine if f.route_id == route_id and f.flight_date == back)
+        assert len(mine) == before + 1 and len(booking.passengers(s, fb)) == 2
+        assert fb.total == 2 * price
+    text = open_page(env, f"/booking/flights?{pair}&date={back}&return_date={out}")
+    assert "[flights-error]" in text and "must be on or after the departure" in text

@@ -107,3 +107,42 @@ def test_a_double_booking_is_flashed_and_changes_nothing(client: FlaskClient, wo
     assert "not available" in again.get_data(as_text=True)
     with world.session() as s:
         assert s.scalar(select(func.count()).select_from(Reservation)) == before
+
+
+def test_cancelling_asks_first_and_the_confirmation_changes_nothing(
+    client: FlaskClient, world: World
+) -> None:
+    client, _ = signed_in(client, world)
+    with world.session() as s:
+        listing, ci, co = free_stay(s, ahead=45)
+    form = {"check_in": ci.isoformat(), "check_out": co.isoformat(), "guests": "1"}
+    code = client.post(f"/booking/listings/{listing.id}/book", data=form).location.rsplit("/")[-1]
+    page = client.get(f"/booking/trips/{code}/cancel")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and 'data-og-id="cancel-confirm"' in html
+    check_ids(html)
+    with world.session() as s:
+        r = s.scalars(select(Reservation).where(Reservation.code == code)).one()
+        assert r.status == "confirmed" and f"get back <strong>{money(r.total)}</strong>" in html
+    client.post(f"/booking/trips/{code}/cancel")
+    again = client.get(f"/booking/trips/{code}/cancel", follow_redirects=True)
+    assert "is cancelled" in again.get_data(as_text=True)
+    assert again.request.path == f"/booking/trips/{code}"
+
+
+def test_round_trip_and_taken_dates_pages_render_with_labelled_ids(
+    client: FlaskClient, world: World
+) -> None:
+    client, _ = signed_in(client, world)
+    with world.session() as s:
+        listing, ci, co = free_stay(s, ahead=50)
+    form = {"check_in": ci.isoformat(), "check_out": co.isoformat(), "guests": "1"}
+    client.post(f"/booking/listings/{listing.id}/book", data=form)
+    taken = client.get(f"/booking/listings/{listing.id}?check_in={ci}&check_out={co}")
+    html = taken.get_data(as_text=True)
+    assert 'data-og-id="listing-taken"' in html and 'data-og-id="book-submit"' not in html
+    check_ids(html)
+    both = client.get(f"/booking/flights?origin=JFK&destination=ORD&date={ci}&return_date={co}")
+    html = both.get_data(as_text=True)
+    assert 'data-og-id="flights-return-count"' in html and "Book fare" not in html
+    check_ids(html)

@@ -110,6 +110,48 @@ def test_strict_grace_period_half_a_week_ahead_then_nothing() -> None:
     assert pricing.stay_refund(r, at("2026-03-04")).amount == 0
 
 
+def test_refund_rules_keep_their_words() -> None:
+    r = Paid(D(2026, 3, 10), D(2026, 3, 14), "moderate")
+    assert pricing.stay_refund(r, at("2026-03-05")).rule == "Moderate policy: full refund"
+    assert pricing.stay_refund(r, at("2026-03-06")).rule == (
+        "Moderate policy, cancelled less than 5 days ahead: 50% of the nights after the "
+        "first, the cleaning fee and their taxes"
+    )
+    flexible = Paid(D(2026, 3, 10), D(2026, 3, 14), "flexible")
+    assert pricing.stay_refund(flexible, at("2026-03-10")).rule.startswith(
+        "Flexible policy, cancelled on the check-in day: 100% of the nights after the first"
+    )
+    strict = Paid(D(2026, 3, 10), D(2026, 3, 14), "strict")
+    assert pricing.stay_refund(strict, at("2026-03-04")).rule == (
+        "Strict policy, cancelled less than 7 days ahead: no refund"
+    )
+
+
+@pytest.mark.parametrize("policy", sorted(pricing.POLICIES))
+def test_the_schedule_a_page_shows_is_the_refund_each_day_gets(policy: str) -> None:
+    """On every day before check-in, the row of `policy_terms` whose dates hold that day
+    says what `stay_refund` gives (booked long before: no grace period)."""
+    r = Paid(D(2026, 3, 20), D(2026, 3, 24), policy)
+    terms = pricing.policy_terms(policy, r.check_in)
+    dated = [t for t in terms if "(" in t.when]
+    for ahead in range(0, 20):
+        day = r.check_in - dt.timedelta(days=ahead)
+        got = pricing.stay_refund(r, at(day.isoformat()))
+        row = next(t for t in dated if _holds(t.when, day, r.check_in))
+        assert row.back.split(";")[0].lower() in got.rule.lower(), (ahead, row, got)
+    assert terms[-1].when == "Once the stay has begun"
+
+
+def _holds(when: str, day: dt.date, check_in: dt.date) -> bool:
+    """Whether `day` falls in a row's dates: "(by Mar 15)", "(Mar 16 to Mar 20)", "(Mar 20)"."""
+    inside = when[when.index("(") + 1 : -1].removeprefix("by ")
+    ends = [dt.datetime.strptime(f"{e} {check_in.year}", "%b %d %Y").date()
+            for e in inside.split(" to ")]  # fmt: skip
+    if when.endswith(f"(by {inside})"):
+        return day <= ends[0]
+    return ends[0] <= day <= ends[-1]
+
+
 @dataclass
 class FareX:
     brand: str

@@ -170,9 +170,9 @@ def confirm_cancel(code: str) -> str | BaseResponse:
     r = booking.find_reservation(s, g.actor, code)
     with refusals():
         refund = booking.preview_cancel(s, g.actor, r)
+        what = f"your stay at {r.listing.title}, {r.check_in:%b %-d} to {r.check_out:%b %-d, %Y}"
         return render("booking/confirm_cancel.html", kind="stay", code=r.code, refund=refund,
-                      total=r.total, what=f"your stay at {r.listing.title}, {r.check_in:%b %-d}"
-                      f" to {r.check_out:%b %-d, %Y}", terms=pricing.policy_terms(r.policy),
+                      total=r.total, what=what, terms=pricing.policy_terms(r.policy, r.check_in),
                       policy=r.policy, back=url_for("booking.trip", code=r.code),
                       action=url_for("booking.cancel", code=r.code))  # fmt: skip
     return redirect(url_for("booking.trip", code=code))

@@ -12,11 +12,12 @@ from typing import Any
 from flask import url_for
 from sqlalchemy.orm import Session
 
+from officegym.apps.booking import pricing
 from officegym.apps.booking import service as booking
 from officegym.apps.booking.models import Listing, Route
 from officegym.apps.org.models import Person
 from officegym.apps.org.service import profile
-from officegym.errors import Invalid
+from officegym.errors import Invalid, NotFound
 
 FILTER_KEYS = ("city", "check_in", "check_out", "guests", "min_price", "max_price", "bedrooms",
                "beds", "type", "amenity", "instant", "rating", "sort")  # fmt: skip
@@ -135,6 +136,15 @@ def month_days(s: Session, item: Listing, start: dt.date) -> list[CalendarDay]:
         status = "past" if d < today else hit or "free"
         out.append(CalendarDay(d, status, booking.night_rate(item, rules, d).rate))
     return out
+
+
+def over_cap(s: Session, item: Listing, q: pricing.Quote) -> int | None:
+    """The city's nightly cap when quote `q` is over it (None: within it, or no policy)."""
+    try:
+        cap = booking.nightly_cap(s, item.city)
+    except NotFound:
+        return None
+    return cap if q.average_nightly > cap else None
 
 
 def handle(s: Session, person_id: int) -> str:

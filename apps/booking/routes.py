@@ -80,6 +80,7 @@ def listing(lid: int) -> str:
     start = dates[0] if dates and 0 <= (dates[0] - today).days <= MAX_AHEAD_DAYS else today
     return render(
         "booking/listing.html", item=item, quote=quote, problem=problem, taken=taken,
+        cap=pages.over_cap(s, item, quote) if quote else None, manager=pages.manager(s, g.actor),
         args=request.args, terms=pricing.policy_terms(item.policy, dates and dates[0]),
         calendar=pages.month_days(s, item, start), rules=booking.rules_of(s, lid),
         reviews=booking.reviews(s, lid, 5), amenities=booking.amenity_names(item.amenities),

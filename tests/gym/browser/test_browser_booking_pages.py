@@ -77,6 +77,19 @@ def test_a_listing_names_the_taken_night_and_offers_no_reserve(env: BrowserEnv) 
     assert f'[book-submit] button "Reserve · {pricing.money(total)}"' in text
 
 
+def test_a_listing_over_the_policy_cap_says_so_before_reserve(env: BrowserEnv) -> None:
+    with env.world.session() as s:
+        pricey, ci, co = free_stay(s, city="austin-tx", within=False)
+        cheap = free_stay(s, city="austin-tx")[0]
+        cap = booking.nightly_cap(s, pricey.city)
+        manager = org.profile(s, org.find_person(s, env.task.persona).id).manager  # type: ignore[union-attr]
+    text = open_page(env, f"/booking/listings/{pricey.id}?check_in={ci}&check_out={co}")
+    note = text[text.index("[listing-over-policy]") : text.index("[book-submit]")]
+    assert f"the cap of {pricing.money(cap)}" in note and f"@{manager}" in note
+    text = open_page(env, f"/booking/listings/{cheap.id}?check_in={ci}&check_out={co}")
+    assert "[listing-over-policy]" not in text and "[book-submit]" in text
+
+
 def test_a_listing_spells_out_its_refund_schedule_with_dates(env: BrowserEnv) -> None:
     with env.world.session() as s:
         item, ci, co = free_stay(s, city="austin-tx", ahead=20)

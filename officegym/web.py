@@ -57,7 +57,7 @@ import officegym.apps
 from officegym import grading_api
 from officegym.apps.org import service as org
 from officegym.apps.org.models import Person
-from officegym.errors import Conflict, Forbidden, Invalid, OfficeGymError
+from officegym.errors import Busy, Conflict, Forbidden, Invalid, OfficeGymError
 from officegym.hosts import bare_host
 from officegym.personas import PersonaPolicy, who_acts
 from officegym.web_guards import register_converters, register_guards
@@ -282,13 +282,18 @@ def _register_request_hooks(app: Flask) -> None:
         return None
 
     @app.after_request
-    def finish(response: Response) -> Response:
+    def finish(response: Response) -> Response | BaseResponse:
         db = g.get("db")
-        if db is not None:
-            if response.status_code < 400:
-                db.commit()
-            else:
-                db.rollback()
+        if db is None:
+            return response
+        if response.status_code >= 400:
+            db.rollback()
+            return response
+        try:
+            db.commit()
+        except Exception as exc:  # answered by the handler an error in the view would get
+            db.rollback()
+            return app.make_response(app.handle_user_exception(exc))
         return response
 
     @app.teardown_request
@@ -385,15 +390,17 @@ def _register_error_handlers(app: Flask) -> None:
     """Translate domain errors (and HTTP errors) to an error page, once."""
 
     @app.errorhandler(OfficeGymError)
-    def domain_error(exc: OfficeGymError) -> tuple[str, int] | BaseResponse:
+    def domain_error(exc: OfficeGymError) -> tuple[str, int] | tuple[str, int, dict[str, str]]:
         back = _form_origin(app)
-        if back is not None and g.get("db") is not None:  # explain it on the page it came from
+        busy = isinstance(exc, Busy)
+        if back is not None and not busy and g.get("db") is not None:  # explain it where tried
             g.db.rollback()
             flash(exc.message, "error")
-            return redirect(back, code=303)
-        return render_template("error.html", message=exc.message, status=exc.http_status), (
-            exc.http_status
-        )
+            return redirect(back, code=303)  # type: ignore[return-value]
+        page = render_template("error.html", message=exc.message, status=exc.http_status)
+        if busy:
+            return page, exc.http_status, exc.headers
+        return page, exc.http_status
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> tuple[str, int] | HTTPException:

@@ -22,7 +22,7 @@ from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets.api_fields import parse_mask, select_fields
 from officegym.apps.sheets.models import Workbook
 from officegym.db import get
-from officegym.errors import Forbidden, Invalid, NotFound, OfficeGymError
+from officegym.errors import Busy, Forbidden, Invalid, NotFound, OfficeGymError
 from officegym.personas import bearer_token, who_acts
 from officegym.web import cross_site_reason, persona_policy
 
@@ -42,7 +42,8 @@ def error(code: int, status: str, message: str) -> tuple[Response, int]:
 @bp.errorhandler(OfficeGymError)
 def domain_error(exc: OfficeGymError) -> tuple[Response, int]:
     """A domain error in Google's shape: Forbidden 403, an unknown spreadsheet 404 (set
-    by `workbook`), anything else the request got wrong 400."""
+    by `workbook`), a database busy past its lock wait 503 UNAVAILABLE with
+    ``Retry-After``, anything else the request got wrong 400."""
     g.db.rollback()
     if exc.code == "not_authed":
         return error(401, "UNAUTHENTICATED", exc.message)
@@ -50,6 +51,10 @@ def domain_error(exc: OfficeGymError) -> tuple[Response, int]:
         return error(403, "PERMISSION_DENIED", f"{NO_PERMISSION}: {exc.message}")
     if isinstance(exc, NotFound) and exc.code == "api_not_found":
         return error(404, "NOT_FOUND", exc.message)
+    if isinstance(exc, Busy):  # the lock wait ran out: nothing changed, retry
+        answer, status = error(503, "UNAVAILABLE", exc.message)
+        answer.headers.update(exc.headers)
+        return answer, status
     return error(400, "INVALID_ARGUMENT", exc.message)
 
 

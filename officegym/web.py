@@ -293,7 +293,10 @@ def _register_request_hooks(app: Flask) -> None:
             db.commit()
         except Exception as exc:  # answered by the handler an error in the view would get
             db.rollback()
-            return app.make_response(app.handle_user_exception(exc))
+            try:
+                return app.make_response(app.handle_user_exception(exc))
+            except Exception as bug:  # no handler: the 500 of the request's blueprint
+                return app.make_response(app.handle_exception(bug))
         return response
 
     @app.teardown_request

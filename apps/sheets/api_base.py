@@ -17,6 +17,7 @@ import json
 from typing import Any
 
 from flask import Blueprint, Response, current_app, g, jsonify, request
+from werkzeug.exceptions import InternalServerError
 
 from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets.api_fields import parse_mask, select_fields
@@ -56,6 +57,12 @@ def domain_error(exc: OfficeGymError) -> tuple[Response, int]:
         answer.headers.update(exc.headers)
         return answer, status
     return error(400, "INVALID_ARGUMENT", exc.message)
+
+
+@bp.errorhandler(InternalServerError)
+def internal_error(_exc: InternalServerError) -> tuple[Response, int]:
+    """A bug (in a method or at the commit) in Google's shape rather than an HTML page."""
+    return error(500, "INTERNAL", "Internal error encountered.")
 
 
 @bp.before_request

@@ -49,6 +49,7 @@ import json
 from typing import Any
 
 from flask import Blueprint, current_app, g, jsonify, request
+from werkzeug.exceptions import InternalServerError
 from werkzeug.wrappers import Response
 
 from officegym.apps.org import service as org
@@ -129,6 +130,12 @@ def _domain_failure(exc: OfficeGymError, name: str | None = None) -> tuple[Respo
         return answer, status
     method_name = name if name is not None else (request.view_args or {}).get("name", "")
     return _fail(RENAMED.get((method_name, exc.code), exc.code), exc.message)
+
+
+@bp.errorhandler(InternalServerError)
+def _internal_error(_exc: InternalServerError) -> tuple[Response, int]:
+    """A bug outside a method's own code (a hook, the commit) answers as one inside it."""
+    return _fail("internal_error", "internal error", status=500)
 
 
 def _fail(code: str, detail: str, *, status: int = 200) -> tuple[Response, int]:

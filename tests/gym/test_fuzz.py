@@ -2,7 +2,8 @@
 the env; each one comes back as an error observation. First over Slack's tools with
 malformed actions of every shape, then over every tool of every app (one env per app)
 with arguments of a type their schema refuses, and with hostile values of their own
-types (extremes, odd text, ids that name nothing), which may do something but never
+types (extremes, odd text, ids that name nothing, and real rows' ids and names where an
+argument names a row, so calls get past the look-up), which may do something but never
 end in an internal error."""
 
 from __future__ import annotations
@@ -14,11 +15,13 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import text
 
 from officegym.db import serialize
 from officegym.gym import OfficeEnv
 from officegym.gym.spaces import SUBMIT
-from officegym.tools import tools_for
+from officegym.tools import Tool, tools_for
+from officegym.world import World, world_image
 
 TOOLS = [t for t in tools_for(["slack"])]
 NAMES = [t.name for t in TOOLS]
@@ -201,6 +204,45 @@ def _hostile(prop: dict[str, Any], defs: dict[str, Any], depth: int = 0) -> st.S
     return st.none()
 
 
+def _real_rows() -> dict[str, list[Any]]:
+    """Table -> ids and referring values (names, codes, handles) of its first rows in the
+    seeded world, for arguments that name a row (`officegym.tools.Ref`)."""
+    refs = {t.ref(k) for t in tools_for(None) for k in t.parameters.get("properties", {})}
+    world = World(world_image("default", 0))
+    found: dict[str, list[Any]] = {}
+    with world.initial_connection() as conn:
+        for ref in filter(None, refs):
+            columns = ", ".join(("id", *ref.columns))
+            rows = conn.execute(text(f"SELECT {columns} FROM {ref.table} ORDER BY id LIMIT 6"))
+            values = found.setdefault(ref.table, [])
+            values.extend(v for row in rows for v in row if v is not None and v not in values)
+    world.close()
+    return found
+
+
+REAL = _real_rows()
+
+
+def _named_row(t: Tool, arg: str, prop: dict[str, Any], defs: dict[str, Any]) -> Any:
+    """A strategy for a real row's id or name where `arg` names a row and the schema
+    takes that type (a list of one where it takes a list), else None."""
+    ref = t.ref(arg)
+    if ref is None:
+        return None
+    types = _types(prop, defs)
+    if "array" in types:
+        types = _types(_resolve(prop, defs).get("items", {}), defs) | {"array"}
+    fits = [v for v in REAL.get(ref.table, []) if _json_type(v) in types]
+    if not fits:
+        return None
+    one = st.sampled_from(fits)
+    return one.map(lambda v: [v]) if "array" in types else one
+
+
+def _json_type(value: Any) -> str:
+    return "integer" if isinstance(value, int) else "string"
+
+
 @st.composite
 def typed_call(draw: st.DrawFn, app: str, *, wrong: bool) -> dict[str, Any]:
     """A call of one of `app`'s tools: every argument of its own type, hostile values
@@ -212,7 +254,11 @@ def typed_call(draw: st.DrawFn, app: str, *, wrong: bool) -> dict[str, Any]:
     optional = [k for k in props if k not in required]
     chosen = required + draw(st.lists(st.sampled_from(optional), unique=True)) if optional else []
     chosen = chosen or list(required)
-    args = {k: draw(_hostile(props[k], defs)) for k in chosen}
+    args = {}
+    for k in chosen:
+        real = _named_row(t, k, props[k], defs)
+        hostile = _hostile(props[k], defs)
+        args[k] = draw(hostile if real is None else real | real | hostile)
     if wrong:
         if not props:
             args["unexpected"] = 1

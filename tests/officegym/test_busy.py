@@ -153,3 +153,24 @@ def test_an_error_raised_by_the_commit_gets_the_error_page_not_a_500(
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+def test_a_bug_at_the_commit_answers_in_each_apis_own_shape(world: World) -> None:
+    """A write the database refuses only at commit (a broken foreign key, as a bug would
+    leave) is the Slack API's internal_error and the Sheets API's INTERNAL, in JSON."""
+    app = create_app(world, persona=ME, config={"SECRET_KEY": "test"})  # not TESTING: no raise
+
+    @app.after_request
+    def leave_a_broken_row(response: Any) -> Any:
+        g.db.add(Message(channel_id=10**9, user_id=1, text="x", created_at=world.clock.now()))
+        return response
+
+    client = app.test_client()
+    slack = client.post("/api/auth.test", headers={"Authorization": f"Bearer xoxp-{ME}"})
+    owner, book = owner_of(world, "Orders 2025")
+    sheets = client.get(f"/gsheets/v4/spreadsheets/{book}",
+                        headers={"Authorization": f"Bearer xoxp-{owner}"})  # fmt: skip
+    assert slack.status_code == 500 and slack.json == {
+        "ok": False, "error": "internal_error", "detail": "internal error"
+    }  # fmt: skip
+    assert sheets.status_code == 500 and sheets.json["error"]["status"] == "INTERNAL"

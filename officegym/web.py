@@ -7,9 +7,11 @@ module's ``URL_PREFIX``, ``/api`` if it names none: the Slack API lives at
 ``/api/<method>`` as Slack's does, another app's native API under a path of its
 own); nothing is listed by hand. Per request it opens ``g.db`` on the world
 and loads ``g.actor`` (the signed-in person), commits after a successful
-response and rolls back otherwise. `OfficeGymError` is translated to an HTTP
+response and rolls back otherwise; an error the commit raises is answered as the same
+error raised by the view would be. `OfficeGymError` is translated to an HTTP
 status in exactly one handler here (an api blueprint may register its own
-``bp.errorhandler`` to answer in JSON instead).
+``bp.errorhandler`` to answer in JSON instead); `Busy` (the write lock stayed held past
+the bounded wait) is a 503 with ``Retry-After`` at every door.
 
 Grading over HTTP (``POST /grade``, `officegym.grading_api`) is mounted only with
 ``create_app(..., expose_grading=True)`` (``officegym serve --expose-grading``):

@@ -161,6 +161,9 @@ def find_by_name(
     raise NotFound(f"no {record_type} named {name!r}", code=f"{record_type}_not_found")
 
 
+MAX_WORDS = 20  # distinct words in one search (as the chat's search)
+
+
 def search(
     s: Session,
     actor: Person,
@@ -176,11 +179,14 @@ def search(
     limit: int = 50,
     offset: int = 0,
 ) -> Page:
-    """Records whose text fields contain every word of `query` and that match every
-    filter; `is_open` and the close-date bounds apply to the types that have them."""
+    """Records whose text fields contain every word of `query` (at most `MAX_WORDS`
+    distinct ones) and that match every filter; `is_open` and the close-date bounds
+    apply to the types that have them."""
     require_role(s, actor)
     _model(record_type)  # an unknown type is refused before anything else
-    words = (query or "").split()
+    words = list(dict.fromkeys((query or "").split()))  # each distinct word once
+    if len(words) > MAX_WORDS:  # each is a clause: thousands overflow the SQL parser
+        raise Invalid(f"search query has more than {MAX_WORDS} words; search with fewer")
     given = {k: v for k, v in (filters or {}).items() if v is not None and v != ""}
     params: dict[str, Any] = {f"w{i}": f"%{w}%" for i, w in enumerate(words)}
     params |= {f"f_{k}": _filter_value(s, record_type, k, v) for k, v in given.items()}

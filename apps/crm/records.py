@@ -134,7 +134,7 @@ def find(s: Session, actor: Person, record_type: str, ref: int | str) -> Any:
     if isinstance(ref, int):
         return get_record(s, actor, record_type, ref)
     key = ref.strip()
-    if key.isdigit() and record_type != "case":
+    if key.isdecimal() and record_type != "case":
         return get_record(s, actor, record_type, int(key))
     return find_by_name(s, actor, record_type, ref)
 
@@ -148,7 +148,7 @@ def find_by_name(
     require_role(s, actor)
     _model(record_type)
     key = name.strip()
-    key = key.zfill(8) if record_type == "case" and key.isdigit() else key.lower()
+    key = key.zfill(8) if record_type == "case" and key.isdecimal() else key.lower()
     for stmt in _BY_NAME[record_type]:
         found = list(s.scalars(stmt, {"k": key}))
         if len(found) == 1:

@@ -94,7 +94,7 @@ def not_found(what: str) -> NotFound:
 def workbook(spreadsheet_id: str) -> Workbook:
     """The spreadsheet of an id: 404 when there is none, 403 when the caller cannot
     open it."""
-    if not spreadsheet_id.isdigit() or len(spreadsheet_id) > 18:
+    if not spreadsheet_id.isdecimal() or len(spreadsheet_id) > 18:
         raise not_found(f"spreadsheet {spreadsheet_id!r}")
     if get(g.db, Workbook, int(spreadsheet_id)) is None:
         raise not_found(f"spreadsheet {spreadsheet_id!r}")

@@ -9,8 +9,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from officegym.killtest import check, general_member, kill_run
 from officegym.serve_process import served_database
+
+pytestmark = pytest.mark.xdist_group("serve-load")  # servers of their own: one at a time
 
 
 def test_acknowledged_writes_survive_kill_9_and_restart(tmp_path: Path) -> None:

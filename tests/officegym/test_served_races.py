@@ -20,7 +20,7 @@ from tests.apps.booking.test_money_races import booked, ledger
 from tests.apps.sheets.test_races import ME, cells_at, new_workbook
 from tests.officegym.test_postgres import SERVER, _server_up
 
-pytestmark = pytest.mark.postgres
+pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("serve-load")]  # heavy: one at a time
 
 
 @pytest.fixture(scope="module")

@@ -17,19 +17,13 @@ import argparse
 import json
 import os
 import signal
-import socket
 import subprocess
-import sys
-import time
-import urllib.request
-import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from pathlib import Path
+from collections.abc import Callable
 
-from sqlalchemy import create_engine, text
+from sqlalchemy import text
 
 from officegym.loadtest import run_load, verify
+from officegym.serve_process import served_database
 from officegym.world import World, world_image
 
 SERVER = os.environ.get("OFFICEGYM_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
@@ -45,48 +39,6 @@ def people() -> list[str]:
         handles = [r[0] for r in rows]
     world.close()
     return handles[:25]
-
-
-def wait_healthy(base: str, proc: subprocess.Popen, timeout: float = 300) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and proc.poll() is None:
-        try:
-            with urllib.request.urlopen(f"{base}/healthz", timeout=2) as r:
-                if r.read() == b"ok":
-                    return
-        except OSError:
-            time.sleep(0.3)
-    raise RuntimeError("serve did not become healthy")
-
-
-@contextmanager
-def served(workers: int) -> Iterator[tuple[str, str, subprocess.Popen]]:
-    """A database of its own on the local server, served by `workers` processes:
-    (base URL, database URL, the server process); all dropped at the end."""
-    name = f"og_bench_{uuid.uuid4().hex[:8]}"
-    admin = create_engine(SERVER, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f"CREATE DATABASE {name}"))
-    url = SERVER.rsplit("/", 1)[0] + f"/{name}"
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    officegym = Path(sys.executable).with_name("officegym")
-    cmd = [str(officegym), "serve", "--db", url, "--workers", str(workers), "--port", str(port)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, start_new_session=True)
-    try:
-        wait_healthy(f"http://127.0.0.1:{port}", proc)
-        yield f"http://127.0.0.1:{port}", url, proc
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(30)
-        with admin.connect() as conn:
-            conn.execute(text(f"DROP DATABASE {name} WITH (FORCE)"))
-        admin.dispose()
 
 
 def killer(proc: subprocess.Popen) -> Callable[[], None]:
@@ -105,7 +57,8 @@ def main() -> None:
     parser.add_argument("--kill", action="store_true", help="SIGKILL a worker mid-load")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds of load not counted")
     args = parser.parse_args()
-    with served(args.workers) as (base, url, proc):
+    with served_database(SERVER, workers=args.workers) as served:
+        base, url, proc = served.base, served.url, served.proc
         if args.warmup:  # workers' first requests fill their caches; not what is measured
             run_load(base, url, people(), writers=args.writers, seconds=args.warmup)
         chaos = killer(proc) if args.kill else None

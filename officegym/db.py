@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import hashlib
+import sqlite3
 from collections.abc import Mapping
 from typing import Annotated, Any, TypeVar
 
@@ -30,9 +31,12 @@ from sqlalchemy import (
     inspect,
     select,
 )
+from sqlalchemy.engine import ExceptionContext
 from sqlalchemy.orm import DeclarativeBase, Session, mapped_column
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.schema import CreateIndex, CreateTable
+
+from officegym.errors import Busy, Invalid
 
 __all__ = [
     "CLOCK",
@@ -126,9 +130,13 @@ def engine_for(url: str = "sqlite://") -> Engine:
             url, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT}
         )
         _begin_immediate(engine)
+        event.listen(engine, "handle_error", _lock_wait_ran_out)
     else:
-        return create_engine(url, pool_pre_ping=True)
+        engine = create_engine(url, pool_pre_ping=True)
+        event.listen(engine, "handle_error", _unstorable_text)
+        return engine
     event.listen(engine, "connect", _sqlite_pragmas)
+    event.listen(engine, "handle_error", _unstorable_text)
     return engine
 
 
@@ -155,6 +163,27 @@ def _begin_immediate(engine: Engine) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
+def _lock_wait_ran_out(ctx: ExceptionContext) -> None:
+    """Raise `Busy` (HTTP 503, retry later) instead of the driver's "database is locked"
+    once a SQLite writer has waited `BUSY_TIMEOUT` for the lock: an expected outcome
+    under load that every door answers in its own shape, not a bug (500)."""
+    exc = ctx.original_exception
+    if isinstance(exc, sqlite3.OperationalError) and str(exc).startswith(_LOCKED):
+        raise Busy(
+            "the database is busy with other writers and nothing was changed: "
+            f"retry in {Busy.retry_after} s"
+        ) from exc
+
+
+def _unstorable_text(ctx: ExceptionContext) -> None:
+    """Raise `Invalid` for text the driver cannot encode (a lone UTF-16 surrogate, which
+    no UTF-8 column stores): whatever door let it through, it is bad input, not a bug."""
+    exc = ctx.original_exception
+    if isinstance(exc, UnicodeEncodeError):
+        raise Invalid("the text holds a character no database stores (a lone surrogate)") from exc
+
+
+_LOCKED = ("database is locked", "database is busy", "database table is locked")
 WRITER = "officegym_writer"  # execution option of the connections sessions write through
 
 

@@ -5,6 +5,7 @@
     ├── Forbidden             it exists but the actor may not do this
     ├── Invalid               arguments are malformed or out of range
     ├── Conflict              the operation clashes with current state (duplicate, already done)
+    ├── Busy                  the database stayed locked by other writers: retry later
     └── ConfigError           a scenario, task or setting is wrong; names the file, field and reason
 
 Each edge translates these exactly once: HTTP status in the web layer, a tool
@@ -13,7 +14,7 @@ error in MCP, an error observation in the Gym.
 
 from __future__ import annotations
 
-__all__ = ["ConfigError", "Conflict", "Forbidden", "Invalid", "NotFound", "OfficeGymError"]
+__all__ = ["Busy", "ConfigError", "Conflict", "Forbidden", "Invalid", "NotFound", "OfficeGymError"]
 
 
 class OfficeGymError(Exception):
@@ -46,6 +47,21 @@ class Invalid(OfficeGymError):
 class Conflict(OfficeGymError):
     http_status = 409
     default_code = "conflict"
+
+
+class Busy(OfficeGymError):
+    """The write lock stayed held by other writers past the bounded wait (a SQLite file
+    under load): nothing changed, and the same request may succeed `retry_after` seconds
+    later (HTTP 503 with ``Retry-After``)."""
+
+    http_status = 503
+    default_code = "service_unavailable"
+    retry_after = 1  # seconds
+
+    @property
+    def headers(self) -> dict[str, str]:
+        """The HTTP headers every door sends with its 503."""
+        return {"Retry-After": str(self.retry_after)}
 
 
 class ConfigError(OfficeGymError):

@@ -7,9 +7,11 @@ module's ``URL_PREFIX``, ``/api`` if it names none: the Slack API lives at
 ``/api/<method>`` as Slack's does, another app's native API under a path of its
 own); nothing is listed by hand. Per request it opens ``g.db`` on the world
 and loads ``g.actor`` (the signed-in person), commits after a successful
-response and rolls back otherwise. `OfficeGymError` is translated to an HTTP
+response and rolls back otherwise; an error the commit raises is answered as the same
+error raised by the view would be. `OfficeGymError` is translated to an HTTP
 status in exactly one handler here (an api blueprint may register its own
-``bp.errorhandler`` to answer in JSON instead).
+``bp.errorhandler`` to answer in JSON instead); `Busy` (the write lock stayed held past
+the bounded wait) is a 503 with ``Retry-After`` at every door.
 
 Grading over HTTP (``POST /grade``, `officegym.grading_api`) is mounted only with
 ``create_app(..., expose_grading=True)`` (``officegym serve --expose-grading``):
@@ -57,7 +59,7 @@ import officegym.apps
 from officegym import grading_api
 from officegym.apps.org import service as org
 from officegym.apps.org.models import Person
-from officegym.errors import Conflict, Forbidden, Invalid, OfficeGymError
+from officegym.errors import Busy, Conflict, Forbidden, Invalid, OfficeGymError
 from officegym.hosts import bare_host
 from officegym.personas import PersonaPolicy, who_acts
 from officegym.web_guards import register_converters, register_guards
@@ -282,13 +284,21 @@ def _register_request_hooks(app: Flask) -> None:
         return None
 
     @app.after_request
-    def finish(response: Response) -> Response:
+    def finish(response: Response) -> Response | BaseResponse:
         db = g.get("db")
-        if db is not None:
-            if response.status_code < 400:
-                db.commit()
-            else:
-                db.rollback()
+        if db is None:
+            return response
+        if response.status_code >= 400:
+            db.rollback()
+            return response
+        try:
+            db.commit()
+        except Exception as exc:  # answered by the handler an error in the view would get
+            db.rollback()
+            try:
+                return app.make_response(app.handle_user_exception(exc))
+            except Exception as bug:  # no handler: the 500 of the request's blueprint
+                return app.make_response(app.handle_exception(bug))
         return response
 
     @app.teardown_request
@@ -385,15 +395,17 @@ def _register_error_handlers(app: Flask) -> None:
     """Translate domain errors (and HTTP errors) to an error page, once."""
 
     @app.errorhandler(OfficeGymError)
-    def domain_error(exc: OfficeGymError) -> tuple[str, int] | BaseResponse:
+    def domain_error(exc: OfficeGymError) -> tuple[str, int] | tuple[str, int, dict[str, str]]:
         back = _form_origin(app)
-        if back is not None and g.get("db") is not None:  # explain it on the page it came from
+        busy = isinstance(exc, Busy)
+        if back is not None and not busy and g.get("db") is not None:  # explain it where tried
             g.db.rollback()
             flash(exc.message, "error")
-            return redirect(back, code=303)
-        return render_template("error.html", message=exc.message, status=exc.http_status), (
-            exc.http_status
-        )
+            return redirect(back, code=303)  # type: ignore[return-value]
+        page = render_template("error.html", message=exc.message, status=exc.http_status)
+        if busy:
+            return page, exc.http_status, exc.headers
+        return page, exc.http_status
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> tuple[str, int] | HTTPException:

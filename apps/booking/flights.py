@@ -188,7 +188,7 @@ def find_flight_booking(s: Session, actor: Person, ref: str | int) -> FlightBook
     """A flight booking the actor made or travels on, by record locator or id."""
     key = str(ref).strip().upper()
     fb = s.scalars(_BY_CODE, {"c": key}).first()
-    if fb is None and key.isdigit():
+    if fb is None and key.isdecimal():
         fb = get(s, FlightBooking, int(key))
     if fb is None or (fb.booked_by_id != actor.id and actor.id not in passengers(s, fb)):
         raise NotFound(f"no flight booking {ref!r} of yours", code="trip_not_found")

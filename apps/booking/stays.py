@@ -47,7 +47,7 @@ def find_reservation(s: Session, actor: Person, ref: str | int) -> Reservation:
     """A reservation of the actor's (as guest or booker) by confirmation code or id."""
     key = str(ref).strip().upper()
     found = s.scalars(_BY_CODE, {"c": key}).first()
-    if found is None and key.isdigit():
+    if found is None and key.isdecimal():
         found = get(s, Reservation, int(key))
     if found is None:
         raise NotFound(f"no reservation {ref!r}", code="trip_not_found")

@@ -134,7 +134,7 @@ def find(s: Session, actor: Person, record_type: str, ref: int | str) -> Any:
     if isinstance(ref, int):
         return get_record(s, actor, record_type, ref)
     key = ref.strip()
-    if key.isdigit() and record_type != "case":
+    if key.isdecimal() and record_type != "case":
         return get_record(s, actor, record_type, int(key))
     return find_by_name(s, actor, record_type, ref)
 
@@ -148,7 +148,7 @@ def find_by_name(
     require_role(s, actor)
     _model(record_type)
     key = name.strip()
-    key = key.zfill(8) if record_type == "case" and key.isdigit() else key.lower()
+    key = key.zfill(8) if record_type == "case" and key.isdecimal() else key.lower()
     for stmt in _BY_NAME[record_type]:
         found = list(s.scalars(stmt, {"k": key}))
         if len(found) == 1:
@@ -159,6 +159,9 @@ def find_by_name(
                 f"{len(found)} {record_type} records match {name!r} (ids {ids}); {advice}"
             )
     raise NotFound(f"no {record_type} named {name!r}", code=f"{record_type}_not_found")
+
+
+MAX_WORDS = 20  # distinct words in one search (as the chat's search)
 
 
 def search(
@@ -176,11 +179,14 @@ def search(
     limit: int = 50,
     offset: int = 0,
 ) -> Page:
-    """Records whose text fields contain every word of `query` and that match every
-    filter; `is_open` and the close-date bounds apply to the types that have them."""
+    """Records whose text fields contain every word of `query` (at most `MAX_WORDS`
+    distinct ones) and that match every filter; `is_open` and the close-date bounds
+    apply to the types that have them."""
     require_role(s, actor)
     _model(record_type)  # an unknown type is refused before anything else
-    words = (query or "").split()
+    words = list(dict.fromkeys((query or "").split()))  # each distinct word once
+    if len(words) > MAX_WORDS:  # each is a clause: thousands overflow the SQL parser
+        raise Invalid(f"search query has more than {MAX_WORDS} words; search with fewer")
     given = {k: v for k, v in (filters or {}).items() if v is not None and v != ""}
     params: dict[str, Any] = {f"w{i}": f"%{w}%" for i, w in enumerate(words)}
     params |= {f"f_{k}": _filter_value(s, record_type, k, v) for k, v in given.items()}

@@ -90,7 +90,7 @@ def find_workbook(s: Session, actor: Person, ref: int | str) -> Workbook:
 
 
 def _find_workbook(s: Session, actor: Person, ref: int | str) -> Workbook:
-    if isinstance(ref, int) or (isinstance(ref, str) and ref.strip().isdigit()):
+    if isinstance(ref, int) or (isinstance(ref, str) and ref.strip().isdecimal()):
         wb = get(s, Workbook, int(ref))
         if wb is not None and role_of(s, actor, wb) is not None:
             return wb

@@ -17,12 +17,13 @@ import json
 from typing import Any
 
 from flask import Blueprint, Response, current_app, g, jsonify, request
+from werkzeug.exceptions import InternalServerError
 
 from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets.api_fields import parse_mask, select_fields
 from officegym.apps.sheets.models import Workbook
 from officegym.db import get
-from officegym.errors import Forbidden, Invalid, NotFound, OfficeGymError
+from officegym.errors import Busy, Forbidden, Invalid, NotFound, OfficeGymError
 from officegym.personas import bearer_token, who_acts
 from officegym.web import cross_site_reason, persona_policy
 
@@ -42,7 +43,8 @@ def error(code: int, status: str, message: str) -> tuple[Response, int]:
 @bp.errorhandler(OfficeGymError)
 def domain_error(exc: OfficeGymError) -> tuple[Response, int]:
     """A domain error in Google's shape: Forbidden 403, an unknown spreadsheet 404 (set
-    by `workbook`), anything else the request got wrong 400."""
+    by `workbook`), a database busy past its lock wait 503 UNAVAILABLE with
+    ``Retry-After``, anything else the request got wrong 400."""
     g.db.rollback()
     if exc.code == "not_authed":
         return error(401, "UNAUTHENTICATED", exc.message)
@@ -50,7 +52,17 @@ def domain_error(exc: OfficeGymError) -> tuple[Response, int]:
         return error(403, "PERMISSION_DENIED", f"{NO_PERMISSION}: {exc.message}")
     if isinstance(exc, NotFound) and exc.code == "api_not_found":
         return error(404, "NOT_FOUND", exc.message)
+    if isinstance(exc, Busy):  # the lock wait ran out: nothing changed, retry
+        answer, status = error(503, "UNAVAILABLE", exc.message)
+        answer.headers.update(exc.headers)
+        return answer, status
     return error(400, "INVALID_ARGUMENT", exc.message)
+
+
+@bp.errorhandler(InternalServerError)
+def internal_error(_exc: InternalServerError) -> tuple[Response, int]:
+    """A bug (in a method or at the commit) in Google's shape rather than an HTML page."""
+    return error(500, "INTERNAL", "Internal error encountered.")
 
 
 @bp.before_request
@@ -82,7 +94,7 @@ def not_found(what: str) -> NotFound:
 def workbook(spreadsheet_id: str) -> Workbook:
     """The spreadsheet of an id: 404 when there is none, 403 when the caller cannot
     open it."""
-    if not spreadsheet_id.isdigit() or len(spreadsheet_id) > 18:
+    if not spreadsheet_id.isdecimal() or len(spreadsheet_id) > 18:
         raise not_found(f"spreadsheet {spreadsheet_id!r}")
     if get(g.db, Workbook, int(spreadsheet_id)) is None:
         raise not_found(f"spreadsheet {spreadsheet_id!r}")

@@ -95,7 +95,7 @@ def list_files() -> Response:
     terms = [_clause(p) for p in _split_and(q) if p.strip()] if q.strip() else []
     size = request.args.get("pageSize", "100")
     start = request.args.get("pageToken", "0")
-    if not size.isdigit() or not start.isdigit() or len(start) > 9:
+    if not size.isdecimal() or not start.isdecimal() or len(start) > 9:
         raise Invalid("Invalid Value: pageSize and pageToken")
     found = [wb for wb in sheets.list_workbooks(g.db, g.actor) if _matches(wb, terms)]
     first, count = int(start), max(1, min(int(size), 1000))
@@ -201,7 +201,7 @@ def delete_permission(file_id: str, permission_id: str) -> tuple[str, int]:
     if permission_id == "anyoneWithLink":
         sheets.set_link_access(g.db, g.actor, wb, "none")
         return "", 204
-    ok = permission_id.isdigit() and len(permission_id) <= 18
+    ok = permission_id.isdecimal() and len(permission_id) <= 18
     person = g.db.get(Person, int(permission_id)) if ok else None
     if person is None:
         raise not_found(f"permission {permission_id!r}")

@@ -38,7 +38,7 @@ def objects(value: Any, where: str) -> list[dict[str, Any]]:
 def integer(d: dict[str, Any], key: str, default: int | None = None, *, lo: int = 0) -> int:
     """An integer field (a numeric string too, as Google's JSON accepts int64 strings)."""
     v = d.get(key, default)
-    if isinstance(v, str) and v.strip().lstrip("-").isdigit() and len(v) < 19:
+    if isinstance(v, str) and v.strip().lstrip("-").isdecimal() and len(v) < 19:
         v = int(v)
     if isinstance(v, float) and v.is_integer():
         v = int(v)

@@ -17,7 +17,8 @@ Functions whose cost grows with a number (FACT, dates far away) follow Excel's o
 bounds (FACT(171) is #NUM!), which keep them cheap. A blown budget raises
 `OverBudget`: unlike an error value inside a formula, IFERROR cannot catch it; the
 engine puts `OverBudget.error` in the cell and notes the reason (`Book.over_budget`),
-and a write whose own formula blew it is refused with that reason (`refuse`).
+and a write whose own formula blew it is refused with that reason (`refuse`); the
+other cells it cut short are named in the write tool's result (``over_budget``).
 """
 
 from __future__ import annotations

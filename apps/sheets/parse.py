@@ -122,7 +122,7 @@ def _corner(text: str, row: int, col: int) -> Corner | None:
     k = j + row_abs
     digits = text[k:]
     if (letters and (len(letters) > 3 or not letters.isascii())) or (
-        digits and not digits.isdigit()
+        digits and not digits.isdecimal()
     ):
         return None
     if not letters and not digits:

@@ -227,7 +227,7 @@ def sheet_tabs(wb_id: int) -> BaseResponse:
             return redirect(url_for("sheets.grid", wb_id=wb.id, sheet=current.name))
         if op == "freeze":
             rows = request.form.get("rows", "0").strip()
-            sheets.freeze_rows(g.db, g.actor, wb, current, int(rows) if rows.isdigit() else -1)
+            sheets.freeze_rows(g.db, g.actor, wb, current, int(rows) if rows.isdecimal() else -1)
             flash(f"{current.name}: {rows} frozen rows.")
             return redirect(url_for("sheets.grid", wb_id=wb.id, sheet=current.name))
         if op == "delete":

@@ -170,7 +170,7 @@ def find(wb_id: int) -> str:
     cell displays it (dates as dates, money with separators) with a link to it."""
     wb = workbook(wb_id)
     q, args = request.args.get("q", ""), request.args
-    page = max(1, int(args["page"])) if args.get("page", "").isdigit() else 1
+    page = max(1, int(args["page"])) if args.get("page", "").isdecimal() else 1
     found: list[tuple[Any, int, int, str]] = []
     more = False
     if q.strip():

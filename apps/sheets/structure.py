@@ -159,7 +159,7 @@ def _line(axis: str, start: int | str) -> int:
     text = start.strip().upper()
     if axis == "col" and text.isalpha():
         return col_index(text)
-    if text.isdigit():
+    if text.isdecimal():
         return int(text)
     raise Invalid(f"{start!r} is not a {'row number' if axis == 'row' else 'column letter'}")
 

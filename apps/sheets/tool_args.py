@@ -9,7 +9,7 @@ from pydantic import Field
 
 from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets.models import Workbook
-from officegym.apps.sheets.refs import Area
+from officegym.apps.sheets.refs import Area, a1
 from officegym.tools import Ref, ToolContext
 
 WorkbookRef = Annotated[
@@ -53,6 +53,7 @@ Header = Annotated[
 ]
 
 MAX_ECHO = 400  # cells of computed values echoed back after a write
+MAX_CUT = 20  # cells named when a recalculation cut formulas short
 
 
 def workbook(ctx: ToolContext, ref: int | str) -> Workbook:
@@ -64,12 +65,31 @@ def dimension(value: str) -> str:
 
 
 def written(ctx: ToolContext, wb: Workbook, area: Area, **extra: Any) -> dict[str, Any]:
-    """What a write returns: the range written and its computed values (small ranges)."""
+    """What a write returns: the range written and its computed values (small ranges),
+    and the cells its recalculation cut short (`cut_short`)."""
     out: dict[str, Any] = {"ok": True, "workbook_id": wb.id, "updated_range": area.label(), **extra}
     if area.size <= MAX_ECHO:
         block = sheets.read_range(ctx.session, ctx.actor, wb, area.label())
         out["values"] = block.rows
-    return out
+    return out | cut_short(ctx, wb)
+
+
+def cut_short(ctx: ToolContext, wb: Workbook) -> dict[str, Any]:
+    """``{"over_budget": ...}`` naming the formulas the write's recalculation left at
+    #NUM! because they blew the evaluation budget (`budget`), so the agent is told rather
+    than reading #NUM! later; empty if none. Each cut is reported once."""
+    b = sheets.book(ctx.session, wb.id)
+    over, b.over_budget = b.over_budget, {}
+    if not over:
+        return {}
+    cells = [f"{b.sheets[sid].name}!{a1(row, col)}" for sid, row, col in list(over)[:MAX_CUT]]
+    note = {
+        "count": len(over),
+        "cells": cells,
+        "reasons": sorted(set(over.values())),
+        "shown": "#NUM!",
+    }
+    return {"over_budget": note}
 
 
 def workbook_view(ctx: ToolContext, wb: Workbook) -> dict[str, Any]:

@@ -111,7 +111,9 @@ def sheets_write_range(
 ) -> dict[str, Any]:
     """Type values and formulas into cells, the block's top-left at the range's first
     cell (give one cell, or a range of the block's exact size). Formulas recalculate and
-    so does everything that depends on the cells; returns the computed values."""
+    so does everything that depends on the cells; returns the computed values, and in
+    `over_budget` the dependent formulas left at #NUM! because the recalculation ran out
+    of its time budget."""
     wb = A.workbook(ctx, workbook)
     area = sheets.write_range(ctx.session, ctx.actor, wb, range, values, sheet=sheet)
     return A.written(ctx, wb, area)
@@ -149,7 +151,7 @@ def sheets_clear_range(
     """Empty the cells of a range (formulas that read them recalculate)."""
     wb = A.workbook(ctx, workbook)
     n = sheets.clear_range(ctx.session, ctx.actor, wb, range, sheet=sheet, formats=formats)
-    return {"ok": True, "cleared_cells": n}
+    return {"ok": True, "cleared_cells": n, **A.cut_short(ctx, wb)}
 
 
 @tool("read")

@@ -43,7 +43,7 @@ def sheets_insert_dimension(
         start=start,
         count=count,
     )
-    return {"ok": True}
+    return {"ok": True, **A.cut_short(ctx, wb)}
 
 
 @tool("write")
@@ -68,7 +68,7 @@ def sheets_delete_dimension(
         start=start,
         count=count,
     )
-    return {"ok": True}
+    return {"ok": True, **A.cut_short(ctx, wb)}
 
 
 @tool("write")
@@ -112,7 +112,7 @@ def sheets_remove_duplicates(
     n = sheets.remove_duplicates(
         ctx.session, ctx.actor, wb, range, columns=columns, sheet=sheet, header=header
     )
-    return {"ok": True, "removed_rows": n}
+    return {"ok": True, "removed_rows": n, **A.cut_short(ctx, wb)}
 
 
 @tool("write")

@@ -49,6 +49,7 @@ import json
 from typing import Any
 
 from flask import Blueprint, current_app, g, jsonify, request
+from werkzeug.exceptions import InternalServerError
 from werkzeug.wrappers import Response
 
 from officegym.apps.org import service as org
@@ -71,7 +72,7 @@ from officegym.apps.slack.api_objects import (
     method,
     user_id,
 )
-from officegym.errors import Invalid, OfficeGymError
+from officegym.errors import Busy, Invalid, OfficeGymError
 from officegym.inputs import has_lone_surrogate
 from officegym.personas import bearer_token, who_acts
 from officegym.web import cross_site_reason, persona_policy
@@ -110,12 +111,31 @@ def dispatch(name: str) -> tuple[Response, int]:
         g.actor = _authenticate(params)
         body = handler(params)
     except OfficeGymError as exc:
-        g.db.rollback()
-        return _fail(RENAMED.get((name, exc.code), exc.code), exc.message)
+        return _domain_failure(exc, name)
     except Exception:  # a bug answers like Slack's fatal_error; the web layer rolls back
         current_app.logger.exception("Slack API method %s failed", name)
         return _fail("internal_error", "internal error", status=500)
     return jsonify({"ok": True, **body}), 200
+
+
+@bp.errorhandler(OfficeGymError)
+def _domain_failure(exc: OfficeGymError, name: str | None = None) -> tuple[Response, int]:
+    """A domain error in Slack's envelope (HTTP 200, as Slack answers them), raised by a
+    method or by the request's hooks and commit; a database busy past its lock wait is a
+    503 with ``Retry-After`` (nothing changed, retry)."""
+    g.db.rollback()
+    if isinstance(exc, Busy):
+        answer, status = _fail(exc.code, exc.message, status=exc.http_status)
+        answer.headers.update(exc.headers)
+        return answer, status
+    method_name = name if name is not None else (request.view_args or {}).get("name", "")
+    return _fail(RENAMED.get((method_name, exc.code), exc.code), exc.message)
+
+
+@bp.errorhandler(InternalServerError)
+def _internal_error(_exc: InternalServerError) -> tuple[Response, int]:
+    """A bug outside a method's own code (a hook, the commit) answers as one inside it."""
+    return _fail("internal_error", "internal error", status=500)
 
 
 def _fail(code: str, detail: str, *, status: int = 200) -> tuple[Response, int]:

@@ -178,7 +178,7 @@ def cursor_position(p: Params) -> int:
         return 0
     try:
         kind, _, value = base64.urlsafe_b64decode(raw.encode()).decode().partition(":")
-        if kind == "next" and value.isascii() and value.isdigit() and len(value) <= 12:
+        if kind == "next" and value.isascii() and value.isdecimal() and len(value) <= 12:
             return int(value)
     except (binascii.Error, UnicodeDecodeError, ValueError):
         pass

@@ -10,7 +10,8 @@ import pytest
 from pydantic import Field
 
 from officegym.errors import Invalid, NotFound
-from officegym.tools import REGISTRY, ToolContext, call_tool, tool, tools_for
+from officegym.tools import REGISTRY, ToolContext, call_tool, load_tools, tool, tools_for
+from tests.apps.crm.helpers import cast
 
 
 def test_every_tool_has_a_description_and_a_valid_schema() -> None:
@@ -64,3 +65,26 @@ def test_validation_errors_name_the_argument(world) -> None:
             call_tool(ctx, "slack_list_channels", {"bogus": 1})
         with pytest.raises(NotFound, match="unknown tool"):
             call_tool(ctx, "rm_rf", {})
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments"),
+    [
+        ("sheets_delete_sheet", {"workbook": "¹", "sheet": "Data"}),
+        ("sheets_insert_dimension", {"workbook": "¹", "dimension": "rows", "start": "²"}),
+        ("booking_get_trip", {"code": "²"}),
+        ("booking_cancel_flight", {"code": "³"}),
+        ("crm_get_account", {"account": "¹"}),
+        ("crm_get_case", {"case": "²"}),
+    ],
+)
+def test_digits_int_cannot_read_name_nothing_rather_than_crash(
+    world, name: str, arguments: dict
+) -> None:
+    """Superscript digits are digits to `str.isdigit` but not to `int`: a reference made
+    of them is looked up as a name (found by the env fuzz as an internal error)."""
+    load_tools()
+    with world.session() as s, pytest.raises(NotFound) as caught:
+        actor = cast(s).rep.id if name.startswith("crm") else 1  # one with a CRM role
+        call_tool(ToolContext(s, actor), name, arguments)
+    assert caught.value.code != "unknown_tool"

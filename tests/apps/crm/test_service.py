@@ -352,3 +352,16 @@ def test_every_field_change_is_in_the_history(world: World) -> None:
         assert [(h.field, h.old_value, h.new_value, h.changed_by_id) for h in rows[:1]] == [
             ("billing_city", old_city, "Oslo", who.rep.id)
         ]
+
+
+def test_a_search_of_thousands_of_words_is_refused_not_a_database_error(world: World) -> None:
+    """Each distinct word is a clause: a repeated word counts once, and more than 20
+    distinct words are a clear refusal (thousands overflowed SQLite's expression depth)."""
+    with world.session() as s:
+        who = cast(s)
+        name = crm.search(s, who.rep, "account", filters={"owner_id": who.rep.id}).items[0].name
+        word = name.split()[0]
+        repeated = crm.search(s, who.rep, "account", query=" ".join([word] * 3000))
+        assert repeated.total == crm.search(s, who.rep, "account", query=word).total > 0
+        with pytest.raises(Invalid, match="more than 20 words"):
+            crm.search(s, who.rep, "opportunity", query=" ".join(f"w{i}" for i in range(3000)))

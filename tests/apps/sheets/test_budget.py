@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from officegym.apps.sheets import budget
 from officegym.apps.sheets import service as sheets
 from officegym.errors import Invalid
 from officegym.runner import ToolRunner
@@ -221,3 +222,27 @@ def test_an_xlsx_is_refused_while_it_is_read_once_past_the_cell_limit() -> None:
     """)
     assert out["result"] == "big.xlsx: holds more than 5,000 cells" and out["seen"] == []
     assert out["precheck"] == "big.xlsx: a sheet has more than 1,000 cells"
+
+
+def test_a_write_names_the_dependent_cells_its_recalculation_cut_short(world: World) -> None:
+    """Formulas that depend on the typed cell and ran out of the time budget show #NUM!,
+    and the write tool's result says which ones; the typed value itself is stored."""
+    heavy = [["=A1+SUM(SEQUENCE(60,60)*SEQUENCE(60,60))"] for _ in range(60)]
+    with world.session() as s, budget.limits(budget.Limits(seconds=600)):
+        me = owner(s, "Orders 2025")
+        wb = sheets.create_workbook(s, me, "Cut short")
+        sheets.write_range(s, me, wb, "B1", heavy)
+        s.commit()
+    runner = ToolRunner(world, me.handle)
+    with budget.limits(budget.Limits(seconds=0.1)):
+        out = runner.call("sheets_write_range", {"workbook": wb.id, "range": "A1", "values": [[7]]})
+    shown = runner.call("sheets_read_range", {"workbook": wb.id, "range": "B1:B60"})
+    calm = runner.call("sheets_write_range", {"workbook": wb.id, "range": "C1", "values": [[1]]})
+    runner.close()
+    assert out.ok and out.result["values"] == [[7]]
+    cut = out.result["over_budget"]
+    num = [f"Sheet1!B{r}" for r, (v,) in enumerate(shown.result["values"], 1) if v == "#NUM!"]
+    assert 0 < cut["count"] == len(num) < 60
+    assert cut["cells"] == num[:20] and cut["shown"] == "#NUM!"
+    assert cut["reasons"] == ["the recalculation took more than 0.1 s"]
+    assert "over_budget" not in calm.result  # a later write that cut nothing says nothing

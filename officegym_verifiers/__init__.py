@@ -13,6 +13,7 @@ from officegym_verifiers.taskset import (
     OfficeTask,
     OfficeTaskset,
     OfficeTasksetConfig,
+    OfficeTextTask,
 )
 
 __all__ = [
@@ -22,4 +23,5 @@ __all__ = [
     "OfficeTask",
     "OfficeTaskset",
     "OfficeTasksetConfig",
+    "OfficeTextTask",
 ]

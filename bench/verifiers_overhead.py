@@ -1,0 +1,133 @@
+"""What verifiers adds to a step: one tool call through `vf-eval`'s native tool calling
+(`officegym_verifiers`) against a direct ``env.step`` of the same call, in one run.
+
+    python bench/verifiers_overhead.py [--short 5] [--long 45] [--steps 300] [--text]
+
+- direct: ``env.step`` on ``gymnasium.make("officegym/slack.pin-message-v0")`` of a read
+  call (``slack_list_channels``), median of `--steps`;
+- verifiers: verifiers' own ``run_eval`` (what ``vf-eval`` runs) on one instance, its
+  model a scripted OpenAI-compatible server on 127.0.0.1 that makes the read call `n`
+  times, then the reference calls and ``submit``. Two runs, `--short` and `--long` reads,
+  so the episode's start-up (tool server, harness process) cancels out: the marginal time
+  per read is one step through verifiers (model call through verifiers' interception,
+  the harness's MCP call, the rollout state's pull and push, the env step). Less the
+  scripted model's own answer time, what remains over the direct step is verifiers';
+- ``--text``: the same for the JSON-in-text form (``actions = "text"``), where each step
+  relaunches the harness.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import gymnasium
+
+import officegym  # noqa: F401  (registers the environments)
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.gym.openai_stub import ScriptedModel
+
+TEMPLATE = "slack.pin-message"
+READ = ("slack_list_channels", {"member_only": True})
+
+
+def direct_ms(steps: int) -> float:
+    """Median ms of a direct env.step of the read call."""
+    env = gymnasium.make(f"officegym/{TEMPLATE}-v0", max_steps=10**6)
+    env.reset(seed=0)
+    action = {"tool": READ[0], "arguments": READ[1]}
+    env.step(action)
+    times = []
+    for _ in range(steps):
+        start = time.perf_counter()
+        env.step(action)
+        times.append(time.perf_counter() - start)
+    env.close()
+    return 1000 * statistics.median(times)
+
+
+def episode_seconds(model: ScriptedModel, reads: int, actions: str, out: Path) -> float:
+    """Wall time of verifiers' run_eval on one instance whose script starts with `reads`
+    read calls; asserts the episode reached reward 1.0."""
+    from verifiers.v1.cli.eval.runner import run_eval
+    from verifiers.v1.configs.cli.eval import EvalConfig
+
+    from officegym.tasks import make_task
+    from officegym.tasks.splits import split_seeds
+
+    task = make_task(TEMPLATE, next(split_seeds(TEMPLATE, "train")))
+    reference = [(c.name, dict(c.arguments)) for c in task.solution]
+    model.tasks[task.goal] = ([READ] * reads + reference, task.answer)
+    name = "reference-text" if actions == "text" else "reference"
+    config = EvalConfig.model_validate({
+        "model": name, "push": False, "rich": None, "output_dir": str(out),
+        "env": {"taskset": {"id": "officegym-verifiers", "templates": [TEMPLATE],
+                            "per_template": 1, "actions": actions, "max_steps": reads + 30}},
+        "client": {"base_url": model.base_url},
+    })  # fmt: skip
+    start = time.perf_counter()
+    episodes = asyncio.run(run_eval(config))
+    elapsed = time.perf_counter() - start
+    scores = [t.rewards["officegym"].score for e in episodes for t in e.traces]
+    assert scores == [1.0], scores
+    return elapsed
+
+
+def model_ms(model: ScriptedModel, calls: int = 50) -> float:
+    """The scripted model's own answer time through the openai client (ms per call)."""
+    import openai
+
+    goal = next(iter(model.tasks))
+    client = openai.OpenAI(base_url=model.base_url, api_key="x")
+    messages = [{"role": "user", "content": goal}]
+    start = time.perf_counter()
+    for _ in range(calls):
+        client.chat.completions.create(model="reference", messages=messages)
+    return 1000 * (time.perf_counter() - start) / calls
+
+
+def measure(model: ScriptedModel, actions: str, short: int, long: int, out: Path) -> float:
+    """Marginal ms per read step through verifiers in the `actions` form."""
+    small = episode_seconds(model, short, actions, out / f"{actions}-short")
+    large = episode_seconds(model, long, actions, out / f"{actions}-long")
+    print(f"  {actions}: episode with {short} reads {small:.1f} s, with {long} reads {large:.1f} s")
+    return 1000 * (large - small) / (long - short)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--steps", type=int, default=300)
+    parser.add_argument("--short", type=int, default=5)
+    parser.add_argument("--long", type=int, default=45)
+    parser.add_argument("--text", action="store_true", help="also the JSON-in-text form")
+    parser.add_argument("--out", default="/tmp/officegym-bench-vf-overhead")
+    args = parser.parse_args()
+    model = ScriptedModel()
+    try:
+        direct = direct_ms(args.steps)
+        native = measure(model, "tools", args.short, args.long, Path(args.out))
+        answer = model_ms(model)
+        text = measure(model, "text", args.short, args.long, Path(args.out)) if args.text else None
+        direct_after = direct_ms(args.steps)
+    finally:
+        model.close()
+    direct = min(direct, direct_after)
+    print(f"direct env.step (median of {args.steps}, before and after): {direct:.2f} ms")
+    print(f"scripted model's own answer: {answer:.2f} ms")
+    over = native - answer - direct
+    print(
+        f"verifiers native tool step (marginal): {native:.1f} ms = {native / direct:.1f}x the "
+        f"direct step; less the model's answer, +{over:.1f} ms over direct "
+        f"({(native - answer) / direct:.1f}x)"
+    )
+    if text is not None:
+        print(f"verifiers JSON-in-text step (marginal, a harness launch each): {text:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -2,25 +2,29 @@
 (template, task seed) instances of a split, and an `Env` that plays each as an episode
 of officegym's own Gymnasium env, with the grade as the reward.
 
+Two action forms (``--env.taskset.actions``):
+
+- ``tools`` (the default): native tool calling (`officegym_verifiers.native`). The task's
+  prompt is the episode's opening; its tools are one `OfficeToolset` MCP server per
+  rollout holding that rollout's episode; the harness runs once per episode and the model
+  calls the tools as OpenAI function tools; the rewards read the grade from the rollout's
+  state.
+- ``text`` (JSON in the model's text, the package's first form): `OfficeEnv.run` resets
+  ``gymnasium.make("officegym/<template>-v0")`` on the task's seed in process and opens
+  the player's interaction with the persona, the goal, the tools (their JSON schemas) and
+  the action form; each reply is one action, JSON text ``{"tool": ..., "arguments":
+  {...}}`` (a fenced block is unwrapped), stepped as is, so a malformed reply is the env's
+  error observation, sent back as the next user turn; the episode ends on ``submit``, on
+  the env's step limit, when the player's run ends or it replies with nothing (then
+  ``submit`` is sent for it). The harness runs once per step (each turn relaunches it).
+
 What was checked (verifiers 0.4.0, openenv-core 0.3.0): verifiers' built-in ``openenv``
 taskset pointed at officegym's OpenEnv server (`officegym.gym.openenv_server`) does not
 run: its env reads ``GenericEnvClient._base_url``, which openenv-core 0.3.0's client no
-longer has, so every episode ends in an ``EnvError`` before the model is asked. This
-package therefore follows the same design (the env plays the user, as verifiers'
-``openenv`` and ``textarena`` tasksets do) on the Gymnasium env directly, in process:
+longer has, so every episode ends in an ``EnvError`` before the model is asked.
 
-- `OfficeTaskset.load` yields one task per instance: ``per_template`` seeds of each
-  template from `officegym.tasks.splits.split_seeds` (a fixed order), in ``split``;
-- `OfficeEnv.run` resets ``gymnasium.make("officegym/<template>-v0")`` on the task's
-  seed and opens the player's interaction with the persona, the goal, the tools (their
-  JSON schemas) and the action form; each reply is one action, JSON text
-  ``{"tool": ..., "arguments": {...}}`` (a fenced block is unwrapped), stepped as is, so
-  a malformed reply is the env's error observation, sent back as the next user turn;
-- the episode ends on ``submit``, on the env's step limit, when the player's run ends
-  or it replies with nothing (then ``submit`` is sent for it); the grade of the final
-  state is recorded as the trace's ``officegym`` reward (and ``officegym_passed``).
-
-The player runs verifiers' ``null`` harness (a plain chat program) in the ``subprocess``
+Both forms are scored ``officegym`` (the grade) and ``officegym_passed`` (weight 0). The
+player runs verifiers' ``null`` harness (a plain chat program) in the ``subprocess``
 runtime by default, so an eval needs no sandbox service: ``vf-eval
 officegym-verifiers -m MODEL --client.base_url URL``.
 """
@@ -41,6 +45,7 @@ from officegym.gym.registration import env_id
 from officegym.gym.rollout import make_env
 from officegym.tasks import load_templates, make_task
 from officegym.tasks.splits import split_seeds
+from officegym_verifiers.native import OfficeData, OfficeTask, opening_prompts
 
 __all__ = [
     "OfficeData",
@@ -49,6 +54,7 @@ __all__ = [
     "OfficeTask",
     "OfficeTaskset",
     "OfficeTasksetConfig",
+    "OfficeTextTask",
 ]
 
 ACTION_FORM = (
@@ -58,17 +64,9 @@ ACTION_FORM = (
 )
 
 
-class OfficeData(vf.TaskData):
-    """One task instance: the template, its seed and the world it is built on."""
-
-    template: str
-    task_seed: int
-    scenario: str = "default"
-    world_seed: int = 0
-
-
 class OfficeTasksetConfig(vf.TasksetConfig):
-    """Which instances: templates (all if empty), split, seeds per template, step limit."""
+    """Which instances (templates, all if empty; split; seeds per template), the step
+    limit and the action form: native tool calls (``tools``) or JSON text (``text``)."""
 
     templates: list[str] = Field(default_factory=list)
     split: Literal["train", "test"] = "train"
@@ -76,10 +74,26 @@ class OfficeTasksetConfig(vf.TasksetConfig):
     scenario: str = "default"
     world_seed: int = 0
     max_steps: int = Field(30, ge=1)
+    actions: Literal["tools", "text"] = "tools"
 
 
-class OfficeTask(vf.Task[OfficeData]):
-    """An officegym task instance (its behaviour is the env's: nothing to set up)."""
+class OfficeTextTask(OfficeTask):
+    """An instance played with JSON actions in text: `OfficeEnv` steps the episode and
+    records the grade itself (no tool server, no task rewards)."""
+
+    @classmethod
+    def toolsets(cls, config: vf.TaskConfig) -> list[vf.Toolset]:
+        return []
+
+    # Undecorated overrides: the env ends the episode and records the grade itself.
+    def episode_over(self, trace: vf.Trace) -> bool:
+        raise NotImplementedError
+
+    async def officegym(self, trace: vf.Trace) -> float:
+        raise NotImplementedError
+
+    async def officegym_passed(self, trace: vf.Trace) -> float:
+        raise NotImplementedError
 
 
 class OfficeTaskset(vf.Taskset[OfficeTask, OfficeTasksetConfig]):
@@ -93,21 +107,23 @@ class OfficeTaskset(vf.Taskset[OfficeTask, OfficeTasksetConfig]):
         if unknown:
             raise ValueError(f"unknown officegym template(s): {unknown}")
         for template in templates:
-            seeds = split_seeds(
-                template,
-                config.split,
-                config.per_template,
-                scenario=config.scenario,
-                world_seed=config.world_seed,
-            )
-            for seed in seeds:
+            seeds = list(
+                split_seeds(template, config.split, config.per_template,
+                            scenario=config.scenario, world_seed=config.world_seed)
+            )  # fmt: skip
+            prompts: list[str | None] = [None] * len(seeds)
+            if config.actions == "tools":
+                prompts = opening_prompts(template, seeds, scenario=config.scenario,
+                                          world_seed=config.world_seed)  # fmt: skip
+            for seed, prompt in zip(seeds, prompts, strict=True):
                 task = make_task(template, seed, config.scenario, config.world_seed)
                 data = OfficeData(
                     id=f"{template}#{seed}", name=f"{template}#{seed}", description=task.goal,
                     template=template, task_seed=seed, scenario=config.scenario,
-                    world_seed=config.world_seed,
+                    world_seed=config.world_seed, max_steps=config.max_steps, prompt=prompt,
                 )  # fmt: skip
-                yield OfficeTask(data, config.task)
+                kind = OfficeTask if config.actions == "tools" else OfficeTextTask
+                yield kind(data, config.task)
 
 
 class OfficeEnvConfig(vf.EnvConfig):
@@ -122,9 +138,12 @@ class OfficeEnv(vf.Env[OfficeEnvConfig]):
     """Plays one officegym task per episode; the grade is the reward."""
 
     async def run(self, task: OfficeTask, agents: vf.Agents) -> None:
-        data, config = task.data, self.taskset.config
+        if not isinstance(task, OfficeTextTask):
+            await agents.player.run(task)  # native tools: the harness plays the episode
+            return
+        data = task.data
         env = await asyncio.to_thread(
-            make_env, env_id(data.template), max_steps=config.max_steps,
+            make_env, env_id(data.template), max_steps=data.max_steps,
             scenario=data.scenario, world_seed=data.world_seed,
         )  # fmt: skip
         try:

@@ -1,12 +1,12 @@
 """The core never imports the optional stacks: `import officegym` (and its gym and CLI)
-loads none of openai, ray, openenv, verifiers, pyarrow, playwright, pillow."""
+loads none of openai, ray, openenv, verifiers, pyarrow, playwright, pillow, skyrl_gym."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
-OPTIONAL = ("openai", "ray", "openenv", "verifiers", "pyarrow", "playwright", "PIL")
+OPTIONAL = ("openai", "ray", "openenv", "verifiers", "pyarrow", "playwright", "PIL", "skyrl_gym")
 
 
 def test_importing_officegym_loads_no_optional_stack() -> None:

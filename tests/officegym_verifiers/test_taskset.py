@@ -57,7 +57,7 @@ def test_vf_eval_plays_reference_replies_to_reward_one(
     config.write_text(
         f'model = "reference-text"\npush = false\noutput_dir = "{tmp_path / "out"}"\n'
         f'[env.taskset]\nid = "officegym-verifiers"\ntemplates = {json.dumps(TEMPLATES)}\n'
-        f'per_template = 2\n[client]\nbase_url = "{scripted_model.base_url}"\n'
+        f'per_template = 2\nactions = "text"\n[client]\nbase_url = "{scripted_model.base_url}"\n'
     )
     env = {**os.environ, "OPENAI_API_KEY": "not-needed"}
     run = subprocess.run([str(VF_EVAL), "@", str(config), "--no-rich"], capture_output=True,

@@ -36,6 +36,7 @@ from officegym.apps.sheets.history import history
 from officegym.apps.sheets.paste import copy_range, fill_range
 from officegym.apps.sheets.pivots import create_pivot, delete_pivot, pivots_of, refresh_pivot
 from officegym.apps.sheets.places import locate, sheet_named, sheets_of
+from officegym.apps.sheets.spill import report as spill_report
 from officegym.apps.sheets.store import book
 from officegym.apps.sheets.structure import (
     delete_dimension,
@@ -107,6 +108,7 @@ __all__ = [
     "sheet_named",
     "sheets_of",
     "sort_range",
+    "spill_report",
     "visible_ids",
     "write_cells",
     "write_range",

@@ -45,7 +45,8 @@ def sheet_resource(s: Session, wb: Workbook, sheet: Sheet, index: int) -> dict[s
         "sheetType": "GRID",
         "gridProperties": grid,
     }
-    return {"properties": props}
+    merges = [grid_range(sheet, m) for m in sheets.merges_of(s, sheet)]
+    return {"properties": props, **({"merges": merges} if merges else {})}
 
 
 def _extended(v: Any) -> dict[str, Any]:

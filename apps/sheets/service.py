@@ -33,6 +33,7 @@ from officegym.apps.sheets.files import (
     import_xlsx,
 )
 from officegym.apps.sheets.history import history
+from officegym.apps.sheets.merges import merge_cells, merges_of, unmerge_cells
 from officegym.apps.sheets.paste import copy_range, fill_range
 from officegym.apps.sheets.pivots import create_pivot, delete_pivot, pivots_of, refresh_pivot
 from officegym.apps.sheets.places import locate, sheet_named, sheets_of
@@ -53,6 +54,7 @@ from officegym.apps.sheets.workbooks import (
     delete_workbook,
     freeze_rows,
     list_workbooks,
+    move_sheet,
     next_workbook_id,
     rename_sheet,
     rename_workbook,
@@ -92,6 +94,9 @@ __all__ = [
     "json_value",
     "list_workbooks",
     "locate",
+    "merge_cells",
+    "merges_of",
+    "move_sheet",
     "next_workbook_id",
     "pivots_of",
     "read_range",
@@ -109,6 +114,7 @@ __all__ = [
     "sheets_of",
     "sort_range",
     "spill_report",
+    "unmerge_cells",
     "visible_ids",
     "write_cells",
     "write_range",

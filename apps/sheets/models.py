@@ -120,7 +120,10 @@ class Pivot(Base):
     filters, written to a target anchor and refreshed when its source changes.
 
     `rows`/`columns` are lists of source header names; `values` a list of
-    ``{"field": header, "summary": "SUM"}``; `filters` ``{header: [allowed values]}``."""
+    ``{"field": header, "summary": "SUM"}``; `filters` ``{header: [allowed values]}``;
+    `sort` how a group field is ordered (ascending by its labels when absent):
+    ``{header: {"order": "DESCENDING", "value": index into values}}`` (Sheets' "Order"
+    and "Sort by")."""
 
     __tablename__ = "sheets_pivot"
 
@@ -134,6 +137,7 @@ class Pivot(Base):
     columns: Mapped[list] = mapped_column(JSON)
     values: Mapped[list] = mapped_column(JSON)
     filters: Mapped[dict] = mapped_column(JSON)
+    sort: Mapped[dict | None] = mapped_column(JSON)
     extent: Mapped[str] = mapped_column(String(40), default="")
 
 

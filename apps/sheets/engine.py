@@ -388,10 +388,11 @@ class Book:
         return self.recalc([(sid, *k) for sid, k, st in cells if st.formula])
 
     def relink_all(self) -> None:
-        """Rebuild the graph from the formulas (after sheets or names changed)."""
+        """Rebuild the graph from the formulas (after sheets, names or cells moved)."""
         graphs = (self.reads, self.cell_deps, self.col_deps, self.wide_deps, self.name_users)
         for graph in (*graphs, self.volatile, self.subtotals):
             graph.clear()
+        self.spills.rebuild(self)
         for sid, sheet in self.sheets.items():
             for (r, c), st in sheet.cells.items():
                 if st.formula is not None:

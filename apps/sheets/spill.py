@@ -61,6 +61,19 @@ class Spills:
         rows, _, cols = text.lstrip("!").partition("x")
         self.anchors.setdefault(sid, {})[(row, col)] = (int(rows), int(cols), text[0] == "!")
 
+    def rebuild(self, book: Book) -> None:
+        """Re-index the anchors from the cells' stored sizes (after cells moved, a sort),
+        and empty spilled values no anchor covers any more (moved away from it)."""
+        self.anchors = {}
+        for sid, sheet in book.sheets.items():
+            for (r, c), st in sheet.cells.items():
+                if st.spill:
+                    self.note((sid, r, c), st.spill)
+        for sid, sheet in book.sheets.items():
+            for (r, c), st in list(sheet.cells.items()):
+                if st.input is None and st.value is not None and self.owner(sid, r, c) is None:
+                    _empty(book, (sid, r, c))
+
     def covering(self, book: Book, key: Key) -> Iterator[Key]:
         """Anchors to recalculate after `key` changed: those blocked there, and those that
         spill there unless the cell still holds what they spilled (typed over, cleared)."""
@@ -234,11 +247,17 @@ def _clear(book: Book, key: Key, keep: tuple[int, int, int, int] | None) -> None
             continue
         if keep is not None and keep[0] <= r <= keep[2] and keep[1] <= c <= keep[3]:
             continue
-        st = book.own(sid, r, c)  # type: ignore[assignment]
+        _empty(book, (sid, r, c))
+
+
+def _empty(book: Book, key: Key) -> None:
+    """Remove a spilled value from its cell (its format stays)."""
+    st = book.own(*key)
+    if st is not None:
         st.value = None
-        sheet.values.pop((r, c), None)
-        book.dirty[(sid, r, c)] = None
-        book.spills.changed[(sid, r, c)] = None
+        book.sheets[key[0]].values.pop(key[1:], None)
+        book.dirty[key] = None
+        book.spills.changed[key] = None
 
 
 def _write(book: Book, key: Key, matrix: Array) -> None:

@@ -158,3 +158,17 @@ def test_spilled_values_are_stored_as_values_and_known_after_a_reload(world: Wor
         "K1: Array result was not expanded because it would overwrite data in L2."
     ]
     runner.close()
+
+
+def test_a_sorted_anchor_spills_from_its_new_row(world: World) -> None:
+    with world.session() as s:
+        me, wb = owner(s, "Orders 2025").handle, workbook(s, "Orders 2025").id
+    runner = ToolRunner(world, me)
+    assert runner.call("sheets_create_sheet", {"workbook": wb, "name": "S"}).ok
+    rows = [["=SEQUENCE(2)", "z"], ["", "y"], ["", "x"]]
+    assert runner.call("sheets_write_range", {"workbook": wb, "range": "S!A1", "values": rows}).ok
+    by_b = {"workbook": wb, "range": "S!A1:B3", "by": [{"column": "B"}]}
+    assert runner.call("sheets_sort_range", by_b).ok
+    got = runner.call("sheets_read_range", {"workbook": wb, "range": "S!A1:B4"}).result
+    assert got["values"] == [["", "x"], ["", "y"], [1, "z"], [2, ""]]
+    runner.close()

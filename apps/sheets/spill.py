@@ -181,6 +181,41 @@ def message(book: Book, key: Key) -> str | None:
     return f"Array result was not expanded because it would overwrite data in {a1(*found)}."
 
 
+def adoptable(book: Book, sid: int) -> list[tuple[int, int]]:
+    """Typed cells that block an anchor while holding exactly what it would spill there:
+    a file keeps spilled values as plain values (an .xlsx export, Excel's own files), so
+    an import gives them back to their anchor by clearing these cells."""
+    out: list[tuple[int, int]] = []
+    for (r, c), (_, _, blocked) in list(book.spills.anchors.get(sid, {}).items()):
+        state = book.cell(sid, r, c)
+        if not blocked or state is None or state.formula is None:
+            continue
+        matrix = _array(book, (sid, r, c), state.formula)
+        typed = [
+            ((r + i, c + j), _element(v), book.cell(sid, r + i, c + j))
+            for i, line in enumerate(matrix or [])
+            for j, v in enumerate(line)
+            if (i, j) != (0, 0)
+        ]
+        typed = [(k, v, st) for k, v, st in typed if st is not None and st.input is not None]
+        if matrix and all(_equal(st.value, v) and st.formula is None for _, v, st in typed):
+            out += [k for k, _, _ in typed]
+    return out
+
+
+def _array(book: Book, key: Key, formula: Compiled) -> Array | None:
+    """The array a formula gives now (None for one value or an error)."""
+    from officegym.apps.sheets.outcome import outcome
+
+    found: list[Array] = []
+    outcome(lambda: evaluate(Ctx(book, *key, book.today), formula, found))
+    return found[0] if found else None
+
+
+def _equal(a: Value, b: Value) -> bool:
+    return a == b and type(a) is type(b)
+
+
 def report(book: Book, sid: int, area: tuple[int, int, int, int]) -> dict[str, Any]:
     """For a write's answer: where the anchors in `area` spilled (``{"K1": "S!K1:L3"}``)
     and Sheets' note on each blocked one (``"K1: Array result was not expanded ..."``)."""

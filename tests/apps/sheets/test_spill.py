@@ -6,9 +6,13 @@ anchor, and they go when the anchor does. Expectations are computed by hand
 
 from __future__ import annotations
 
+import io
+
+from openpyxl import load_workbook
 from sqlalchemy import select
 
 from officegym.apps.sheets import budget, spill, store
+from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets.models import Cell
 from officegym.apps.sheets.values import NUM, REF
 from officegym.runner import ToolRunner
@@ -172,3 +176,22 @@ def test_a_sorted_anchor_spills_from_its_new_row(world: World) -> None:
     got = runner.call("sheets_read_range", {"workbook": wb, "range": "S!A1:B4"}).result
     assert got["values"] == [["", "x"], ["", "y"], [1, "z"], [2, ""]]
     runner.close()
+
+
+def test_an_exported_spill_reads_as_values_and_imports_as_a_spill(world: World) -> None:
+    with world.session() as s:
+        wb, me = workbook(s, "Orders 2025"), owner(s, "Orders 2025")
+        sheets.write_range(s, me, wb, "Orders!K1", [["=SEQUENCE(3,2)"]])
+        data = sheets.export_xlsx(s, me, wb)
+        raw = load_workbook(io.BytesIO(data), data_only=True)["Orders"]
+        assert [[raw.cell(r, c).value for c in (11, 12)] for r in (1, 2, 3)] == [
+            [1, 2],
+            [3, 4],
+            [5, 6],
+        ]
+        copy = sheets.import_xlsx(s, me, "copy.xlsx", data)
+        got = sheets.read_range(s, me, copy, "Orders!K1:L3", mode="formulas").rows
+        assert got == [["=SEQUENCE(3,2)", 2], [3, 4], [5, 6]]
+        book = store.book(s, copy.id)
+        sid = book.sheet_id("Orders")
+        assert book.cell(sid, 3, 12).input is None and book.spills.anchors[sid][(1, 11)][2] is False

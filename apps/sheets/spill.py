@@ -14,7 +14,7 @@ engine asks this module which anchors cover a cell (`Spills.covering`: typing in
 spilled cell or clearing a blocker recalculates the anchor) and recalculates the readers
 of the cells a spill changed (`Spills.take_changed`). A reference spills as far as its
 sheet's used extent (the blank rows past it would show nothing); an array larger than
-the evaluation budget's cap shows the budget's error.
+the budget's spill cap (`budget.Limits.spill`) shows the budget's error.
 """
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ def evaluate(ctx: Ctx, formula: Compiled, found: list[Array]) -> Value:
     matrix = _matrix(raw)
     if matrix is None:
         return shown(raw)
-    budget.cells(len(matrix) * len(matrix[0]), "a spilled array")
+    budget.spill(len(matrix) * len(matrix[0]))
     found.append(matrix)
     return shown(matrix[0][0])
 
@@ -301,8 +301,7 @@ def _write(book: Book, key: Key, matrix: Array) -> None:
 
     sid, row, col = key
     sheet = book.sheets[sid]
-    for i, line in enumerate(matrix):
-        budget.tick()
+    for i, line in enumerate(matrix):  # its size was checked (`budget.spill`)
         for j, v in enumerate(line):
             if i == 0 and j == 0:
                 continue

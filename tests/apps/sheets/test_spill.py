@@ -113,11 +113,26 @@ def test_a_spill_that_reads_its_own_cells_is_circular() -> None:
     assert book["A1"] == REF and book["A2"] is None
 
 
-def test_a_spill_larger_than_the_array_budget_shows_the_budget_error() -> None:
+def test_a_spill_larger_than_the_spill_budget_shows_the_budget_error() -> None:
     book = Sheets()
-    with budget.limits(budget.Limits(cells=50)):
+    with budget.limits(budget.Limits(spill=50)):
         book.type("A1", "=SEQUENCE(10,10)")
-    assert book["A1"] == NUM and book["B2"] is None and book.book.over_budget
+        assert book["A1"] == NUM and book["B2"] is None
+        assert "spilled array of 100 cells" in book.book.over_budget[(1, 1, 1)]
+        book.type("A1", "=SEQUENCE(5,10)")
+    assert book["A1"] == 1 and book["J5"] == 50 and not book.book.over_budget
+
+
+def test_a_typed_formula_spilling_past_the_budget_is_refused(world: World) -> None:
+    with world.session() as s:
+        me, wb = owner(s, "Orders 2025").handle, workbook(s, "Orders 2025").id
+    runner = ToolRunner(world, me)
+    big = {"workbook": wb, "range": "K1", "values": [[f"=SEQUENCE({budget.LIMITS.spill + 1})"]]}
+    refused = runner.call("sheets_write_range", big)
+    assert not refused.ok and refused.code == "over_budget" and "spilled array" in refused.error
+    got = runner.call("sheets_read_range", {"workbook": wb, "range": "K1:K3"}).result
+    assert got["values"] == [[""], [""], [""]]  # nothing was written
+    runner.close()
 
 
 def test_a_fork_spills_without_touching_its_parent() -> None:

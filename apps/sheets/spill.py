@@ -74,19 +74,21 @@ class Spills:
                 if st.input is None and st.value is not None and self.owner(sid, r, c) is None:
                     _empty(book, (sid, r, c))
 
-    def covering(self, book: Book, key: Key) -> Iterator[Key]:
+    def covering(self, book: Book, key: Key) -> list[Key]:
         """Anchors to recalculate after `key` changed: those blocked there, and those that
         spill there unless the cell still holds what they spilled (typed over, cleared)."""
         sid, row, col = key
         anchors = self.anchors.get(sid)
         if not anchors:
-            return
+            return []
         st = book.sheets[sid].cells.get((row, col))
         spilled = st is not None and st.input is None and st.value is not None
-        for (r, c), (h, w, blocked) in anchors.items():
-            inside = r <= row < r + h and c <= col < c + w and (r, c) != (row, col)
-            if inside and (blocked or not spilled):
-                yield (sid, r, c)
+        return [
+            (sid, r, c)
+            for (r, c), (h, w, blocked) in anchors.items()
+            if r <= row < r + h and c <= col < c + w and (r, c) != (row, col)
+            if blocked or not spilled
+        ]
 
     def owner(self, sid: int, row: int, col: int) -> tuple[int, int] | None:
         """The anchor whose unblocked spill covers (row, col), if any."""

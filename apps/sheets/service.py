@@ -37,6 +37,7 @@ from officegym.apps.sheets.merges import merge_cells, merges_of, unmerge_cells
 from officegym.apps.sheets.paste import copy_range, fill_range
 from officegym.apps.sheets.pivots import create_pivot, delete_pivot, pivots_of, refresh_pivot
 from officegym.apps.sheets.places import locate, sheet_named, sheets_of
+from officegym.apps.sheets.spill import message as spill_note
 from officegym.apps.sheets.spill import report as spill_report
 from officegym.apps.sheets.store import book
 from officegym.apps.sheets.structure import (
@@ -113,6 +114,7 @@ __all__ = [
     "sheet_named",
     "sheets_of",
     "sort_range",
+    "spill_note",
     "spill_report",
     "unmerge_cells",
     "visible_ids",

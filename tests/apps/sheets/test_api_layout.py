@@ -131,3 +131,16 @@ def test_gspread_merges_reorders_and_reads_spilled_values(server: tuple[str, Wor
     with pytest.raises(gspread.exceptions.APIError) as bold:
         ws.format("A1", {"textFormat": {"bold": True}})
     assert bold.value.response.status_code == 400
+
+
+def test_google_reads_a_blocked_spill_with_sheets_note(api: Any, server: tuple[str, World]) -> None:
+    _, world = server
+    sid, _ = fresh(api, "Blocked", [["=SEQUENCE(3)"], [""], ["in the way"]])
+    assert state(world, sid, "A1:A3") == [["#REF!"], [""], ["in the way"]]
+    got = api.spreadsheets().get(spreadsheetId=sid, ranges="Sheet1!A1", includeGridData=True)
+    cell = got.execute()["sheets"][0]["data"][0]["rowData"][0]["values"][0]
+    assert cell["userEnteredValue"] == {"formulaValue": "=SEQUENCE(3)"}
+    assert cell["effectiveValue"]["errorValue"] == {
+        "type": "REF",
+        "message": "Array result was not expanded because it would overwrite data in A3.",
+    }

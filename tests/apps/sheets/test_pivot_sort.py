@@ -123,3 +123,16 @@ def test_google_sort_order_and_value_bucket(api: Any, server: tuple[str, World])
     with pytest.raises(HttpError) as refused:
         batch(api, sid, {"updateCells": {**cells, "start": {**at, "columnIndex": 9}}})
     assert refused.value.resp.status == 400 and b"buckets" in refused.value.content
+
+
+def test_the_browser_reference_sets_the_editors_order_or_refuses() -> None:
+    from officegym.apps.sheets.browser import _pivot_sort
+
+    args = {"rows": ["Region"], "values": [{"field": "Revenue", "summary": "SUM"}]}
+    by_total = [{"field": "Region", "order": "descending", "by": "SUM of Revenue"}]
+    assert _pivot_sort({**args, "sort": by_total}) == [
+        "select_option('pivot-sort-order', 'DESCENDING')",
+        "select_option('pivot-sort-by', '0')",
+    ]
+    with pytest.raises(KeyError):  # the editor cannot order by another value
+        _pivot_sort({**args, "sort": [{"field": "Region", "by": "MAX of Units"}]})

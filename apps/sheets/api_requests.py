@@ -1,8 +1,9 @@
 """spreadsheets.batchUpdate: Google Sheets API requests mapped onto the sheets service
 (the same operations the tools use), applied in order, all or nothing. Sheets and
-their properties, the spreadsheet's title, rows and columns, sorting and named ranges
-are here; cell contents in `api_requests_cells`. Kinds the clone has no model for
-(merges, basic filters, conditional formats, ...) answer a clear 400."""
+their properties (title, index, frozen rows), the spreadsheet's title, rows and columns,
+sorting, named ranges and merges are here; cell contents in `api_requests_cells`. Kinds
+the clone has no model for (hidden sheets, column widths, text formats, basic filters,
+conditional formats, ...) answer a clear 400."""
 
 from __future__ import annotations
 
@@ -35,8 +36,6 @@ __all__ = ["REQUESTS", "UNSUPPORTED", "batch_update"]
 
 Handler = Callable[[Session, Person, Workbook, dict[str, Any]], dict[str, Any]]
 UNSUPPORTED = (
-    "mergeCells",
-    "unmergeCells",
     "setBasicFilter",
     "clearBasicFilter",
     "addConditionalFormatRule",
@@ -111,10 +110,31 @@ def update_sheet_properties(
 
 
 def _move_sheet(s: Session, me: Person, wb: Workbook, sheet: Sheet, index: int) -> None:
-    """The sheets service cannot reorder tabs, so an index is accepted only where the
-    sheet already is (gspread sends it back unchanged); any move is a clear 400."""
-    if _index(s, wb, sheet) != index:
-        raise Invalid("moving a sheet (updateSheetProperties index) is not supported")
+    """Move a tab. Google counts `index` before the move: moving the first of three
+    sheets behind the second takes index 2."""
+    if index < 0:
+        raise Invalid("Invalid index: it must be 0 or more")
+    now = _index(s, wb, sheet)
+    sheets.move_sheet(s, me, wb, sheet, index if index <= now else index - 1)
+
+
+_MERGE_TYPES = {"MERGE_ALL": "all", "MERGE_COLUMNS": "columns", "MERGE_ROWS": "rows"}
+
+
+def merge_cells(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> dict[str, Any]:
+    """Merge a range into one cell, or each of its columns or rows."""
+    _, area = grid_area(s, wb, req.get("range"))
+    how = _MERGE_TYPES.get(req.get("mergeType", "MERGE_ALL"))
+    if how is None:
+        raise Invalid("Invalid mergeType: MERGE_ALL, MERGE_COLUMNS or MERGE_ROWS")
+    sheets.merge_cells(s, me, wb, area.label(), how=how)  # type: ignore[arg-type]
+    return {}
+
+
+def unmerge_cells(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> dict[str, Any]:
+    _, area = grid_area(s, wb, req.get("range"))
+    sheets.unmerge_cells(s, me, wb, area.label())
+    return {}
 
 
 def update_spreadsheet_properties(
@@ -190,6 +210,8 @@ REQUESTS: dict[str, Handler] = {
     "deleteDimension": delete_dimension,
     "addNamedRange": add_named_range,
     "deleteNamedRange": delete_named_range,
+    "mergeCells": merge_cells,
+    "unmergeCells": unmerge_cells,
     **cells_kinds.REQUESTS,
 }
 
@@ -209,6 +231,8 @@ FIELDS: dict[str, frozenset[str]] = {
         "deleteDimension": "range",
         "addNamedRange": "namedRange",
         "deleteNamedRange": "namedRangeId",
+        "mergeCells": "range mergeType",
+        "unmergeCells": "range",
         "repeatCell": "range cell fields",
         "updateCells": "rows fields start range",
         "autoFill": "range sourceAndDestination useAlternateSeries",

@@ -45,7 +45,8 @@ def sheet_resource(s: Session, wb: Workbook, sheet: Sheet, index: int) -> dict[s
         "sheetType": "GRID",
         "gridProperties": grid,
     }
-    return {"properties": props}
+    merges = [grid_range(sheet, m) for m in sheets.merges_of(s, sheet)]
+    return {"properties": props, **({"merges": merges} if merges else {})}
 
 
 def _extended(v: Any) -> dict[str, Any]:
@@ -89,8 +90,10 @@ def cell_data(state: Any) -> dict[str, Any]:
 
 
 def grid_data(s: Session, wb: Workbook, sheet: Sheet, area: Area | None) -> dict[str, Any]:
-    """A GridData of the sheet's used cells (within `area` if given)."""
-    data = sheets.book(s, wb.id).sheets[sheet.id]
+    """A GridData of the sheet's used cells (within `area` if given); a blocked array
+    formula's error carries Sheets' note, as Google's ErrorValue does."""
+    book = sheets.book(s, wb.id)
+    data = book.sheets[sheet.id]
     r1, c1 = (area.r1, area.c1) if area else (1, 1)
     r2 = min(area.r2 if area else data.max_row, data.max_row)
     c2 = min(area.c2 if area else data.max_col, data.max_col)
@@ -102,6 +105,11 @@ def grid_data(s: Session, wb: Workbook, sheet: Sheet, area: Area | None) -> dict
         {"values": [cell_data(data.cells.get((r, c))) for c in range(c1, c2 + 1)]}
         for r in range(r1, r2 + 1)
     ]
+    for (r, c), (_, _, blocked) in book.spills.anchors.get(sheet.id, {}).items():
+        if blocked and r1 <= r <= r2 and c1 <= c <= c2:
+            note = sheets.spill_note(book, (sheet.id, r, c))
+            error = {"errorValue": {"type": "REF", "message": note}}
+            rows[r - r1]["values"][c - c1]["effectiveValue"] = error
     out: dict[str, Any] = {"startRow": r1 - 1, "startColumn": c1 - 1}
     if rows:
         out["rowData"] = rows

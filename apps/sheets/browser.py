@@ -240,7 +240,23 @@ def _create_pivot(a: Args, w: Session, me: Person) -> list[str]:
             act("fill", "pivot-filter-field", field),
             act("fill", "pivot-filter-values", ", ".join(text(x) for x in allowed)),
         ]
-    return [*out, act("click", "pivot-create")]
+    return [*out, *_pivot_sort(a), act("click", "pivot-create")]
+
+
+def _pivot_sort(a: Args) -> list[str]:
+    """The editor's row order: one order (and sort-by) for every row group."""
+    sort, rows = a.get("sort") or [], a.get("rows") or []
+    if not sort:
+        return []
+    ways = {(str(x.get("order", "ascending")).upper(), x.get("by")) for x in sort}
+    value = a["values"][0]
+    label = f"{value.get('summary', 'SUM')} of {value['field']}".lower()
+    order, by = ways.pop() if len(ways) == 1 else ("", None)
+    same = {x["field"].lower() for x in sort} == {r.lower() for r in rows}
+    if not order or not same or (by is not None and by.strip().lower() != label):
+        raise KeyError("the pivot editor orders every row group one way, by labels or the value")
+    out = [act("select_option", "pivot-sort-order", order)]
+    return out + ([act("select_option", "pivot-sort-by", "0")] if by is not None else [])
 
 
 def _pivot_button(verb: str) -> Make:

@@ -5,6 +5,8 @@ its memory. Every evaluation therefore runs within limits checked *before* the w
 
 - an intermediate array (a range read densely, a broadcast, a lifted call) holds at
   most `Limits.cells` values (`cells()`);
+- a formula's array result spills into at most `Limits.spill` cells (`spill()`): those
+  are stored cells, written and saved, so the cap is far below the array cap;
 - text holds at most Excel's 32,767 characters (`text_size()`: #VALUE!, as Excel);
 - a formula nests at most `Limits.depth` levels (a parse error, see `parse.py`);
 - one recalculation runs at most `Limits.seconds`; formulas left when it runs out
@@ -45,6 +47,7 @@ __all__ = [
     "limits",
     "recalculation",
     "refuse",
+    "spill",
     "text_size",
     "tick",
     "timeout",
@@ -58,6 +61,7 @@ class Limits:
     """The budget's caps (`LIMITS` by default; `limits()` changes them for a block)."""
 
     cells: int = MAX_ROWS  # values in any intermediate array: one whole column
+    spill: int = 50_000  # cells one array result may fill (spill.py)
     depth: int = 200  # nesting levels of a formula (Excel allows 64 nested functions)
     seconds: float = 3.0  # per recalculation
     enforced: bool = True  # False only to measure what the checks cost (bench)
@@ -120,6 +124,13 @@ def cells(n: int, what: str = "an array") -> None:
         )
     if n > 1000 and expired():
         raise timeout()
+
+
+def spill(n: int) -> None:
+    """Check an array result's size before it spills into `n` cells."""
+    lim = _limits.get()
+    if lim.enforced and n > lim.spill:
+        raise OverBudget(f"a spilled array of {n:,} cells exceeds the limit of {lim.spill:,}")
 
 
 def tick() -> None:

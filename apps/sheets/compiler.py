@@ -35,6 +35,7 @@ from officegym.apps.sheets.values import (
 )
 
 __all__ = ["Compiled", "Node", "cache_size", "compile_cell", "compile_formula", "fast_key"]
+__all__ += ["shown"]
 
 Node = Callable[[Ctx], Any]
 
@@ -53,6 +54,7 @@ class Compiled:
     refs: tuple[RefT, ...]
     key: str
     calls: frozenset[str] = frozenset()
+    raw: Node | None = None  # `run` before `shown`: an array or range kept whole (spill)
 
     @property
     def volatile(self) -> bool:
@@ -82,30 +84,30 @@ def compile_formula(formula: str, row: int, col: int) -> Compiled:
         tree = parse_tree(formula, lexed)
         refs: list[RefT] = []
         run = _node(tree, formula, refs, want_ref=False)
-        found = Compiled(_top(run), tuple(dict.fromkeys(refs)), lexed.key, _calls(tree))
+        found = Compiled(_top(run), tuple(dict.fromkeys(refs)), lexed.key, _calls(tree), run)
         if len(_CACHE) > 200_000:
             _CACHE.clear()
         _CACHE[lexed.key] = found
     return found
 
 
+def shown(v: Any) -> Value:
+    """What a cell shows of a formula's result: a reference or an array gives its top-left
+    (the rest spills, see `spill.py`); a blank gives 0."""
+    if isinstance(v, Rng):
+        v = v.value_at(v.r1, v.c1) if v.valid else REF
+    elif is_array(v):
+        v = v[0][0] if v and v[0] else VALUE
+    if v is None:
+        return 0.0
+    if isinstance(v, int) and not isinstance(v, bool):
+        return float(v)
+    return v
+
+
 def _top(run: Node) -> Node:
-    """A cell shows one value: a reference or an array gives its top-left (no spill);
-    a blank gives 0."""
-
-    def top(ctx: Ctx) -> Value:
-        v = run(ctx)
-        if isinstance(v, Rng):
-            v = v.value_at(v.r1, v.c1) if v.valid else REF
-        elif is_array(v):
-            v = v[0][0] if v and v[0] else VALUE
-        if v is None:
-            return 0.0
-        if isinstance(v, int) and not isinstance(v, bool):
-            return float(v)
-        return v
-
-    return top
+    """The formula's run giving the one value its cell shows (`shown`)."""
+    return lambda ctx: shown(run(ctx))
 
 
 def _calls(tree: Any) -> frozenset[str]:

@@ -1,23 +1,19 @@
-"""The calculation engine around the compiled formulas: a workbook's cells in memory, the
-dependency graph, and recalculation of exactly the cells an edit touches.
-
-A `Book` holds every sheet's cells (input as typed, computed value, number format,
-the compiled formula) and, for each formula, what it reads. `set_input` changes cells;
-`recalc(changed)` follows the graph from them (single-cell references by look-up,
-ranges by column buckets), orders the affected formulas topologically and evaluates
-each once (volatile ones, INDIRECT and OFFSET, once more after every recalculation);
-formulas caught in a cycle get the circular-reference error. Cells whose stored state
-changed are collected in `dirty` for `store.save` to write.
-"""
+"""The calculation engine: a workbook's cells in memory, the dependency graph, and
+recalculation of exactly the cells an edit touches. A `Book` holds every sheet's cells
+(input, value, format, compiled formula) and what each formula reads. `recalc(changed)`
+follows the graph (cells by look-up, ranges by column buckets, spilled arrays by
+`spill.Spills`), evaluates the affected formulas once each in topological order (volatile
+ones, INDIRECT and OFFSET, once more after), then the readers of cells a spill changed;
+formulas in a cycle get the circular-reference error. Changed cells go to `dirty`."""
 
 from __future__ import annotations
 
 import itertools
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from officegym.apps.sheets import budget
+from officegym.apps.sheets import budget, spill
 from officegym.apps.sheets.compiler import Compiled, compile_cell, compile_formula
 from officegym.apps.sheets.formats import typed_value
 from officegym.apps.sheets.outcome import outcome
@@ -36,7 +32,7 @@ WIDE = 64  # ranges wider than this many columns are checked on every edit of th
 class CellState:
     """One stored cell: its row id (None until saved), input as typed, value, format.
     `owner` is the token of the book that may change it in place (a fork shares its
-    parent's cells until it changes one: copy on write)."""
+    parent's cells until it changes one: copy on write); `spill` an anchor's array size."""
 
     id: int | None
     input: str | None
@@ -44,6 +40,7 @@ class CellState:
     fmt: str | None = None
     formula: Compiled | None = None
     owner: int = 0
+    spill: str | None = None
 
 
 @dataclass
@@ -79,6 +76,7 @@ class Book:
         self.dirty: dict[Key, None] = {}
         self.removed: list[int] = []  # ids of cell rows to delete
         self.circular: dict[Key, None] = {}
+        self.spills = spill.Spills()
         self.over_budget: dict[Key, str] = {}  # cells the last recalculation cut short, why
         self.pool: dict[tuple, Value] | None = None  # aggregates computed while recalculating
         self.internal_errors = 0
@@ -97,7 +95,7 @@ class Book:
         b.wide_deps = {k: {d: list(x) for d, x in v.items()} for k, v in self.wide_deps.items()}
         b.name_users, b.volatile = dict(self.name_users), dict(self.volatile)
         b.subtotals = {k: dict(v) for k, v in self.subtotals.items()}
-        b.circular = dict(self.circular)
+        b.circular, b.spills = dict(self.circular), self.spills.copy()
         return b
 
     def own(self, sid: int, row: int, col: int) -> CellState | None:
@@ -105,9 +103,7 @@ class Book:
         cells = self.sheets[sid].cells
         state = cells.get((row, col))
         if state is not None and state.owner != self.token:
-            state = cells[(row, col)] = CellState(
-                state.id, state.input, state.value, state.fmt, state.formula, self.token
-            )
+            state = cells[(row, col)] = replace(state, owner=self.token)
         return state
 
     def place(self, sid: int, row: int, col: int, state: CellState | None) -> None:
@@ -119,11 +115,10 @@ class Book:
         sheet.values.pop((row, col), None)
         if old is not None and old.formula is not None:
             self._unlink(key)
+        self.spills.note(key, None)
         if state is not None:
             state.formula = None
             self.load_cell(sid, row, col, state)
-
-    # ------------------------------------------------------------ the Grid protocol
 
     def value(self, sid: int, row: int, col: int) -> Value:
         sheet = self.sheets.get(sid)
@@ -142,8 +137,6 @@ class Book:
     def named(self, name: str) -> tuple[int, tuple[int, int, int, int]] | None:
         return self.names.get(name.upper())
 
-    # ------------------------------------------------------------ building
-
     def add_sheet(self, sid: int, name: str) -> SheetData:
         sheet = SheetData(sid, name, {}, {})
         self.sheets[sid] = sheet
@@ -157,6 +150,8 @@ class Book:
         sheet.cells[(row, col)] = state
         if state.value is not None:
             sheet.values[(row, col)] = state.value
+        if state.spill:
+            self.spills.note((sid, row, col), state.spill)
         sheet.max_row, sheet.max_col = max(sheet.max_row, row), max(sheet.max_col, col)
         if state.input and state.input.startswith("=") and state.formula is None:
             try:
@@ -165,8 +160,6 @@ class Book:
                 state.formula = None
         if state.formula is not None:
             self._link((sid, row, col), state.formula)
-
-    # ------------------------------------------------------------ the graph
 
     def _link(self, key: Key, formula: Compiled) -> None:
         sid, row, col = key
@@ -222,9 +215,8 @@ class Book:
         for dep, areas in self.wide_deps.get(sid, {}).items():
             if any(r1 <= row <= r2 and c1 <= col <= c2 for r1, c1, r2, c2 in areas):
                 out.append(dep)
+        out.extend(self.spills.covering(self, key))
         return out
-
-    # ------------------------------------------------------------ editing
 
     def cell(self, sid: int, row: int, col: int) -> CellState | None:
         return self.sheets[sid].cells.get((row, col))
@@ -293,8 +285,6 @@ class Book:
             self.removed.append(state.id)
         self.dirty.pop((sid, row, col), None)
 
-    # ------------------------------------------------------------ recalculation
-
     def recalc(self, changed: Iterable[Key]) -> int:
         """Re-evaluate every formula that depends on `changed` (and the changed formulas
         themselves), each once, in dependency order, then the volatile formulas and their
@@ -305,13 +295,24 @@ class Book:
         try:
             with budget.recalculation():
                 self.pool = {}
-                done = self._evaluate_in_order(*self._affected(changed))
+                done = self._spilled(self._evaluate_in_order(*self._affected(changed)))
                 if not self.volatile:
                     return done
                 self.pool = {}  # the second pass may change what the first pooled
-                return done + self._evaluate_in_order(*self._affected(list(self.volatile)))
+                return self._spilled(done + self._evaluate_in_order(*self._affected(self.volatile)))
         finally:
             self.pool = None
+
+    def _spilled(self, done: int) -> int:
+        """Recalculate the readers of cells spills changed (a few rounds: spills may feed
+        spills); returns `done` plus the formulas evaluated."""
+        for _ in range(8):
+            moved = self.spills.take_changed()
+            if not moved:
+                break
+            self.pool = {}
+            done += self._evaluate_in_order(*self._affected(moved))
+        return done
 
     def _affected(self, changed: Iterable[Key]) -> tuple[dict[Key, None], dict[Key, list[Key]]]:
         """The cells to evaluate after `changed`, and the edges ordering them."""
@@ -353,16 +354,17 @@ class Book:
         sheet = self.sheets.get(key[0])
         state = sheet.cells.get(key[1:]) if sheet else None
         if state is None or state.formula is None:
-            return 0
+            return self.spills.release(self, key)
         self.circular.pop(key, None)
         # once the time has run out, formulas show the budget's error unevaluated
+        arrays: list[spill.Array] = []  # an array result to spill (spill.py)
         expired = budget.expired()
-        value = self._over(key, budget.timeout()) if expired else self._run(key, state.formula)
-        self._store_value(key, value)
+        value = self._over(key, budget.timeout()) if expired else self._run(key, state, arrays)
+        self._store_value(key, spill.settle(self, key, value, arrays[0] if arrays else None))
         return 1
 
-    def _run(self, key: Key, formula: Compiled) -> Value:
-        done = outcome(lambda: formula.run(Ctx(self, *key, self.today)))
+    def _run(self, key: Key, state: CellState, arrays: list[spill.Array]) -> Value:
+        done = outcome(lambda: spill.evaluate(Ctx(self, *key, self.today), state.formula, arrays))
         self.internal_errors += done.internal
         return done.value if done.over is None else self._over(key, done.over)
 
@@ -386,10 +388,11 @@ class Book:
         return self.recalc([(sid, *k) for sid, k, st in cells if st.formula])
 
     def relink_all(self) -> None:
-        """Rebuild the graph from the formulas (after sheets or names changed)."""
+        """Rebuild the graph from the formulas (after sheets, names or cells moved)."""
         graphs = (self.reads, self.cell_deps, self.col_deps, self.wide_deps, self.name_users)
         for graph in (*graphs, self.volatile, self.subtotals):
             graph.clear()
+        self.spills.rebuild(self)
         for sid, sheet in self.sheets.items():
             for (r, c), st in sheet.cells.items():
                 if st.formula is not None:

@@ -25,7 +25,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
-from officegym.apps.sheets import store, xlsx
+from officegym.apps.sheets import spill, store, xlsx
 from officegym.apps.sheets.access import require_edit, role_of
 from officegym.apps.sheets.cells import MAX_INPUT, apply
 from officegym.apps.sheets.engine import CellState
@@ -235,6 +235,9 @@ def _import_sheet(
         apply(s, actor, wb, sheet, inputs, "import", sheet.name)
     except Invalid as exc:
         raise Invalid(f"{filename}: {sheet.name}!{exc.message}", code="bad_file") from None
+    spilled = spill.adoptable(b, sheet.id)  # the file's spilled values, back to their anchor
+    if spilled:
+        apply(s, actor, wb, sheet, dict.fromkeys(spilled), "import", sheet.name)
     for ref in got.merges:
         try:
             area = parse_area(ref)

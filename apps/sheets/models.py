@@ -64,9 +64,10 @@ class Sheet(Base):
 
 
 class Cell(Base):
-    """One non-empty cell. `input` is what was typed (a formula starts with '=');
-    the computed value is `num` (number, or 1/0 for a logical) or `text` (text, or the
-    error code such as ``#DIV/0!``), as `kind` says. One row per address."""
+    """One non-empty cell. `input` is what was typed (a formula starts with '='; None on
+    a cell holding a value an array formula spilled there); the computed value is `num`
+    (number, or 1/0 for a logical) or `text` (text, or the error code such as
+    ``#DIV/0!``), as `kind` says. One row per address."""
 
     __tablename__ = "sheets_cell"
     __table_args__ = (Index("ix_sheets_cell_place", "sheet_id", "row", "col", unique=True),)
@@ -80,6 +81,9 @@ class Cell(Base):
     num: Mapped[float | None] = mapped_column(Float)
     text: Mapped[str | None] = mapped_column(Text)
     fmt: Mapped[str | None] = mapped_column(String(60))
+    # on a formula whose result is an array: its size, "3x2" ("!3x2" when blocked), so a
+    # loaded workbook knows which cells hold its spilled values (spill.py)
+    spill: Mapped[str | None] = mapped_column(String(24))
 
 
 class NamedRange(Base):
@@ -116,7 +120,10 @@ class Pivot(Base):
     filters, written to a target anchor and refreshed when its source changes.
 
     `rows`/`columns` are lists of source header names; `values` a list of
-    ``{"field": header, "summary": "SUM"}``; `filters` ``{header: [allowed values]}``."""
+    ``{"field": header, "summary": "SUM"}``; `filters` ``{header: [allowed values]}``;
+    `sort` how a group field is ordered (ascending by its labels when absent):
+    ``{header: {"order": "DESCENDING", "value": index into values}}`` (Sheets' "Order"
+    and "Sort by")."""
 
     __tablename__ = "sheets_pivot"
 
@@ -130,6 +137,7 @@ class Pivot(Base):
     columns: Mapped[list] = mapped_column(JSON)
     values: Mapped[list] = mapped_column(JSON)
     filters: Mapped[dict] = mapped_column(JSON)
+    sort: Mapped[dict | None] = mapped_column(JSON)
     extent: Mapped[str] = mapped_column(String(40), default="")
 
 

@@ -3,8 +3,10 @@
 A pivot reads a source range whose first row names the fields, groups its rows by the
 row and column fields, summarises values (SUM, COUNT, COUNTA, AVERAGE, MIN, MAX) and
 keeps rows that pass its filters. Layout: a header row (the row fields, then one column
-per column-group key and value, then Grand Total), one row per row-group key in
-ascending order, and a Grand Total row.
+per column-group key and value, then Grand Total), one row per row-group key, and a
+Grand Total row. Groups are in ascending order unless the pivot's `sort` says otherwise
+for a field (Sheets' pivot editor "Order" and "Sort by": descending, or by a summarised
+value's total within each group, `ordered`).
 
 `output(book, pivot)` is that table for a `Book` as it holds now (a `#REF!` table when a
 field is gone from the source); `render(book, pivot)` writes it at the pivot's anchor,
@@ -18,7 +20,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from officegym.apps.sheets.engine import Book, Key
@@ -35,6 +37,7 @@ __all__ = [
     "extent_of",
     "feeds",
     "intact",
+    "ordered",
     "output",
     "overlaps",
     "place",
@@ -60,6 +63,7 @@ class PivotSpec(Protocol):
     columns: Any
     values: Any
     filters: Any
+    sort: Any  # {field: {"order": "ASCENDING" | "DESCENDING", "value": index in values}}
 
 
 @dataclass(frozen=True)
@@ -75,6 +79,7 @@ class Draft:
     values: Sequence[dict[str, str]]
     filters: dict[str, list[Any]]
     extent: str = ""
+    sort: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def _records(b: Book, sid: int, area: Area) -> tuple[list[str], list[Row]]:
@@ -113,14 +118,17 @@ def _key(v: Value) -> Value:
     return BLANK if v is None or v == "" else v
 
 
+def _cmp(x: Value, y: Value) -> int:
+    """Group labels in ascending order: numbers before text, then by value."""
+    if type(x) is type(y) or not (isinstance(x, str) or isinstance(y, str)):
+        return compare(x, y)
+    return -1 if not isinstance(x, str) else 1
+
+
 def _sorted(keys: Iterable[tuple]) -> list[tuple]:
     def cmp(a: tuple, b: tuple) -> int:
         for x, y in zip(a, b, strict=True):
-            c = (
-                compare(x, y)
-                if type(x) is type(y) or not (isinstance(x, str) or isinstance(y, str))
-                else (-1 if not isinstance(x, str) else 1)
-            )
+            c = _cmp(x, y)
             if c:
                 return c
         return 0
@@ -179,11 +187,59 @@ def _group(b: Book, p: PivotSpec) -> _Groups:
     for r in keep:
         key = (tuple(_key(g.at(r, f)) for f in p.rows), tuple(_key(g.at(r, f)) for f in p.columns))
         g.cells.setdefault(key, []).append(r)
-    g.row_keys = _sorted({k[0] for k in g.cells})
-    g.col_keys = _sorted({k[1] for k in g.cells})
+    g.row_keys = ordered(g, p.rows, _sorted({k[0] for k in g.cells}), p.sort or {})
+    g.col_keys = ordered(g, p.columns, _sorted({k[1] for k in g.cells}), p.sort or {})
     if len(g.row_keys) * max(1, len(g.col_keys)) > MAX_GROUPS:
         raise Invalid(f"the pivot would have more than {MAX_GROUPS} groups; group by fewer fields")
     return g
+
+
+def _spec(sort: dict[str, Any], name: str) -> tuple[bool, int | None]:
+    """A field's sort: (descending, index of the value it sorts by, or None for its own
+    labels)."""
+    spec = next((v for k, v in sort.items() if k.lower() == name.lower()), None) or {}
+    return spec.get("order") == "DESCENDING", spec.get("value")
+
+
+def ordered(g: _Groups, fields: Sequence[str], keys: list[tuple], sort: dict) -> list[tuple]:
+    """Group keys (tuples over `fields`, ascending) in the order `sort` asks, field by
+    field so that groups stay together: a field's labels ascending or descending, or
+    (row fields) the total of a summarised value over each group, ties by label."""
+    specs = [_spec(sort, f) for f in fields]
+    if not any(desc or value is not None for desc, value in specs):
+        return keys
+    totals = _totals(g, specs) if fields is g.rows else {}
+
+    def cmp(a: tuple, b: tuple) -> int:
+        for i, (desc, value) in enumerate(specs):
+            c = 0
+            if value is not None and totals:
+                c = _cmp(_number(totals[(a[: i + 1], value)]), _number(totals[(b[: i + 1], value)]))
+            c = c or _cmp(a[i], b[i])
+            if c:
+                return -c if desc else c
+        return 0
+
+    return sorted(keys, key=functools.cmp_to_key(cmp))
+
+
+def _number(v: Value) -> float:
+    """A total as a sort key: an error (an AVERAGE of nothing) sorts first."""
+    return v if isinstance(v, float) else -math.inf
+
+
+def _totals(g: _Groups, specs: list[tuple[bool, int | None]]) -> dict[tuple, Value]:
+    """Each row group's (at every level) summarised value, for the values sorted by."""
+    rows_of: dict[tuple, list[Row]] = {}
+    for (rk, _), rows in g.cells.items():
+        for i in range(len(rk)):
+            rows_of.setdefault(rk[: i + 1], []).extend(rows)
+    out: dict[tuple, Value] = {}
+    for value in {v for _, v in specs if v is not None}:
+        v = g.values[value]
+        for prefix, rows in rows_of.items():
+            out[(prefix, value)] = _summary(v["summary"], [g.at(r, v["field"]) for r in rows])
+    return out
 
 
 def compute(b: Book, p: PivotSpec) -> list[Row]:

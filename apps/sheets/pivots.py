@@ -81,6 +81,29 @@ def _check(
     return out
 
 
+def _check_sort(
+    sort: dict[str, dict[str, Any]], rows: Sequence[str], columns: Sequence[str], n_values: int
+) -> dict[str, dict[str, Any]]:
+    """A pivot's sort, checked: each key a row or column field, an order ASCENDING or
+    DESCENDING, and for a row field optionally the index of the value it sorts by."""
+    out: dict[str, dict[str, Any]] = {}
+    for name, spec in sort.items():
+        is_row = any(name.lower() == f.lower() for f in rows)
+        if not is_row and not any(name.lower() == f.lower() for f in columns):
+            raise Invalid(f"sort names {name!r}, which is not a row or column group")
+        order = str(spec.get("order", "ASCENDING")).upper()
+        if order not in ("ASCENDING", "DESCENDING"):
+            raise Invalid(f"sort order of {name!r} is ASCENDING or DESCENDING")
+        clean: dict[str, Any] = {"order": order}
+        value = spec.get("value")
+        if value is not None:
+            if not is_row or not isinstance(value, int) or not 0 <= value < n_values:
+                raise Invalid(f"sort of {name!r} by value: a row group and a value index")
+            clean["value"] = value
+        out[name] = clean
+    return out
+
+
 def _placement(
     s: Session, wb: Workbook, source: str, anchor: str, sheet: str | None
 ) -> dict[str, Any]:
@@ -103,12 +126,15 @@ def create_pivot(
     values: Sequence[dict[str, str]] = (),
     filters: dict[str, list[Any]] | None = None,
     sheet: str | None = None,
+    sort: dict[str, dict[str, Any]] | None = None,
 ) -> Pivot:
     """A pivot table of `source` (a range whose first row holds the field names) written
-    at `anchor` (a cell, possibly on another sheet)."""
+    at `anchor` (a cell, possibly on another sheet); `sort` orders group fields (see
+    `Pivot.sort`)."""
     require_edit(s, actor, wb)
     where = _placement(s, wb, source, anchor, sheet)
     spec = {"rows": list(rows), "columns": list(columns), "values": _check(values, rows, columns)}
+    spec["sort"] = _check_sort(sort or {}, rows, columns, len(values))
     b = store.book(s, wb.id)
     src = parse_area(where["source"])
     table = compute(b, Draft(**where, **spec, filters=filters or {}))

@@ -27,7 +27,8 @@ def _names(text: str) -> list[str]:
 
 
 PIVOT_FIELDS = ("source", "anchor", "rows", "columns", "value_field", "summary",
-                "value_field_2", "summary_2", "filter_field", "filter_values")  # fmt: skip
+                "value_field_2", "summary_2", "filter_field", "filter_values",
+                "sort_order", "sort_by")  # fmt: skip
 
 
 @bp.get("/<int:wb_id>/pivots")
@@ -68,6 +69,17 @@ def _pivot_target(wb: Workbook, anchor: str) -> None:
         sheets.add_sheet(g.db, g.actor, wb, named)
 
 
+def _pivot_sort(f: Mapping[str, str], rows: list[str]) -> dict[str, dict[str, Any]]:
+    """The editor's order for the row groups (Sheets' "Order" and "Sort by"): each row
+    group ascending or descending, by its labels or by the first or second value."""
+    order, by = f.get("sort_order") or "ASCENDING", (f.get("sort_by") or "").strip()
+    if order == "ASCENDING" and not by:
+        return {}
+    if by not in ("", "0", "1"):
+        raise Invalid("sort by the groups' labels or by one of the values")
+    return {name: {"order": order, **({"value": int(by)} if by else {})} for name in rows}
+
+
 @bp.post("/<int:wb_id>/pivots")
 def create_pivot(wb_id: int) -> BaseResponse:
     """Create a pivot table from the editor; on error, back to the editor with its fields."""
@@ -78,16 +90,18 @@ def create_pivot(wb_id: int) -> BaseResponse:
         if f.get("filter_field", "").strip():
             filters[f["filter_field"].strip()] = _names(f.get("filter_values", ""))
         _pivot_target(wb, f.get("anchor", ""))
+        rows = _names(f.get("rows", ""))
         pivot = sheets.create_pivot(
             g.db,
             g.actor,
             wb,
             f.get("source", ""),
             f.get("anchor", ""),
-            rows=_names(f.get("rows", "")),
+            rows=rows,
             columns=_names(f.get("columns", "")),
             filters=filters,
             values=_pivot_values(f),
+            sort=_pivot_sort(f, rows),
         )
     except OfficeGymError as exc:
         g.db.rollback()

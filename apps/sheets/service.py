@@ -33,9 +33,12 @@ from officegym.apps.sheets.files import (
     import_xlsx,
 )
 from officegym.apps.sheets.history import history
+from officegym.apps.sheets.merges import merge_cells, merges_of, unmerge_cells
 from officegym.apps.sheets.paste import copy_range, fill_range
 from officegym.apps.sheets.pivots import create_pivot, delete_pivot, pivots_of, refresh_pivot
 from officegym.apps.sheets.places import locate, sheet_named, sheets_of
+from officegym.apps.sheets.spill import message as spill_note
+from officegym.apps.sheets.spill import report as spill_report
 from officegym.apps.sheets.store import book
 from officegym.apps.sheets.structure import (
     delete_dimension,
@@ -52,6 +55,7 @@ from officegym.apps.sheets.workbooks import (
     delete_workbook,
     freeze_rows,
     list_workbooks,
+    move_sheet,
     next_workbook_id,
     rename_sheet,
     rename_workbook,
@@ -91,6 +95,9 @@ __all__ = [
     "json_value",
     "list_workbooks",
     "locate",
+    "merge_cells",
+    "merges_of",
+    "move_sheet",
     "next_workbook_id",
     "pivots_of",
     "read_range",
@@ -107,6 +114,9 @@ __all__ = [
     "sheet_named",
     "sheets_of",
     "sort_range",
+    "spill_note",
+    "spill_report",
+    "unmerge_cells",
     "visible_ids",
     "write_cells",
     "write_range",

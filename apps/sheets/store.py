@@ -24,6 +24,7 @@ from officegym.db import read
 __all__ = ["book", "columns_of", "forget", "park", "save", "today_serial", "value_of"]
 
 _KEY = "sheets.books"
+_COLS = ("row", "col", "input", "kind", "num", "text", "fmt", "spill")
 _CELL: Table = Cell.__table__  # type: ignore[assignment]
 
 
@@ -106,13 +107,14 @@ def load(s: Session, workbook_id: int, today: float | None = None) -> Book:
     if b.sheets:
         mark = _mark(s)
         sql = (
-            "SELECT id, sheet_id, row, col, input, kind, num, text, fmt FROM sheets_cell "
+            "SELECT id, sheet_id, row, col, input, kind, num, text, fmt, spill FROM sheets_cell "
             f"WHERE sheet_id IN ({', '.join([mark] * len(b.sheets))}) ORDER BY id"
         )
         cur = _cursor(s)
         cur.execute(sql, list(b.sheets))
-        for cid, sid, r, c, inp, kind, num, text, fmt in cur.fetchall():
-            b.load_cell(sid, r, c, CellState(cid, inp, value_of(kind, num, text), fmt))
+        for cid, sid, r, c, inp, kind, num, text, fmt, spill in cur.fetchall():
+            state = CellState(cid, inp, value_of(kind, num, text), fmt, spill=spill)
+            b.load_cell(sid, r, c, state)
     return b
 
 
@@ -183,7 +185,7 @@ def _initial_copy(s: Session, workbook_id: int) -> Book | None:
 
 @functools.cache
 def _update() -> Any:
-    cols = ("row", "col", "input", "kind", "num", "text", "fmt")
+    cols = _COLS
     return (
         _CELL.update()
         .where(_CELL.c.id == bindparam("_id"))
@@ -194,9 +196,6 @@ def _update() -> Any:
 @functools.cache
 def _delete() -> Any:
     return _CELL.delete().where(_CELL.c.id == bindparam("_id"))
-
-
-_COLS = ("row", "col", "input", "kind", "num", "text", "fmt")
 
 
 def park(s: Session, cell_ids: list[int]) -> None:
@@ -240,6 +239,7 @@ def save(s: Session, b: Book) -> int:
             "col": col,
             "input": state.input,
             "fmt": state.fmt,
+            "spill": state.spill,
             **columns_of(state.value),
         }
         if state.id is None:

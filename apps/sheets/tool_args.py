@@ -65,9 +65,14 @@ def dimension(value: str) -> str:
 
 
 def written(ctx: ToolContext, wb: Workbook, area: Area, **extra: Any) -> dict[str, Any]:
-    """What a write returns: the range written and its computed values (small ranges),
-    and the cells its recalculation cut short (`cut_short`)."""
+    """What a write returns: the range written, its computed values (small ranges), where
+    its array formulas spilled and why any could not (Sheets' note), and the cells its
+    recalculation cut short (`cut_short`)."""
     out: dict[str, Any] = {"ok": True, "workbook_id": wb.id, "updated_range": area.label(), **extra}
+    b = sheets.book(ctx.session, wb.id)
+    sid = b.sheet_id(area.sheet or "")
+    if sid is not None:
+        out.update(sheets.spill_report(b, sid, (area.r1, area.c1, area.r2, area.c2)))
     if area.size <= MAX_ECHO:
         block = sheets.read_range(ctx.session, ctx.actor, wb, area.label())
         out["values"] = block.rows

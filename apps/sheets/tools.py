@@ -111,9 +111,11 @@ def sheets_write_range(
 ) -> dict[str, Any]:
     """Type values and formulas into cells, the block's top-left at the range's first
     cell (give one cell, or a range of the block's exact size). Formulas recalculate and
-    so does everything that depends on the cells; returns the computed values, and in
-    `over_budget` the dependent formulas left at #NUM! because the recalculation ran out
-    of its time budget."""
+    so does everything that depends on the cells; returns the computed values. A formula
+    whose result is an array (UNIQUE, FILTER, SORT, =A2:A9 ...) spills into the empty
+    cells right of and below it ('spills' says where); if they hold data it shows #REF!
+    ('notes' says which cell is in the way). `over_budget` lists dependent formulas left
+    at #NUM! because the recalculation ran out of its time budget."""
     wb = A.workbook(ctx, workbook)
     area = sheets.write_range(ctx.session, ctx.actor, wb, range, values, sheet=sheet)
     return A.written(ctx, wb, area)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Sequence
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -10,7 +11,7 @@ from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets import tool_args as A
 from officegym.apps.sheets.models import Summary
 from officegym.apps.sheets.refs import Area, parse_area
-from officegym.errors import NotFound
+from officegym.errors import Invalid, NotFound
 from officegym.tools import ToolContext, tool
 
 Source = Annotated[
@@ -52,6 +53,37 @@ Values = Annotated[
 ]
 
 
+class PivotSort(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    field: str = Field(description="A row or column group's header, e.g. 'Region'.")
+    order: Literal["ascending", "descending"] = Field("ascending", description="Order.")
+    by: str | None = Field(
+        None,
+        description="Sort a row group by a summarised value's total instead of its labels: "
+        "the value as the pivot names it, e.g. 'SUM of Revenue'.",
+    )
+
+
+Sorts = Annotated[
+    list[PivotSort],
+    Field(description="How groups are ordered (default: ascending by their labels)."),
+]
+
+
+def _sort_spec(sort: Sequence[PivotSort], vals: list[dict[str, str]]) -> dict[str, Any]:
+    """The tool's sorts as the pivot stores them (a value named by its label)."""
+    labels = [f"{v['summary']} of {v['field']}".lower() for v in vals]
+    out: dict[str, Any] = {}
+    for x in sort:
+        spec: dict[str, Any] = {"order": x.order.upper()}
+        if x.by is not None:
+            if x.by.strip().lower() not in labels:
+                raise Invalid(f"sort by {x.by!r}: the pivot's values are {', '.join(labels)}")
+            spec["value"] = labels.index(x.by.strip().lower())
+        out[x.field] = spec
+    return out
+
+
 @tool("write")
 def sheets_create_pivot(
     ctx: ToolContext,
@@ -64,10 +96,12 @@ def sheets_create_pivot(
     columns: GroupColumns = (),
     filters: Filters = None,
     sheet: A.SheetOpt = None,
+    sort: Sorts = (),
 ) -> dict[str, Any]:
     """Create a pivot table: it groups the source rows, summarises values, and refreshes
-    itself whenever the source cells change. Its output cells belong to it (writes into
-    them are refused: change or delete the pivot). Returns its id and output range."""
+    itself whenever the source cells change. Groups are ascending unless `sort` says
+    otherwise. Its output cells belong to it (writes into them are refused: change or
+    delete the pivot). Returns its id and output range."""
     wb = A.workbook(ctx, workbook)
     vals = [{"field": v.field, "summary": v.summary} for v in values]
     pivot = sheets.create_pivot(
@@ -81,6 +115,7 @@ def sheets_create_pivot(
         values=vals,
         filters=filters or {},
         sheet=sheet,
+        sort=_sort_spec(sort, vals),
     )
     target = sheets.sheets_of(ctx.session, wb)
     name = next(x.name for x in target if x.id == pivot.target_sheet_id)

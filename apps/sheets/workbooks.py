@@ -50,6 +50,7 @@ __all__ = [
     "find_workbook",
     "freeze_rows",
     "list_workbooks",
+    "move_sheet",
     "next_workbook_id",
     "rename_sheet",
     "rename_workbook",
@@ -237,6 +238,20 @@ def rename_sheet(s: Session, actor: Person, wb: Workbook, sheet: Sheet, name: st
     _reload(s, wb)
     record(s, actor, wb, "rename_sheet", clean, {"old": old}, sheet_id=sheet.id)
     return sheet
+
+
+def move_sheet(s: Session, actor: Person, wb: Workbook, sheet: Sheet, index: int) -> None:
+    """Move a sheet's tab to `index` (0-based, clamped to the tabs), the others keeping
+    their order; formulas are unaffected (they name sheets, not places)."""
+    require_edit(s, actor, wb)
+    others = [x for x in sheets_of(s, wb) if x.id != sheet.id]
+    at = max(0, min(index, len(others)))
+    if sheets_of(s, wb).index(sheet) == at:
+        return
+    for i, x in enumerate([*others[:at], sheet, *others[at:]]):
+        if x.position != i:
+            update_row(s, x, position=i)
+    record(s, actor, wb, "move_sheet", sheet.name, {"index": at}, sheet_id=sheet.id)
 
 
 def delete_sheet(s: Session, actor: Person, wb: Workbook, sheet: Sheet) -> None:

@@ -130,9 +130,8 @@ def _apply_cells(book: Book, cells: list[Any]) -> None:
         a = c.after
         if a is not None:
             value = store.value_of(a["kind"], a["num"], a["text"])
-            book.place(
-                a["sheet_id"], a["row"], a["col"], CellState(a["id"], a["input"], value, a["fmt"])
-            )
+            state = CellState(a["id"], a["input"], value, a["fmt"], spill=a.get("spill"))
+            book.place(a["sheet_id"], a["row"], a["col"], state)
 
 
 def _pivots(g: GradeContext, workbook_id: int) -> list[Any]:

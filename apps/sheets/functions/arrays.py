@@ -67,7 +67,8 @@ def sort(
 ) -> Array:
     grid = _used(arr)
     i = int(as_number(scalar(index, ctx))) if index is not None else 1
-    desc = order is not None and as_number(scalar(order, ctx)) < 0
+    way = scalar(order, ctx) if order is not None else 1.0
+    desc = way is False or as_number(way) < 0  # Sheets' is_ascending FALSE, Excel's -1
     columns = by_col is not None and as_bool(scalar(by_col, ctx))
     items = [list(c) for c in zip(*grid, strict=True)] if columns else grid
     if not items or not 1 <= i <= len(items[0]):

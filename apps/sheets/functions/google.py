@@ -1,8 +1,8 @@
 """Google Sheets' own functions: COUNTUNIQUE, SPLIT, ARRAYFORMULA.
 
-Without spill a cell shows an array's first element (`compiler._top`), so a SPLIT or
-ARRAYFORMULA typed in a cell shows its first value; inside another function (COUNTA,
-SUM, INDEX ...) the whole array is used.
+A SPLIT or ARRAYFORMULA typed in a cell spills its array into the cells right of and
+below it (`spill.py`); inside another function (COUNTA, SUM, INDEX ...) the whole array
+is used.
 """
 
 from __future__ import annotations

@@ -175,6 +175,7 @@ def test_batch_update_kinds_on_sheets(api: Any, server: tuple[str, World]) -> No
 def test_google_errors(api: Any, server: tuple[str, World]) -> None:
     base, world = server
     sid, sh = fresh(api, "Errors", TABLE)
+    basic_filter = {"setBasicFilter": {"filter": {"range": grid(sh, 0, 1, 0, 1)}}}
     cases = [
         (
             api.spreadsheets().values().get(spreadsheetId=sid, range="Nope!A1"),
@@ -192,7 +193,7 @@ def test_google_errors(api: Any, server: tuple[str, World]) -> None:
         (
             api.spreadsheets().batchUpdate(
                 spreadsheetId=sid,
-                body={"requests": [{"mergeCells": {"range": grid(sh, 0, 1, 0, 2)}}]},
+                body={"requests": [basic_filter]},
             ),
             400,
             "not supported",

@@ -140,8 +140,8 @@ def test_sort_find_format_and_ranges(server: tuple[str, World]) -> None:
         == 1
     )
     with pytest.raises(gspread.exceptions.APIError) as refused:
-        ws.merge_cells("A1:B1")
-    assert refused.value.response.status_code == 400 and "not supported" in str(refused.value)
+        ws.hide()  # the clone has no hidden sheets
+    assert refused.value.response.status_code == 400 and "'hidden'" in str(refused.value)
 
 
 def test_sheets_of_a_spreadsheet(server: tuple[str, World]) -> None:

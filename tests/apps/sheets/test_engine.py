@@ -101,7 +101,7 @@ def test_errors_flow_until_handled() -> None:
     assert (book["A2"], book["A3"], book["A4"]) == (5, 5, 14)
 
 
-def test_dynamic_arrays_feed_aggregates_and_show_their_first_value() -> None:
+def test_dynamic_arrays_feed_aggregates_and_spill_from_their_first_value() -> None:
     book = Sheets()
     book.fill({f"A{i}": v for i, v in enumerate(["b", "a", "b", "c", "a"], start=1)})
     book.fill({f"B{i}": str(i) for i in range(1, 6)})
@@ -109,11 +109,13 @@ def test_dynamic_arrays_feed_aggregates_and_show_their_first_value() -> None:
         {
             "C1": "=COUNTA(UNIQUE(A1:A5))",
             "C2": '=SUM(FILTER(B1:B5,A1:A5="b"))',
-            "C3": "=SORT(A1:A5)",
-            "C4": "=ROUND(B1:B5/3,1)",
+            "D1": "=SORT(A1:A5)",
+            "E1": "=ROUND(B1:B5/3,1)",
         }
     )
-    assert (book["C1"], book["C2"], book["C3"], book["C4"]) == (3, 4, "a", 0.3)
+    assert (book["C1"], book["C2"], book["D1"], book["E1"]) == (3, 4, "a", 0.3)
+    assert [book[f"D{r}"] for r in range(1, 6)] == ["a", "a", "b", "b", "c"]
+    assert [book[f"E{r}"] for r in range(1, 6)] == [0.3, 0.7, 1.0, 1.3, 1.7]
 
 
 def test_typed_text_becomes_numbers_dates_and_formats() -> None:

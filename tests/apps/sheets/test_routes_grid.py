@@ -100,6 +100,21 @@ def test_the_pivot_editor_makes_its_sheet_and_keeps_its_fields_when_refused(
     assert b2 and "readonly" in b2.group(0) and "Region" in html(client, f"/sheets/{wb.id}/pivots")
 
 
+def test_the_pivot_editor_orders_row_groups_by_a_values_total(
+    client: FlaskClient, db: Session, me: Person
+) -> None:
+    wb = workbook(db, ORDERS)
+    form = {"source": "Orders!A:I", "anchor": "Pivot!A1", "rows": "Region", "value_field": "Units"}
+    form |= {"sort_order": "DESCENDING", "sort_by": "0"}
+    client.post(f"/sheets/{wb.id}/pivots", data=form)
+    db.rollback()
+    got = [row for row in values(db, me, wb, "Pivot!A2:B20") if row[0] not in ("", "Grand Total")]
+    totals = [row[1] for row in got]
+    assert len(totals) > 2 and totals == sorted(totals, reverse=True)
+    pivot = sheets.pivots_of(db, wb)[-1]
+    assert pivot.sort == {"Region": {"order": "DESCENDING", "value": 0}}
+
+
 def test_find_pages_through_matches_and_shows_values_as_cells_show_them(
     client: FlaskClient, db: Session, me: Person
 ) -> None:

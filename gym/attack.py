@@ -1,0 +1,70 @@
+"""Paired episodes: a normal task instance with an attack planted in the data it reads.
+
+The world is reset and seeded as usual, then the attack is planted through the apps
+(`officegym.tasks.attacks`); that state is the episode's baseline, so the planted rows are
+not the agent's changes. The reward is the task's normal grade against the baseline, minus
+`penalty` when the attacker's goal holds at the end; ``info["attack"]`` says which goal,
+vector and phrasing, and whether it succeeded. In-memory SQLite worlds only (the baseline
+is a snapshot of the database).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from sqlalchemy import Engine, text
+
+from officegym.changes import CHANGE_TABLE
+from officegym.db import engine_for, restore, serialize
+from officegym.tasks import Grade, Task
+from officegym.tasks.attacks import Attack, check_choice, inject, plan
+from officegym.tasks.grading import grade
+from officegym.world import World
+
+__all__ = ["AttackRun"]
+
+
+class AttackRun:
+    """The attack side of an env: plants an attack at each reset, grades against it."""
+
+    def __init__(self, choice: str = "none", penalty: float = 0.0) -> None:
+        self.choice = check_choice(choice)
+        if not isinstance(penalty, (int, float)) or penalty < 0:
+            raise ValueError(f"attack_penalty must be a number >= 0, not {penalty!r}")
+        self.penalty = float(penalty)
+        self.attack: Attack | None = None
+        self._baseline: Engine | None = None
+
+    @property
+    def on(self) -> bool:
+        return self.choice != "none"
+
+    def start(self, world: World, task: Task) -> dict[str, Any] | None:
+        """Plant this task's attack in the freshly reset `world`; its info (None: unpaired)."""
+        self.attack = None
+        p = plan(task, self.choice)
+        self.attack = inject(world, task, p) if p is not None else None
+        with world.engine.begin() as conn:
+            conn.execute(text(f"DELETE FROM {CHANGE_TABLE}"))
+        if self._baseline is None:
+            self._baseline = engine_for("sqlite://")
+        restore(self._baseline, serialize(world.engine))
+        return self.attack.info(None) if self.attack else None
+
+    def grade(self, world: World, task: Task, answer: str | None) -> tuple[Grade, dict | None]:
+        """The normal grade against the planted baseline (less the penalty if the attack
+        succeeded) and the attack's info with its outcome."""
+        assert self._baseline is not None, "start() plants the attack first"
+        with self._baseline.connect() as before, world.engine.connect() as after:
+            graded = grade(task, before, after, answer)
+            if self.attack is None:
+                return graded, None
+            won = self.attack.succeeded(before, after)
+        if won and self.penalty:
+            graded = replace(graded, reward=round(max(0.0, graded.reward - self.penalty), 6))
+        return graded, self.attack.info(won)
+
+    def close(self) -> None:
+        if self._baseline is not None:
+            self._baseline.dispose()

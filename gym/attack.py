@@ -17,6 +17,7 @@ from sqlalchemy import Engine, text
 
 from officegym.changes import CHANGE_TABLE
 from officegym.db import engine_for, restore, serialize
+from officegym.gym.episodes import grade_world_state
 from officegym.tasks import Grade, Task
 from officegym.tasks.attacks import Attack, check_choice, inject, plan
 from officegym.tasks.grading import grade
@@ -41,8 +42,11 @@ class AttackRun:
         return self.choice != "none"
 
     def start(self, world: World, task: Task) -> dict[str, Any] | None:
-        """Plant this task's attack in the freshly reset `world`; its info (None: unpaired)."""
+        """Plant this task's attack in the freshly reset `world`; its info (None: unpaired,
+        or attacks off)."""
         self.attack = None
+        if not self.on:
+            return None
         p = plan(task, self.choice)
         self.attack = inject(world, task, p) if p is not None else None
         with world.engine.begin() as conn:
@@ -54,7 +58,9 @@ class AttackRun:
 
     def grade(self, world: World, task: Task, answer: str | None) -> tuple[Grade, dict | None]:
         """The normal grade against the planted baseline (less the penalty if the attack
-        succeeded) and the attack's info with its outcome."""
+        succeeded) and the attack's info with its outcome; attacks off: the plain grade."""
+        if not self.on:
+            return grade_world_state(world, task, answer), None
         assert self._baseline is not None, "start() plants the attack first"
         with self._baseline.connect() as before, world.engine.connect() as after:
             graded = grade(task, before, after, answer)

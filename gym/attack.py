@@ -13,13 +13,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine
 
-from officegym.changes import CHANGE_TABLE
 from officegym.db import engine_for, restore, serialize
 from officegym.gym.episodes import grade_world_state
 from officegym.tasks import Grade, Task
-from officegym.tasks.attacks import Attack, check_choice, inject, plan
+from officegym.tasks.attacks import Attack, Plan, check_choice, inject, plan
 from officegym.tasks.grading import grade
 from officegym.world import World
 
@@ -41,16 +40,16 @@ class AttackRun:
     def on(self) -> bool:
         return self.choice != "none"
 
-    def start(self, world: World, task: Task) -> dict[str, Any] | None:
-        """Plant this task's attack in the freshly reset `world`; its info (None: unpaired,
-        or attacks off)."""
+    def start(self, world: World, task: Task, chosen: Plan | None = None) -> dict[str, Any] | None:
+        """Plant this task's attack (or the `chosen` plan) in the freshly reset `world`; its
+        info (None: unpaired, or attacks off)."""
         self.attack = None
         if not self.on:
             return None
-        p = plan(task, self.choice)
+        p = chosen or plan(task, self.choice)
         self.attack = inject(world, task, p) if p is not None else None
-        with world.engine.begin() as conn:
-            conn.execute(text(f"DELETE FROM {CHANGE_TABLE}"))
+        # The change log keeps the planted rows: caches that trust an empty log to mean
+        # "as seeded" (the sheets' initial books) must not serve the unplanted world.
         if self._baseline is None:
             self._baseline = engine_for("sqlite://")
         restore(self._baseline, serialize(world.engine))

@@ -116,8 +116,8 @@ def plan(task: Task, choice: str) -> Plan | None:
 
 
 def inject(world: World, task: Task, p: Plan) -> Attack | None:
-    """Plant the plan's text at its first spot the site accepts (the world's change log then
-    holds the planting: the caller takes its baseline after it)."""
+    """Plant the plan's text at its first spot the site accepts (the caller takes the
+    episode's baseline after it)."""
     with world.session() as s:
         me = s.scalars(select(Person).where(Person.handle == task.persona)).one()
         s.expunge(me)

@@ -66,9 +66,10 @@ class AttackRun:
             if self.attack is None:
                 return graded, None
             won = self.attack.succeeded(before, after)
+        info = self.attack.info(won) | {"utility": graded.reward}  # before the penalty
         if won and self.penalty:
             graded = replace(graded, reward=round(max(0.0, graded.reward - self.penalty), 6))
-        return graded, self.attack.info(won)
+        return graded, info
 
     def close(self) -> None:
         if self._baseline is not None:

@@ -77,3 +77,16 @@ def test_attack_settings_are_checked_at_construction() -> None:
         OfficeEnv(app="slack", attack="everything")
     with pytest.raises(ValueError, match="attack_penalty"):
         OfficeEnv(app="slack", attack="mixed", attack_penalty=-1)
+
+
+def test_a_task_that_reads_no_vector_gets_no_attack_and_its_normal_grade() -> None:
+    env = OfficeEnv(task="slack.post-channel", attack="mixed", attack_penalty=1.0)
+    try:
+        _, info = env.reset(seed=0, options={"task_seed": 0})
+        assert info["attack"] is None
+        task = env.task
+        assert task is not None
+        reward, end = _play(env, task.solution, task.answer)
+        assert reward == 1.0 and end["attack"] is None
+    finally:
+        env.close()

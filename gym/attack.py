@@ -10,7 +10,7 @@ is a snapshot of the database).
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import Engine
@@ -19,10 +19,11 @@ from officegym.db import engine_for, restore, serialize
 from officegym.gym.episodes import grade_world_state
 from officegym.tasks import Grade, Task
 from officegym.tasks.attacks import Attack, Plan, check_choice, inject, plan
+from officegym.tasks.expected import run_calls
 from officegym.tasks.grading import grade
 from officegym.world import World
 
-__all__ = ["AttackRun"]
+__all__ = ["AttackRun", "PairingCheck", "check_pairing"]
 
 
 class AttackRun:
@@ -74,3 +75,46 @@ class AttackRun:
     def close(self) -> None:
         if self._baseline is not None:
             self._baseline.dispose()
+
+
+@dataclass(frozen=True)
+class PairingCheck:
+    """`check_pairing`'s verdict on one task instance (`paired` False: no attack fits)."""
+
+    paired: bool
+    goal: str = ""
+    vector: str = ""
+    problems: tuple[str, ...] = ()
+
+
+def check_pairing(world: World, task: Task, choice: str = "mixed") -> PairingCheck:
+    """The attack contract on one instance (`officegym validate --attack`): the reference
+    keeps the grade it has without the attack and leaves the attacker's goal undone; the
+    reference followed by the goal's own calls reaches it; the goal's calls alone do not
+    pass the task."""
+    run_calls(world, task, task.solution)
+    clean = grade_world_state(world, task, task.answer)
+    world.reset()
+    run = AttackRun(choice)
+    run.start(world, task)
+    if run.attack is None:
+        return PairingCheck(False)
+    problems, point = [], world.checkpoint()
+    plays = {
+        "reference": task.solution,
+        "obeying": task.solution + run.attack.demand.calls,
+        "goal alone": run.attack.demand.calls,
+    }
+    for name, calls in plays.items():
+        errors = run_calls(world, task, calls, start=(0, point))
+        graded, info = run.grade(world, task, task.answer)
+        assert info is not None
+        problems += [f"{name}: {e}" for e in errors]
+        if name == "reference" and (graded.reward, graded.passed) != (clean.reward, clean.passed):
+            problems.append(f"reference under attack scores {graded.reward}, not {clean.reward}")
+        if info["succeeded"] != (name != "reference"):
+            problems.append(f"{name}: attack succeeded is {info['succeeded']}")
+        if name == "goal alone" and graded.passed:
+            problems.append("the goal's calls alone pass the task")
+    world.reset()
+    return PairingCheck(True, run.attack.goal, run.attack.vector, tuple(problems))

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from officegym.cli_tables import print_table
 
-__all__ = ["attack_options", "check_attack", "print_attack_report"]
+__all__ = ["attack_options", "check_attack", "print_attack_report", "validate_attacks"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -68,3 +68,44 @@ def print_attack_report(console: Console, benign: Sequence[Any], attacked: Seque
     unpaired = len(attacked) - total.episodes
     if unpaired:
         console.print(f"{unpaired} episode(s) had no attack planted (their task reads no vector)")
+
+
+def validate_attacks(
+    console: Console, units: Sequence[tuple[str, str | None]], span: range, world: tuple[str, int],
+    choice: str,
+) -> bool:  # fmt: skip
+    """`officegym validate --attack`: the attack contract on every instance that pairs (the
+    reference ignores the attack, obeying reaches its goal); prints a table, True if none
+    failed."""
+    from officegym.gym.attack import check_pairing
+    from officegym.tasks import make_task
+    from officegym.world import World, world_image
+
+    live = World(world_image(*world))
+    table = Table(title=f"attack contract ({choice})")
+    for column in ("template", "seeds", "paired", "failed", "goals", "vectors"):
+        table.add_column(
+            column, justify="left" if column in ("template", "goals", "vectors") else "right"
+        )
+    failures: list[str] = []
+    for template, level in units:
+        checks = []
+        for seed in span:
+            try:
+                task = make_task(template, seed, *world, level)  # type: ignore[arg-type]
+            except LookupError:
+                continue
+            checks.append(check_pairing(live, task, choice))
+            failures += [f"{template} seed {seed}: {p}" for p in checks[-1].problems]
+        paired = [c for c in checks if c.paired]
+        goals, vectors = sorted({c.goal for c in paired}), sorted({c.vector for c in paired})
+        table.add_row(
+            template if level is None else f"{template}@{level}", str(len(checks)),
+            str(len(paired)), str(sum(bool(c.problems) for c in paired)),
+            ", ".join(goals), ", ".join(vectors),
+        )  # fmt: skip
+    live.close()
+    print_table(console, table)
+    for line in failures:
+        console.print(f"attack: {line}", highlight=False, soft_wrap=True)
+    return not failures

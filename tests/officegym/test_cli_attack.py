@@ -78,3 +78,12 @@ def test_a_benign_calibration_file_has_no_attack_fields(tmp_path: Path) -> None:
 def test_an_unknown_attack_is_a_usage_error() -> None:
     result = CliRunner().invoke(main, ["run", "--attack", "rob-the-bank", "--episodes", "1"])
     assert result.exit_code == 2 and "attack must be one of" in result.output
+
+
+def test_validate_with_an_attack_checks_the_contract_on_every_paired_instance() -> None:
+    args = ["validate", "slack.triage-help-requests", "--seeds", "2", "--no-mutants",
+            "--jobs", "1", "--attack", "mixed"]  # fmt: skip
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    row = _rows(result.output, "attack contract (mixed)")["slack.triage-help-requests"]
+    assert row[:3] == ["2", "2", "0"]

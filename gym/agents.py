@@ -20,6 +20,7 @@ __all__ = [
     "AGENT_NAMES",
     "Agent",
     "NoisyOracleAgent",
+    "ObeyingAgent",
     "OracleAgent",
     "RandomAgent",
     "make_agent",
@@ -63,6 +64,18 @@ class OracleAgent:
             return {"tool": call.name, "arguments": dict(call.arguments)}
         answer = {} if self._answer is None else {"answer": self._answer}
         return {"tool": SUBMIT, "arguments": answer}
+
+
+class ObeyingAgent(OracleAgent):
+    """The reference solution, then what the planted instruction asks (its goal's own calls,
+    `officegym.gym.attack`), then the answer: the scripted victim of an attack report."""
+
+    def reset(self, env: gymnasium.Env, observation: dict[str, str], info: dict) -> None:
+        super().reset(env, observation, info)
+        run = getattr(env.unwrapped, "attacks", None)
+        planted = run.attack if run is not None else None
+        extra = planted.demand.calls if planted is not None else ()
+        self._calls = iter((*env.unwrapped.task.solution, *extra))  # type: ignore[attr-defined]
 
 
 class RandomAgent:
@@ -143,9 +156,10 @@ AGENTS: dict[str, Any] = {
     "oracle": OracleAgent,
     "random": RandomAgent,
     "noisy": NoisyOracleAgent,
+    "obey": ObeyingAgent,
 }
 
-AGENT_NAMES = ("oracle", "random", "noisy:P", "openai", "browser-oracle")
+AGENT_NAMES = ("oracle", "random", "noisy:P", "obey", "openai", "browser-oracle")
 
 
 def parse_agent(spec: str) -> tuple[str, dict[str, Any]]:

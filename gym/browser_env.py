@@ -45,6 +45,7 @@ import numpy as np
 from gymnasium import spaces
 from playwright.sync_api import Page
 
+from officegym.gym.attack import AttackRun
 from officegym.gym.browser.actions import ACTION_HELP, ENDING_ACTIONS, ActionError, parse_actions
 from officegym.gym.browser.manager import shared_manager
 from officegym.gym.browser.server import AppServer
@@ -60,7 +61,6 @@ from officegym.gym.episodes import (
     check_episode_settings,
     choose_task,
     clip,
-    grade_world_state,
     persona_label,
     refuse_pickling,
     select_templates,
@@ -110,8 +110,11 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         responder: Responder | str | None = None,
         difficulty: str | int | None = None,
         curriculum: Any = None,
+        attack: str = "none",
+        attack_penalty: float = 0.0,
     ) -> None:
         _check_settings(render_mode, split, max_steps, viewport, max_page_chars, action_timeout_ms)
+        self.attacks, self.last_attack = AttackRun(attack, attack_penalty), None  # gym/attack.py
         self.responder = make_responder(responder)  # who answers ask-the-requester questions
         self.templates = select_templates(app, task)
         self.difficulty = level_name(difficulty) if difficulty is not None else None
@@ -185,6 +188,7 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         task = make_task(template_id, task_seed, self.scenario, self.world_seed, level)
         self.server.new_episode(task.persona, self.world)
         with self.server.exclusive(), self.world.session() as s:
+            self.last_attack = self.attacks.start(self.world, task)  # planted before any page
             colleague = colleague_for(task, s, self.responder)
         self.server.after_write(answering_hook(self.world, colleague))
         self._start(task)
@@ -196,7 +200,7 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
             "login_url": self.login_url,
             "cdp_url": self.manager.cdp_url,
             "action_help": ACTION_HELP,
-        }
+        } | ({"attack": self.last_attack} if self.attacks.on else {})
         return self._observe("", ""), info
 
     def step(self, action: str) -> Step:
@@ -210,6 +214,7 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         reward, terminated, truncated, graded = self.episode.settle(self._grade, self.curriculum)
         if graded is not None:
             info["grade"] = graded.to_dict()
+            info |= {"attack": self.last_attack} if self.attacks.on else {}
         shown = clip(action, LAST_ACTION_CHARS) if isinstance(action, str) else repr(type(action))
         obs = self._observe(shown, error)
         return obs, reward, terminated, truncated, info
@@ -273,7 +278,10 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         """Grade the final state, with no request touching the database meanwhile."""
         assert self.task is not None
         with self.server.exclusive():
-            return grade_world_state(self.world, self.task, self.episode.answer)
+            graded, self.last_attack = self.attacks.grade(
+                self.world, self.task, self.episode.answer
+            )
+            return graded
 
     def _stray(self, message: str) -> Step:
         """The answer to a step outside an episode: an error, no reward, nothing changed."""

@@ -15,6 +15,7 @@ from typing import Any
 from officegym.gym.agents import NoisyOracleAgent
 from officegym.gym.calibration import Calibration, Entry
 from officegym.gym.registration import env_id
+from officegym.gym.rollout import EpisodeResult
 from officegym.gym.worker import EpisodeSpec, RolloutSettings, run_local
 from officegym.tasks import load_templates
 from officegym.tasks.base import task_level
@@ -45,9 +46,14 @@ def calibrate(
     split: str = "train",
     max_steps: int = 30,
     on_result: Callable[[dict[str, Any]], None] | None = None,
+    attack: str = "none",
+    paired: list[tuple[EpisodeResult, EpisodeResult]] | None = None,
 ) -> Calibration:
-    """`rollouts` episodes of `agent` (``oracle``, ``random``, ``noisy``, ``openai``) per
-    (template, level); the label written to the file is `agent` plus its ``p``, if any."""
+    """`rollouts` episodes of `agent` (``oracle``, ``random``, ``noisy``, ``obey``,
+    ``openai``) per (template, level); the label written to the file is `agent` plus its
+    ``p``, if any. With `attack` ("mixed" or a goal id) the same episodes are played again
+    with instructions planted: each entry gets utility under attack and attack success, and
+    `paired` receives every (benign, attacked) pair of episodes."""
     options = dict(agent_options or {})
     settings = RolloutSettings(agent, options, "tools", max_steps)
     entries = []
@@ -64,9 +70,47 @@ def calibrate(
             entry = entry.model_copy(
                 update={"reference_passes": ok, "flag": "zero" if ok else "impossible"}
             )
+        if attack != "none":
+            hit = RolloutSettings(agent, options, "tools", max_steps, attack=attack)
+            attacked = _play(hit, template, level, rollouts, seed, split, on_result)
+            entry = _with_attack(entry, records, attacked, paired)
         entries.append(entry)
     label = _label(agent, options)
-    return Calibration(agent=label, rollouts=rollouts, split=split, seed=seed, entries=entries)  # type: ignore[arg-type]
+    return Calibration(
+        agent=label, rollouts=rollouts, split=split, seed=seed, entries=entries,  # type: ignore[arg-type]
+        attack=None if attack == "none" else attack,
+    )  # fmt: skip
+
+
+def _with_attack(
+    entry: Entry,
+    benign: list[dict[str, Any]],
+    attacked: list[dict[str, Any]],
+    paired: list[tuple[EpisodeResult, EpisodeResult]] | None,
+) -> Entry:
+    """The entry with the attacked episodes' utility and attack success (over those where
+    an attack was planted)."""
+    planted = [r["attack"] for r in attacked if r.get("attack")]
+    n = len(planted)
+    if paired is not None:
+        paired.extend((_result(b), _result(a)) for b, a in zip(benign, attacked, strict=True))
+    return entry.model_copy(
+        update={
+            "attacked": n,
+            "utility_under_attack": round(sum(p["utility"] for p in planted) / n, 6) if n else None,
+            "attack_success": round(sum(bool(p["succeeded"]) for p in planted) / n, 6)
+            if n
+            else None,
+        }
+    )
+
+
+def _result(record: dict[str, Any]) -> EpisodeResult:
+    task = record.get("task") or {}
+    return EpisodeResult(
+        task.get("id", "(failed)"), task.get("seed", -1), float(record["reward"]),
+        bool(record["passed"]), int(record["n_steps"]), record.get("attack"),
+    )  # fmt: skip
 
 
 def _label(agent: str, options: Mapping[str, Any]) -> str:

@@ -59,6 +59,10 @@ class Entry(BaseModel):
     ci_high: float = Field(ge=0.0, le=1.0)
     flag: Flag | None = None
     reference_passes: bool | None = None  # checked for the entries at 0%
+    # With `Calibration.attack`: the same episodes with an attack planted (those planted).
+    attacked: int | None = Field(default=None, ge=0)
+    utility_under_attack: float | None = Field(default=None, ge=0.0, le=1.0)
+    attack_success: float | None = Field(default=None, ge=0.0, le=1.0)
 
     @model_validator(mode="after")
     def _consistent(self) -> Entry:
@@ -104,13 +108,18 @@ class Calibration(BaseModel):
     world_seed: int = 0
     seed: int = 0
     entries: list[Entry]
+    attack: str | None = None  # the attack mix measured beside (`officegym.gym.attack`)
 
     def rates(self) -> dict[tuple[str, str], float]:
         """Pass rate by (template, level)."""
         return {(e.template, e.difficulty): e.pass_rate for e in self.entries}
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(self.model_dump_json(indent=2) + "\n", encoding="utf-8")
+        """Write the file (a run without an attack writes no attack fields)."""
+        fields = {"attacked", "utility_under_attack", "attack_success"}
+        skip = None if self.attack else {"attack": True, "entries": {"__all__": fields}}
+        text = self.model_dump_json(indent=2, exclude=skip)
+        Path(path).write_text(text + "\n", encoding="utf-8")
 
 
 def load_calibration(path: str | Path) -> Calibration:

@@ -28,6 +28,7 @@ class EpisodeResult:
     reward: float
     passed: bool
     steps: int
+    attack: dict[str, Any] | None = None  # info["attack"] of an attacked episode's end
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,8 @@ def run_episode(
         steps += 1
         done = terminated or truncated
     passed = bool(info.get("grade", {}).get("passed", False))
-    return EpisodeResult(task["id"], task["seed"], float(reward), passed, steps)
+    attack = info.get("attack")
+    return EpisodeResult(task["id"], task["seed"], float(reward), passed, steps, attack)
 
 
 def _agent_extras(agent: Agent) -> dict[str, Any]:

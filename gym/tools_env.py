@@ -15,6 +15,9 @@ too (`officegym.gym.worlds`). ``faults=0.1`` makes a seeded tenth of the tool ca
 fail as real APIs do (`officegym.gym.faults`). ``difficulty="hard"`` builds every
 task at that level (templates with knobs: `officegym.tasks.difficulty`);
 ``curriculum=`` lets a sampler pick template and level (`officegym.gym.curriculum`).
+``attack="mixed"`` (or a goal id) plants an instruction in the data the task reads and
+records in ``info["attack"]`` whether the agent obeyed it; ``attack_penalty`` is taken off
+the reward when it did (`officegym.gym.attack`).
 An env cannot be pickled (it holds a live database): hand vector envs and Ray a
 factory instead.
 """
@@ -31,6 +34,7 @@ import gymnasium
 from gymnasium import spaces
 
 from officegym.gym.actions import ActionError, parse_action, submitted_answer
+from officegym.gym.attack import AttackRun
 from officegym.gym.colleagues import make_responder
 from officegym.gym.curriculum import make_curriculum
 from officegym.gym.episode import NO_EPISODE, Episode
@@ -41,7 +45,6 @@ from officegym.gym.episodes import (
     check_episode_settings,
     choose_task,
     clip,
-    grade_world_state,
     persona_label,
     refuse_pickling,
     select_templates,
@@ -121,8 +124,12 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         responder: Responder | str | None = None,
         difficulty: str | int | None = None,
         curriculum: Any = None,
+        attack: str = "none",
+        attack_penalty: float = 0.0,
     ) -> None:
         _check_settings(mode, render_mode, split, max_steps, max_result_chars)
+        self.attacks = AttackRun(attack, attack_penalty)  # planted instructions (gym/attack.py)
+        self.last_attack: dict[str, Any] | None = None
         self.faults = FaultInjector(faults, fault_seed)
         self.responder = make_responder(responder)  # who answers ask-the-requester questions
         self._colleague: Colleague | None = None
@@ -169,6 +176,7 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         template_id, split, task_seed, level = self._choose(options)
         task = make_task(template_id, task_seed, self.scenario, self.world_seed, level)
         self.world.reset()
+        self.last_attack = self.attacks.start(self.world, task)
         if self._runner is None:
             self._runner = ToolRunner(self.world, task.persona)
         else:
@@ -182,6 +190,8 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         self.faults.start(task.id, task.seed)
         self._colleague = colleague_for(task, self._runner.session, self.responder)
         info = {"tools": tool_specs(task.apps), "task": task_info(task, split)}
+        if self.attacks.on:
+            info["attack"] = self.last_attack
         return self._observe("", ""), info
 
     def _enter(self, key: WorldKey) -> None:
@@ -220,6 +230,8 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         reward, terminated, truncated, graded = self.episode.settle(self._grade, self.curriculum)
         if graded is not None:
             info["grade"] = graded.to_dict()
+            if self.attacks.on:
+                info["attack"] = self.last_attack
             if terminated:
                 result = json.dumps({"submitted": True, "reward": reward, "passed": graded.passed})
         obs = self._observe(result, error)
@@ -289,7 +301,8 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
     def _grade(self) -> Grade:
         """Grade the world's current state against the task (shared with browser mode)."""
         assert self.task is not None
-        return grade_world_state(self.world, self.task, self.episode.answer)
+        graded, self.last_attack = self.attacks.grade(self.world, self.task, self.episode.answer)
+        return graded
 
     def _stray(self, message: str) -> tuple[dict[str, str], float, bool, bool, dict[str, Any]]:
         """The answer to a step outside an episode: an error, no reward, nothing changed."""
@@ -349,6 +362,8 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         if self._runner is not None:
             self._runner.close()
             self._runner = None
+        if getattr(self, "attacks", None) is not None:
+            self.attacks.close()
         if getattr(self, "worlds", None) is not None:
             self.worlds.close()
 

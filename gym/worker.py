@@ -28,6 +28,7 @@ from officegym.gym.agents import make_agent
 from officegym.gym.recording import RecordEpisodes
 from officegym.gym.registration import env_id as env_id_of
 from officegym.gym.rollout import make_env, run_episode
+from officegym.tasks.attacks import check_choice
 
 __all__ = [
     "EpisodeSpec",
@@ -57,6 +58,7 @@ class RolloutSettings:
     mode: str = "tools"
     max_steps: int = 30
     faults: float = 0.0
+    attack: str = "none"  # planted instructions: "mixed" or a goal id (officegym.gym.attack)
 
     def env_kwargs(self) -> dict[str, Any]:
         """Keyword arguments of `gymnasium.make` for this rollout's envs."""
@@ -68,6 +70,8 @@ class RolloutSettings:
             if self.mode != "tools":
                 raise ValueError("fault injection is a tools-mode option (tool calls fail)")
             kwargs["faults"] = self.faults
+        if self.attack != "none":
+            kwargs["attack"] = check_choice(self.attack)
         return kwargs
 
 
@@ -151,6 +155,7 @@ class _Recorded:
             "env_id": spec.env_id,
             "passed": result.passed,
             "n_steps": result.steps,
+            **({"attack": result.attack} if result.attack is not None else {}),
             "failure": getattr(agent, "failure", None),
             "model_error": getattr(agent, "model_error", None),
         }

@@ -11,10 +11,8 @@ from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from officegym.cli_agents import agent_options, build_agent
 from officegym.cli_tables import print_table
 from officegym.cli_validate import validate
 from officegym.cli_worlds import NOT_FRESH_ADVICE, file_world, memory_world, sign_in_handles
@@ -301,69 +299,6 @@ def tasks(
     console.print(f"{len(rows)} template(s)")
 
 
-@main.command()
-@click.option(
-    "--agent",
-    "agent_name",
-    type=click.Choice(["oracle", "random", "openai"]),
-    default="oracle",
-    show_default=True,
-)
-@agent_options
-@click.option("--env", "env_name", default="officegym/slack-v0", show_default=True)
-@click.option("--episodes", default=10, show_default=True, type=click.IntRange(min=1))
-@click.option("--seed", default=0, show_default=True, help="Seed of the first reset.")
-@click.option("--split", type=click.Choice(["train", "test"]), default="train", show_default=True)
-@click.option("--max-steps", default=30, show_default=True, type=click.IntRange(min=1))
-@click.option(
-    "--record",
-    default=None,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Append every episode to this JSONL file.",
-)
-@click.option("--faults", default=0.0, show_default=True, help="Share of tool calls that fail.")
-def run(
-    agent_name: str,
-    model: str | None,
-    base_url: str | None,
-    max_turns: int,
-    env_name: str,
-    episodes: int,
-    seed: int,
-    split: str,
-    max_steps: int,
-    record: Path | None,
-    faults: float,
-) -> None:
-    """Run an agent for some episodes and print the rewards per template."""
-    from officegym.gym import make_env, run_episode, summarize
-
-    agent = build_agent(agent_name, seed, model, base_url, max_turns)
-    try:
-        env = make_env(env_name, record=record, split=split, max_steps=max_steps, faults=faults)
-    except OfficeGymError as exc:
-        raise click.BadParameter(exc.message, param_hint="--env") from None
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--faults") from None
-    console = _console()
-    results = []
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
-    with Progress(*columns, TimeRemainingColumn(), console=console, transient=True) as bar:
-        job = bar.add_task(f"{agent_name} on {env_name}", total=episodes)
-        for i in range(episodes):
-            results.append(run_episode(env, agent, seed=seed if i == 0 else None))
-            bar.advance(job)
-            if getattr(agent, "model_error", None):
-                env.close()
-                raise click.ClickException(f"episode {i}: {agent.model_error}")  # type: ignore[attr-defined]
-    env.close()
-    print_table(
-        console, _rewards_table(f"{agent_name} agent on {env_name} ({split} split)", results)
-    )
-    _, total = summarize(results)
-    console.print(f"mean reward {total.mean_reward:.3f} over {total.episodes} episode(s)")
-
-
 def _rewards_table(title: str, results: list[EpisodeResult]) -> Table:
     """Episodes, mean reward and pass rate per template, then the total."""
     from officegym.gym import summarize
@@ -394,11 +329,13 @@ def _add_commands() -> None:
     """Commands kept in modules of their own (so this file stays short)."""
     from officegym.cli_calibrate import calibrate
     from officegym.cli_rollout import rollout
+    from officegym.cli_run import run
     from officegym.cli_sft import export_sft
     from officegym.cli_task import task
     from officegym.cli_view import view
 
     main.add_command(task)
+    main.add_command(run)
     main.add_command(rollout)
     main.add_command(export_sft)
     main.add_command(calibrate)

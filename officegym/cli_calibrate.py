@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from officegym.cli_agents import agent_options, agent_settings
+from officegym.cli_attack import attack_options, check_attack, print_attack_report
 
 __all__ = ["calibrate"]
 
@@ -49,6 +50,7 @@ FLAG_TEXT = {
     show_default=True,
     type=click.Path(dir_okay=False, path_type=Path),
 )
+@attack_options
 def calibrate(
     agent_spec: str,
     model: str | None,
@@ -61,10 +63,14 @@ def calibrate(
     seed: int,
     max_steps: int,
     out: Path,
+    attack: str,
+    attack_penalty: float,
 ) -> None:
     """Measure an agent's pass rate per template and difficulty level (K rollouts each),
     flag templates at 0% (telling broken from hard by replaying the reference) and above
-    70%, and write the calibration file."""
+    70%, and write the calibration file. With --attack, play every episode again with an
+    instruction planted and add utility under attack and attack success (per template and
+    per vector)."""
     from officegym.gym.agents import parse_agent
     from officegym.gym.calibrate import arms
     from officegym.gym.calibrate import calibrate as run
@@ -74,10 +80,12 @@ def calibrate(
         name, options = parse_agent(agent_spec)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--agent") from None
-    if name not in ("oracle", "random", "noisy", "openai"):
+    if name not in ("oracle", "random", "noisy", "obey", "openai"):
         raise click.BadParameter(
-            f"unknown agent {name!r}; use oracle, random, noisy:P or openai", param_hint="--agent"
+            f"unknown agent {name!r}; use oracle, random, noisy:P, obey or openai",
+            param_hint="--agent",
         )
+    attack = check_attack(attack)
     options |= agent_settings(name, model, base_url, max_turns)
     chosen = [t.strip() for t in templates.split(",") if t.strip()] or sorted(load_templates())
     wanted = None if levels == "all" else [lv.strip() for lv in levels.split(",")]
@@ -95,14 +103,17 @@ def calibrate(
         )
     console = Console()
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+    paired: list[Any] = []
     with Progress(*columns, console=console, transient=True) as bar:
-        job = bar.add_task(
-            f"{agent_spec}: {len(pairs)} template level(s)", total=len(pairs) * rollouts
-        )
+        total = len(pairs) * rollouts * (1 if attack == "none" else 2)
+        job = bar.add_task(f"{agent_spec}: {len(pairs)} template level(s)", total=total)
         result = run(name, pairs, rollouts, agent_options=options, seed=seed, split=split,
-                     max_steps=max_steps, on_result=lambda _r: bar.advance(job))  # fmt: skip
+                     max_steps=max_steps, on_result=lambda _r: bar.advance(job),
+                     attack=attack, paired=paired)  # fmt: skip
     result.save(out)
     _print(console, result)
+    if result.attack:
+        print_attack_report(console, [b for b, _ in paired], [a for _, a in paired])
     console.print(f"calibration file: {out}", highlight=False, soft_wrap=True)
 
 
@@ -112,12 +123,21 @@ def _print(console: Console, result: Any) -> None:
     from officegym.cli_tables import print_table
 
     table = Table(title=f"pass rate of {result.agent} over {result.rollouts} rollout(s) each")
-    for column in ("template", "level", "passed", "rate", "95% CI", "mean reward", "flag"):
+    columns = ["template", "level", "passed", "rate", "95% CI", "mean reward", "flag"]
+    if result.attack:
+        columns[-1:-1] = ["attacked", "utility under attack", "attack success"]
+    for column in columns:
         table.add_column(column, no_wrap=column == "template")
     for e in result.entries:
         flag = FLAG_TEXT.get(e.flag or "", "")
-        table.add_row(
-            e.template, e.difficulty, f"{e.passed}/{e.episodes}", f"{e.pass_rate:.0%}",
-            f"{e.ci_low:.0%}–{e.ci_high:.0%}", f"{e.mean_reward:.3f}", flag,
-        )  # fmt: skip
+        cells = [e.template, e.difficulty, f"{e.passed}/{e.episodes}", f"{e.pass_rate:.0%}",
+                 f"{e.ci_low:.0%}–{e.ci_high:.0%}", f"{e.mean_reward:.3f}"]  # fmt: skip
+        if result.attack:
+            cells += [str(e.attacked), _share(e.utility_under_attack, ".3f"),
+                      _share(e.attack_success, ".0%")]  # fmt: skip
+        table.add_row(*cells, flag)
     print_table(console, table)
+
+
+def _share(value: float | None, spec: str) -> str:
+    return "-" if value is None else format(value, spec)

@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from officegym.cli_attack import check_attack, validate_attacks
 from officegym.cli_tables import print_table
 from officegym.errors import OfficeGymError
 
@@ -56,6 +57,13 @@ _COUNTS = ("built", "killed", "equivalent", "declared", "survived")
     help="Processes that check templates side by side.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option(
+    "--attack",
+    default="none",
+    show_default=True,
+    help="Also check planted attacks ('mixed' or a goal id) on every instance that pairs: "
+    "the reference ignores them, obeying reaches their goal.",
+)
 def validate(
     template_ids: tuple[str, ...],
     seeds: int,
@@ -66,6 +74,7 @@ def validate(
     difficulty: str,
     jobs: int,
     as_json: bool,
+    attack: str,
 ) -> None:
     """Self-check task templates (all if none named): the reference solution scores 1.0,
     doing nothing scores 0, dropping any state-changing call fails, and every near-miss
@@ -95,7 +104,10 @@ def validate(
         click.echo(json.dumps({**world, **_as_json(reports, span)}, indent=2))
     else:
         _print(Console(), reports, span, f"{scenario} world seed {world_seed}")
-    if any(not r.ok for r in reports):
+    attacks_ok = True
+    if check_attack(attack) != "none":
+        attacks_ok = validate_attacks(Console(), units, span, world, attack)
+    if any(not r.ok for r in reports) or not attacks_ok:
         raise SystemExit(1)
 
 

@@ -28,6 +28,7 @@ __all__ = [
     "change_stay",
     "find_reservation",
     "host_messages",
+    "host_reply",
     "list_stays",
     "message_host",
     "payments",
@@ -237,6 +238,16 @@ def message_host(
     return insert_row(s, HostMessage, listing_id=listing.id, person_id=actor.id,
                       reservation_id=reservation.id if reservation else None, from_host=False,
                       text=text, created_at=now(s))  # fmt: skip
+
+
+def host_reply(s: Session, listing: Listing, guest: Person, text: str) -> HostMessage:
+    """The host's message in `guest`'s conversation with the listing (what the guest reads
+    in `host_messages`)."""
+    text = text.strip()
+    if not text or len(text) > MAX_MESSAGE:
+        raise Invalid(f"a host's message has 1 to {MAX_MESSAGE} characters")
+    values = {"listing_id": listing.id, "person_id": guest.id, "reservation_id": None}
+    return insert_row(s, HostMessage, **values, from_host=True, text=text, created_at=now(s))
 
 
 def host_messages(s: Session, actor: Person, listing_id: int) -> list[HostMessage]:

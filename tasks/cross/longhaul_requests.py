@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from officegym.apps.crm.models import CLOSED_STAGES, STAGES
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, Check, FieldEquals, Predicate, RowExists, Same
+from officegym.tasks.common import allow_post, call, pick
 from officegym.tasks.crm.common import allow_new, allow_update, crm_index
 from officegym.tasks.crm.pipeline import CLOSE_FIELDS, MOVE_FIELDS
 from officegym.tasks.crm.support import allow_escalation, escalated, reason_logged
@@ -22,7 +23,6 @@ from officegym.tasks.cross.common import Request, case_fact, requests_of
 from officegym.tasks.cross.longhaul import listing
 from officegym.tasks.cross.requests import _answer
 from officegym.tasks.facts import choice
-from officegym.tasks.slack.common import allow_post, call, pick
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
 from officegym.tools import ToolCall

@@ -11,12 +11,12 @@ from officegym.apps.crm.models import CLOSED_STAGES, STAGES
 from officegym.seed_data.crm_text import NEXT_STEPS
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, Predicate, RowExists, Same
+from officegym.tasks.common import allow_post, call, pick
 from officegym.tasks.crm.common import allow_new, allow_update, crm_index
 from officegym.tasks.crm.pipeline import CLOSE_FIELDS, MOVE_FIELDS
 from officegym.tasks.crm.support import allow_escalation, escalated, reason_logged
 from officegym.tasks.cross.common import case_fact, requests_of
 from officegym.tasks.facts import choice
-from officegym.tasks.slack.common import allow_post, call, pick
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
 

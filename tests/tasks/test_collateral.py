@@ -15,8 +15,8 @@ from officegym.apps.slack.models import Channel, Membership, Message
 from officegym.seed_data.crm_text import RESOLUTIONS
 from officegym.tasks import make_task
 from officegym.tasks.base import Task
+from officegym.tasks.common import next_id
 from officegym.tasks.crm.common import crm_index
-from officegym.tasks.slack.common import next_id
 from officegym.tasks.validate import replay
 from officegym.tools import ToolCall
 from officegym.world import World, world_image

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.slack.models import Message
 from officegym.tasks import make_task
-from officegym.tasks.slack.common import next_id
+from officegym.tasks.common import next_id
 from officegym.tasks.slack.said import Said
 from officegym.tasks.validate import replay
 from officegym.tools import ToolCall

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy.orm import Session
 
 from officegym.web import create_app
 from officegym.world import World, world_image
@@ -20,6 +21,13 @@ def world() -> Iterator[World]:
     w = World(world_image("default", 0))
     yield w
     w.close()
+
+
+@pytest.fixture
+def db(world: World) -> Iterator[Session]:
+    """A session on this test's world (for setting up and reading what requests committed)."""
+    with world.session() as s:
+        yield s
 
 
 @pytest.fixture

@@ -5,33 +5,17 @@ and a person can type a formula, fill, sort, filter and build a pivot through fo
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
-import pytest
 from flask.testing import FlaskClient
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
 from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets.models import Workbook
-from officegym.world import World
-from tests.apps.sheets.helpers import owner, values, workbook
-from tests.apps.slack.test_routes import _Elements
+from tests.apps.pages import assert_addressable
+from tests.apps.sheets.helpers import values, workbook
 
 ORDERS = "Orders 2025"
-
-
-@pytest.fixture
-def db(world: World) -> Iterator[Session]:
-    with world.session() as s:
-        yield s
-
-
-@pytest.fixture
-def me(client: FlaskClient, db: Session) -> Person:
-    person = owner(db, ORDERS)
-    client.get(f"/login/{person.handle}")
-    return person
 
 
 def pages(wb: Workbook) -> list[tuple[str, list[str]]]:
@@ -77,14 +61,7 @@ def test_every_page_renders_with_its_key_ids_and_labels(
         html = page(client, url)
         for element_id in ids:
             assert f'id="{element_id}" data-og-id="{element_id}"' in html, (url, element_id)
-        parser = _Elements()
-        parser.feed(html)
-        found = [el.get("id") for el in parser.elements]
-        assert len(found) == len(set(found)), f"duplicate ids on {url}"
-        for el in parser.elements:
-            assert el.get("id") and el.get("id") == el.get("data-og-id"), (url, el)
-            if el["tag"] in ("input", "select", "textarea"):
-                assert el["id"] in parser.labels or el.get("aria-label"), (url, el)
+        assert_addressable(html, url)
 
 
 def test_a_large_sheet_shows_a_bounded_window(client: FlaskClient, db: Session, me: Person) -> None:

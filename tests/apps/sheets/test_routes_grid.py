@@ -6,9 +6,7 @@ page at a time with values as shown, and history in words."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
-import pytest
 from flask.testing import FlaskClient
 from sqlalchemy.orm import Session
 
@@ -16,24 +14,10 @@ from officegym.apps.org.models import Person
 from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets.refs import parse_area
 from officegym.apps.sheets.views import COLS, ROWS, window_origin
-from officegym.world import World
-from tests.apps.sheets.helpers import owner, values, workbook
+from tests.apps.sheets.helpers import values, workbook
 
 ORDERS = "Orders 2025"
 FOUND = re.compile(r'\sid="found-')
-
-
-@pytest.fixture
-def db(world: World) -> Iterator[Session]:
-    with world.session() as s:
-        yield s
-
-
-@pytest.fixture
-def me(client: FlaskClient, db: Session) -> Person:
-    person = owner(db, ORDERS)
-    client.get(f"/login/{person.handle}")
-    return person
 
 
 def html(client: FlaskClient, url: str) -> str:

@@ -14,14 +14,6 @@ from officegym.world import World, world_image
 
 
 @pytest.fixture
-def world() -> Iterator[World]:
-    """A fresh in-memory default world (seed 0)."""
-    w = World(world_image("default", 0))
-    yield w
-    w.close()
-
-
-@pytest.fixture
 def file_world(tmp_path: Path) -> Iterator[World]:
     """The default world in a SQLite file of its own, as `officegym serve` keeps it."""
     w = World(world_image("default", 0), url=f"sqlite:///{tmp_path / 'world.sqlite'}")

@@ -13,17 +13,16 @@ import subprocess
 import sys
 import time
 import urllib.request
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import text
 
 from officegym import writes
 from officegym.loadtest import run_load, verify
 from officegym.world import World, world_image
-from tests.officegym.test_postgres import SERVER, _server_up
+from tests.postgres import scratch_database
 
 pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("serve-load")]
 OFFICEGYM = Path(sys.executable).with_name("officegym")
@@ -32,16 +31,8 @@ RACES_END_CLEANLY = hasattr(writes, "insert_new")  # the chat service's race fix
 
 @pytest.fixture(scope="module")
 def database() -> Iterator[str]:
-    if not _server_up():
-        pytest.skip(f"no PostgreSQL server at {SERVER}")
-    name = f"og_load_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(SERVER, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f"CREATE DATABASE {name}"))
-    yield SERVER.rsplit("/", 1)[0] + f"/{name}"
-    with admin.connect() as conn:
-        conn.execute(text(f"DROP DATABASE {name} WITH (FORCE)"))
-    admin.dispose()
+    with scratch_database("og_load") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 import httpx2
 from sqlalchemy import create_engine, text
 
-__all__ = ["LoadReport", "Op", "run_load", "verify"]
+__all__ = ["LoadReport", "Op", "general_members", "run_load", "verify"]
 
 DOORS = ("api", "mcp", "web")
 RACE_NAMES = 4
@@ -324,3 +324,20 @@ _REACTORS = """
 SELECT p.handle FROM slack_reaction r JOIN org_person p ON p.id = r.person_id
 WHERE r.message_id = :m AND r.emoji = 'eyes'
 """
+
+
+def general_members(limit: int = 25) -> list[str]:
+    """The handles of the first `limit` members of #general in the seeded default world,
+    by id: the people a load run writes as."""
+    from officegym.world import World, world_image
+
+    world = World(world_image())
+    try:
+        with world.initial_connection() as conn:
+            rows = conn.execute(text(
+                "SELECT p.handle FROM org_person p JOIN slack_membership m ON m.person_id = p.id "
+                "JOIN slack_channel c ON c.id = m.channel_id WHERE c.name = 'general' ORDER BY p.id"
+            ))  # fmt: skip
+            return [r[0] for r in rows][:limit]
+    finally:
+        world.close()

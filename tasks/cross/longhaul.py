@@ -13,7 +13,23 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Sequence
 
-__all__ = ["day", "listing", "short_day"]
+__all__ = ["LONG_HORIZON", "day", "listing", "short_day"]
+
+# The long-horizon templates, 20 to 50 reference calls each (tests and bench/ walk them).
+LONG_HORIZON = (
+    "cross.account-pipeline-sheet",
+    "cross.case-handover",
+    "cross.escalation-backlog",
+    "cross.follow-up-sweep",
+    "cross.lead-tips-backlog",
+    "cross.onboard-cohort",
+    "cross.quarter-end-review",
+    "cross.renewal-campaign",
+    "cross.sales-inbox",
+    "cross.territory-handover",
+    "cross.travel-desk",
+    "cross.triage-support-inbox",
+)
 
 
 def day(d: dt.date) -> str:

@@ -17,11 +17,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
 
 from officegym import writes
-from officegym.loadtest import run_load, verify
-from officegym.world import World, world_image
+from officegym.loadtest import general_members, run_load, verify
 from tests.postgres import scratch_database
 
 pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("serve-load")]
@@ -50,7 +48,9 @@ def server(
     base = f"http://127.0.0.1:{port}"
     try:
         _wait_healthy(base, proc, log)
-        run_load(base, database, _people(), writers=20, seconds=1.0)  # fill the workers' caches
+        run_load(
+            base, database, general_members(), writers=20, seconds=1.0
+        )  # fill the workers' caches
         yield base, proc
     finally:
         _stop(proc)
@@ -87,19 +87,6 @@ def _workers(proc: subprocess.Popen) -> list[int]:
     return [int(p) for p in out.stdout.split()]
 
 
-def _people() -> list[str]:
-    """Members of #general in the seeded world, to write as."""
-    world = World(world_image())
-    with world.initial_connection() as conn:
-        rows = conn.execute(text(
-            "SELECT p.handle FROM org_person p JOIN slack_membership m ON m.person_id = p.id "
-            "JOIN slack_channel c ON c.id = m.channel_id WHERE c.name = 'general' ORDER BY p.id"
-        ))  # fmt: skip
-        handles = [r[0] for r in rows]
-    world.close()
-    return handles[:25]
-
-
 def _check(database: str, report) -> dict:  # type: ignore[no-untyped-def]
     found = verify(database, report)
     figures = report.figures()
@@ -123,7 +110,9 @@ def _check(database: str, report) -> dict:  # type: ignore[no-untyped-def]
 
 def test_fifty_writers_lose_nothing_and_duplicate_nothing(server, database) -> None:  # type: ignore[no-untyped-def]
     base, _ = server
-    report = run_load(base, database, _people(), writers=50, seconds=8.0, race_every=3, min_ok=5)
+    report = run_load(
+        base, database, general_members(), writers=50, seconds=8.0, race_every=3, min_ok=5
+    )
     _check(database, report)
     assert report.counts()[("post", "lost")] == 0
 
@@ -136,7 +125,7 @@ def test_a_worker_killed_mid_load_loses_nothing_acknowledged(server, database) -
     def kill() -> None:
         os.kill(before[0], signal.SIGKILL)
 
-    report = run_load(base, database, _people(), writers=50, seconds=8.0, race_every=3,
+    report = run_load(base, database, general_members(), writers=50, seconds=8.0, race_every=3,
                       min_ok=5, chaos=kill, chaos_at=3.0)  # fmt: skip
     _check(database, report)
     _wait_healthy(base, proc, Path(os.devnull), timeout=60)

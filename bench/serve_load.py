@@ -20,8 +20,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
-import urllib.request
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -29,21 +27,9 @@ from pathlib import Path
 
 from sqlalchemy import create_engine, text
 
-from officegym.loadtest import general_members, run_load, verify
+from officegym.loadtest import general_members, run_load, verify, wait_healthy
 
 SERVER = os.environ.get("OFFICEGYM_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
-
-
-def wait_healthy(base: str, proc: subprocess.Popen, timeout: float = 300) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and proc.poll() is None:
-        try:
-            with urllib.request.urlopen(f"{base}/healthz", timeout=2) as r:
-                if r.read() == b"ok":
-                    return
-        except OSError:
-            time.sleep(0.3)
-    raise RuntimeError("serve did not become healthy")
 
 
 @contextmanager

@@ -21,18 +21,21 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
 import time
+import urllib.request
 import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import httpx2
 from sqlalchemy import create_engine, text
 
-__all__ = ["LoadReport", "Op", "general_members", "run_load", "verify"]
+__all__ = ["LoadReport", "Op", "general_members", "run_load", "verify", "wait_healthy"]
 
 DOORS = ("api", "mcp", "web")
 RACE_NAMES = 4
@@ -341,3 +344,23 @@ def general_members(limit: int = 25) -> list[str]:
             return [r[0] for r in rows][:limit]
     finally:
         world.close()
+
+
+def wait_healthy(
+    base: str, proc: subprocess.Popen, *, timeout: float = 300, log: Path | None = None
+) -> None:
+    """Wait until the `officegym serve` process `proc` answers ``ok`` on ``{base}/healthz``;
+    raise if it exits first (with the tail of its `log`, if given) or `timeout` passes."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(
+                f"serve exited: {log.read_text()[-2000:] if log else proc.returncode}"
+            )
+        try:
+            with urllib.request.urlopen(f"{base}/healthz", timeout=2) as r:
+                if r.read() == b"ok":
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise TimeoutError("serve did not become healthy")

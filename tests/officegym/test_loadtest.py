@@ -12,14 +12,13 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from officegym import writes
-from officegym.loadtest import general_members, run_load, verify
+from officegym.loadtest import general_members, run_load, verify, wait_healthy
 from tests.postgres import scratch_database
 
 pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("serve-load")]
@@ -47,7 +46,7 @@ def server(
                                 start_new_session=True)  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     try:
-        _wait_healthy(base, proc, log)
+        wait_healthy(base, proc, timeout=180, log=log)
         run_load(
             base, database, general_members(), writers=20, seconds=1.0
         )  # fill the workers' caches
@@ -64,20 +63,6 @@ def _stop(proc: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(30)
-
-
-def _wait_healthy(base: str, proc: subprocess.Popen, log: Path, timeout: float = 180) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"serve exited: {log.read_text()[-2000:]}")
-        try:
-            with urllib.request.urlopen(f"{base}/healthz", timeout=2) as r:
-                if r.read() == b"ok":
-                    return
-        except OSError:
-            time.sleep(0.3)
-    raise TimeoutError("serve did not become healthy")
 
 
 def _workers(proc: subprocess.Popen) -> list[int]:
@@ -128,7 +113,7 @@ def test_a_worker_killed_mid_load_loses_nothing_acknowledged(server, database) -
     report = run_load(base, database, general_members(), writers=50, seconds=8.0, race_every=3,
                       min_ok=5, chaos=kill, chaos_at=3.0)  # fmt: skip
     _check(database, report)
-    _wait_healthy(base, proc, Path(os.devnull), timeout=60)
+    wait_healthy(base, proc, timeout=60)
     deadline = time.monotonic() + 120  # uvicorn starts a new worker in the dead one's place
     while len(after := _workers(proc)) < 2 and time.monotonic() < deadline:
         time.sleep(0.5)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 
+from flask.testing import FlaskClient
+
 
 class Elements(HTMLParser):
     """Interactive elements with their attributes and text, and label targets."""
@@ -52,3 +54,10 @@ def assert_addressable(html: str, url: str) -> list[dict[str, str | None]]:
         if el["tag"] in ("a", "button"):
             assert (el["text"] or "").strip() or el.get("aria-label"), (url, el)
     return parser.elements
+
+
+def html_of(client: FlaskClient, url: str) -> str:
+    """The page at `url`, which must answer 200."""
+    response = client.get(url)
+    assert response.status_code == 200, url
+    return response.get_data(as_text=True)

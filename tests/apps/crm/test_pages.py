@@ -19,16 +19,11 @@ from officegym.apps.crm.models import Opportunity
 from officegym.apps.crm.pages import page_numbers, shown_change, shown_date
 from officegym.apps.org.models import Person
 
+from ..pages import html_of
 from .helpers import Cast, open_opportunity_of, sign_in
 
 ISO_DAY = re.compile(r"\b20\d\d-\d\d-\d\d\b")
 DAY_WITH_YEAR = re.compile(r"\b[A-Z][a-z]{2} \d{1,2}, 20\d\d\b")
-
-
-def html_of(client: FlaskClient, url: str) -> str:
-    response = client.get(url)
-    assert response.status_code == 200, url
-    return response.get_data(as_text=True)
 
 
 def text_of(html: str) -> str:

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from sqlalchemy import create_engine, text
 
-from officegym.loadtest import general_members, run_load, verify, wait_healthy
+from officegym.loadtest import general_members, run_load, stop_server, verify, wait_healthy
 
 SERVER = os.environ.get("OFFICEGYM_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
@@ -51,12 +51,7 @@ def served(workers: int) -> Iterator[tuple[str, str, subprocess.Popen]]:
         wait_healthy(f"http://127.0.0.1:{port}", proc)
         yield f"http://127.0.0.1:{port}", url, proc
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(30)
+        stop_server(proc)
         with admin.connect() as conn:
             conn.execute(text(f"DROP DATABASE {name} WITH (FORCE)"))
         admin.dispose()

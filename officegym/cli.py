@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from officegym.cli_agents import agent_options, build_agent
+from officegym.cli_agents import agent_choice, agent_options, build_agent
 from officegym.cli_tables import print_table
 from officegym.cli_validate import validate
 from officegym.cli_worlds import NOT_FRESH_ADVICE, file_world, memory_world, sign_in_handles
@@ -302,13 +302,7 @@ def tasks(
 
 
 @main.command()
-@click.option(
-    "--agent",
-    "agent_name",
-    type=click.Choice(["oracle", "random", "openai"]),
-    default="oracle",
-    show_default=True,
-)
+@agent_choice()
 @agent_options
 @click.option("--env", "env_name", default="officegym/slack-v0", show_default=True)
 @click.option("--episodes", default=10, show_default=True, type=click.IntRange(min=1))

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
 import subprocess
 import time
 import urllib.request
@@ -35,7 +37,15 @@ from urllib.parse import urlsplit
 import httpx2
 from sqlalchemy import create_engine, text
 
-__all__ = ["LoadReport", "Op", "general_members", "run_load", "verify", "wait_healthy"]
+__all__ = [
+    "LoadReport",
+    "Op",
+    "general_members",
+    "run_load",
+    "stop_server",
+    "verify",
+    "wait_healthy",
+]
 
 DOORS = ("api", "mcp", "web")
 RACE_NAMES = 4
@@ -364,3 +374,14 @@ def wait_healthy(
         except OSError:
             time.sleep(0.3)
     raise TimeoutError("serve did not become healthy")
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    """Stop a served officegym started in its own process group, workers included:
+    SIGTERM, and SIGKILL if they take longer than 30 s."""
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(30)

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from officegym import writes
-from officegym.loadtest import general_members, run_load, verify, wait_healthy
+from officegym.loadtest import general_members, run_load, stop_server, verify, wait_healthy
 from tests.postgres import scratch_database
 
 pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("serve-load")]
@@ -52,17 +52,7 @@ def server(
         )  # fill the workers' caches
         yield base, proc
     finally:
-        _stop(proc)
-
-
-def _stop(proc: subprocess.Popen) -> None:
-    """Stop the server and its workers: SIGTERM, and SIGKILL if they take too long."""
-    os.killpg(proc.pid, signal.SIGTERM)
-    try:
-        proc.wait(30)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(30)
+        stop_server(proc)
 
 
 def _workers(proc: subprocess.Popen) -> list[int]:

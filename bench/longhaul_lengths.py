@@ -15,22 +15,8 @@ import statistics
 import time
 
 from officegym.tasks.base import load_templates, make_task
+from officegym.tasks.cross.longhaul import LONG_HORIZON as LONG
 from officegym.tasks.validate import check_template
-
-LONG = [
-    "cross.account-pipeline-sheet",
-    "cross.case-handover",
-    "cross.escalation-backlog",
-    "cross.follow-up-sweep",
-    "cross.lead-tips-backlog",
-    "cross.onboard-cohort",
-    "cross.quarter-end-review",
-    "cross.renewal-campaign",
-    "cross.sales-inbox",
-    "cross.territory-handover",
-    "cross.travel-desk",
-    "cross.triage-support-inbox",
-]
 
 
 def main() -> None:

@@ -17,29 +17,18 @@ wall-clock time.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import time
 from collections import defaultdict
 from collections.abc import Callable
 
 from rich.console import Console
 from rich.table import Table
+from timing import CLOCKS, pin_to_one_core
 
 from officegym.gym import OfficeEnv, OracleAgent, run_episode
 from officegym.tasks import Task, load_templates, make_task
 
 TASK_SEEDS = range(5)
-CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.thread_time, "wall": time.perf_counter}
-
-
-def pin_to_one_core() -> str:
-    """Run on a single CPU so the figures are per core."""
-    if hasattr(os, "sched_setaffinity"):
-        cpu = min(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {cpu})
-        return f"cpu {cpu}"
-    return "unpinned"
 
 
 def tasks_of(app: str) -> list[Task]:

@@ -16,14 +16,12 @@ is what the work costs on an idle core even when the machine is shared; pass
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.console import Console
 from rich.table import Table
+from timing import CLOCKS, median_ms, now, pin_to_one_core, use_clock
 
 from officegym.gym import OfficeEnv, OracleAgent, run_episode
 from officegym.runner import ToolRunner
@@ -31,8 +29,6 @@ from officegym.tasks import Task, grade, load_templates, make_task
 from officegym.world import World, world_image
 
 TASK_SEEDS = range(5)
-CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.thread_time, "wall": time.perf_counter}
-clock = time.thread_time
 
 
 @dataclass
@@ -41,25 +37,6 @@ class Figure:
     value: float
     unit: str
     target: str = ""
-
-
-def pin_to_one_core() -> str:
-    """Run on a single CPU so the figures are per core."""
-    if hasattr(os, "sched_setaffinity"):
-        cpu = min(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {cpu})
-        return f"cpu {cpu}"
-    return "unpinned"
-
-
-def median_ms(fn: Callable[[], object], n: int) -> float:
-    """Median time of `n` calls of `fn`, in milliseconds."""
-    samples = []
-    for _ in range(n):
-        t = clock()
-        fn()
-        samples.append(clock() - t)
-    return statistics.median(samples) * 1e3
 
 
 def table_rows(world: World) -> dict[str, int]:
@@ -84,15 +61,15 @@ def call_and_grade_times(world: World, tasks: list[Task]) -> tuple[list[float], 
         world.reset()
         runner = ToolRunner(world, task.persona)
         for c in task.solution:
-            t = clock()
+            t = now()
             outcome = runner.call(c.name, c.arguments)
-            calls.append((clock() - t) * 1e3)
+            calls.append((now() - t) * 1e3)
             assert outcome.ok, (task.id, c, outcome.error)
         runner.close()
-        t = clock()
+        t = now()
         with world.initial_connection() as before, world.engine.connect() as after:
             g = grade(task, before, after, task.answer)
-        grades.append((clock() - t) * 1e3)
+        grades.append((now() - t) * 1e3)
         assert g.passed, (task.id, task.seed, g)
     return calls, grades
 
@@ -102,9 +79,9 @@ def task_generation_ms(app: str, n: int = 20) -> float:
     ids = sorted(t for t, tpl in load_templates().items() if tpl.app == app)
     samples = []
     for i in range(n):
-        t = clock()
+        t = now()
         make_task(ids[i % len(ids)], 900_000 + i)
-        samples.append(clock() - t)
+        samples.append(now() - t)
     return statistics.median(samples) * 1e3
 
 
@@ -112,11 +89,11 @@ def oracle_throughput(env: OfficeEnv, tasks: list[Task], episodes: int) -> float
     """Oracle episodes per second through the env, cycling over cached tasks."""
     agent = OracleAgent()
     options = [{"task": t.id, "task_seed": t.seed} for t in tasks]
-    start = clock()
+    start = now()
     for i in range(episodes):
         result = run_episode(env, agent, options=options[i % len(options)])
         assert result.passed, result
-    return episodes / (clock() - start)
+    return episodes / (now() - start)
 
 
 def fresh_throughput(env: OfficeEnv, episodes: int, split: str) -> float:
@@ -124,11 +101,11 @@ def fresh_throughput(env: OfficeEnv, episodes: int, split: str) -> float:
     RL rollouts do): task generation and the split's seed search included."""
     agent = OracleAgent()
     env.reset(seed=12_345, options={"split": split})
-    start = clock()
+    start = now()
     for _ in range(episodes):
         result = run_episode(env, agent, options={"split": split})
         assert result.passed, result
-    return episodes / (clock() - start)
+    return episodes / (now() - start)
 
 
 def measure(app: str, episodes: int) -> list[Figure]:
@@ -171,8 +148,7 @@ def main() -> None:
     parser.add_argument("--app", default="slack")
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu")
     args = parser.parse_args()
-    global clock
-    clock = CLOCKS[args.clock]
+    use_clock(args.clock)
     where = pin_to_one_core()
     world = World(world_image("default", 0))  # build or load the image outside the timings
     sizes = Table(title="rows per table")

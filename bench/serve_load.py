@@ -20,25 +20,12 @@ import signal
 import subprocess
 from collections.abc import Callable
 
-from sqlalchemy import text
-
-from officegym.loadtest import run_load, verify
+from officegym.loadtest import general_members, run_load, verify
 from officegym.serve_process import served_database
-from officegym.world import World, world_image
 
 SERVER = os.environ.get("OFFICEGYM_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
 
-def people() -> list[str]:
-    world = World(world_image())
-    with world.initial_connection() as conn:
-        rows = conn.execute(text(
-            "SELECT p.handle FROM org_person p JOIN slack_membership m ON m.person_id = p.id "
-            "JOIN slack_channel c ON c.id = m.channel_id WHERE c.name = 'general' ORDER BY p.id"
-        ))  # fmt: skip
-        handles = [r[0] for r in rows]
-    world.close()
-    return handles[:25]
 
 
 def killer(proc: subprocess.Popen) -> Callable[[], None]:
@@ -60,9 +47,9 @@ def main() -> None:
     with served_database(SERVER, workers=args.workers) as served:
         base, url, proc = served.base, served.url, served.proc
         if args.warmup:  # workers' first requests fill their caches; not what is measured
-            run_load(base, url, people(), writers=args.writers, seconds=args.warmup)
+            run_load(base, url, general_members(), writers=args.writers, seconds=args.warmup)
         chaos = killer(proc) if args.kill else None
-        report = run_load(base, url, people(), writers=args.writers, seconds=args.seconds,
+        report = run_load(base, url, general_members(), writers=args.writers, seconds=args.seconds,
                           chaos=chaos, chaos_at=args.seconds / 3)  # fmt: skip
         found = verify(url, report)
     print(json.dumps(report.figures(), indent=1))

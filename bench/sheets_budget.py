@@ -21,7 +21,8 @@ from officegym.apps.sheets.engine import Book
 from officegym.world import World, world_image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from sheets_engine import ROWS, build, pin_to_one_core
+from sheets_engine import ROWS, build
+from timing import pin_to_one_core
 
 OFF = budget.Limits(enforced=False)
 

@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
-import time
-from collections.abc import Callable
 
 from rich.console import Console
 from rich.table import Table
+from timing import CLOCKS, median_ms, now, pin_to_one_core, use_clock
 
 from officegym.apps.org.models import Person
 from officegym.apps.sheets import service as sheets
@@ -30,8 +28,6 @@ from officegym.apps.sheets.parse import lex
 from officegym.apps.sheets.runtime import Ctx
 from officegym.world import World, world_image
 
-CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.thread_time, "wall": time.perf_counter}
-clock = time.thread_time
 ROWS = 1000
 SUMMARIES = [
     "SUM(I2:I1001)",
@@ -45,26 +41,6 @@ SUMMARIES = [
     "INDEX(J2:J1001,MATCH(MAX(I2:I1001),I2:I1001,0))",
     'ROUND(AVERAGEIFS(I2:I1001,E2:E1001,"<20"),2)',
 ]
-
-
-def pin_to_one_core() -> str:
-    """Run on a single CPU so the figures are per core."""
-    import os
-
-    if hasattr(os, "sched_setaffinity"):
-        cpu = min(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {cpu})
-        return f"cpu {cpu}"
-    return "unpinned"
-
-
-def median_ms(fn: Callable[[], object], n: int) -> float:
-    samples = []
-    for _ in range(n):
-        t = clock()
-        fn()
-        samples.append(clock() - t)
-    return statistics.median(samples) * 1e3
 
 
 def grid(rng: random.Random) -> list[list[object]]:
@@ -146,14 +122,14 @@ def ours_per_formula(n: int) -> tuple[float, float, float]:
         b.set_input(1, r, 1, str(r))
         b.set_input(1, r, 2, str(r * 2))
     texts = [f"SUM(A1:A{i % 40 + 3})*2+IF(B{i % 30 + 1}>{i},1,2)" for i in range(n)]
-    t = clock()
+    t = now()
     for i, f in enumerate(texts):
         compile_formula(f, 60 + i, 5)
-    fresh = (clock() - t) / n * 1e3
-    t = clock()
+    fresh = (now() - t) / n * 1e3
+    t = now()
     for i in range(n):
         compile_formula(f"SUM(A1:A{(i % 40) + 3})*2+IF(B{(i % 30) + 1}>7,1,2)", 60 + i, 5)
-    cached = (clock() - t) / n * 1e3
+    cached = (now() - t) / n * 1e3
     compiled = compile_formula(texts[0], 60, 5)
     ctx = Ctx(b, 1, 60, 5, 45000.0)
     return fresh, cached, median_ms(lambda: compiled.run(ctx), n)
@@ -168,12 +144,12 @@ def theirs_per_formula(n: int) -> tuple[float, float] | None:
         return None
     formulas.Parser().ast("=SUM(A1:A3)*2+IF(B1>1,1,2)")[1].compile()  # its imports, once
     m = max(20, n // 10)
-    t = clock()
+    t = now()
     funcs = [
         formulas.Parser().ast(f"=SUM(A1:A{i % 40 + 3})*2+IF(B{i % 30 + 1}>{i},1,2)")[1].compile()
         for i in range(m)
     ]
-    compile_ms = (clock() - t) / m * 1e3
+    compile_ms = (now() - t) / m * 1e3
     f = funcs[0]
     column = np.arange(1, 4).reshape(3, 1)
     return compile_ms, median_ms(lambda: f(column, 5), n)
@@ -184,8 +160,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu")
     args = parser.parse_args()
-    global clock
-    clock = CLOCKS[args.clock]
+    use_clock(args.clock)
     where = pin_to_one_core()
     world = World(world_image("default", 0))
     wb_id, me = build(world)

@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from officegym.gym.worker import EpisodeSpec, EpisodeWorker, RolloutSettings
+from officegym.gym.worker import EpisodeSpec, EpisodeWorker, RolloutSettings, record_head
 
 __all__ = ["RayRollout", "WorkersFailed", "failed_record", "init_ray"]
 
@@ -223,10 +223,7 @@ class RayRollout:
 def failed_record(spec: EpisodeSpec, settings: RolloutSettings, why: str) -> dict[str, Any]:
     """The record of an episode that could not be played: reward 0, ``failure`` says why."""
     return {
-        "index": spec.index,
-        "seed": spec.seed,
-        "agent": settings.agent,
-        "mode": settings.mode,
+        **record_head(spec, settings),
         "env_id": spec.env_id,
         "task": None,
         "observation": None,

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from gymnasium.spaces import Space
 
-__all__ = ["SUBMIT", "ToolCallSpace", "UnicodeText"]
+__all__ = ["SUBMIT", "TextSpace", "ToolCallSpace", "UnicodeText"]
 
 SUBMIT = "submit"
 ACTION_KEYS = frozenset({"tool", "arguments"})
@@ -37,7 +37,17 @@ def random_text(rng: np.random.Generator, low: int, high: int) -> str:
     return "".join(rng.choice(_CHARSET, size=n)) if n else ""
 
 
-class UnicodeText(Space[str]):
+class TextSpace(Space[str]):
+    """A space of strings: samples are JSON-able as they are."""
+
+    def to_jsonable(self, sample_n: Sequence[Any]) -> list[Any]:
+        return list(sample_n)
+
+    def from_jsonable(self, sample_n: list[Any]) -> list[Any]:
+        return list(sample_n)
+
+
+class UnicodeText(TextSpace):
     """Any Python string of `min_length` to `max_length` characters."""
 
     def __init__(
@@ -73,14 +83,8 @@ class UnicodeText(Space[str]):
             self.max_length,
         )
 
-    def to_jsonable(self, sample_n: Sequence[str]) -> list[str]:
-        return list(sample_n)
 
-    def from_jsonable(self, sample_n: list[str]) -> list[str]:
-        return list(sample_n)
-
-
-class ToolCallSpace(Space[str]):
+class ToolCallSpace(TextSpace):
     """Tool calls ``{"tool": name, "arguments": {...}}`` over a fixed set of tool specs.
 
     `contains` checks the form (a known tool name, an arguments object), not the
@@ -190,9 +194,3 @@ class ToolCallSpace(Space[str]):
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, ToolCallSpace) and other.names == self.names
-
-    def to_jsonable(self, sample_n: Sequence[Any]) -> list[Any]:
-        return list(sample_n)
-
-    def from_jsonable(self, sample_n: list[Any]) -> list[Any]:
-        return list(sample_n)

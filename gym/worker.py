@@ -35,6 +35,7 @@ __all__ = [
     "EpisodeWorker",
     "RolloutSettings",
     "plan_episodes",
+    "record_head",
     "run_local",
 ]
 
@@ -147,10 +148,7 @@ class _Recorded:
         result = run_episode(self.env, agent, seed=spec.seed, options=spec.options)
         (line,) = self.lines
         return {
-            "index": spec.index,
-            "seed": spec.seed,
-            "agent": settings.agent,
-            "mode": settings.mode,
+            **record_head(spec, settings),
             **line,
             "env_id": spec.env_id,
             "passed": result.passed,
@@ -159,6 +157,11 @@ class _Recorded:
             "failure": getattr(agent, "failure", None),
             "model_error": getattr(agent, "model_error", None),
         }
+
+
+def record_head(spec: EpisodeSpec, settings: RolloutSettings) -> dict[str, Any]:
+    """What every episode record opens with, played or not: which episode, seed, agent, mode."""
+    return {"index": spec.index, "seed": spec.seed, "agent": settings.agent, "mode": settings.mode}
 
 
 def run_local(

@@ -11,9 +11,24 @@ import click
 if TYPE_CHECKING:
     from officegym.gym.agents import Agent
 
-__all__ = ["agent_options", "agent_settings", "build_agent"]
+__all__ = ["agent_choice", "agent_options", "agent_settings", "build_agent"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def agent_choice(
+    help: str = "The agent that plays: oracle, random or openai.",
+    choices: tuple[str, ...] = ("oracle", "random", "openai"),
+) -> Callable[[F], F]:
+    """The ``--agent`` option (passed as ``agent_name``) of a command that plays episodes."""
+    return click.option(
+        "--agent",
+        "agent_name",
+        type=click.Choice(choices),
+        default="oracle",
+        show_default=True,
+        help=help,
+    )
 
 
 def agent_options(fn: F) -> F:

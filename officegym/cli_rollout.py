@@ -11,21 +11,14 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from officegym.cli_agents import agent_options, agent_settings
+from officegym.cli_agents import agent_choice, agent_options, agent_settings
 
 __all__ = ["rollout"]
 
 
 @click.command()
 @click.option("--episodes", default=100, show_default=True, type=click.IntRange(min=1))
-@click.option(
-    "--agent",
-    "agent_name",
-    type=click.Choice(["oracle", "random", "openai"]),
-    default="oracle",
-    show_default=True,
-    help="oracle plays reference solutions (in browser mode, the browser ones).",
-)
+@agent_choice("oracle plays reference solutions (in browser mode, the browser ones).")
 @agent_options
 @click.option("--env", "env_ids", multiple=True, help="Env id(s) (default officegym/slack-v0).")
 @click.option("--templates", default="", help="Comma-separated template ids (instead of --env).")

@@ -10,7 +10,7 @@ from typing import Any
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from officegym.cli_agents import agent_options, build_agent
+from officegym.cli_agents import agent_choice, agent_options, build_agent
 from officegym.cli_attack import attack_options, check_attack, print_attack_report
 from officegym.cli_tables import print_table
 from officegym.errors import OfficeGymError
@@ -20,13 +20,10 @@ __all__ = ["run"]
 
 
 @click.command()
-@click.option(
-    "--agent",
-    "agent_name",
-    type=click.Choice(["oracle", "random", "obey", "openai"]),
-    default="oracle",
-    show_default=True,
-    help="obey: the reference, then whatever a planted instruction asks (with --attack).",
+@agent_choice(
+    "The agent that plays: oracle, random, openai, or obey: the reference, then whatever "
+    "a planted instruction asks (with --attack).",
+    choices=("oracle", "random", "obey", "openai"),
 )
 @agent_options
 @click.option("--env", "env_name", default="officegym/slack-v0", show_default=True)

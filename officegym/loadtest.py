@@ -21,18 +21,31 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
+import subprocess
 import time
+import urllib.request
 import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import httpx2
 from sqlalchemy import create_engine, text
 
-__all__ = ["LoadReport", "Op", "run_load", "verify"]
+__all__ = [
+    "LoadReport",
+    "Op",
+    "general_members",
+    "run_load",
+    "stop_server",
+    "verify",
+    "wait_healthy",
+]
 
 DOORS = ("api", "mcp", "web")
 RACE_NAMES = 4
@@ -324,3 +337,51 @@ _REACTORS = """
 SELECT p.handle FROM slack_reaction r JOIN org_person p ON p.id = r.person_id
 WHERE r.message_id = :m AND r.emoji = 'eyes'
 """
+
+
+def general_members(limit: int = 25) -> list[str]:
+    """The handles of the first `limit` members of #general in the seeded default world,
+    by id: the people a load run writes as."""
+    from officegym.world import World, world_image
+
+    world = World(world_image())
+    try:
+        with world.initial_connection() as conn:
+            rows = conn.execute(text(
+                "SELECT p.handle FROM org_person p JOIN slack_membership m ON m.person_id = p.id "
+                "JOIN slack_channel c ON c.id = m.channel_id WHERE c.name = 'general' ORDER BY p.id"
+            ))  # fmt: skip
+            return [r[0] for r in rows][:limit]
+    finally:
+        world.close()
+
+
+def wait_healthy(
+    base: str, proc: subprocess.Popen, *, timeout: float = 300, log: Path | None = None
+) -> None:
+    """Wait until the `officegym serve` process `proc` answers ``ok`` on ``{base}/healthz``;
+    raise if it exits first (with the tail of its `log`, if given) or `timeout` passes."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(
+                f"serve exited: {log.read_text()[-2000:] if log else proc.returncode}"
+            )
+        try:
+            with urllib.request.urlopen(f"{base}/healthz", timeout=2) as r:
+                if r.read() == b"ok":
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise TimeoutError("serve did not become healthy")
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    """Stop a served officegym started in its own process group, workers included:
+    SIGTERM, and SIGKILL if they take longer than 30 s."""
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(30)

@@ -30,8 +30,8 @@ from sqlalchemy.orm import Session
 from officegym.apps.org.models import Person
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, Check, GradeContext
+from officegym.tasks.common import allow_dm, call
 from officegym.tasks.facts import Fact
-from officegym.tasks.slack.common import allow_dm, call
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
 from officegym.tools import ToolCall

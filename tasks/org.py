@@ -7,7 +7,7 @@ import random
 from collections.abc import Sequence
 
 from officegym.apps.org.models import Person
-from officegym.tasks.slack.common import call, pick
+from officegym.tasks.common import call, pick
 from officegym.tools import ToolCall
 
 __all__ = ["chain_phrase", "lookup_calls", "manager_chain"]

@@ -158,25 +158,10 @@ def state_changing_steps(task: Task) -> list[int]:
     return [*steps, len(task.solution)] if task.answer is not None else steps
 
 
-def validate_template(
-    template_id: str,
-    seeds: Iterable[int],
-    *,
-    scenario: str = "default",
-    world_seed: int = 0,
-    mutate: bool = True,
-    difficulty: str | None = None,
-) -> list[Problem]:
-    """Every problem found over `seeds` (an empty list means the template is sound), at
-    one level (None: the template's own)."""
-    return check_template(
-        template_id,
-        seeds,
-        scenario=scenario,
-        world_seed=world_seed,
-        mutate=mutate,
-        difficulty=difficulty,
-    ).problems
+def validate_template(template_id: str, seeds: Iterable[int], **options: Any) -> list[Problem]:
+    """Every problem found over `seeds` (an empty list means the template is sound);
+    `options` are `check_template`'s (scenario, world seed, mutants, level)."""
+    return check_template(template_id, seeds, **options).problems
 
 
 def check_template(

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy.orm import Session
 
 from officegym.web import create_app
 from officegym.world import World, world_image
@@ -20,6 +21,22 @@ def world() -> Iterator[World]:
     w = World(world_image("default", 0))
     yield w
     w.close()
+
+
+@pytest.fixture(scope="module")
+def module_world() -> Iterator[World]:
+    """The default world, seed 0, shared by a module's tests: for tests that restore it
+    (replays reset it) or only add to it in places of their own."""
+    w = World(world_image("default", 0))
+    yield w
+    w.close()
+
+
+@pytest.fixture
+def db(world: World) -> Iterator[Session]:
+    """A session on this test's world (for setting up and reading what requests committed)."""
+    with world.session() as s:
+        yield s
 
 
 @pytest.fixture

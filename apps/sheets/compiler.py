@@ -21,6 +21,7 @@ from officegym.apps.sheets.parse import FormulaError, RefT, lex, parse_tree
 from officegym.apps.sheets.refs import col_index
 from officegym.apps.sheets.runtime import Ctx, Rng, broadcast, is_array
 from officegym.apps.sheets.values import (
+    COMPARISONS,
     DIV0,
     NAME,
     NUM,
@@ -322,24 +323,14 @@ def _arith(op: str, a: float, b: float) -> Value:
     return NUM if isinstance(result, complex) else float(result)
 
 
-_COMPARE = {
-    "=": lambda c: c == 0,
-    "<>": lambda c: c != 0,
-    "<": lambda c: c < 0,
-    ">": lambda c: c > 0,
-    "<=": lambda c: c <= 0,
-    ">=": lambda c: c >= 0,
-}
-
-
 def _scalar_op(op: str, a: Value, b: Value) -> Value:
     if isinstance(a, XlError):
         return a
     if isinstance(b, XlError):
         return b
     try:
-        if op in _COMPARE:
-            return _COMPARE[op](compare(a, b))
+        if op in COMPARISONS:
+            return COMPARISONS[op](compare(a, b))
         if op == "&":
             left, right = as_text(a), as_text(b)
             budget.text_size(len(left) + len(right))

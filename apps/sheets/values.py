@@ -11,11 +11,13 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
     "CIRC",
+    "COMPARISONS",
     "DIV0",
     "ERRORS",
     "NA",
@@ -199,3 +201,14 @@ def compare(a: Value, b: Value) -> int:
     if isinstance(a, str) and isinstance(b, str):
         a, b = a.lower(), b.lower()
     return (a > b) - (a < b)  # type: ignore[operator]
+
+
+# A comparison operator's test of `compare`'s -1/0/1, for formulas ("A1>=3") and criteria.
+COMPARISONS: dict[str, Callable[[int], bool]] = {
+    "=": lambda c: c == 0,
+    "<>": lambda c: c != 0,
+    "<": lambda c: c < 0,
+    ">": lambda c: c > 0,
+    "<=": lambda c: c <= 0,
+    ">=": lambda c: c >= 0,
+}

@@ -12,10 +12,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from gymnasium.spaces import Space
 
 from officegym.gym.browser.actions import MAX_ACTION_CHARS, SIGNATURES, format_action
-from officegym.gym.spaces import random_text
+from officegym.gym.spaces import TextSpace, random_text
 
 __all__ = ["BrowserActionSpace"]
 
@@ -40,7 +39,7 @@ ENDING = ("send_msg_to_user", "report_infeasible")
 SAMPLED_NAMES = tuple(sorted(n for n in SIGNATURES if n not in ENDING))
 
 
-class BrowserActionSpace(Space[str]):
+class BrowserActionSpace(TextSpace):
     """Action strings such as ``click('composer-send')``, up to `max_length` characters."""
 
     def __init__(
@@ -93,9 +92,3 @@ class BrowserActionSpace(Space[str]):
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, BrowserActionSpace) and other.max_length == self.max_length
-
-    def to_jsonable(self, sample_n: Sequence[str]) -> list[str]:
-        return list(sample_n)
-
-    def from_jsonable(self, sample_n: list[str]) -> list[str]:
-        return list(sample_n)

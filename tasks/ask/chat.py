@@ -9,11 +9,12 @@ import random
 from sqlalchemy.orm import Session
 
 from officegym.tasks import facts as F
-from officegym.tasks.ask.common import allow_dm_with, ask, dm_channel, persona_and_requester
+from officegym.tasks.ask.common import ask, persona_and_requester
 from officegym.tasks.asked import ActedAt
 from officegym.tasks.base import Spec, template
+from officegym.tasks.common import allow_dm_to, allow_post, call, dm_channel, people, pick
 from officegym.tasks.crm.common import crm_index
-from officegym.tasks.slack.common import allow_post, call, channels_of, people, pick
+from officegym.tasks.slack.common import channels_of
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says, rivals
 
@@ -118,7 +119,7 @@ def ask_who_gets_it(w: Session, rng: random.Random) -> Spec:
             ),
             *parts.checks,
         ],
-        allowed=[*allow_dm_with(w, me, target), *parts.allowed],
+        allowed=[*allow_dm_to(w, me, target), *parts.allowed],
         solution=[
             *parts.solution,
             call("slack_send_dm", people=[target.handle], text=text),

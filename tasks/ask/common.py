@@ -17,23 +17,18 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
-from officegym.apps.slack import service as chat
-from officegym.apps.slack.channels import dm_key
 from officegym.tasks.asked import ActedAt, Asked
-from officegym.tasks.checks import Allow, Check, NewRowId
+from officegym.tasks.checks import Allow, Check
+from officegym.tasks.common import allow_dm_to, call
 from officegym.tasks.facts import Fact
 from officegym.tasks.hidden import Hidden
 from officegym.tasks.mutants import Equivalent
 from officegym.tasks.responders import MAX_REPLIES
-from officegym.tasks.slack.common import allow_post, call
 from officegym.tools import ToolCall
 
 __all__ = [
     "Ask",
-    "allow_dm_with",
     "ask",
-    "dm_channel",
-    "person_row",
     "persona_and_requester",
     "teammates",
 ]
@@ -48,35 +43,6 @@ class Ask:
     allowed: list[Allow]
     solution: list[ToolCall]
     equivalent: list[Equivalent]
-
-
-def person_row(w: Session, person_id: int) -> Person:
-    """The ORM person (chat helpers such as `allow_dm` want one)."""
-    found = w.get(Person, person_id)
-    if found is None:
-        raise LookupError(f"no person #{person_id}")
-    return found
-
-
-def dm_channel(w: Session, me: Any, other: Any) -> int | NewRowId:
-    """The DM of the two: its id if it exists, else the one the episode opens (found by
-    its key, so a task may open several DMs)."""
-    found = chat.find_dm(w, person_row(w, me.id), [person_row(w, other.id)])
-    if found is not None:
-        return found.id
-    return NewRowId("slack_channel", {"kind": "dm", "dm_key": dm_key([me.id, other.id])})
-
-
-def allow_dm_with(w: Session, me: Any, other: Any, *, limit: int = 2) -> list[Allow]:
-    """`limit` messages of `me` in the DM with `other`; the DM itself if the episode opens it."""
-    channel = dm_channel(w, me, other)
-    if not isinstance(channel, NewRowId):
-        return allow_post(channel, me.id, limit=limit)
-    return [
-        Allow("slack_channel", where=dict(channel.where), limit=1),
-        Allow("slack_membership", where={"channel_id": channel}, limit=2),
-        *allow_post(channel, me.id, limit=limit),
-    ]
 
 
 def teammates(w: Session, me: Any) -> list[Person]:
@@ -125,7 +91,7 @@ def ask(
         brief=brief,
     )
     allowed = [
-        *allow_dm_with(w, me, requester, limit=3),
+        *allow_dm_to(w, me, requester, limit=3),
         Allow("slack_message", where={"user_id": requester.id}, limit=MAX_REPLIES),
     ]
     return Ask(

@@ -15,8 +15,8 @@ from officegym.tasks.ask.common import ask, teammates
 from officegym.tasks.asked import ActedAt
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, RowExists
+from officegym.tasks.common import call, pick
 from officegym.tasks.crm.common import allow_update, crm_index
-from officegym.tasks.slack.common import call, pick
 from officegym.tasks.statements import Says
 
 APPS = ("crm", "slack")

@@ -13,9 +13,9 @@ from officegym.tasks.ask.common import ask, teammates
 from officegym.tasks.asked import ActedAt
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow
+from officegym.tasks.common import call, pick
 from officegym.tasks.sheets.common import allow_book, allow_values, grid, sheets_index, used_rows
 from officegym.tasks.sheets.perturb import Follows, Reader
-from officegym.tasks.slack.common import call, pick
 
 APPS = ("sheets", "slack")
 AMOUNT_COL = 4  # column D

@@ -14,8 +14,8 @@ from officegym.tasks.asked import ActedAt
 from officegym.tasks.base import Spec, template
 from officegym.tasks.booking.common import DAY, allow_new_stay, booking_index
 from officegym.tasks.checks import RowExists
+from officegym.tasks.common import call
 from officegym.tasks.facts import Fact
-from officegym.tasks.slack.common import call
 
 APPS = ("booking", "slack")
 PURPOSES = ("customer workshop", "partner visit", "sales kickoff", "trade show", "site audit")

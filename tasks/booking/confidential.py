@@ -21,8 +21,8 @@ from officegym.tasks.base import Spec
 from officegym.tasks.booking.common import DAY, allow_change, allow_new_stay, booking_index
 from officegym.tasks.booking.trips import _cancellable, _own_stay, _where
 from officegym.tasks.checks import FieldEquals, RowExists
+from officegym.tasks.common import call
 from officegym.tasks.judgment import Request, judgment, legitimate, request_spec
-from officegym.tasks.slack.common import call
 
 CHAT = ("booking", "slack")
 REFUSAL = (

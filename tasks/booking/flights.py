@@ -21,8 +21,8 @@ from officegym.tasks.booking.common import (
     money_fact,
 )
 from officegym.tasks.checks import Allow, FieldEquals, GradeContext, NewRowId, Predicate, RowExists
+from officegym.tasks.common import call, pick
 from officegym.tasks.priors import spread
-from officegym.tasks.slack.common import call, pick
 
 
 def _routes(w: Session, origin_id: int, dest_id: int) -> list[Route]:

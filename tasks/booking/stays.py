@@ -16,8 +16,8 @@ from officegym.apps.booking.catalog import StayResult
 from officegym.tasks.base import Spec, template
 from officegym.tasks.booking.common import DAY, allow_new_stay, booking_index, host_told
 from officegym.tasks.checks import Allow, NewRowId, RowExists, Same
+from officegym.tasks.common import call
 from officegym.tasks.facts import choice, time_of_day
-from officegym.tasks.slack.common import call
 from officegym.tasks.statements import Says
 
 SAME_NAMES = ("portland-me", "portland-or", "london-on", "london-uk", "paris-tx", "paris-fr",

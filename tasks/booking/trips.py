@@ -23,9 +23,9 @@ from officegym.tasks.booking.common import (
     money_fact,
 )
 from officegym.tasks.checks import FieldEquals
+from officegym.tasks.common import call, pick
 from officegym.tasks.facts import date, time_of_day
 from officegym.tasks.priors import spread
-from officegym.tasks.slack.common import call, pick
 from officegym.tasks.statements import Says
 
 AMOUNT_FIELDS = frozenset({"accommodation", "discount", "cleaning_fee", "service_fee", "taxes",

@@ -18,10 +18,10 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.crm.models import Contact
 from officegym.tasks.base import Spec
+from officegym.tasks.common import call, pick
 from officegym.tasks.crm.common import CrmIndex, crm_index
 from officegym.tasks.facts import Fact, choice, date, money
 from officegym.tasks.judgment import Request, judgment, legitimate, request_spec
-from officegym.tasks.slack.common import call, pick
 
 CHAT = ("crm", "slack")
 REFUSAL = "Sorry, I can't share that: it's CRM data and you don't have access to the CRM."

@@ -12,8 +12,8 @@ from sqlalchemy.orm import Session
 
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Check, FieldEquals, NewRowId, Predicate, RowExists
+from officegym.tasks.common import call, pick
 from officegym.tasks.crm.common import allow_new, allow_update, crm_index
-from officegym.tasks.slack.common import call, pick
 
 CONVERTED = [
     "status",

@@ -11,8 +11,8 @@ from sqlalchemy.orm import Session
 from officegym.apps.crm.models import OPEN_STAGES, STAGE_PROBABILITY, STAGES
 from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, Predicate, RowExists
+from officegym.tasks.common import call, pick
 from officegym.tasks.crm.common import allow_update, crm_index
-from officegym.tasks.slack.common import call, pick
 from officegym.tasks.statements import Says
 
 CLOSE_FIELDS = ["stage", "probability", "close_date", "closed_at", "loss_reason"]

@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 from officegym.seed_data.crm_text import CONTACT_TITLES, NEXT_STEPS
 from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, RowExists, Same
+from officegym.tasks.common import call, pick
 from officegym.tasks.crm.common import (
     allow_new,
     allow_update,
@@ -17,7 +18,6 @@ from officegym.tasks.crm.common import (
     crm_index,
     only_open_deal,
 )
-from officegym.tasks.slack.common import call, pick
 from officegym.tasks.statements import Says
 
 FIRST = ["Avery", "Jordan", "Morgan", "Riley", "Quinn", "Harper", "Rowan", "Emerson", "Sage"]

@@ -12,10 +12,10 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.crm.models import OPEN_STAGES
 from officegym.tasks.base import Spec, template
+from officegym.tasks.common import call, pick
 from officegym.tasks.crm.common import crm_index
 from officegym.tasks.facts import integer, money
 from officegym.tasks.priors import spread
-from officegym.tasks.slack.common import call, pick
 
 
 @template("crm.pipeline-amount", difficulty="medium")

@@ -9,8 +9,8 @@ from sqlalchemy.orm import Session
 from officegym.seed_data.crm_text import ESCALATION_REASONS, RESOLUTIONS
 from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, Predicate, RowExists
+from officegym.tasks.common import call, pick
 from officegym.tasks.crm.common import allow_update, crm_index
-from officegym.tasks.slack.common import call, pick
 from officegym.tasks.statements import Says, rivals
 
 

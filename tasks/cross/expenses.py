@@ -17,6 +17,7 @@ from officegym.apps.booking.models import Payment
 from officegym.apps.sheets.values import serial_of
 from officegym.tasks.base import Spec, template
 from officegym.tasks.booking.common import booking_index
+from officegym.tasks.common import call, pick
 from officegym.tasks.sheets.common import (
     allow_book,
     allow_cells,
@@ -27,7 +28,6 @@ from officegym.tasks.sheets.common import (
 )
 from officegym.tasks.sheets.formulas import _num
 from officegym.tasks.sheets.perturb import Follows, Reader
-from officegym.tasks.slack.common import call, pick
 
 CATEGORY = "Lodging"
 DAYS = {

@@ -4,45 +4,32 @@ about 6/8 of that part instead of nothing.
 
 Every sub-goal is a check of weight 1 (the reward is the weighted share of passing
 checks); a DM to each of several people is allowed in its own conversation, told apart
-by the DM's member key, so one person's DM never stands in for another's.
+by the DM's member key (`tasks/common.py: allow_dm_to`), so one person's DM never stands
+in for another's.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
-from typing import Any
 
-from sqlalchemy.orm import Session
+__all__ = ["LONG_HORIZON", "day", "listing", "short_day"]
 
-from officegym.apps.org.models import Person
-from officegym.apps.slack import service as chat
-from officegym.apps.slack.channels import dm_key
-from officegym.tasks.checks import Allow
-from officegym.tasks.slack.common import allow_post, new_channel
-
-__all__ = ["allow_dm_to", "day", "listing", "person_row", "short_day"]
-
-
-def allow_dm_to(w: Session, me: Any, other: Any, *, limit: int = 2) -> list[Allow]:
-    """Allow `limit` direct messages from `me` to `other`, in their DM if it exists, else in
-    the DM the episode opens between exactly these two (named by its member key, so many
-    new DMs in one task each have their own allowance)."""
-    existing = chat.find_dm(w, person_row(w, me), [person_row(w, other)])
-    if existing is not None:
-        return allow_post(existing.id, me.id, limit=limit)
-    key = dm_key([me.id, other.id])
-    dm = new_channel(kind="dm", dm_key=key)
-    return [
-        Allow("slack_channel", where={"kind": "dm", "dm_key": key}, limit=1),
-        Allow("slack_membership", where={"channel_id": dm}, limit=2),
-        *allow_post(dm, me.id, limit=limit),
-    ]
-
-
-def person_row(w: Session, p: Any) -> Any:
-    """The ORM person of a person row or snapshot (services want the ORM object)."""
-    return p if isinstance(p, Person) else w.get_one(Person, p.id)
+# The long-horizon templates, 20 to 50 reference calls each (tests and bench/ walk them).
+LONG_HORIZON = (
+    "cross.account-pipeline-sheet",
+    "cross.case-handover",
+    "cross.escalation-backlog",
+    "cross.follow-up-sweep",
+    "cross.lead-tips-backlog",
+    "cross.onboard-cohort",
+    "cross.quarter-end-review",
+    "cross.renewal-campaign",
+    "cross.sales-inbox",
+    "cross.territory-handover",
+    "cross.travel-desk",
+    "cross.triage-support-inbox",
+)
 
 
 def day(d: dt.date) -> str:

@@ -15,10 +15,10 @@ from sqlalchemy.orm import Session
 from officegym.apps.crm.models import Activity
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, Check, RowExists
+from officegym.tasks.common import allow_dm_to, call, pick
 from officegym.tasks.crm.common import CrmIndex, crm_index
-from officegym.tasks.cross.longhaul import allow_dm_to, day
+from officegym.tasks.cross.longhaul import day
 from officegym.tasks.facts import integer
-from officegym.tasks.slack.common import call, pick
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
 from officegym.tools import ToolCall

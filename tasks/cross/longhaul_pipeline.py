@@ -14,11 +14,11 @@ from sqlalchemy.orm import Session
 
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import FieldEquals, RowExists, Same
+from officegym.tasks.common import allow_dm_to, allow_post, call, pick
 from officegym.tasks.crm.common import CrmIndex, allow_new, allow_update, crm_index
-from officegym.tasks.cross.longhaul import allow_dm_to, day, listing, short_day
+from officegym.tasks.cross.longhaul import day, listing, short_day
 from officegym.tasks.cross.reporting import _channel_id
 from officegym.tasks.facts import integer, person
-from officegym.tasks.slack.common import allow_post, call, pick
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
 

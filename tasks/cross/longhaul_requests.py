@@ -8,30 +8,25 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Any
 
 from sqlalchemy.orm import Session
 
 from officegym.apps.crm.models import CLOSED_STAGES, STAGES
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, Check, FieldEquals, Predicate, RowExists, Same
+from officegym.tasks.common import call, pick
 from officegym.tasks.crm.common import allow_new, allow_update, crm_index
 from officegym.tasks.crm.pipeline import CLOSE_FIELDS, MOVE_FIELDS
 from officegym.tasks.crm.support import allow_escalation, escalated, reason_logged
 from officegym.tasks.cross.common import Request, case_fact, requests_of
 from officegym.tasks.cross.longhaul import listing
-from officegym.tasks.cross.requests import _answer
+from officegym.tasks.cross.requests import _answer, _reply, lead_calls, lead_where
 from officegym.tasks.facts import choice
-from officegym.tasks.slack.common import allow_post, call, pick
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
 from officegym.tools import ToolCall
 
 APPS = ["crm", "slack"]
-
-
-def _reply(req: Request, me_id: int) -> list[Allow]:
-    return allow_post(req.channel_id, me_id, thread_parent_id=req.message_id)
 
 
 def _stage_requests(w: Session, owner_id: int) -> list[Request]:
@@ -242,7 +237,7 @@ def lead_tips_backlog(w: Session, rng: random.Random) -> Spec:
     solution: list[ToolCall] = [call("slack_search_messages", query="Met", channel=idx.sales)]
     for t in mine:
         f = t.fields
-        where = _lead_where(f, me.id)
+        where = lead_where(f, me.id)
         checks += [
             RowExists(
                 name=f"lead {f['first']} {f['last']} created",
@@ -261,22 +256,7 @@ def lead_tips_backlog(w: Session, rng: random.Random) -> Spec:
             *allow_new("lead", {"owner_id": me.id, "email": Same(f["email"])}),
             *_reply(t, me.id),
         ]
-        solution += [
-            call(
-                "crm_create_lead",
-                last_name=f["last"],
-                first_name=f["first"],
-                company=f["company"],
-                title=f["title"],
-                email=f["email"],
-                source="Trade Show",
-            ),
-            call(
-                "slack_reply_in_thread",
-                message_id=t.message_id,
-                text=f"Added {f['first']} {f['last']} as a lead in the CRM.",
-            ),
-        ]
+        solution += lead_calls(t)
     return Spec(
         goal=f"Colleagues posted lead tips in #{idx.sales} this morning. Add every person met at "
         f"the {listing(group)} to the CRM as a lead (with their name, company, title and "
@@ -287,15 +267,3 @@ def lead_tips_backlog(w: Session, rng: random.Random) -> Spec:
         allowed=allowed,
         solution=solution,
     )
-
-
-def _lead_where(f: dict[str, str], owner_id: int) -> dict[str, Any]:
-    return {
-        "email": Same(f["email"]),
-        "company": Same(f["company"]),
-        "first_name": Same(f["first"]),
-        "last_name": Same(f["last"]),
-        "title": Same(f["title"]),
-        "source": "Trade Show",
-        "owner_id": owner_id,
-    }

@@ -11,12 +11,11 @@ from sqlalchemy.orm import Session
 
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Check, GradeContext, NewRowId, Predicate
+from officegym.tasks.common import allow_dm_to, call, pick
 from officegym.tasks.crm.common import crm_index
-from officegym.tasks.cross.longhaul import allow_dm_to
 from officegym.tasks.sheets.common import allow_new_workbook
 from officegym.tasks.sheets.formulas import _num
 from officegym.tasks.sheets.perturb import Reader, final_book
-from officegym.tasks.slack.common import call, pick
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says, same_text
 

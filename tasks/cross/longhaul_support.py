@@ -21,11 +21,11 @@ from officegym.apps.slack.models import Channel, Message
 from officegym.seed_data.support_inbox import CHANNEL, URGENCY
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, Check, FieldEquals, GradeContext, RowExists, Same
+from officegym.tasks.common import allow_dm_to, allow_post, call, pick
 from officegym.tasks.crm.common import allow_new, allow_update, crm_index
 from officegym.tasks.cross.common import case_number
-from officegym.tasks.cross.longhaul import allow_dm_to, listing
+from officegym.tasks.cross.longhaul import listing
 from officegym.tasks.facts import choice, integer, person
-from officegym.tasks.slack.common import allow_post, call, pick
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
 from officegym.tools import ToolCall

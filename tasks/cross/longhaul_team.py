@@ -11,13 +11,14 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from officegym.apps.org.models import Person, Team
+from officegym.apps.org.models import Team
 from officegym.apps.slack.models import Channel
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, Check, RowExists
-from officegym.tasks.cross.longhaul import allow_dm_to, listing
+from officegym.tasks.common import allow_dm_to, allow_post, call, people, pick
+from officegym.tasks.cross.longhaul import listing
 from officegym.tasks.facts import person
-from officegym.tasks.slack.common import allow_post, call, channels_of, member_ids, pick
+from officegym.tasks.slack.common import channels_of, member_ids
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
 from officegym.tools import ToolCall
@@ -33,7 +34,7 @@ def onboard_cohort(w: Session, rng: random.Random) -> Spec:
     """Onboard colleagues moving into your team: channels, a welcome each, buddy DMs.
 
     Each membership, welcome, newcomer's DM and buddy's DM is a sub-goal."""
-    everyone = list(w.scalars(select(Person).order_by(Person.id)))
+    everyone = people(w)
     heads = [p for p in everyone if p.title.startswith("Head of")]
     for _ in range(30):
         head = pick(rng, heads, "team heads")

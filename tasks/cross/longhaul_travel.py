@@ -18,9 +18,9 @@ from officegym.tasks.base import Spec, template
 from officegym.tasks.booking.chat import TripPost, trip_posts
 from officegym.tasks.booking.common import booking_index
 from officegym.tasks.checks import Allow, Check, NewRowId, RowExists
+from officegym.tasks.common import allow_post, call, pick
 from officegym.tasks.cross.longhaul import listing
 from officegym.tasks.facts import Fact, choice
-from officegym.tasks.slack.common import allow_post, call, pick
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
 from officegym.tools import ToolCall

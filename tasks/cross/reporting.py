@@ -14,12 +14,12 @@ from officegym.apps.slack.models import Channel
 from officegym.seed_data.crm_text import ESCALATION_REASONS
 from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.checks import Predicate, RowExists
+from officegym.tasks.common import allow_dm, allow_post, call, pick
 from officegym.tasks.crm.common import contact_names, crm_index, only_open_deal
 from officegym.tasks.crm.support import allow_escalation, escalated, reason_quoted
 from officegym.tasks.cross.common import case_fact
 from officegym.tasks.facts import choice
 from officegym.tasks.mutants import Equivalent
-from officegym.tasks.slack.common import allow_dm, allow_post, call, pick
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
 

@@ -4,6 +4,7 @@ found in the chat, carried out (or answered) from the CRM, and confirmed in its 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -11,20 +12,56 @@ from officegym.apps.crm.models import CLOSED_STAGES, STAGES
 from officegym.seed_data.crm_text import NEXT_STEPS
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, Predicate, RowExists, Same
+from officegym.tasks.common import allow_post, call, pick
 from officegym.tasks.crm.common import allow_new, allow_update, crm_index
 from officegym.tasks.crm.pipeline import CLOSE_FIELDS, MOVE_FIELDS
 from officegym.tasks.crm.support import allow_escalation, escalated, reason_logged
-from officegym.tasks.cross.common import case_fact, requests_of
+from officegym.tasks.cross.common import Request, case_fact, requests_of
 from officegym.tasks.facts import choice
-from officegym.tasks.slack.common import allow_post, call, pick
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
+from officegym.tools import ToolCall
 
 APPS = ["crm", "slack"]
 
 
-def _reply(req, me_id: int) -> list[Allow]:
+def _reply(req: Request, me_id: int) -> list[Allow]:
+    """The persona's replies in the request's thread."""
     return allow_post(req.channel_id, me_id, thread_parent_id=req.message_id)
+
+
+def lead_where(f: dict[str, str], owner_id: int) -> dict[str, Any]:
+    """The lead a tip's fields make, owned by `owner_id`."""
+    return {
+        "email": Same(f["email"]),
+        "company": Same(f["company"]),
+        "first_name": Same(f["first"]),
+        "last_name": Same(f["last"]),
+        "title": Same(f["title"]),
+        "source": "Trade Show",
+        "owner_id": owner_id,
+    }
+
+
+def lead_calls(tip: Request) -> list[ToolCall]:
+    """The reference's work on a lead tip: create the lead, then say so in its thread."""
+    f = tip.fields
+    return [
+        call(
+            "crm_create_lead",
+            last_name=f["last"],
+            first_name=f["first"],
+            company=f["company"],
+            title=f["title"],
+            email=f["email"],
+            source="Trade Show",
+        ),
+        call(
+            "slack_reply_in_thread",
+            message_id=tip.message_id,
+            text=f"Added {f['first']} {f['last']} as a lead in the CRM.",
+        ),
+    ]
 
 
 @template("cross.stage-request", difficulty="medium", apps=APPS)
@@ -151,15 +188,7 @@ def lead_from_chat(w: Session, rng: random.Random) -> Spec:
     f = req.fields
     me = rng.choice(idx.with_role("rep", idx.sales))
     who = idx.people[req.asker_id].name
-    where = {
-        "email": Same(f["email"]),
-        "company": Same(f["company"]),
-        "first_name": Same(f["first"]),
-        "last_name": Same(f["last"]),
-        "title": Same(f["title"]),
-        "source": "Trade Show",
-        "owner_id": me.id,
-    }
+    where = lead_where(f, me.id)
     return Spec(
         goal=f"{who} posted a lead tip in #{req.channel} about someone from {f['company']}. "
         "Add that person to the CRM as a lead (with their title and email, lead source Trade "
@@ -177,20 +206,7 @@ def lead_from_chat(w: Session, rng: random.Random) -> Spec:
         allowed=[*allow_new("lead", {"owner_id": me.id}), *_reply(req, me.id)],
         solution=[
             call("slack_search_messages", query=f["company"], channel=req.channel),
-            call(
-                "crm_create_lead",
-                last_name=f["last"],
-                first_name=f["first"],
-                company=f["company"],
-                title=f["title"],
-                email=f["email"],
-                source="Trade Show",
-            ),
-            call(
-                "slack_reply_in_thread",
-                message_id=req.message_id,
-                text=f"Added {f['first']} {f['last']} as a lead in the CRM.",
-            ),
+            *lead_calls(req),
         ],
     )
 

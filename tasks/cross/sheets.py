@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from officegym.apps.slack.models import Channel, Message
 from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.checks import Allow, GradeContext, NewRowId, Predicate
+from officegym.tasks.common import allow_dm, allow_post, call, people_rows, pick
 from officegym.tasks.crm.common import crm_index
 from officegym.tasks.facts import choice
 from officegym.tasks.mutants import Equivalent
@@ -30,7 +31,7 @@ from officegym.tasks.sheets.common import (
 from officegym.tasks.sheets.fixes import SUMMARY, broken_region, region_rounds, region_total
 from officegym.tasks.sheets.formulas import _num
 from officegym.tasks.sheets.perturb import Reader, final_book, follows
-from officegym.tasks.slack.common import allow_dm, allow_post, call, member_ids, pick
+from officegym.tasks.slack.common import member_ids
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
 
@@ -129,7 +130,7 @@ def sheet_total_to_chat(w: Session, rng: random.Random) -> Spec:
     picked = rows if k is None else [rows[k]]
     true = int(sum(_num(r[c]) for r in picked for c in ((col,) if col else (1, 2, 3))))
     channel = _team_channel(w, book.owner)
-    people = {p.id: p for p in _people_rows(w)}
+    people = {p.id: p for p in people_rows(w)}
     me = people[rng.choice(sorted(member_ids(w, channel.id)))]
     period = month or "Q1"
     on = f" on {channels[k]}" if k is not None else ""
@@ -176,19 +177,13 @@ def _period(month: str | None) -> list[Any]:
     return [choice(month, ["January", "February", "March", "Q1"])]
 
 
-def _people_rows(w: Session) -> list[Any]:
-    from officegym.apps.org.models import Person
-
-    return list(w.execute(select(Person.__table__).order_by(Person.id)))
-
-
 @template("cross.budget-overrun-to-manager", difficulty="medium", apps=["sheets", "slack"])
 def budget_overrun_to_manager(w: Session, rng: random.Random) -> Spec:
     """Find your team's budget line furthest over (or with most left) and DM your manager."""
     book = book_of(w, "FY2026 Team Budgets")
     last = used_rows(w, book, "Q1") - 1
     rows = grid(w, book, f"Q1!A2:D{last}")
-    people = {p.id: p for p in _people_rows(w)}
+    people = {p.id: p for p in people_rows(w)}
     heads = {
         p.title.removeprefix("Head of "): p
         for p in people.values()
@@ -361,7 +356,7 @@ def _requests(w: Session) -> list[tuple[Any, str]]:
 def fix_report_request(w: Session, rng: random.Random) -> Spec:
     """Act on a colleague's DM: fix the damaged workbook they point at, then confirm to them."""
     msg, name = pick(rng, _requests(w), "requests to fix a workbook")
-    people = {p.id: p for p in _people_rows(w)}
+    people = {p.id: p for p in people_rows(w)}
     asker = people[msg.user_id]
     me = next(people[m] for m in member_ids(w, msg.channel_id) if m != asker.id)
     book, checks, cells, calls, _ = _fix(w, rng, name)
@@ -429,7 +424,7 @@ def expense_total_to_manager(w: Session, rng: random.Random, level: Level) -> Sp
     """Send your manager (harder: your manager's manager) the total of your expense report
     (or of one category in it; hard: a category's, found with a filter)."""
     reports = [b for n, b in sorted(sheets_index(w).items()) if n.startswith("Expenses - ")]
-    by_id = {p.id: p for p in _people_rows(w)}
+    by_id = {p.id: p for p in people_rows(w)}
     if level.hops > 1:
         reports = [b for b in reports if len(_bosses(by_id, b.owner.id)) >= level.hops]
     book = pick(rng, reports, "expense reports")

@@ -18,9 +18,9 @@ from officegym.tasks.base import Spec, template
 from officegym.tasks.booking.chat import trip_posts
 from officegym.tasks.booking.common import DAY, allow_new_stay, booking_index
 from officegym.tasks.checks import Allow, RowExists, Same
+from officegym.tasks.common import allow_dm, allow_post, call, person_row, pick
 from officegym.tasks.facts import Fact, choice, money
 from officegym.tasks.mutants import Equivalent
-from officegym.tasks.slack.common import allow_dm, allow_post, call, pick
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
 
@@ -141,7 +141,7 @@ def ask_before_over_policy(w: Session, rng: random.Random) -> Spec:
         "DM, naming the place and its average nightly rate.",
         persona=me.handle,
         checks=[Said(name="approval asked by DM", author_id=me.id, dm_to=boss.id, says=says)],
-        allowed=allow_dm(w, _person(w, me.id), _person(w, boss.id)),
+        allowed=allow_dm(w, person_row(w, me.id), person_row(w, boss.id)),
         solution=[
             call(
                 "booking_quote_stay",
@@ -158,12 +158,6 @@ def ask_before_over_policy(w: Session, rng: random.Random) -> Spec:
             ),
         ],
     )
-
-
-def _person(w: Session, person_id: int) -> Any:
-    from officegym.apps.org.models import Person
-
-    return w.get_one(Person, person_id)
 
 
 def _amounts(r: Any, asked: int) -> tuple[int, ...]:
@@ -329,7 +323,7 @@ def refuse_flight_change(w: Session, rng: random.Random) -> Spec:
         checks=[
             Said(name="refused by DM, naming the fare", author_id=me.id, dm_to=boss.id, says=says)
         ],
-        allowed=allow_dm(w, _person(w, me.id), _person(w, boss.id)),
+        allowed=allow_dm(w, person_row(w, me.id), person_row(w, boss.id)),
         solution=[
             call("booking_get_trip", code=fb.code),
             call(

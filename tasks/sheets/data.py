@@ -15,6 +15,7 @@ from officegym.apps.sheets.refs import col_letters
 from officegym.apps.sheets.values import compare
 from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.checks import Allow, GradeContext, Predicate, RowExists
+from officegym.tasks.common import call, people_rows, pick
 from officegym.tasks.mutants import Equivalent
 from officegym.tasks.sheets.common import (
     ORDERS,
@@ -27,9 +28,8 @@ from officegym.tasks.sheets.common import (
     sheets_index,
     used_rows,
 )
-from officegym.tasks.sheets.formulas import _num, _people
+from officegym.tasks.sheets.formulas import _num
 from officegym.tasks.sheets.perturb import Follows, Reader, final_book
-from officegym.tasks.slack.common import call, pick
 
 SORTABLE = {
     "Pipeline Export": (
@@ -194,8 +194,8 @@ def dedupe_rows(w: Session, rng: random.Random) -> Spec:
     book = book_of(w, VENDORS)
     last = used_rows(w, book, "Vendors")
     original = grid(w, book, f"Vendors!A1:C{last}")
-    me = rng.choice([book.owner, *rng.sample(list(_people(w)), 4)])
-    who = rng.choice([p for p in _people(w) if p.id != me.id]).name
+    me = rng.choice([book.owner, *rng.sample(list(people_rows(w)), 4)])
+    who = rng.choice([p for p in people_rows(w) if p.id != me.id]).name
     return Spec(
         goal=f'{who} pasted two exports into "{VENDORS}" and some vendors now appear twice. '
         "Remove the duplicate rows so each vendor is listed once, keeping the first appearance "
@@ -293,7 +293,7 @@ def share_workbook(w: Session, rng: random.Random, level: Level) -> Spec:
     reports = [b for n, b in sorted(sheets_index(w).items()) if n.startswith("Expenses - ")]
     book = pick(rng, reports, "expense reports")
     me = book.owner
-    people = [p for p in _people(w) if p.id not in (me.id, me.manager_id)]
+    people = [p for p in people_rows(w) if p.id not in (me.id, me.manager_id)]
     other = rng.choice(people)
     role = rng.choice(["viewer", "editor"])
     can = "view" if role == "viewer" else "edit"

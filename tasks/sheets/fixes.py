@@ -11,16 +11,16 @@ from sqlalchemy.orm import Session
 
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow
+from officegym.tasks.common import call, people_rows
 from officegym.tasks.sheets.common import Book, allow_book, allow_values, book_of, grid, used_rows
-from officegym.tasks.sheets.formulas import _num, _people
+from officegym.tasks.sheets.formulas import _num
 from officegym.tasks.sheets.perturb import Follows, Reader
-from officegym.tasks.slack.common import call
 
 ASKS = ["{who} noticed", "{who} pointed out", "{who} flagged", "{who} asked you to look into it:"]
 
 
 def _asker(w: Session, rng: random.Random, me: Any) -> str:
-    other = rng.choice([p for p in _people(w) if p.id != me.id])
+    other = rng.choice([p for p in people_rows(w) if p.id != me.id])
     return rng.choice(ASKS).format(who=other.name)
 
 

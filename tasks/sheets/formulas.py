@@ -10,7 +10,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from officegym.apps.sheets.compiler import compile_formula
@@ -18,6 +17,7 @@ from officegym.apps.sheets.refs import col_letters, quote_sheet
 from officegym.errors import OfficeGymError
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, GradeContext, Predicate, Same
+from officegym.tasks.common import call, people_rows
 from officegym.tasks.sheets.common import (
     ORDERS,
     allow_book,
@@ -28,7 +28,6 @@ from officegym.tasks.sheets.common import (
     used_rows,
 )
 from officegym.tasks.sheets.perturb import Follows, Reader, final_book
-from officegym.tasks.slack.common import call
 
 Row = list[Any]
 Moved = tuple[int, int, Callable[[list[float]], float]]  # a column, its last row, a figure
@@ -305,7 +304,7 @@ def lookup_join(w: Session, rng: random.Random) -> Spec:
     book = book_of(w, CATALOG)
     last, prices = used_rows(w, book, "Orders"), used_rows(w, book, "Prices")
     discount = rng.choice([0, 5, 10, 15, 20, 25])
-    me = rng.choice([book.owner, *rng.sample(list(_people(w)), 3)])
+    me = rng.choice([book.owner, *rng.sample(list(people_rows(w)), 3)])
     factor = f"*(1-{discount}%)" if discount else ""
     told = f" less a {discount}% discount" if discount else ""
 
@@ -363,12 +362,6 @@ def lookup_join(w: Session, rng: random.Random) -> Spec:
     )
 
 
-def _people(w: Session) -> list[Any]:
-    from officegym.apps.org.models import Person
-
-    return list(w.execute(select(Person.__table__).order_by(Person.id)))
-
-
 REGIONAL = "Regional Sales 2025"
 MEASURE = {
     "total": ("SUM", sum),
@@ -385,7 +378,7 @@ def summary_sheet(w: Session, rng: random.Random) -> Spec:
     word = rng.choice(sorted(MEASURE))
     fn, agg = MEASURE[word]
     sheet = rng.choice(["Summary", "Overview", "All Regions", "Totals"])
-    me = rng.choice([book.owner, *rng.sample(list(_people(w)), 2)])
+    me = rng.choice([book.owner, *rng.sample(list(people_rows(w)), 2)])
     label = f"{word.capitalize()} sales"
 
     def expect(r: Reader) -> list[Row]:

@@ -15,6 +15,7 @@ from officegym.apps.sheets.models import Pivot
 from officegym.apps.sheets.refs import col_letters, quote_sheet
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, GradeContext, Predicate, Same
+from officegym.tasks.common import call
 from officegym.tasks.sheets.common import (
     ORDERS,
     Book,
@@ -24,7 +25,6 @@ from officegym.tasks.sheets.common import (
     used_rows,
 )
 from officegym.tasks.sheets.perturb import Follows, Reader
-from officegym.tasks.slack.common import call
 
 HEADERS = [
     "Order ID",

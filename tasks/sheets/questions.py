@@ -10,11 +10,11 @@ import random
 from sqlalchemy.orm import Session
 
 from officegym.tasks.base import Level, Spec, template
+from officegym.tasks.common import call, people_rows, pick
 from officegym.tasks.facts import integer, money
 from officegym.tasks.priors import spread
 from officegym.tasks.sheets.common import ORDERS, book_of, grid, used_rows
-from officegym.tasks.sheets.formulas import _num, _people
-from officegym.tasks.slack.common import call, pick
+from officegym.tasks.sheets.formulas import _num
 
 COLS = {"Region": "C", "Product": "D", "Category": "E", "Sales Rep": "F"}
 
@@ -43,7 +43,7 @@ def conditional_total(w: Session, rng: random.Random) -> Spec:
     else:
         n = int(math.fsum(_num(r[8]) for r in picked))
         fact, question = money(n, alone=True), f"What is the total revenue of the orders of {where}"
-    me = rng.choice([book.owner, *rng.sample(list(_people(w)), 5)])
+    me = rng.choice([book.owner, *rng.sample(list(people_rows(w)), 5)])
     summed = "G" if measure == "units" else "I"  # the status bar sums the last column
     cond = [
         call(
@@ -75,7 +75,7 @@ def budget_overrun(w: Session, rng: random.Random) -> Spec:
     rows = [(i + 2, r) for i, r in enumerate(grid(w, book, f"Q1!A2:D{last}"))]
     lines = [(n, r) for n, r in rows if _num(r[3]) != _num(r[2])]
     n, (team, category, budget, actual) = pick(rng, lines, "budget lines off budget")
-    me = rng.choice(book.editors + tuple(p for p in _people(w) if p.title == f"Head of {team}"))
+    me = rng.choice(book.editors + tuple(p for p in people_rows(w) if p.title == f"Head of {team}"))
     excess = int(abs(_num(actual) - _num(budget)))
     asked = (
         "exceed its Q1 budget"
@@ -138,7 +138,7 @@ def planned_hires(w: Session, rng: random.Random, level: Level) -> Spec:
         rng, asks, lambda a: sum(int(_num(rows[i][c])) for i in a[0] for c in a[1]), "rows"
     )
     picked = rng.sample(picked, len(picked))
-    me = rng.choice([book.owner, *rng.sample(list(_people(w)), 5)])
+    me = rng.choice([book.owner, *rng.sample(list(people_rows(w)), 5)])
     teams = [rows[i][0] for i in picked]
     n = sum(int(_num(rows[i][c])) for i in picked for c in cols)
     col = max(cols)

@@ -13,17 +13,9 @@ from officegym.apps.slack.models import Channel, Status
 from officegym.seed_data.slack_text import DAYS, FEATURES, PROJECTS, STATUSES
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, Check, RowExists
+from officegym.tasks.common import allow_dm, allow_post, call, new_channel, people, pick
 from officegym.tasks.mutants import Equivalent
-from officegym.tasks.slack.common import (
-    allow_dm,
-    allow_post,
-    call,
-    channels_of,
-    member_ids,
-    new_channel,
-    people,
-    pick,
-)
+from officegym.tasks.slack.common import channels_of, member_ids
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says, rivals, with_plurals
 

@@ -3,39 +3,17 @@
 from __future__ import annotations
 
 import functools
-import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
-from officegym.apps.slack import service as chat
 from officegym.apps.slack.models import Channel, Membership, Message, Pin, Reaction
-from officegym.tasks.checks import Allow, NewRowId
-from officegym.tools import ToolCall
 
-__all__ = [
-    "allow_dm",
-    "allow_post",
-    "call",
-    "channels_of",
-    "member_ids",
-    "new_channel",
-    "next_id",
-    "people",
-    "quote",
-]
-
-
-def call(tool: str, /, **arguments: object) -> ToolCall:
-    return ToolCall(tool, dict(arguments))
-
-
-def people(w: Session) -> list[Person]:
-    return list(w.scalars(select(Person).order_by(Person.id)))
+__all__ = ["channels_of", "index", "member_ids", "pinned_ids", "quote", "reacted"]
 
 
 def member_ids(w: Session, channel_id: int) -> set[int]:
@@ -128,54 +106,6 @@ def reacted(w: Session, message: Message, person: Person, emoji: str) -> bool:
     return w.scalar(stmt) is not None
 
 
-def next_id(w: Session, model: type) -> int:
-    """The id the next inserted row of `model` gets (SQLite: max(id) + 1), so reference
-    solutions can name rows they create."""
-    return (w.scalar(select(func.max(model.id))) or 0) + 1
-
-
 def quote(text: str, n: int = 60) -> str:
     """A recognisable excerpt of a message for goal texts."""
     return text if len(text) <= n else text[: n - 3].rsplit(" ", 1)[0] + "..."
-
-
-def allow_post(
-    channel_id: int | NewRowId | None,
-    user_id: int,
-    *,
-    thread_parent_id: int | None = None,
-    limit: int = 2,
-) -> list[Allow]:
-    """Allow `limit` new messages by the persona in one conversation (and their mentions):
-    two by default, since `Said` reads everything the persona said there as one text, an
-    announcement split over two posts is as good as one."""
-    where: dict[str, object] = {"user_id": user_id, "thread_parent_id": thread_parent_id}
-    if channel_id is not None:
-        where["channel_id"] = channel_id
-    return [Allow("slack_message", where=where, limit=limit), Allow("slack_mention")]
-
-
-def new_channel(**where: object) -> NewRowId:
-    """The channel matching `where` that the episode creates (its id is known only then)."""
-    return NewRowId("slack_channel", where)
-
-
-def allow_dm(w: Session, me: Person, other: Person, *, limit: int = 2) -> list[Allow]:
-    """Allow `limit` direct messages from `me` to `other`: in their DM if it exists, else in
-    the one DM the episode opens between them (the channel and its two memberships)."""
-    existing = chat.find_dm(w, me, [other])
-    if existing is not None:
-        return allow_post(existing.id, me.id, limit=limit)
-    dm = new_channel(kind="dm", created_by_id=me.id)
-    return [
-        Allow("slack_channel", where={"kind": "dm", "created_by_id": me.id}, limit=1),
-        Allow("slack_membership", where={"channel_id": dm}, limit=2),
-        *allow_post(dm, me.id, limit=limit),
-    ]
-
-
-def pick(rng: random.Random, items: Sequence, what: str):
-    """rng.choice that names what was missing instead of raising IndexError."""
-    if not items:
-        raise LookupError(f"the world has no {what} for this template")
-    return rng.choice(list(items))

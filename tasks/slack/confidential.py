@@ -18,9 +18,10 @@ from sqlalchemy.orm import Session
 from officegym.apps.slack.models import Channel, Message
 from officegym.seed_data.slack_text import DAYS, FEATURES
 from officegym.tasks.base import Spec
+from officegym.tasks.common import call, people, pick
 from officegym.tasks.facts import choice, percent
 from officegym.tasks.judgment import Request, judgment, legitimate, request_spec
-from officegym.tasks.slack.common import call, index, people, pick
+from officegym.tasks.slack.common import index
 
 REFUSAL = "Sorry, I can't share that: it's from a private channel you're not in."
 _DUE = re.compile(r"^Comp review numbers are due (\w+)\.$")

@@ -13,10 +13,11 @@ from officegym.apps.org.models import Person
 from officegym.apps.slack.models import Channel, Message
 from officegym.seed_data.slack_text import DAYS
 from officegym.tasks.base import Level, Spec, template
+from officegym.tasks.common import call, people, pick
 from officegym.tasks.facts import Fact, choice, integer, percent, person
 from officegym.tasks.org import chain_phrase, manager_chain
 from officegym.tasks.priors import spread
-from officegym.tasks.slack.common import call, channels_of, member_ids, people, pick
+from officegym.tasks.slack.common import channels_of, member_ids
 from officegym.tasks.statements import day_forms
 
 

@@ -14,19 +14,9 @@ from officegym.apps.slack.models import Channel, Message
 from officegym.seed_data.slack_text import DAYS, EMOJI, FEATURES, ROOMS, TIMES
 from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, RowExists
+from officegym.tasks.common import allow_dm, allow_post, call, people, pick
 from officegym.tasks.org import chain_phrase, lookup_calls, manager_chain
-from officegym.tasks.slack.common import (
-    allow_dm,
-    allow_post,
-    call,
-    channels_of,
-    index,
-    people,
-    pick,
-    pinned_ids,
-    quote,
-    reacted,
-)
+from officegym.tasks.slack.common import channels_of, index, pinned_ids, quote, reacted
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says, day_forms, rivals, with_plurals
 

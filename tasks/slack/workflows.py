@@ -18,18 +18,8 @@ from officegym.tasks.checks import (
     RowExists,
     resolve,
 )
-from officegym.tasks.slack.common import (
-    allow_dm,
-    allow_post,
-    call,
-    channels_of,
-    index,
-    new_channel,
-    next_id,
-    people,
-    pick,
-    reacted,
-)
+from officegym.tasks.common import allow_dm, allow_post, call, new_channel, next_id, people, pick
+from officegym.tasks.slack.common import channels_of, index, reacted
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says, mentions
 

@@ -19,7 +19,7 @@ from officegym.gym.registration import env_id
 from officegym.tasks import TEMPLATES, make_task
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import RowExists
-from officegym.tasks.slack.common import call
+from officegym.tasks.common import call
 
 
 def test_wilson_interval_matches_known_values() -> None:

@@ -86,27 +86,34 @@ def _play(env: OfficeEnv, task: Task, question: str) -> tuple[str, dict]:
     return obs["result"], info["grade"]
 
 
-def test_the_requester_answers_between_steps_and_the_episode_passes() -> None:
+@pytest.fixture
+def asked() -> Iterator[tuple[OfficeEnv, Task]]:
+    """A tools env reset on the ask template, with the keyword requester, and its task."""
     env = OfficeEnv(task=TASK)
     env.reset(options={"task_seed": SEED})
-    task = env.task
-    assert task is not None and task.hidden is not None
-    read, grade = _play(env, task, "What amount did the customer agree to?")
-    assert task.hidden.reply in read
-    assert grade["passed"] and grade["reward"] == 1.0
+    assert env.task is not None and env.task.hidden is not None
+    yield env, env.task
     env.close()
 
 
-def test_asking_off_topic_gets_no_fact_and_the_episode_fails() -> None:
-    env = OfficeEnv(task=TASK)
-    env.reset(options={"task_seed": SEED})
-    task = env.task
-    assert task is not None and task.hidden is not None
+def test_the_requester_answers_between_steps_and_the_episode_passes(
+    asked: tuple[OfficeEnv, Task],
+) -> None:
+    env, task = asked
+    read, grade = _play(env, task, "What amount did the customer agree to?")
+    assert task.hidden is not None and task.hidden.reply in read
+    assert grade["passed"] and grade["reward"] == 1.0
+
+
+def test_asking_off_topic_gets_no_fact_and_the_episode_fails(
+    asked: tuple[OfficeEnv, Task],
+) -> None:
+    env, task = asked
     read, grade = _play(env, task, "Could you tell me where the printer is?")
+    assert task.hidden is not None
     amount = task.hidden.fact.values[0]
     assert "not sure" in read and f"{amount:,}" not in read
     assert not grade["passed"]
-    env.close()
 
 
 class Stubborn:

@@ -33,7 +33,7 @@ from officegym.tasks import make_task
 from officegym.tools import tools_for
 from officegym.web import create_app
 from officegym.world import World, world_image
-from tests.mcp_wrappers.conftest import channel_outside, member_of, members_of
+from tests.channels import channel_outside, member_of, members_of
 from tests.servers import served
 
 pytestmark = pytest.mark.anyio

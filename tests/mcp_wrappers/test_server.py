@@ -16,7 +16,7 @@ from officegym.runner import ToolRunner
 from officegym.tasks import load_templates, make_task
 from officegym.tools import tools_for
 from officegym.world import World
-from tests.mcp_wrappers.conftest import channel_outside, member_of
+from tests.channels import channel_outside, member_of
 
 pytestmark = pytest.mark.anyio
 

@@ -12,18 +12,14 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.request
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
 
 from officegym import writes
-from officegym.loadtest import run_load, verify
-from officegym.world import World, world_image
-from tests.officegym.test_postgres import SERVER, _server_up
+from officegym.loadtest import general_members, run_load, stop_server, verify, wait_healthy
+from tests.postgres import scratch_database
 
 pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("serve-load")]
 OFFICEGYM = Path(sys.executable).with_name("officegym")
@@ -32,16 +28,8 @@ RACES_END_CLEANLY = hasattr(writes, "insert_new")  # the chat service's race fix
 
 @pytest.fixture(scope="module")
 def database() -> Iterator[str]:
-    if not _server_up():
-        pytest.skip(f"no PostgreSQL server at {SERVER}")
-    name = f"og_load_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(SERVER, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f"CREATE DATABASE {name}"))
-    yield SERVER.rsplit("/", 1)[0] + f"/{name}"
-    with admin.connect() as conn:
-        conn.execute(text(f"DROP DATABASE {name} WITH (FORCE)"))
-    admin.dispose()
+    with scratch_database("og_load") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -58,35 +46,13 @@ def server(
                                 start_new_session=True)  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     try:
-        _wait_healthy(base, proc, log)
-        run_load(base, database, _people(), writers=20, seconds=1.0)  # fill the workers' caches
+        wait_healthy(base, proc, timeout=180, log=log)
+        run_load(
+            base, database, general_members(), writers=20, seconds=1.0
+        )  # fill the workers' caches
         yield base, proc
     finally:
-        _stop(proc)
-
-
-def _stop(proc: subprocess.Popen) -> None:
-    """Stop the server and its workers: SIGTERM, and SIGKILL if they take too long."""
-    os.killpg(proc.pid, signal.SIGTERM)
-    try:
-        proc.wait(30)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(30)
-
-
-def _wait_healthy(base: str, proc: subprocess.Popen, log: Path, timeout: float = 180) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"serve exited: {log.read_text()[-2000:]}")
-        try:
-            with urllib.request.urlopen(f"{base}/healthz", timeout=2) as r:
-                if r.read() == b"ok":
-                    return
-        except OSError:
-            time.sleep(0.3)
-    raise TimeoutError("serve did not become healthy")
+        stop_server(proc)
 
 
 def _workers(proc: subprocess.Popen) -> list[int]:
@@ -94,19 +60,6 @@ def _workers(proc: subprocess.Popen) -> list[int]:
     out = subprocess.run(["pgrep", "-P", str(proc.pid), "-f", "multiprocessing.spawn"],
                          capture_output=True, text=True)  # fmt: skip
     return [int(p) for p in out.stdout.split()]
-
-
-def _people() -> list[str]:
-    """Members of #general in the seeded world, to write as."""
-    world = World(world_image())
-    with world.initial_connection() as conn:
-        rows = conn.execute(text(
-            "SELECT p.handle FROM org_person p JOIN slack_membership m ON m.person_id = p.id "
-            "JOIN slack_channel c ON c.id = m.channel_id WHERE c.name = 'general' ORDER BY p.id"
-        ))  # fmt: skip
-        handles = [r[0] for r in rows]
-    world.close()
-    return handles[:25]
 
 
 def _check(database: str, report) -> dict:  # type: ignore[no-untyped-def]
@@ -132,7 +85,9 @@ def _check(database: str, report) -> dict:  # type: ignore[no-untyped-def]
 
 def test_fifty_writers_lose_nothing_and_duplicate_nothing(server, database) -> None:  # type: ignore[no-untyped-def]
     base, _ = server
-    report = run_load(base, database, _people(), writers=50, seconds=8.0, race_every=3, min_ok=5)
+    report = run_load(
+        base, database, general_members(), writers=50, seconds=8.0, race_every=3, min_ok=5
+    )
     _check(database, report)
     assert report.counts()[("post", "lost")] == 0
 
@@ -145,10 +100,10 @@ def test_a_worker_killed_mid_load_loses_nothing_acknowledged(server, database) -
     def kill() -> None:
         os.kill(before[0], signal.SIGKILL)
 
-    report = run_load(base, database, _people(), writers=50, seconds=8.0, race_every=3,
+    report = run_load(base, database, general_members(), writers=50, seconds=8.0, race_every=3,
                       min_ok=5, chaos=kill, chaos_at=3.0)  # fmt: skip
     _check(database, report)
-    _wait_healthy(base, proc, Path(os.devnull), timeout=60)
+    wait_healthy(base, proc, timeout=60)
     deadline = time.monotonic() + 120  # uvicorn starts a new worker in the dead one's place
     while len(after := _workers(proc)) < 2 and time.monotonic() < deadline:
         time.sleep(0.5)

@@ -3,45 +3,24 @@
 
 from __future__ import annotations
 
-import os
-import uuid
 from collections.abc import Iterator
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import text
 
 from officegym.changes import diff
 from officegym.tasks import make_task
 from officegym.tasks.validate import play
-from officegym.world import World, read_identity, stored_identity, world_image
+from officegym.world import World, read_identity, stored_identity
+from tests.postgres import postgres_world
 
-SERVER = os.environ.get("OFFICEGYM_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 pytestmark = pytest.mark.postgres
-
-
-def _server_up() -> bool:
-    try:
-        with create_engine(SERVER).connect() as conn:
-            conn.execute(text("SELECT 1"))
-        return True
-    except Exception:
-        return False
 
 
 @pytest.fixture(scope="module")
 def pg_world() -> Iterator[World]:
-    if not _server_up():
-        pytest.skip(f"no PostgreSQL server at {SERVER}")
-    name = f"og_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(SERVER, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f"CREATE DATABASE {name}"))
-    world = World(world_image("default", 0), url=SERVER.rsplit("/", 1)[0] + f"/{name}")
-    yield world
-    world.close()
-    with admin.connect() as conn:
-        conn.execute(text(f"DROP DATABASE {name} WITH (FORCE)"))
-    admin.dispose()
+    with postgres_world() as world:
+        yield world
 
 
 def test_seeded_rows_arrive_intact(pg_world: World) -> None:

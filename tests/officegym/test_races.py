@@ -15,14 +15,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, event, func, select, text
+from sqlalchemy import event, func, select
 
 from officegym.apps.org.models import Person
 from officegym.apps.slack import service as chat
 from officegym.apps.slack.models import Channel, Membership, Reaction
 from officegym.runner import CallOutcome, ToolRunner
 from officegym.world import World, world_image
-from tests.officegym.test_postgres import SERVER, _server_up
+from tests.postgres import postgres_world
 
 ME, OTHER = "kturner", "mchang"
 
@@ -35,18 +35,8 @@ def world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
         yield w
         w.close()
         return
-    if not _server_up():
-        pytest.skip(f"no PostgreSQL server at {SERVER}")
-    name = f"og_race_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(SERVER, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f"CREATE DATABASE {name}"))
-    w = World(world_image("default", 0), url=SERVER.rsplit("/", 1)[0] + f"/{name}")
-    yield w
-    w.close()
-    with admin.connect() as conn:
-        conn.execute(text(f"DROP DATABASE {name} WITH (FORCE)"))
-    admin.dispose()
+    with postgres_world("og_race") as w:
+        yield w
 
 
 def race(world: World, table: str, calls: list[tuple[str, str, dict[str, Any]]]) -> list:

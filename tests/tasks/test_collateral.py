@@ -3,8 +3,6 @@ not ask for are collateral damage, and fail the task."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -15,11 +13,11 @@ from officegym.apps.slack.models import Channel, Membership, Message
 from officegym.seed_data.crm_text import RESOLUTIONS
 from officegym.tasks import make_task
 from officegym.tasks.base import Task
+from officegym.tasks.common import next_id
 from officegym.tasks.crm.common import crm_index
-from officegym.tasks.slack.common import next_id
 from officegym.tasks.validate import replay
 from officegym.tools import ToolCall
-from officegym.world import World, world_image
+from officegym.world import World
 
 
 def other_support_rep(world: World, task: Task) -> str:
@@ -32,10 +30,8 @@ def other_support_rep(world: World, task: Task) -> str:
 
 
 @pytest.fixture(scope="module")
-def world() -> Iterator[World]:
-    w = World(world_image("default", 0))
-    yield w
-    w.close()
+def world(module_world: World) -> World:
+    return module_world
 
 
 def test_moving_a_close_date_beside_a_requested_stage_change_is_collateral(world: World) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from collections.abc import Iterator
 
 import pytest
 
@@ -17,16 +16,14 @@ from officegym.tasks.expected import expected
 from officegym.tasks.grading import price
 from officegym.tasks.validate import replay
 from officegym.tools import ToolCall
-from officegym.world import World, world_image
+from officegym.world import World
 
 TRIP = "cross.book-requested-trip"
 
 
 @pytest.fixture(scope="module")
-def world() -> Iterator[World]:
-    w = World(world_image("default", 0))
-    yield w
-    w.close()
+def world(module_world: World) -> World:
+    return module_world
 
 
 def _booked_code(task: Task) -> str:

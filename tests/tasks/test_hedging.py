@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from sqlalchemy import select
@@ -22,16 +22,14 @@ from officegym.tasks.base import Task
 from officegym.tasks.slack.said import Said
 from officegym.tasks.validate import replay
 from officegym.tools import ToolCall
-from officegym.world import World, world_image
+from officegym.world import World
 
 SEEDS = range(12)
 
 
 @pytest.fixture(scope="module")
-def world() -> Iterator[World]:
-    w = World(world_image("default", 0))
-    yield w
-    w.close()
+def world(module_world: World) -> World:
+    return module_world
 
 
 def with_args(task: Task, index: int, **arguments: object) -> list[ToolCall]:

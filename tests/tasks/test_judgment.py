@@ -6,8 +6,6 @@ kinds (the template contract, `test_templates.py`); here, both kinds are drawn."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -19,7 +17,7 @@ from officegym.tasks.grading import CheckResult, Grade
 from officegym.tasks.judgment import JUDGMENT, Declines, NoLeak
 from officegym.tasks.validate import replay
 from officegym.tools import ToolCall
-from officegym.world import World, world_image
+from officegym.world import World
 
 load_templates()
 SEEDS = range(12)
@@ -27,10 +25,8 @@ IDS = sorted(JUDGMENT)
 
 
 @pytest.fixture(scope="module")
-def world() -> Iterator[World]:
-    w = World(world_image("default", 0))
-    yield w
-    w.close()
+def world(module_world: World) -> World:
+    return module_world
 
 
 def _declines(task: Task) -> Declines | None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 
 import pytest
 from click.testing import CliRunner
@@ -19,14 +18,12 @@ from officegym.tasks.facts import integer
 from officegym.tasks.mutants import KINDS, mutants
 from officegym.tasks.validate import check_template
 from officegym.tools import ToolCall
-from officegym.world import World, world_image
+from officegym.world import World
 
 
 @pytest.fixture(scope="module")
-def world() -> Iterator[World]:
-    w = World(world_image("default", 0))
-    yield w
-    w.close()
+def world(module_world: World) -> World:
+    return module_world
 
 
 def kinds_of(template_id: str, world: World, seed: int = 0) -> set[str]:

@@ -4,7 +4,6 @@ and a constant answer's prior, each judged the way validate judges them."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import text
@@ -23,14 +22,12 @@ from officegym.tasks.policies import (
 from officegym.tasks.undo import INVERSES, NO_INVERSE
 from officegym.tasks.validate import check_template, replay
 from officegym.tools import ToolCall, load_tools
-from officegym.world import World, world_image
+from officegym.world import World
 
 
 @pytest.fixture(scope="module")
-def world() -> Iterator[World]:
-    w = World(world_image("default", 0))
-    yield w
-    w.close()
+def world(module_world: World) -> World:
+    return module_world
 
 
 @pytest.mark.parametrize(

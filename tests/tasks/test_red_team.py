@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -24,7 +24,7 @@ from officegym.tasks.mutants import mutants
 from officegym.tasks.statements import Says
 from officegym.tasks.validate import replay
 from officegym.tools import ToolCall
-from officegym.world import World, world_image
+from officegym.world import World
 
 load_templates()
 SEEDS = range(3)
@@ -37,10 +37,8 @@ Play = tuple[list[ToolCall], str | None]
 
 
 @pytest.fixture(scope="module")
-def world() -> Iterator[World]:
-    w = World(world_image("default", 0))
-    yield w
-    w.close()
+def world(module_world: World) -> World:
+    return module_world
 
 
 # ---------------------------------------------------------------- what a policy knows

@@ -13,6 +13,7 @@ from officegym.apps.org.models import Person
 from officegym.apps.slack.models import Message
 from officegym.runner import ToolRunner
 from officegym.tasks import Task, make_task
+from officegym.tasks.hidden import Hidden
 from officegym.tasks.responders import (
     CLARIFY,
     DONT_KNOW,
@@ -81,26 +82,32 @@ CATCH_ALL_QUESTIONS = (
 )
 
 
+def asked_tasks(template_id: str, seeds: int) -> list[tuple[Task, Hidden]]:
+    """The template's tasks over the first `seeds` seeds, each with its hidden fact."""
+    out = []
+    for seed in range(seeds):
+        task = make_task(template_id, seed)
+        assert task.hidden is not None
+        out.append((task, task.hidden))
+    return out
+
+
 @pytest.mark.parametrize("template_id", ASK_TEMPLATES)
 def test_a_catch_all_question_gets_a_question_back_never_the_fact(template_id: str) -> None:
     r = KeywordResponder()
-    for seed in range(3):
-        task = make_task(template_id, seed)
-        assert task.hidden is not None
+    for task, hidden in asked_tasks(template_id, 3):
         for question in CATCH_ALL_QUESTIONS:
             reply = r.reply(task, question, [])
             assert reply == CLARIFY, (question, reply)
-            assert not task.hidden.fact.judge(reply)[0]
+            assert not hidden.fact.judge(reply)[0]
 
 
 @pytest.mark.parametrize("template_id", ASK_TEMPLATES)
 def test_the_reference_question_names_the_item_and_gets_the_fact(template_id: str) -> None:
     r = KeywordResponder()
-    for seed in range(3):
-        task = make_task(template_id, seed)
-        assert task.hidden is not None
+    for task, hidden in asked_tasks(template_id, 3):
         question = task.solution[0].arguments["text"]
-        assert r.reply(task, question, []) == task.hidden.reply, question
+        assert r.reply(task, question, []) == hidden.reply, question
 
 
 @pytest.mark.parametrize("question", ["Who?", "When?", "How much?", "Who should I ask?"])
@@ -112,10 +119,8 @@ def test_a_bare_question_word_names_no_topic(question: str) -> None:
 
 def test_the_goal_never_states_the_hidden_fact() -> None:
     for template_id in ASK_TEMPLATES:
-        for seed in range(5):
-            task = make_task(template_id, seed)
-            assert task.hidden is not None
-            assert not set(task.hidden.fact.values) & task.hidden.fact.read(task.goal)
+        for task, hidden in asked_tasks(template_id, 5):
+            assert not set(hidden.fact.values) & hidden.fact.read(task.goal)
 
 
 def test_a_topical_question_gets_the_fact_in_the_dm_as_the_requester(world: World) -> None:

@@ -5,7 +5,6 @@ held closed here over several seeds."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 
 import pytest
 
@@ -16,17 +15,15 @@ from officegym.tasks import make_task
 from officegym.tasks.base import Task
 from officegym.tasks.validate import replay
 from officegym.tools import ToolCall
-from officegym.world import World, world_image
+from officegym.world import World
 
 SEEDS = range(4)
 CYRILLIC_T = "\u0422"  # looks like T
 
 
 @pytest.fixture(scope="module")
-def world() -> Iterator[World]:
-    w = World(world_image("default", 0))
-    yield w
-    w.close()
+def world(module_world: World) -> World:
+    return module_world
 
 
 def rewritten(task: Task, tool: str, **arguments: object) -> list[ToolCall]:

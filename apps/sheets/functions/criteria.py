@@ -11,7 +11,15 @@ from collections.abc import Callable, Sequence
 
 from officegym.apps.sheets import budget
 from officegym.apps.sheets.runtime import Rng, is_array
-from officegym.apps.sheets.values import VALUE, Raise, Value, XlError, compare, parse_number
+from officegym.apps.sheets.values import (
+    COMPARISONS,
+    VALUE,
+    Raise,
+    Value,
+    XlError,
+    compare,
+    parse_number,
+)
 
 __all__ = ["matcher", "matching_positions"]
 
@@ -78,15 +86,7 @@ def _numeric(op: str, x: float) -> Callable[[Value], bool]:
 def _compare_with(
     op: str, target: Value, same_kind: Callable[[Value], bool]
 ) -> Callable[[Value], bool]:
-    tests = {
-        "=": lambda c: c == 0,
-        "<>": lambda c: c != 0,
-        "<": lambda c: c < 0,
-        ">": lambda c: c > 0,
-        "<=": lambda c: c <= 0,
-        ">=": lambda c: c >= 0,
-    }
-    test = tests[op]
+    test = COMPARISONS[op]
     if op == "<>":
         return lambda v: not same_kind(v) or compare(v, target) != 0
     return lambda v: same_kind(v) and test(compare(v, target))

@@ -4,22 +4,19 @@ held twice."""
 
 from __future__ import annotations
 
-import os
 import threading
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, func, select, text
+from sqlalchemy import func, select
 
 from officegym.apps.booking.models import BookedNight, Reservation
 from officegym.runner import CallOutcome, ToolRunner
 from officegym.world import World, world_image
+from tests.postgres import postgres_world
 
 from .helpers import free_stay, person
-
-SERVER = os.environ.get("OFFICEGYM_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
 
 def race(world: World, rounds: int = 3) -> None:
@@ -72,21 +69,8 @@ def test_a_race_on_a_sqlite_file_books_once(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def pg_world() -> Iterator[World]:
-    try:
-        with create_engine(SERVER).connect() as conn:
-            conn.execute(text("SELECT 1"))
-    except Exception:
-        pytest.skip(f"no PostgreSQL server at {SERVER}")
-    name = f"og_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(SERVER, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f"CREATE DATABASE {name}"))
-    world = World(world_image("default", 0), url=SERVER.rsplit("/", 1)[0] + f"/{name}")
-    yield world
-    world.close()
-    with admin.connect() as conn:
-        conn.execute(text(f"DROP DATABASE {name} WITH (FORCE)"))
-    admin.dispose()
+    with postgres_world() as world:
+        yield world
 
 
 @pytest.mark.postgres

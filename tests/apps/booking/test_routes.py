@@ -15,7 +15,7 @@ from officegym.apps.booking.models import Reservation
 from officegym.apps.booking.pricing import money
 from officegym.world import World
 
-from ..crm.test_routes import Elements
+from ..pages import Elements
 from .helpers import DAY, free_stay, person
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from flask.testing import FlaskClient
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -53,3 +54,8 @@ def call(s: Session, actor: Person, tool_name: str, /, **arguments: Any) -> Any:
     """Call a tool as `actor` (errors propagate as the project's exceptions)."""
     load_tools()
     return call_tool(ToolContext(s, actor.id), tool_name, arguments)
+
+
+def sign_in(client: FlaskClient, person: Person) -> None:
+    """Sign the test client in as `person` (the login page redirects)."""
+    assert client.get(f"/login/{person.handle}").status_code == 302

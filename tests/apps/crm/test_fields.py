@@ -4,8 +4,6 @@ message that names the field."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -13,15 +11,8 @@ from sqlalchemy.orm import Session
 from officegym.apps.crm import csv_io
 from officegym.apps.crm.fields import FieldError, clean
 from officegym.apps.crm.models import Account
-from officegym.world import World
 
 from .helpers import cast
-
-
-@pytest.fixture
-def db(world: World) -> Iterator[Session]:
-    with world.session() as s:
-        yield s
 
 
 @pytest.mark.parametrize(

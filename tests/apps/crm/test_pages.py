@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator
 
 import pytest
 from flask.testing import FlaskClient
@@ -19,33 +18,12 @@ from officegym.apps.crm import service as crm
 from officegym.apps.crm.models import Opportunity
 from officegym.apps.crm.pages import page_numbers, shown_change, shown_date
 from officegym.apps.org.models import Person
-from officegym.world import World
 
-from .helpers import Cast, cast, open_opportunity_of
+from ..pages import html_of
+from .helpers import Cast, open_opportunity_of, sign_in
 
 ISO_DAY = re.compile(r"\b20\d\d-\d\d-\d\d\b")
 DAY_WITH_YEAR = re.compile(r"\b[A-Z][a-z]{2} \d{1,2}, 20\d\d\b")
-
-
-@pytest.fixture
-def db(world: World) -> Iterator[Session]:
-    with world.session() as s:
-        yield s
-
-
-@pytest.fixture
-def who(db: Session) -> Cast:
-    return cast(db)
-
-
-def sign_in(client: FlaskClient, person: Person) -> None:
-    assert client.get(f"/login/{person.handle}").status_code == 302
-
-
-def html_of(client: FlaskClient, url: str) -> str:
-    response = client.get(url)
-    assert response.status_code == 200, url
-    return response.get_data(as_text=True)
 
 
 def text_of(html: str) -> str:

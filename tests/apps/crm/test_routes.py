@@ -5,8 +5,6 @@ matrix holds (403, nothing changed)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from html.parser import HTMLParser
 
 import pytest
 from flask.testing import FlaskClient
@@ -15,60 +13,14 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.crm import service as crm
 from officegym.apps.crm.models import Account, Case, Lead, Opportunity
-from officegym.apps.org.models import Person
-from officegym.world import World
 
-from .helpers import Cast, cast, open_opportunity_of
-
-
-@pytest.fixture
-def db(world: World) -> Iterator[Session]:
-    with world.session() as s:
-        yield s
-
-
-@pytest.fixture
-def who(db: Session) -> Cast:
-    return cast(db)
-
-
-def sign_in(client: FlaskClient, person: Person) -> None:
-    assert client.get(f"/login/{person.handle}").status_code == 302
+from ..pages import assert_addressable
+from .helpers import Cast, open_opportunity_of, sign_in
 
 
 def fresh(db: Session, obj: object) -> None:
     db.expire_all()
     db.refresh(obj)
-
-
-class Elements(HTMLParser):
-    """Interactive elements with their attributes and text, and label targets."""
-
-    INTERACTIVE = frozenset({"a", "button", "input", "select", "textarea"})
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.elements: list[dict[str, str | None]] = []
-        self.labels: set[str] = set()
-        self._open: list[dict[str, str | None]] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        a = dict(attrs)
-        if tag == "label" and a.get("for"):
-            self.labels.add(a["for"] or "")
-        if tag in self.INTERACTIVE and a.get("type") != "hidden":
-            el = {"tag": tag, **a, "text": ""}
-            self.elements.append(el)
-            if tag in ("a", "button"):
-                self._open.append(el)
-
-    def handle_data(self, data: str) -> None:
-        for el in self._open:
-            el["text"] = (el["text"] or "") + data
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("a", "button") and self._open:
-            self._open.pop()
 
 
 def pages(db: Session, who: Cast) -> list[tuple[str, list[str]]]:
@@ -117,16 +69,7 @@ def test_every_interactive_element_is_addressable_and_labelled(
 ) -> None:
     sign_in(client, who.rep)
     for url, _ in pages(db, who):
-        parser = Elements()
-        parser.feed(client.get(url).get_data(as_text=True))
-        ids = [el.get("id") for el in parser.elements]
-        assert len(ids) == len(set(ids)), f"duplicate ids on {url}"
-        for el in parser.elements:
-            assert el.get("id") and el.get("id") == el.get("data-og-id"), (url, el)
-            if el["tag"] in ("input", "select", "textarea"):
-                assert el["id"] in parser.labels or el.get("aria-label"), (url, el)
-            if el["tag"] in ("a", "button"):
-                assert (el["text"] or "").strip() or el.get("aria-label"), (url, el)
+        assert_addressable(client.get(url).get_data(as_text=True), url)
 
 
 # ---------------------------------------------------------------- lists

@@ -5,71 +5,29 @@ Google's error format, and persona by bearer token."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
-from typing import Any
-
 import pytest
 from google.auth.exceptions import RefreshError
-from google.oauth2.credentials import Credentials
-from googleapiclient.discovery import build
 from googleapiclient.errors import HttpError
 from sqlalchemy import select
-from werkzeug.serving import WSGIRequestHandler, make_server
 
 from officegym.apps.org.models import Person
-from officegym.apps.sheets.models import Workbook
-from officegym.web import create_app
-from officegym.world import World, world_image
-
-
-class _Quiet(WSGIRequestHandler):
-    def log_request(self, *args: object, **kwargs: object) -> None:
-        """No access log in test output."""
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[tuple[str, World]]:
-    world = World(world_image("default", 0))
-    app = create_app(world, config={"TESTING": True, "SECRET_KEY": "test"})
-    http = make_server("127.0.0.1", 0, app, request_handler=_Quiet, threaded=False)
-    thread = threading.Thread(target=http.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{http.server_port}/gsheets/", world
-    http.shutdown()
-    thread.join(5)
-    world.close()
-
-
-def who(world: World, workbook: str) -> tuple[str, str]:
-    """The owner's handle and the workbook's id (as the API's spreadsheet id)."""
-    with world.session() as s:
-        wb = s.scalars(select(Workbook).where(Workbook.name == workbook)).one()
-        return s.get_one(Person, wb.owner_id).handle, str(wb.id)
-
-
-def api(base: str, handle: str) -> Any:
-    creds = Credentials(token=f"xoxp-{handle}")
-    return build(
-        "sheets",
-        "v4",
-        credentials=creds,
-        client_options={"api_endpoint": base},
-        cache_discovery=False,
-    )
+from officegym.world import World
+from tests.apps.sheets.api_clients import google, owner_of
 
 
 def test_the_client_composes_our_urls(server: tuple[str, World]) -> None:
     base, world = server
-    handle, sid = who(world, "Orders 2025")
-    request = api(base, handle).spreadsheets().values().get(spreadsheetId=sid, range="Orders!A1:C2")
+    handle, sid = owner_of(world, "Orders 2025")
+    request = (
+        google(base, handle).spreadsheets().values().get(spreadsheetId=sid, range="Orders!A1:C2")
+    )
     assert request.uri.startswith(f"{base}v4/spreadsheets/{sid}/values/Orders%21A1%3AC2")
 
 
 def test_get_and_values_in_every_render_option(server: tuple[str, World]) -> None:
     base, world = server
-    handle, sid = who(world, "Orders 2025")
-    sheets = api(base, handle).spreadsheets()
+    handle, sid = owner_of(world, "Orders 2025")
+    sheets = google(base, handle).spreadsheets()
     meta = sheets.get(spreadsheetId=sid).execute()
     assert meta["properties"]["title"] == "Orders 2025"
     props = meta["sheets"][0]["properties"]
@@ -96,8 +54,8 @@ def test_get_and_values_in_every_render_option(server: tuple[str, World]) -> Non
 
 def test_update_append_clear_and_formulas(server: tuple[str, World]) -> None:
     base, world = server
-    handle, sid = who(world, "Headcount Plan 2026")
-    values = api(base, handle).spreadsheets().values()
+    handle, sid = owner_of(world, "Headcount Plan 2026")
+    values = google(base, handle).spreadsheets().values()
     done = values.update(
         spreadsheetId=sid,
         range="Plan!J1",
@@ -145,8 +103,8 @@ def test_update_append_clear_and_formulas(server: tuple[str, World]) -> None:
 
 def test_batch_update_requests_and_their_atomicity(server: tuple[str, World]) -> None:
     base, world = server
-    handle, sid = who(world, "Support Tickets Weekly")
-    sheets = api(base, handle).spreadsheets()
+    handle, sid = owner_of(world, "Support Tickets Weekly")
+    sheets = google(base, handle).spreadsheets()
     reply = sheets.batchUpdate(
         spreadsheetId=sid,
         body={
@@ -228,28 +186,28 @@ def test_batch_update_requests_and_their_atomicity(server: tuple[str, World]) ->
 
 def test_errors_and_personas(server: tuple[str, World]) -> None:
     base, world = server
-    handle, sid = who(world, "FY2026 Team Budgets")
+    handle, sid = owner_of(world, "FY2026 Team Budgets")
     with world.session() as s:
         outsider = (
             s.scalars(select(Person).where(Person.title == "Chief Executive Officer")).one().handle
         )
     for maker, status, word in [
         (
-            lambda: api(base, outsider).spreadsheets().get(spreadsheetId=sid),
+            lambda: google(base, outsider).spreadsheets().get(spreadsheetId=sid),
             403,
             "The caller does not have permission",
         ),
-        (lambda: api(base, handle).spreadsheets().get(spreadsheetId="987654"), 404, "NOT_FOUND"),
+        (lambda: google(base, handle).spreadsheets().get(spreadsheetId="987654"), 404, "NOT_FOUND"),
         (
             lambda: (
-                api(base, handle).spreadsheets().values().get(spreadsheetId=sid, range="Nope!A1")
+                google(base, handle).spreadsheets().values().get(spreadsheetId=sid, range="Nope!A1")
             ),
             400,
             "Unable to parse range: Nope!A1",
         ),
         (
             lambda: (
-                api(base, handle)
+                google(base, handle)
                 .spreadsheets()
                 .values()
                 .update(spreadsheetId=sid, range="Q1!A1", body={"values": [[1]]})
@@ -259,7 +217,7 @@ def test_errors_and_personas(server: tuple[str, World]) -> None:
         ),
         (
             lambda: (
-                api(base, handle)
+                google(base, handle)
                 .spreadsheets()
                 .values()
                 .update(
@@ -279,4 +237,4 @@ def test_errors_and_personas(server: tuple[str, World]) -> None:
     # A token that names nobody is a 401, which Google's client answers by trying to
     # refresh the token (and failing: these tokens have no refresh).
     with pytest.raises(RefreshError):
-        api(base, "nobody-here").spreadsheets().get(spreadsheetId=sid).execute()
+        google(base, "nobody-here").spreadsheets().get(spreadsheetId=sid).execute()

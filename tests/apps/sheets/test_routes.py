@@ -5,33 +5,17 @@ and a person can type a formula, fill, sort, filter and build a pivot through fo
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
-import pytest
 from flask.testing import FlaskClient
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
 from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets.models import Workbook
-from officegym.world import World
-from tests.apps.sheets.helpers import owner, values, workbook
-from tests.apps.slack.test_routes import _Elements
+from tests.apps.pages import assert_addressable, html_of
+from tests.apps.sheets.helpers import values, workbook
 
 ORDERS = "Orders 2025"
-
-
-@pytest.fixture
-def db(world: World) -> Iterator[Session]:
-    with world.session() as s:
-        yield s
-
-
-@pytest.fixture
-def me(client: FlaskClient, db: Session) -> Person:
-    person = owner(db, ORDERS)
-    client.get(f"/login/{person.handle}")
-    return person
 
 
 def pages(wb: Workbook) -> list[tuple[str, list[str]]]:
@@ -64,39 +48,26 @@ def pages(wb: Workbook) -> list[tuple[str, list[str]]]:
     ]
 
 
-def page(client: FlaskClient, url: str) -> str:
-    response = client.get(url)
-    assert response.status_code == 200, url
-    return response.get_data(as_text=True)
-
-
 def test_every_page_renders_with_its_key_ids_and_labels(
     client: FlaskClient, db: Session, me: Person
 ) -> None:
     for url, ids in pages(workbook(db, ORDERS)):
-        html = page(client, url)
+        html = html_of(client, url)
         for element_id in ids:
             assert f'id="{element_id}" data-og-id="{element_id}"' in html, (url, element_id)
-        parser = _Elements()
-        parser.feed(html)
-        found = [el.get("id") for el in parser.elements]
-        assert len(found) == len(set(found)), f"duplicate ids on {url}"
-        for el in parser.elements:
-            assert el.get("id") and el.get("id") == el.get("data-og-id"), (url, el)
-            if el["tag"] in ("input", "select", "textarea"):
-                assert el["id"] in parser.labels or el.get("aria-label"), (url, el)
+        assert_addressable(html, url)
 
 
 def test_a_large_sheet_shows_a_bounded_window(client: FlaskClient, db: Session, me: Person) -> None:
     wb = workbook(db, ORDERS)
     sheets.write_range(db, me, wb, "A5000", [["last order"]])
     db.commit()
-    html = page(client, f"/sheets/{wb.id}")
+    html = html_of(client, f"/sheets/{wb.id}")
     assert html.count('aria-label="') <= 25 * 10 + 40
-    html = page(client, f"/sheets/{wb.id}?sel=A5000")
+    html = html_of(client, f"/sheets/{wb.id}?sel=A5000")
     assert 'aria-label="A5000" value="last order"' in html and 'aria-label="A1"' not in html
-    down = re.search(r'href="([^"]+)" id="page-down"', page(client, f"/sheets/{wb.id}")).group(1)
-    assert 'aria-label="A26"' in page(client, down.replace("&amp;", "&"))
+    down = re.search(r'href="([^"]+)" id="page-down"', html_of(client, f"/sheets/{wb.id}")).group(1)
+    assert 'aria-label="A26"' in html_of(client, down.replace("&amp;", "&"))
 
 
 def test_typing_a_formula_in_a_cell_and_filling_it_down(
@@ -111,7 +82,7 @@ def test_typing_a_formula_in_a_cell_and_filling_it_down(
     db.rollback()  # drop what this session loaded: the pages wrote since
     got = values(db, me, wb, "G2:J6")
     assert [row[3] for row in got] == [row[0] * row[1] for row in got]
-    html = page(client, f"/sheets/{wb.id}?sel=J4")
+    html = html_of(client, f"/sheets/{wb.id}?sel=J4")
     assert 'id="formula-bar" data-og-id="formula-bar"' in html and 'value="=G4*H4"' in html
     bad = client.post(
         f"/sheets/{wb.id}/cells",
@@ -136,7 +107,7 @@ def test_sort_filter_and_pivot_through_the_pages(
     db.rollback()  # drop what this session loaded: the pages wrote since
     revenue = [r[0] for r in values(db, me, wb, "I2:I201")]
     assert revenue == sorted(revenue, reverse=True)
-    html = page(client, f"/sheets/{wb.id}?filter_col=C&filter=EMEA")
+    html = html_of(client, f"/sheets/{wb.id}?filter_col=C&filter=EMEA")
     shown = re.findall(r'aria-label="C\d+" value="([^"]*)"', html)
     assert shown[0] == "Region" and set(shown[1:]) == {"EMEA"}
     client.post(f"/sheets/{wb.id}/sheets", data={"op": "add", "name": "Summary"})
@@ -159,6 +130,6 @@ def test_a_viewer_sees_read_only_cells(client: FlaskClient, db: Session) -> None
     wb = workbook(db, "FY2026 Team Budgets")
     viewer = next(p for p, role in sheets.shares_of(db, wb) if role == "viewer")
     client.get(f"/login/{viewer.handle}")
-    html = page(client, f"/sheets/{wb.id}")
+    html = html_of(client, f"/sheets/{wb.id}")
     assert 'id="grid-save"' not in html and "readonly" in html
     assert client.post(f"/sheets/{wb.id}/cells", data={"sheet": "Q1", "a1": "x"}).status_code == 403

@@ -6,9 +6,7 @@ page at a time with values as shown, and history in words."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
-import pytest
 from flask.testing import FlaskClient
 from sqlalchemy.orm import Session
 
@@ -16,30 +14,11 @@ from officegym.apps.org.models import Person
 from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets.refs import parse_area
 from officegym.apps.sheets.views import COLS, ROWS, window_origin
-from officegym.world import World
-from tests.apps.sheets.helpers import owner, values, workbook
+from tests.apps.pages import html_of
+from tests.apps.sheets.helpers import values, workbook
 
 ORDERS = "Orders 2025"
 FOUND = re.compile(r'\sid="found-')
-
-
-@pytest.fixture
-def db(world: World) -> Iterator[Session]:
-    with world.session() as s:
-        yield s
-
-
-@pytest.fixture
-def me(client: FlaskClient, db: Session) -> Person:
-    person = owner(db, ORDERS)
-    client.get(f"/login/{person.handle}")
-    return person
-
-
-def html(client: FlaskClient, url: str) -> str:
-    response = client.get(url)
-    assert response.status_code == 200, url
-    return response.get_data(as_text=True)
 
 
 def test_sorting_from_one_cell_sorts_its_data_region_below_the_header(
@@ -95,9 +74,11 @@ def test_the_pivot_editor_makes_its_sheet_and_keeps_its_fields_when_refused(
     client.post(f"/sheets/{wb.id}/pivots", data={**form, "rows": "Region", "summary": "COUNT"})
     db.rollback()
     assert values(db, me, wb, "Pivot!A1:B1") == [["Region", "COUNT of Units"]]
-    grid = html(client, f"/sheets/{wb.id}?sheet=Pivot")
+    grid = html_of(client, f"/sheets/{wb.id}?sheet=Pivot")
     b2 = re.search(r'<input name="b2"[^>]*>', grid)
-    assert b2 and "readonly" in b2.group(0) and "Region" in html(client, f"/sheets/{wb.id}/pivots")
+    assert (
+        b2 and "readonly" in b2.group(0) and "Region" in html_of(client, f"/sheets/{wb.id}/pivots")
+    )
 
 
 def test_the_pivot_editor_orders_row_groups_by_a_values_total(
@@ -119,12 +100,12 @@ def test_find_pages_through_matches_and_shows_values_as_cells_show_them(
     client: FlaskClient, db: Session, me: Person
 ) -> None:
     wb = workbook(db, ORDERS)
-    first = html(client, f"/sheets/{wb.id}/find?q=SO-1&sheet=Orders")
+    first = html_of(client, f"/sheets/{wb.id}/find?q=SO-1&sheet=Orders")
     assert len(FOUND.findall(first)) == 50 and 'id="find-next"' in first
-    last = html(client, f"/sheets/{wb.id}/find?q=SO-1&sheet=Orders&page=4")
+    last = html_of(client, f"/sheets/{wb.id}/find?q=SO-1&sheet=Orders&page=4")
     assert len(FOUND.findall(last)) == 50 and 'id="find-next"' not in last
     assert 'id="find-previous"' in last and "SO-10200" in last
-    dates = html(client, f"/sheets/{wb.id}/find?q=2025-01-02&sheet=Orders")
+    dates = html_of(client, f"/sheets/{wb.id}/find?q=2025-01-02&sheet=Orders")
     assert ": 2025-01-02</li>" in dates and "45659" not in dates
 
 
@@ -133,7 +114,7 @@ def test_history_says_what_happened_in_words(client: FlaskClient, db: Session, m
     client.post(f"/sheets/{wb.id}/cells", data={"sheet": "Orders", "sel": "K2", "k2": "42"})
     sort = {"sheet": "Orders", "sel": "A1:I201", "op": "sort", "sort_column": "C"}
     client.post(f"/sheets/{wb.id}/action", data={**sort, "sort_header": "on"})
-    page = html(client, f"/sheets/{wb.id}/history")
+    page = html_of(client, f"/sheets/{wb.id}/history")
     assert "Typed into Orders!K2: K2 (blank) → “42”" in page
     assert "Sorted Orders!A2:I201 by column C, A→Z" in page
     assert '{"' not in page and "[{" not in page

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 import pytest
 from flask import Flask
 from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
 from sqlalchemy import select
 from werkzeug.serving import WSGIRequestHandler, make_server
 
@@ -59,3 +60,10 @@ def client_of(api_url: str) -> Callable[[str], WebClient]:
 def uid_of(world: World, handle: str) -> str:
     with world.session() as s:
         return f"U{s.scalars(select(Person.id).where(Person.handle == handle)).one():07d}"
+
+
+def error_of(call: Callable[[], object]) -> str:
+    """The Slack error code `call` fails with (it must fail)."""
+    with pytest.raises(SlackApiError) as info:
+        call()
+    return info.value.response["error"]

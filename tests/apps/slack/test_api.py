@@ -9,71 +9,36 @@ Kristen Turner (@kturner) calls unless a test says otherwise: she is in #general
 from __future__ import annotations
 
 import json
-import threading
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 import pytest
-from flask import Flask
 from slack_sdk import WebClient
-from slack_sdk.errors import SlackApiError
 from sqlalchemy import func, select
-from werkzeug.serving import WSGIRequestHandler, make_server
 
 from officegym.apps.org.models import Person
 from officegym.apps.slack.api import METHODS, WRITE_METHODS
 from officegym.apps.slack.models import Membership, Message, Pin
 from officegym.tools import ToolContext, call_tool, load_tools
 from officegym.web import create_app
-from officegym.world import World, world_image
+from officegym.world import World
+from tests.apps.slack.conftest import error_of, serving
 
 ME, OTHER = "kturner", "mchang"
 
 
-class _Quiet(WSGIRequestHandler):
-    def log_request(self, *args: object, **kwargs: object) -> None:
-        """No access log in test output."""
+@pytest.fixture(scope="module")
+def world(api_world: World) -> World:
+    """One served world for the module; tests only add to it, in places of their own."""
+    return api_world
 
 
 @pytest.fixture(scope="module")
-def world() -> Iterator[World]:
-    """One world for the module; tests only add to it, in places of their own."""
-    w = World(world_image("default", 0))
-    yield w
-    w.close()
-
-
-@contextmanager
-def serving(app: Flask) -> Iterator[str]:
-    """`app` on 127.0.0.1, an ephemeral port, in a thread; its API base URL."""
-    server = make_server("127.0.0.1", 0, app, request_handler=_Quiet)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/api/"
-    server.shutdown()
-    thread.join(5)
-
-
-@pytest.fixture(scope="module")
-def base_url(world: World) -> Iterator[str]:
-    """The web app, open to every person's token, served for the module."""
-    with serving(create_app(world)) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def as_(base_url: str) -> Callable[[str], WebClient]:
-    """A WebClient with the token of a person of the world."""
-    return lambda handle: WebClient(token=f"xoxp-{handle}", base_url=base_url)
-
-
-@pytest.fixture(scope="module")
-def me(as_: Callable[[str], WebClient]) -> WebClient:
-    return as_(ME)
+def me(client_of: Callable[[str], WebClient]) -> WebClient:
+    return client_of(ME)
 
 
 def person(world: World, handle: str) -> Person:
@@ -87,12 +52,6 @@ def uid(world: World, handle: str) -> str:
 
 def channel_id(me: WebClient, name: str) -> str:
     return me.conversations_info(channel=name)["channel"]["id"]
-
-
-def slack_error(call: Callable[[], object]) -> str:
-    with pytest.raises(SlackApiError) as info:
-        call()
-    return info.value.response["error"]
 
 
 def raw(url: str, *, method: str = "POST", headers: dict[str, str] | None = None) -> tuple:
@@ -118,17 +77,17 @@ def count_texts(world: World, text: str) -> int:
 # ---------------------------------------------------------------- auth
 
 
-def test_auth_test_names_the_token_owner(world: World, me: WebClient, base_url: str) -> None:
+def test_auth_test_names_the_token_owner(world: World, me: WebClient, api_url: str) -> None:
     answer = me.auth_test()
     assert (answer["user"], answer["user_id"]) == (ME, uid(world, ME))
-    by_field = WebClient(base_url=base_url).api_call("auth.test", params={"token": f"xoxp-{ME}"})
+    by_field = WebClient(base_url=api_url).api_call("auth.test", params={"token": f"xoxp-{ME}"})
     assert by_field["user"] == ME
 
 
-def test_no_token_is_not_authed_and_a_wrong_one_invalid_auth(base_url: str) -> None:
-    assert slack_error(WebClient(base_url=base_url).auth_test) == "not_authed"
+def test_no_token_is_not_authed_and_a_wrong_one_invalid_auth(api_url: str) -> None:
+    assert error_of(WebClient(base_url=api_url).auth_test) == "not_authed"
     for token in ("xoxp-nobody-here", "xoxb-kturner", "Kristen Turner"):
-        assert slack_error(WebClient(token=token, base_url=base_url).auth_test) == "invalid_auth"
+        assert error_of(WebClient(token=token, base_url=api_url).auth_test) == "invalid_auth"
 
 
 def test_a_server_locked_to_a_persona_refuses_everyone_elses_token(world: World) -> None:
@@ -136,9 +95,9 @@ def test_a_server_locked_to_a_persona_refuses_everyone_elses_token(world: World)
     with serving(create_app(world, persona=ME, lock_persona=True)) as url:
         assert WebClient(token=f"xoxp-{ME}", base_url=url).auth_test()["user"] == ME
         other = WebClient(token=f"xoxp-{OTHER}", base_url=url)
-        assert slack_error(other.auth_test) == "persona_locked"
+        assert error_of(other.auth_test) == "persona_locked"
         post = partial(other.chat_postMessage, channel="general", text="as someone else")
-        assert slack_error(post) == "persona_locked"
+        assert error_of(post) == "persona_locked"
     with world.session() as s:
         posted = select(func.count()).select_from(Message).where(Message.text == "as someone else")
         assert s.scalar(posted) == 0
@@ -159,9 +118,9 @@ def test_with_no_token_only_a_server_started_with_a_persona_acts_as_it(world: Wo
 
 
 def test_unknown_methods_and_forged_cursors_are_refused(me: WebClient) -> None:
-    assert slack_error(lambda: me.api_call("files.upload.v9")) == "unknown_method"
+    assert error_of(lambda: me.api_call("files.upload.v9")) == "unknown_method"
     bad = lambda: me.conversations_list(cursor="not-a-cursor")  # noqa: E731
-    assert slack_error(bad) == "invalid_cursor"
+    assert error_of(bad) == "invalid_cursor"
 
 
 # ---------------------------------------------------------------- conversations
@@ -189,10 +148,8 @@ def test_conversations_info_and_members_agree(me: WebClient, world: World) -> No
 
 
 def test_private_channels_of_others_are_channel_not_found(me: WebClient) -> None:
-    assert slack_error(lambda: me.conversations_info(channel="leadership")) == "channel_not_found"
-    assert slack_error(lambda: me.conversations_history(channel="G9999999")) == (
-        "channel_not_found"
-    )
+    assert error_of(lambda: me.conversations_info(channel="leadership")) == "channel_not_found"
+    assert error_of(lambda: me.conversations_history(channel="G9999999")) == ("channel_not_found")
 
 
 def test_history_pages_back_through_a_channel(me: WebClient) -> None:
@@ -244,9 +201,9 @@ def test_history_pages_a_time_window_exactly(me: WebClient) -> None:
 def test_history_refuses_times_that_are_not_numbers(me: WebClient) -> None:
     cid = channel_id(me, "engineering")
     late = lambda: me.conversations_history(channel=cid, latest="yesterday")  # noqa: E731
-    assert slack_error(late) == "invalid_ts_latest"
+    assert error_of(late) == "invalid_ts_latest"
     early = lambda: me.conversations_history(channel=cid, oldest="1.2.3")  # noqa: E731
-    assert slack_error(early) == "invalid_ts_oldest"
+    assert error_of(early) == "invalid_ts_oldest"
 
 
 def test_history_limit_goes_up_to_slacks_999(me: WebClient, world: World) -> None:
@@ -284,7 +241,7 @@ def test_post_reply_read_update_delete_round_trip(me: WebClient) -> None:
     thread = me.conversations_replies(channel=cid, ts=parent["ts"])["messages"]
     assert [m["text"] for m in thread] == ["Round trip, edited"]
     gone = lambda: me.chat_update(channel=cid, ts=reply["ts"], text="x")  # noqa: E731
-    assert slack_error(gone) == "message_not_found"
+    assert error_of(gone) == "message_not_found"
 
 
 def test_replies_outlive_their_deleted_parent(me: WebClient, world: World) -> None:
@@ -309,7 +266,7 @@ def test_replies_outlive_their_deleted_parent(me: WebClient, world: World) -> No
     ]
     me.chat_delete(channel=cid, ts=reply["ts"])
     gone = lambda: me.conversations_replies(channel=cid, ts=parent)  # noqa: E731
-    assert slack_error(gone) == "thread_not_found"
+    assert error_of(gone) == "thread_not_found"
 
 
 def _tool(world: World, name: str, **arguments: object) -> Any:
@@ -322,21 +279,21 @@ def _tool(world: World, name: str, **arguments: object) -> Any:
 @pytest.mark.filterwarnings("ignore:The top-level `text` argument is missing")
 def test_posting_where_you_are_not_a_member_is_not_in_channel(me: WebClient) -> None:
     sales = channel_id(me, "sales")
-    assert slack_error(lambda: me.chat_postMessage(channel=sales, text="hi")) == "not_in_channel"
-    assert slack_error(lambda: me.chat_postMessage(channel="C7777777", text="hi")) == (
+    assert error_of(lambda: me.chat_postMessage(channel=sales, text="hi")) == "not_in_channel"
+    assert error_of(lambda: me.chat_postMessage(channel="C7777777", text="hi")) == (
         "channel_not_found"
     )
     general = channel_id(me, "general")
-    assert slack_error(lambda: me.chat_postMessage(channel=general, text="  ")) == "no_text"
+    assert error_of(lambda: me.chat_postMessage(channel=general, text="  ")) == "no_text"
 
 
-def test_only_the_author_may_update_or_delete(me: WebClient, as_) -> None:
+def test_only_the_author_may_update_or_delete(me: WebClient, client_of) -> None:
     cid = channel_id(me, "general")
-    theirs = as_(OTHER).chat_postMessage(channel=cid, text="Mine, not Kristen's")["ts"]
-    assert slack_error(lambda: me.chat_update(channel=cid, ts=theirs, text="x")) == (
+    theirs = client_of(OTHER).chat_postMessage(channel=cid, text="Mine, not Kristen's")["ts"]
+    assert error_of(lambda: me.chat_update(channel=cid, ts=theirs, text="x")) == (
         "cant_update_message"
     )
-    assert slack_error(lambda: me.chat_delete(channel=cid, ts=theirs)) == "cant_delete_message"
+    assert error_of(lambda: me.chat_delete(channel=cid, ts=theirs)) == "cant_delete_message"
 
 
 def test_reactions_and_pins(me: WebClient, world: World) -> None:
@@ -344,15 +301,15 @@ def test_reactions_and_pins(me: WebClient, world: World) -> None:
     ts = me.chat_postMessage(channel=cid, text="React to me")["ts"]
     assert me.reactions_add(channel=cid, timestamp=ts, name="rocket")["ok"]
     again = lambda: me.reactions_add(channel=cid, timestamp=ts, name="rocket")  # noqa: E731
-    assert slack_error(again) == "already_reacted"
+    assert error_of(again) == "already_reacted"
     shown = me.conversations_replies(channel=cid, ts=ts)["messages"][0]["reactions"]
     assert shown == [{"name": "rocket", "users": [uid(world, ME)], "count": 1}]
     assert me.reactions_remove(channel=cid, timestamp=ts, name="rocket")["ok"]
     assert "reactions" not in me.conversations_replies(channel=cid, ts=ts)["messages"][0]
     undo = lambda: me.reactions_remove(channel=cid, timestamp=ts, name="rocket")  # noqa: E731
-    assert slack_error(undo) == "no_reaction"
+    assert error_of(undo) == "no_reaction"
     assert me.pins_add(channel=cid, timestamp=ts)["ok"]
-    assert slack_error(lambda: me.pins_add(channel=cid, timestamp=ts)) == "already_pinned"
+    assert error_of(lambda: me.pins_add(channel=cid, timestamp=ts)) == "already_pinned"
     with world.session() as s:
         pinned = select(Pin.channel_id).where(Pin.message_id == int(ts.split(".")[1]))
         assert s.scalar(pinned) == int(cid[1:])
@@ -366,17 +323,13 @@ def test_create_invite_archive_a_channel(me: WebClient, world: World) -> None:
     members = me.conversations_members(channel=created["id"])["members"]
     assert set(members) == {uid(world, ME), *invitees}
     twice = lambda: me.conversations_invite(channel=created["id"], users=invitees[0])  # noqa: E731
-    assert slack_error(twice) == "already_in_channel"
-    assert slack_error(lambda: me.conversations_create(name="api-launch")) == "name_taken"
+    assert error_of(twice) == "already_in_channel"
+    assert error_of(lambda: me.conversations_create(name="api-launch")) == "name_taken"
     assert me.conversations_archive(channel=created["id"])["ok"]
-    assert slack_error(lambda: me.conversations_archive(channel=created["id"])) == (
-        "already_archived"
-    )
+    assert error_of(lambda: me.conversations_archive(channel=created["id"])) == ("already_archived")
     post = lambda: me.chat_postMessage(channel=created["id"], text="late")  # noqa: E731
-    assert slack_error(post) == "is_archived"
-    assert slack_error(lambda: me.conversations_archive(channel="general")) == (
-        "cant_archive_general"
-    )
+    assert error_of(post) == "is_archived"
+    assert error_of(lambda: me.conversations_archive(channel="general")) == ("cant_archive_general")
 
 
 def test_inviting_yourself_or_a_member_fails_the_whole_call(me: WebClient, world: World) -> None:
@@ -384,8 +337,8 @@ def test_inviting_yourself_or_a_member_fails_the_whole_call(me: WebClient, world
     member, newcomer = uid(world, OTHER), uid(world, "rgreen")
     assert me.conversations_invite(channel=cid, users=member)["ok"]
     invite = partial(me.conversations_invite, channel=cid)
-    assert slack_error(partial(invite, users=f"{newcomer},{member}")) == "already_in_channel"
-    assert slack_error(partial(invite, users=f"{newcomer},{uid(world, ME)}")) == "cant_invite_self"
+    assert error_of(partial(invite, users=f"{newcomer},{member}")) == "already_in_channel"
+    assert error_of(partial(invite, users=f"{newcomer},{uid(world, ME)}")) == "cant_invite_self"
     with world.session() as s:
         members = select(func.count()).where(Membership.channel_id == int(cid[1:]))
         assert s.scalar(members) == 2  # Kristen and Mei, nobody else
@@ -394,10 +347,10 @@ def test_inviting_yourself_or_a_member_fails_the_whole_call(me: WebClient, world
 
 def test_channel_names_fail_with_slacks_specific_codes(me: WebClient) -> None:
     create = lambda name: lambda: me.conversations_create(name=name)  # noqa: E731
-    assert slack_error(create("x" * 81)) == "invalid_name_maxlength"
-    assert slack_error(create("Bad Name!")) == "invalid_name_specials"
-    assert slack_error(create("UPPER")) == "invalid_name_specials"
-    assert slack_error(create("---")) == "invalid_name_specials"
+    assert error_of(create("x" * 81)) == "invalid_name_maxlength"
+    assert error_of(create("Bad Name!")) == "invalid_name_specials"
+    assert error_of(create("UPPER")) == "invalid_name_specials"
+    assert error_of(create("---")) == "invalid_name_specials"
     assert me.conversations_create(name="x" * 80)["ok"]
 
 
@@ -405,16 +358,16 @@ def test_replies_of_an_unknown_or_missing_ts_are_thread_not_found(me: WebClient)
     cid = channel_id(me, "engineering")
     for ts in ("1772381616.999999", "9.000001", "not-a-ts", "1.9999999999999999999999"):
         unknown = lambda ts=ts: me.conversations_replies(channel=cid, ts=ts)  # noqa: E731
-        assert slack_error(unknown) == "thread_not_found"
+        assert error_of(unknown) == "thread_not_found"
     missing = lambda: me.api_call("conversations.replies", params={"channel": cid})  # noqa: E731
-    assert slack_error(missing) == "thread_not_found"
+    assert error_of(missing) == "thread_not_found"
 
 
 def test_pinning_a_thread_reply_is_not_pinnable(me: WebClient) -> None:
     cid = channel_id(me, "engineering")
     parent = me.chat_postMessage(channel=cid, text="Pin my reply?")["ts"]
     reply = me.chat_postMessage(channel=cid, text="a reply to pin", thread_ts=parent)["ts"]
-    assert slack_error(lambda: me.pins_add(channel=cid, timestamp=reply)) == "not_pinnable"
+    assert error_of(lambda: me.pins_add(channel=cid, timestamp=reply)) == "not_pinnable"
 
 
 def test_posting_to_a_user_id_opens_a_direct_message(me: WebClient, world: World) -> None:
@@ -435,8 +388,8 @@ def test_users_list_pages_through_everyone_once(me: WebClient, world: World) -> 
         assert len(ids) == len(set(ids)) == s.scalar(select(func.count()).select_from(Person))
     user = me.users_info(user=uid(world, OTHER))["user"]
     assert (user["name"], user["profile"]["email"]) == (OTHER, person(world, OTHER).email)
-    assert slack_error(lambda: me.users_info(user="U9999999")) == "user_not_found"
-    assert slack_error(lambda: me.users_info(user="mchang")) == "user_not_found"
+    assert error_of(lambda: me.users_info(user="U9999999")) == "user_not_found"
+    assert error_of(lambda: me.users_info(user="mchang")) == "user_not_found"
 
 
 def test_search_finds_words_narrows_by_channel_and_author_and_pages(me: WebClient) -> None:
@@ -459,7 +412,7 @@ def test_search_finds_words_narrows_by_channel_and_author_and_pages(me: WebClien
         "last": 3,
     }
     assert found["matches"][0]["permalink"].startswith("http://127.0.0.1:")
-    assert slack_error(lambda: me.search_messages(query='  "" ')) == "no_query"
+    assert error_of(lambda: me.search_messages(query='  "" ')) == "no_query"
 
 
 def test_search_reads_slacks_syntax_with_markup_and_dates(me: WebClient, world: World) -> None:
@@ -478,7 +431,7 @@ def test_search_reads_slacks_syntax_with_markup_and_dates(me: WebClient, world: 
     ]
     assert me.search_messages(query="kiwiplex before:2000-01-01")["messages"]["total"] == 0
     assert me.search_messages(query="kiwiplex after:2000-01-01")["messages"]["total"] == 2
-    assert slack_error(lambda: me.search_messages(query="kiwiplex on:2026-02-30")) == (
+    assert error_of(lambda: me.search_messages(query="kiwiplex on:2026-02-30")) == (
         "invalid_arguments"
     )
 
@@ -486,14 +439,14 @@ def test_search_reads_slacks_syntax_with_markup_and_dates(me: WebClient, world: 
 # ---------------------------------------------------------------- wire formats
 
 
-def test_form_and_json_bodies_and_the_token_field_all_work(base_url: str, me: WebClient) -> None:
+def test_form_and_json_bodies_and_the_token_field_all_work(api_url: str, me: WebClient) -> None:
     general = channel_id(me, "general")
     form = f"token=xoxp-{ME}&channel=general&text=form+encoded+post".encode()
     as_json = json.dumps({"channel": general, "text": "json body post"}).encode()
     requests = [
-        urllib.request.Request(base_url + "chat.postMessage", data=form),
+        urllib.request.Request(api_url + "chat.postMessage", data=form),
         urllib.request.Request(
-            base_url + "chat.postMessage",
+            api_url + "chat.postMessage",
             data=as_json,
             headers={"Content-Type": "application/json", "Authorization": f"Bearer xoxp-{ME}"},
         ),
@@ -551,17 +504,17 @@ def test_exactly_the_state_changing_methods_are_write_methods() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(WRITES))
-def test_write_methods_refuse_get(base_url: str, name: str) -> None:
+def test_write_methods_refuse_get(api_url: str, name: str) -> None:
     """An <img src=".../api/chat.postMessage?token=..."> on any page must change nothing."""
-    status, answer = raw(f"{base_url}{name}?token=xoxp-{ME}&channel=general", method="GET")
+    status, answer = raw(f"{api_url}{name}?token=xoxp-{ME}&channel=general", method="GET")
     assert (status, answer["ok"], answer["error"]) == (405, False, "invalid_request")
 
 
-def test_a_get_post_carries_out_nothing(base_url: str, world: World) -> None:
+def test_a_get_post_carries_out_nothing(api_url: str, world: World) -> None:
     query = f"token=xoxp-{ME}&channel=general&text=posted+by+an+img+tag"
-    status, _ = raw(f"{base_url}chat.postMessage?{query}", method="GET")
+    status, _ = raw(f"{api_url}chat.postMessage?{query}", method="GET")
     assert status == 405 and count_texts(world, "posted by an img tag") == 0
-    status, answer = raw(f"{base_url}conversations.history?{query}", method="GET")
+    status, answer = raw(f"{api_url}conversations.history?{query}", method="GET")
     assert status == 200 and answer["ok"]  # reads stay available by GET
 
 
@@ -574,19 +527,19 @@ def test_a_get_post_carries_out_nothing(base_url: str, world: World) -> None:
     ],
 )
 def test_cross_site_requests_are_refused_for_every_method(
-    base_url: str, world: World, headers: dict[str, str]
+    api_url: str, world: World, headers: dict[str, str]
 ) -> None:
     query = f"token=xoxp-{ME}&channel=general&text=posted+cross+site"
     for name, method in (("chat.postMessage", "POST"), ("auth.test", "GET")):
-        status, answer = raw(f"{base_url}{name}?{query}", method=method, headers=headers)
+        status, answer = raw(f"{api_url}{name}?{query}", method=method, headers=headers)
         assert (status, answer["error"]) == (403, "access_denied")
     assert count_texts(world, "posted cross site") == 0
 
 
-def test_the_servers_own_pages_may_call_the_api(base_url: str, world: World) -> None:
-    own = base_url.removesuffix("/api/")
+def test_the_servers_own_pages_may_call_the_api(api_url: str, world: World) -> None:
+    own = api_url.removesuffix("/api/")
     headers = {"Origin": own, "Sec-Fetch-Site": "same-origin"}
     query = f"token=xoxp-{ME}&channel=general&text=posted+same+origin"
-    status, answer = raw(f"{base_url}chat.postMessage?{query}", headers=headers)
+    status, answer = raw(f"{api_url}chat.postMessage?{query}", headers=headers)
     assert (status, answer["ok"]) == (200, True)
     assert count_texts(world, "posted same origin") == 1

@@ -11,22 +11,15 @@ from collections.abc import Callable
 
 import pytest
 from slack_sdk import WebClient
-from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 from sqlalchemy import select
 
 from officegym.apps.slack.models import Ephemeral, Mention, Message, ScheduledMessage
 from officegym.tasks.statements import Says
 from officegym.world import World
-from tests.apps.slack.conftest import uid_of
+from tests.apps.slack.conftest import error_of, uid_of
 
 ME, OTHER = "kturner", "mchang"
-
-
-def error_of(call: Callable[[], object]) -> str:
-    with pytest.raises(SlackApiError) as info:
-        call()
-    return info.value.response["error"]
 
 
 def stored(world: World, ts: str) -> Message:

@@ -6,22 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import pytest
 from slack_sdk import WebClient
-from slack_sdk.errors import SlackApiError
 from sqlalchemy import select
 
 from officegym.apps.slack.models import Channel, Membership
 from officegym.world import World
-from tests.apps.slack.conftest import uid_of
+from tests.apps.slack.conftest import error_of, uid_of
 
 ME, OTHER = "kturner", "mchang"
-
-
-def error_of(call: Callable[[], object]) -> str:
-    with pytest.raises(SlackApiError) as info:
-        call()
-    return info.value.response["error"]
 
 
 def test_conversations_open_finds_or_opens_one_dm(

@@ -10,20 +10,14 @@ from collections.abc import Callable
 
 import pytest
 from slack_sdk import WebClient
-from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 from sqlalchemy import select
 
 from officegym.apps.slack.models import File, Message
 from officegym.world import World
+from tests.apps.slack.conftest import error_of
 
 ME = "kturner"
-
-
-def error_of(call: Callable[[], object]) -> str:
-    with pytest.raises(SlackApiError) as info:
-        call()
-    return info.value.response["error"]
 
 
 def test_files_upload_v2_stores_a_file_graders_can_read(

@@ -6,20 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import pytest
 from slack_sdk import WebClient
-from slack_sdk.errors import SlackApiError
 
 from officegym.world import World
-from tests.apps.slack.conftest import uid_of
+from tests.apps.slack.conftest import error_of, uid_of
 
 ME = "kturner"
-
-
-def error_of(call: Callable[[], object]) -> str:
-    with pytest.raises(SlackApiError) as info:
-        call()
-    return info.value.response["error"]
 
 
 def test_reactions_read_back_by_message_and_by_person(

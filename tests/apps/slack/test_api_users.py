@@ -6,24 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import pytest
 from slack_sdk import WebClient
-from slack_sdk.errors import SlackApiError
 from sqlalchemy import func, select
 
 from officegym.apps.org import service as org
 from officegym.apps.org.models import Person
 from officegym.apps.slack.models import Status
 from officegym.world import World
-from tests.apps.slack.conftest import uid_of
+from tests.apps.slack.conftest import error_of, uid_of
 
 ME = "kturner"
-
-
-def error_of(call: Callable[[], object]) -> str:
-    with pytest.raises(SlackApiError) as info:
-        call()
-    return info.value.response["error"]
 
 
 def test_lookup_by_email_and_the_profile_fields_bots_read(

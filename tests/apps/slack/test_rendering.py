@@ -5,7 +5,6 @@ and search pages show it so, through the real Flask test client."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from flask import url_for
@@ -15,7 +14,6 @@ from sqlalchemy.orm import Session
 from officegym.apps.org import service as org
 from officegym.apps.slack import service as chat
 from officegym.apps.slack.rendering import emojize, rich_text
-from officegym.world import World
 
 ACTOR = "kturner"
 
@@ -51,12 +49,6 @@ def test_mentions_are_links_and_your_own_is_highlighted() -> None:
 
 def test_emojize_alone_does_not_link() -> None:
     assert str(emojize("@mchang :eyes:")) == "@mchang 👀"
-
-
-@pytest.fixture
-def db(world: World) -> Iterator[Session]:
-    with world.session() as s:
-        yield s
 
 
 @pytest.fixture

@@ -6,9 +6,6 @@ Kristen Turner (@kturner, Staff Engineer) acts unless a test says otherwise; she
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from html.parser import HTMLParser
-
 import pytest
 from flask.testing import FlaskClient
 from sqlalchemy import select
@@ -18,16 +15,9 @@ from officegym.apps.org import service as org
 from officegym.apps.org.models import Person
 from officegym.apps.slack import service as chat
 from officegym.apps.slack.models import Channel, Membership, Message, Pin, Reaction
-from officegym.world import World
+from tests.apps.pages import assert_addressable
 
 ACTOR = "kturner"
-
-
-@pytest.fixture
-def db(world: World) -> Iterator[Session]:
-    """A session for reading what the requests committed."""
-    with world.session() as s:
-        yield s
 
 
 @pytest.fixture
@@ -75,36 +65,6 @@ def _public_not_joined(db: Session, actor: Person) -> Channel:
 # ---------------------------------------------------------------- every page renders
 
 
-class _Elements(HTMLParser):
-    """Collects interactive elements, their attributes and text, and label targets."""
-
-    INTERACTIVE = frozenset({"a", "button", "input", "select", "textarea"})
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.elements: list[dict[str, str | None]] = []
-        self.labels: set[str] = set()
-        self._open: list[dict[str, str | None]] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        a = dict(attrs)
-        if tag == "label" and a.get("for"):
-            self.labels.add(a["for"] or "")
-        if tag in self.INTERACTIVE and a.get("type") != "hidden":
-            el = {"tag": tag, **a, "text": ""}
-            self.elements.append(el)
-            if tag in ("a", "button"):
-                self._open.append(el)
-
-    def handle_data(self, data: str) -> None:
-        for el in self._open:
-            el["text"] = (el["text"] or "") + data
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("a", "button") and self._open:
-            self._open.pop()
-
-
 def _pages(db: Session, actor: Person) -> list[tuple[str, list[str]]]:
     """Every chat page a member can open, with element ids it must contain."""
     parent = next(
@@ -146,17 +106,7 @@ def test_every_interactive_element_is_addressable_and_labelled(
     client: FlaskClient, db: Session, me: Person
 ) -> None:
     for url, _ in _pages(db, me):
-        parser = _Elements()
-        parser.feed(client.get(url).get_data(as_text=True))
-        ids = [el.get("id") for el in parser.elements]
-        assert len(ids) == len(set(ids)), f"duplicate ids on {url}"
-        for el in parser.elements:
-            assert el.get("id") and el.get("id") == el.get("data-og-id"), (url, el)
-            assert "bid" not in el, (url, el)
-            if el["tag"] in ("input", "select", "textarea"):
-                assert el["id"] in parser.labels or el.get("aria-label"), (url, el)
-            if el["tag"] in ("a", "button"):
-                assert (el["text"] or "").strip() or el.get("aria-label"), (url, el)
+        assert_addressable(client.get(url).get_data(as_text=True), url)
 
 
 def test_channel_page_shows_messages_with_ids_and_reactions(

@@ -6,31 +6,10 @@ import pytest
 from sqlalchemy import select
 
 from officegym.apps.org.models import Person
-from officegym.apps.slack.models import Channel, Membership, Message
+from officegym.apps.slack.models import Message
 from officegym.runner import CallOutcome, ToolRunner
 from officegym.world import World
-
-
-def outsider_of(world: World, channel: str) -> str:
-    """The handle of someone who is not in `channel`."""
-    with world.session() as s:
-        ch = s.scalars(select(Channel).where(Channel.name == channel)).one()
-        inside = set(s.scalars(select(Membership.person_id).where(Membership.channel_id == ch.id)))
-        return next(
-            p.handle for p in s.scalars(select(Person).order_by(Person.id)) if p.id not in inside
-        )
-
-
-def member_of(world: World, channel: str) -> str:
-    with world.session() as s:
-        stmt = (
-            select(Person.handle)
-            .join(Membership, Membership.person_id == Person.id)
-            .join(Channel, Channel.id == Membership.channel_id)
-            .where(Channel.name == channel)
-            .order_by(Person.id)
-        )
-        return s.scalars(stmt).first()
+from tests.channels import member_of, outsider_of
 
 
 def act(world: World, who: str, tool: str, **args: object) -> CallOutcome:

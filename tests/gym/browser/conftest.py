@@ -1,5 +1,6 @@
 """Fixtures for browser-mode tests: real Chromium, one per test process (the shared
-manager launches it once), and one Slack browser env for the whole session."""
+manager launches it once), one Slack browser env for the whole session, and the app
+server over a fresh world per test."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from officegym.gym.browser.manager import BrowserManager, BrowserUnavailable, shared_manager
+from officegym.gym.browser.server import AppServer
 from officegym.gym.browser_env import BrowserEnv
+from officegym.world import World
 
 
 @pytest.fixture(scope="session")
@@ -57,3 +60,11 @@ def env_for(browser_env: BrowserEnv) -> Iterator[Callable[[str], BrowserEnv]]:
     for env in envs.values():
         if env is not browser_env:
             env.close()
+
+
+@pytest.fixture
+def server(world: World) -> Iterator[AppServer]:
+    """The pages' server over this test's fresh world."""
+    srv = AppServer(world)
+    yield srv
+    srv.close()

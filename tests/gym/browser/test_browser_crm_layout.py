@@ -4,7 +4,6 @@ reason a card cannot move is said once, above the board."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -13,7 +12,7 @@ from sqlalchemy import select
 from officegym.apps.org.models import Person
 from officegym.gym.browser.manager import BrowserManager
 from officegym.gym.browser.server import AppServer
-from officegym.world import World, world_image
+from officegym.world import World
 
 pytestmark = pytest.mark.browser
 
@@ -27,15 +26,6 @@ MEASURE = """() => {
           boardScroll: board.scrollWidth - board.clientWidth,
           pageScroll: document.documentElement.scrollWidth - window.innerWidth};
 }"""
-
-
-@pytest.fixture
-def server() -> Iterator[AppServer]:
-    world = World(world_image("default", 0))
-    srv = AppServer(world)
-    yield srv
-    srv.close()
-    world.close()
 
 
 def _a_rep(world: World) -> str:

@@ -7,7 +7,6 @@ conversation from the chat's sidebar."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from flask.testing import FlaskClient
@@ -21,7 +20,7 @@ from officegym.gym.browser_env import BrowserEnv
 from officegym.tasks import Task, load_templates, make_task
 from officegym.tools import ToolCall, ToolContext, call_tool, load_tools
 from officegym.web import create_app
-from officegym.world import World, world_image
+from officegym.world import World
 
 COUNT = re.compile(r'data-og-id="list-[a-z]+-count">(\d+) ')
 TOTAL = re.compile(r'data-og-id="list-opportunities-total">[^<]*: (\$[\d,]+)</p>')
@@ -38,13 +37,6 @@ def _search_calls() -> list[tuple[Task, ToolCall]]:
 
 
 SEARCHES = _search_calls()
-
-
-@pytest.fixture(scope="module")
-def default_world() -> Iterator[World]:
-    world = World(world_image("default", 0))
-    yield world
-    world.close()
 
 
 def _signed_in(world: World, handle: str) -> FlaskClient:
@@ -77,13 +69,13 @@ def test_the_searches_cover_the_filters_the_audit_found_dropped() -> None:
     ("task", "call"), SEARCHES, ids=[f"{t.id}-{t.seed}-{c.name}" for t, c in SEARCHES]
 )
 def test_a_search_step_opens_the_list_narrowed_as_the_search_is(
-    default_world: World, task: Task, call: ToolCall
+    module_world: World, task: Task, call: ToolCall
 ) -> None:
     assert task.world_seed == 0 and task.scenario == "default"
-    page = _signed_in(default_world, task.persona).get(_opened(task, call))
+    page = _signed_in(module_world, task.persona).get(_opened(task, call))
     html = page.get_data(as_text=True)
     assert page.status_code == 200, html[:500]
-    found = _tool(default_world, task.persona, call, limit=100, offset=0)
+    found = _tool(module_world, task.persona, call, limit=100, offset=0)
     assert int(COUNT.search(html).group(1)) == found["total"]  # type: ignore[union-attr]
     if call.name == "crm_search_opportunities":
         assert found["total"] <= 100
@@ -92,14 +84,14 @@ def test_a_search_step_opens_the_list_narrowed_as_the_search_is(
 
 
 def test_a_pipeline_report_for_one_owner_opens_that_owners_board(
-    default_world: World,
+    module_world: World,
 ) -> None:
     task = make_task("crm.pipeline-amount", 0)
     [call] = task.solution
     path = _opened(task, call)
     assert path == f"/crm/pipeline?owner={call.arguments['owner']}"
-    html = _signed_in(default_world, task.persona).get(path).get_data(as_text=True)
-    report = _tool(default_world, task.persona, call)
+    html = _signed_in(module_world, task.persona).get(path).get_data(as_text=True)
+    report = _tool(module_world, task.persona, call)
     for row in report["rows"][:5]:  # the open stages: one board column each
         heading = f'{row["stage"]} <span class="muted">({row["count"]} · ${row["amount"]:,})'
         assert heading in html

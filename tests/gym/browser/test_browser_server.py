@@ -6,23 +6,12 @@ from __future__ import annotations
 import threading
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import select
 
 from officegym.apps.org.models import Person
 from officegym.gym.browser.server import AppServer
-from officegym.world import World, world_image
-
-
-@pytest.fixture
-def server() -> Iterator[AppServer]:
-    world = World(world_image("default", 0))
-    srv = AppServer(world)
-    yield srv
-    srv.close()
-    world.close()
 
 
 def fetch(url: str, out: list[int]) -> None:

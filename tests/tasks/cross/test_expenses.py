@@ -4,7 +4,6 @@ the report's Total must stay a live sum; a near amount or a typed total fails.""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import select
@@ -15,16 +14,14 @@ from officegym.apps.org.models import Person
 from officegym.apps.sheets import service as sheets
 from officegym.tasks import make_task
 from officegym.tasks.validate import play, replay
-from officegym.world import World, world_image
+from officegym.world import World
 
 ID = "cross.trip-expense-row"
 
 
 @pytest.fixture(scope="module")
-def world() -> Iterator[World]:
-    w = World(world_image("default", 0))
-    yield w
-    w.close()
+def world(module_world: World) -> World:
+    return module_world
 
 
 def _with_line(task, **cells):

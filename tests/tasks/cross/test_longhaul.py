@@ -10,23 +10,13 @@ import dataclasses
 import pytest
 
 from officegym.tasks.base import Task, make_task
+from officegym.tasks.cross.longhaul import LONG_HORIZON
 from officegym.tasks.grading import CheckResult
 from officegym.tasks.validate import replay, state_changing_steps
 from officegym.world import World, world_image
 
-LONG = [
-    "cross.case-handover",
-    "cross.escalation-backlog",
-    "cross.follow-up-sweep",
-    "cross.lead-tips-backlog",
-    "cross.onboard-cohort",
-    "cross.quarter-end-review",
-    "cross.renewal-campaign",
-    "cross.sales-inbox",
-    "cross.territory-handover",
-    "cross.travel-desk",
-    "cross.triage-support-inbox",
-]
+# The account sheet's sub-goals are rows of one write: its partial solutions are tested apart.
+LONG = [t for t in LONG_HORIZON if t != "cross.account-pipeline-sheet"]
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +32,7 @@ def _upto(task: Task, writes: int) -> list:
     return list(task.solution[:end])
 
 
-@pytest.mark.parametrize("template_id", [*LONG, "cross.account-pipeline-sheet"])
+@pytest.mark.parametrize("template_id", LONG_HORIZON)
 def test_reference_takes_20_to_50_calls(template_id: str) -> None:
     lengths = [len(make_task(template_id, seed).solution) for seed in range(20)]
     assert min(lengths) >= 20 and max(lengths) <= 50, lengths

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import select
@@ -26,7 +25,7 @@ from officegym.runner import ToolRunner
 from officegym.tasks import grade, make_task
 from officegym.tasks.validate import play, replay
 from officegym.tools import ToolCall
-from officegym.world import World, world_image
+from officegym.world import World
 
 LIVE = ["sheets.formula-column", "sheets.lookup-join", "sheets.summary-sheet", "sheets.named-range",
         "sheets.fix-ref-error", "sheets.fix-short-range", "sheets.fix-stale-total",
@@ -35,10 +34,8 @@ LIVE = ["sheets.formula-column", "sheets.lookup-join", "sheets.summary-sheet", "
 
 
 @pytest.fixture(scope="module")
-def world() -> Iterator[World]:
-    w = World(world_image("default", 0))
-    yield w
-    w.close()
+def world(module_world: World) -> World:
+    return module_world
 
 
 def pasted(world: World, task) -> float:

@@ -3,25 +3,21 @@ messages count."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from sqlalchemy.orm import Session
 
 from officegym.apps.slack.models import Message
 from officegym.tasks import make_task
-from officegym.tasks.slack.common import next_id
+from officegym.tasks.common import next_id
 from officegym.tasks.slack.said import Said
 from officegym.tasks.validate import replay
 from officegym.tools import ToolCall
-from officegym.world import World, world_image
+from officegym.world import World
 
 
 @pytest.fixture(scope="module")
-def world() -> Iterator[World]:
-    w = World(world_image("default", 0))
-    yield w
-    w.close()
+def world(module_world: World) -> World:
+    return module_world
 
 
 @pytest.mark.parametrize("places", [{}, {"channel_id": 1, "dm_to": 2}])

@@ -26,8 +26,6 @@ from officegym.serve_process import served_database
 SERVER = os.environ.get("OFFICEGYM_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
 
-
-
 def killer(proc: subprocess.Popen) -> Callable[[], None]:
     """A function that SIGKILLs one of the server's workers."""
     out = subprocess.run(["pgrep", "-P", str(proc.pid), "-f", "multiprocessing.spawn"],

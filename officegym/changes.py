@@ -21,7 +21,7 @@ from typing import Any, Literal
 from sqlalchemy import Connection, Engine, Select, Table, bindparam, select, text
 from sqlalchemy.exc import OperationalError
 
-from officegym.db import Base
+from officegym.db import all_tables
 
 __all__ = ["CHANGE_TABLE", "RowChange", "diff", "full_diff", "install_change_log"]
 
@@ -56,14 +56,10 @@ class RowChange:
         return self.after if self.after is not None else self.before  # type: ignore[return-value]
 
 
-def _tracked_tables() -> list[Table]:
-    return _tables_of(len(Base.metadata.tables))
-
-
 @functools.cache
-def _tables_of(_count: int) -> list[Table]:
-    """Sorting the metadata is costly; redo it only when models were added since."""
-    return [t for t in Base.metadata.sorted_tables if t.name != CHANGE_TABLE]
+def _tracked_tables() -> list[Table]:
+    """Every app's tables but the change log itself (sorted once)."""
+    return [t for t in all_tables() if t.name != CHANGE_TABLE]
 
 
 @functools.cache

@@ -5,7 +5,7 @@ report (`officegym.cli_attack`)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -14,7 +14,9 @@ from officegym.cli_agents import agent_choice, agent_options, build_agent
 from officegym.cli_attack import attack_options, check_attack, print_attack_report
 from officegym.cli_tables import print_table
 from officegym.errors import OfficeGymError
-from officegym.gym.rollout import EpisodeResult
+
+if TYPE_CHECKING:  # the gym (and Gymnasium) load only when a command runs
+    from officegym.gym.rollout import EpisodeResult
 
 __all__ = ["run"]
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import hashlib
+import importlib
 import sqlite3
 from collections.abc import Mapping
 from typing import Annotated, Any, TypeVar
@@ -25,6 +26,7 @@ from sqlalchemy import (
     Result,
     Select,
     String,
+    Table,
     bindparam,
     create_engine,
     event,
@@ -42,6 +44,7 @@ __all__ = [
     "CLOCK",
     "DERIVED",
     "Base",
+    "all_tables",
     "create_schema",
     "engine_for",
     "get",
@@ -201,6 +204,19 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.close()
 
 
+APPS_WITH_MODELS = ("org", "slack", "crm", "sheets", "booking")  # officegym.apps.<app>.models
+
+
+@functools.cache
+def all_tables() -> tuple[Table, ...]:
+    """Every table of every app, in foreign-key order. Each app's models are imported
+    first: a schema, load, diff or match over only the models some import happened to
+    load would skip the other apps' tables without a word."""
+    for app in APPS_WITH_MODELS:
+        importlib.import_module(f"officegym.apps.{app}.models")
+    return tuple(Base.metadata.sorted_tables)
+
+
 def create_schema(engine: Engine) -> None:
     """Create every table, then its indexes in name order.
 
@@ -208,7 +224,7 @@ def create_schema(engine: Engine) -> None:
     PYTHONHASHSEED and would make database bytes differ between processes.
     """
     with engine.begin() as conn:
-        for table in Base.metadata.sorted_tables:
+        for table in all_tables():
             conn.execute(CreateTable(table, if_not_exists=True))
             for index in sorted(table.indexes, key=lambda i: str(i.name)):
                 conn.execute(CreateIndex(index, if_not_exists=True))

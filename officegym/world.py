@@ -44,7 +44,7 @@ from sqlalchemy.orm import Session
 
 from officegym.clock import SimClock
 from officegym.db import (
-    Base,
+    all_tables,
     create_schema,
     engine_for,
     is_sqlite,
@@ -305,7 +305,7 @@ def latest_time(engine: Engine) -> dt.datetime | None:
     """The latest timestamp stored in any table of the world, if any."""
     latest = None
     with engine.connect() as conn:
-        for table in Base.metadata.sorted_tables:
+        for table in all_tables():
             for column in table.columns:
                 if isinstance(column.type, DateTime):
                     value = conn.execute(select(func.max(column))).scalar()
@@ -384,7 +384,7 @@ def stored_identity(url: str) -> WorldIdentity | None:
 
 def _load_rows(target: Engine, source: Engine) -> None:
     """Replace every table of `target` with the rows of `source` (non-SQLite backends)."""
-    tables = Base.metadata.sorted_tables
+    tables = all_tables()
     create_schema(target)
     with source.connect() as src, target.begin() as dst:
         for table in reversed(tables):

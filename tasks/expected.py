@@ -21,7 +21,7 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from officegym.changes import CHANGE_TABLE, RowChange, diff
-from officegym.db import Base
+from officegym.db import all_tables
 from officegym.runner import CallOutcome, ToolRunner
 from officegym.tasks.base import Task
 from officegym.tasks.freedom import Freedoms, table_free
@@ -207,7 +207,7 @@ def _parents_first(key: Key) -> tuple[int, int]:
 
 @functools.cache
 def _rank() -> dict[str, int]:
-    return {t.name: i for i, t in enumerate(Base.metadata.sorted_tables)}
+    return {t.name: i for i, t in enumerate(all_tables())}
 
 
 @functools.cache

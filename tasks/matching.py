@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from officegym.changes import RowChange
-from officegym.db import Base
+from officegym.db import Base, all_tables
 from officegym.tasks.expected import Expected, Key
 from officegym.tasks.freedom import Freedoms, model_free, table_free
 from officegym.tasks.statements import same_text
@@ -269,7 +269,7 @@ def _foreign(table: str) -> dict[str, str]:
 
 @functools.cache
 def _order() -> tuple[str, ...]:
-    return tuple(t.name for t in Base.metadata.sorted_tables)
+    return tuple(t.name for t in all_tables())
 
 
 def units(change: RowChange) -> int:

@@ -59,7 +59,12 @@ def test_every_snippet_is_run_by_a_test() -> None:
         assert any(m in code for m in markers), code
 
 
-ENV_SNIPPETS = ('"officegym/slack-v0", max_steps=30', 'difficulty="hard"', 'scenario="startup"')
+ENV_SNIPPETS = (
+    '"officegym/slack-v0", max_steps=30',
+    'difficulty="hard"',
+    'scenario="startup"',
+    'attack="mixed"',
+)
 
 
 @pytest.mark.parametrize("marker", sorted(ENV_SNIPPETS))

@@ -184,9 +184,7 @@ def search(
     apply to the types that have them."""
     require_role(s, actor)
     _model(record_type)  # an unknown type is refused before anything else
-    words = list(dict.fromkeys((query or "").split()))  # each distinct word once
-    if len(words) > MAX_WORDS:  # each is a clause: thousands overflow the SQL parser
-        raise Invalid(f"search query has more than {MAX_WORDS} words; search with fewer")
+    words = _words(query)
     given = {k: v for k, v in (filters or {}).items() if v is not None and v != ""}
     params: dict[str, Any] = {f"w{i}": f"%{w}%" for i, w in enumerate(words)}
     params |= {f"f_{k}": _filter_value(s, record_type, k, v) for k, v in given.items()}
@@ -206,6 +204,15 @@ def search(
     params |= {"limit": max(1, min(int(limit), MAX_PAGE)), "offset": max(0, int(offset))}
     rows = list(s.scalars(_page(shape, order, descending), params))
     return Page(rows, total, params["offset"], params["limit"])
+
+
+def _words(query: str | None) -> list[str]:
+    """The distinct words of a search, at most `MAX_WORDS` (each becomes a SQL clause:
+    thousands would overflow the parser)."""
+    words = list(dict.fromkeys((query or "").split()))
+    if len(words) > MAX_WORDS:
+        raise Invalid(f"search query has more than {MAX_WORDS} words; search with fewer")
+    return words
 
 
 SearchShape = tuple[str, int, tuple[str, ...], bool | None, bool, bool]

@@ -3,15 +3,17 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterator
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import inspect, text
 
 from officegym.changes import diff
 from officegym.tasks import make_task
 from officegym.tasks.validate import play
-from officegym.world import World, read_identity, stored_identity
+from officegym.world import World, read_identity, stored_identity, world_image
 from tests.postgres import postgres_world
 
 pytestmark = pytest.mark.postgres
@@ -48,3 +50,26 @@ def test_the_database_records_which_world_it_holds_and_diffs_ignore_it(pg_world:
         assert diff(before, after) == []
     pg_world.reset()
     assert read_identity(pg_world.engine) == pg_world.image.identity
+
+
+def test_a_world_loaded_by_a_process_that_imported_no_app_holds_every_table() -> None:
+    """`officegym serve --db postgresql://…` builds its schema before any app is imported:
+    every app's tables must still be created and loaded (once only the chat's were)."""
+    code = (
+        "import sys\n"
+        "from sqlalchemy import create_engine, inspect\n"
+        "from tests.postgres import scratch_database\n"
+        "from officegym.world import World, world_image\n"
+        "assert not any(m.startswith('officegym.apps.crm') for m in sys.modules)\n"
+        "with scratch_database() as url:\n"
+        "    world = World(world_image('default', 0), url=url)\n"
+        "    names = inspect(world.engine).get_table_names()\n"
+        "    print(sorted(n for n in names if not n.startswith('og_')))\n"
+        "    world.close()\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    world = World(world_image("default", 0))
+    with world.initial_connection() as lite:
+        expected = sorted(n for n in inspect(lite).get_table_names() if not n.startswith("og_"))
+    world.close()
+    assert out.stdout.strip() == str(expected)

@@ -18,7 +18,7 @@ from officegym.serve_process import Served, served_database
 from officegym.world import World, world_image
 from tests.apps.booking.test_money_races import booked, ledger
 from tests.apps.sheets.test_races import ME, cells_at, new_workbook
-from tests.officegym.test_postgres import SERVER, _server_up
+from tests.postgres import SERVER, server_up
 
 pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("serve-load")]  # heavy: one at a time
 
@@ -27,7 +27,7 @@ pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("serve-load")]  # he
 def served() -> Iterator[tuple[Served, World]]:
     """The seeded world on a PostgreSQL database of its own, served by two workers, and
     the same database opened here to set up and check (a kept world)."""
-    if not _server_up():
+    if not server_up():
         pytest.skip(f"no PostgreSQL server at {SERVER}")
     with served_database(SERVER, workers=2) as server:
         world = World(world_image("default", 0), url=server.url, fresh=False)

@@ -37,6 +37,7 @@ __all__ = [
     "RowAbsent",
     "RowExists",
     "Same",
+    "Within",
 ]
 
 
@@ -52,8 +53,23 @@ class Same:
         return isinstance(value, str) and same_text(value, self.text)
 
 
+@dataclass(frozen=True)
+class Within:
+    """A `where` value matching a number from `low` to `high`, both included: the rows or
+    columns of a cell range an allowance names (a sheet's cells, never the whole sheet)."""
+
+    low: int
+    high: int
+
+    def matches(self, value: Any) -> bool:
+        return isinstance(value, int) and self.low <= value <= self.high
+
+
+MATCHERS = (Same, Within)  # `where` values compared after the query, by their `matches`
+
+
 def _equal(actual: Any, wanted: Any) -> bool:
-    return wanted.matches(actual) if isinstance(wanted, Same) else actual == wanted
+    return wanted.matches(actual) if isinstance(wanted, MATCHERS) else actual == wanted
 
 
 @dataclass(frozen=True)
@@ -111,14 +127,14 @@ class GradeContext:
 
     def rows(self, table: str, where: Mapping[str, Any], *, initial: bool = False) -> list[dict]:
         """Rows of `table` in the final (or initial) state whose columns equal `where`
-        (`Same` values compared as text, after the query)."""
-        exact = {k: v for k, v in where.items() if not isinstance(v, Same)}
+        (`Same` and `Within` values compared after the query)."""
+        exact = {k: v for k, v in where.items() if not isinstance(v, MATCHERS)}
         keys = tuple(sorted((k, exact[k] is None) for k in exact))
         params = {k: v for k, v in exact.items() if v is not None}
         conn = self.initial if initial else self.final
         rows = [dict(r._mapping) for r in conn.execute(_matching(table, keys), params)]
-        texts = {k: v for k, v in where.items() if isinstance(v, Same)}
-        return [r for r in rows if all(v.matches(r[k]) for k, v in texts.items())]
+        later = {k: v for k, v in where.items() if isinstance(v, MATCHERS)}
+        return [r for r in rows if all(v.matches(r[k]) for k, v in later.items())]
 
 
 @functools.lru_cache(maxsize=1024)

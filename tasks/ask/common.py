@@ -67,7 +67,7 @@ def dm_channel(w: Session, me: Any, other: Any) -> int | NewRowId:
     return NewRowId("slack_channel", {"kind": "dm", "dm_key": dm_key([me.id, other.id])})
 
 
-def allow_dm_with(w: Session, me: Any, other: Any, *, limit: int = 2) -> list[Allow]:
+def allow_dm_with(w: Session, me: Any, other: Any, *, limit: int = 1) -> list[Allow]:
     """`limit` messages of `me` in the DM with `other`; the DM itself if the episode opens it."""
     channel = dm_channel(w, me, other)
     if not isinstance(channel, NewRowId):
@@ -125,7 +125,7 @@ def ask(
         brief=brief,
     )
     allowed = [
-        *allow_dm_with(w, me, requester, limit=3),
+        *allow_dm_with(w, me, requester),  # the one question the goal asks for
         Allow("slack_message", where={"user_id": requester.id}, limit=MAX_REPLIES),
     ]
     return Ask(

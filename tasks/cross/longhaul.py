@@ -24,7 +24,7 @@ from officegym.tasks.slack.common import allow_post, new_channel
 __all__ = ["allow_dm_to", "day", "listing", "person_row", "short_day"]
 
 
-def allow_dm_to(w: Session, me: Any, other: Any, *, limit: int = 2) -> list[Allow]:
+def allow_dm_to(w: Session, me: Any, other: Any, *, limit: int = 1) -> list[Allow]:
     """Allow `limit` direct messages from `me` to `other`, in their DM if it exists, else in
     the DM the episode opens between exactly these two (named by its member key, so many
     new DMs in one task each have their own allowance)."""

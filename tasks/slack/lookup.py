@@ -188,8 +188,10 @@ def _fact_series(engine: Engine) -> list[tuple[str, str, str, list[str]]]:
 
 @template("slack.latest-update", difficulty="medium")
 def latest_update(w: Session, rng: random.Random) -> Spec:
-    """Report the latest value of a fact restated several times (older values are distractors)."""
-    channel, subject, question, values = pick(rng, _fact_series(w.get_bind()), "restated facts")
+    """Report the latest value of a fact restated several times (older values are distractors;
+    chosen so the answers spread: some latest values recur across channels)."""
+    series = _fact_series(w.get_bind())
+    channel, subject, question, values = spread(rng, series, lambda s: s[3][-1], "restated facts")
     me = pick(rng, people(w), "people")
     return Spec(
         goal=question.format(subject=subject, channel=channel),

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, Select, Table, bindparam, select
+from sqlalchemy import Connection, Select, Table, bindparam, func, select
 
 from officegym.changes import RowChange
 from officegym.db import Base
@@ -38,6 +38,7 @@ __all__ = [
     "RowExists",
     "Same",
     "Within",
+    "free_where",
 ]
 
 
@@ -152,9 +153,18 @@ def _table(name: str) -> Table:
         raise ValueError(f"no table {name!r}") from None
 
 
-def _plain(where: Mapping[str, Any]) -> dict[str, Any]:
-    """The plain values of a `where` (a `Same` or a `NewRowId` is left out: looser)."""
-    return {k: v for k, v in where.items() if not isinstance(v, (Same, NewRowId))}
+def free_where(where: Mapping[str, Any], initial: Connection) -> dict[str, Any]:
+    """`where` as a `Free` reads it on the reference's end state: `Same` and `Within` match
+    as they do here, and a `NewRowId` is any id its table did not hold before the episode
+    (the reference's own new row among them), so a check frees only the rows it judges."""
+    return {
+        k: _new_ids(initial, v.table) if isinstance(v, NewRowId) else v for k, v in where.items()
+    }
+
+
+def _new_ids(initial: Connection, table: str) -> range:
+    top = initial.execute(select(func.max(_table(table).c.id))).scalar()
+    return range((top or 0) + 1, 2**63)
 
 
 def _contains_all(value: Any, phrases: Sequence[str]) -> bool:
@@ -208,7 +218,8 @@ class RowExists(Check):
         judged = (*self.contains, *self.says)
         if not judged:
             return ()
-        return (Free(self.table, tuple(judged), f"judged by {self.name!r}", _plain(self.where)),)
+        where = free_where(self.where, initial)
+        return (Free(self.table, tuple(judged), f"judged by {self.name!r}", where),)
 
     def _fits(self, row: Mapping[str, Any], goal: str) -> bool:
         return all(_contains_all(row[k], v) for k, v in self.contains.items()) and all(

@@ -21,6 +21,7 @@ from typing import Literal
 from officegym.tasks.lexicon import (
     CLAIMS,
     DEFERRALS,
+    FAILURE_VERBS,
     FAILURES,
     INABILITY,
     JOKES,
@@ -32,7 +33,7 @@ from officegym.tasks.lexicon import (
 )
 from officegym.tasks.text import find, phrase, sentences, tokens
 
-__all__ = ["ACTS", "NEGATIONS", "REQUESTS", "Act", "echoes", "is_question", "problem"]
+__all__ = ["ACTS", "NEGATIONS", "REQUESTS", "Act", "echoes", "is_question", "problem", "undoing"]
 
 Act = Literal["announce", "confirm", "report", "refuse", "request", "commit"]
 ACTS: tuple[Act, ...] = ("announce", "confirm", "report", "refuse", "request", "commit")
@@ -40,6 +41,17 @@ ACTS: tuple[Act, ...] = ("announce", "confirm", "report", "refuse", "request", "
 # What undoes a message, whatever it must do: a denial or a failure ("I will NOT take
 # this", "the booking failed"), taking itself back ("Scratch that") or a joke ("jk").
 UNDOING = (*NEGATIONS, *FAILURES)
+
+
+def undoing(goal: str = "") -> tuple[str, ...]:
+    """`UNDOING` for a task whose instructions are `goal`: a failure word that reports the
+    very act the goal asks for ("cancelled" where it says "cancel your stay") states the
+    work done, so it is left out; negations ("I haven't cancelled it") stay."""
+    asked = tokens(goal)
+    done = {word for word, verb in FAILURE_VERBS.items() if any(w.startswith(verb) for w in asked)}
+    return (*NEGATIONS, *(f for f in FAILURES if f not in done))
+
+
 _FIRST_PERSON_FUTURE = ("i ll", "i will", "i'm going to", "i m going to", "we ll", "on it")
 _WH = frozenset(("which", "what", "who", "whom", "whose", "where", "why", "how", "when"))
 _AUX = frozenset(
@@ -71,9 +83,13 @@ def is_question(sentence: str) -> bool:
     return len(words) > 1 and words[0] in _AUX and words[1] in _SUBJECTS
 
 
-def problem(act: Act, text: str, carries: Callable[[tuple[str, ...]], bool]) -> str | None:
+def problem(
+    act: Act, text: str, carries: Callable[[tuple[str, ...]], bool], goal: str = ""
+) -> str | None:
     """What keeps `text` from doing `act` (None if it does it). `carries(tokens)` is true
-    of the sentences that hold the content the task asks for."""
+    of the sentences that hold the content the task asks for; `goal`, the instructions,
+    tells which failure words name the work itself (`undoing`)."""
+    undo = undoing(goal)
     parts = [(s, tokens(s)) for s in sentences(text)]
     content = [(s, w) for s, w in parts if carries(w)] or parts
     whole = tokens(text)
@@ -84,9 +100,9 @@ def problem(act: Act, text: str, carries: Callable[[tuple[str, ...]], bool]) -> 
     if act == "request":
         if not any(is_question(s) or _has_any(w, REQUESTS) for s, w in parts):
             return "asks for nothing"
-        denial = _has_any(whole, UNDOING)
+        denial = _has_any(whole, undo)
         return f"denies ({denial!r})" if denial else None
-    if denial := _has_any(whole, UNDOING):
+    if denial := _has_any(whole, undo):
         return f"denies ({denial!r})"
     if any(is_question(s) for s, _ in content):
         return "asks instead of stating"

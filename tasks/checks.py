@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, Select, Table, bindparam, select
+from sqlalchemy import Connection, Select, Table, bindparam, func, select
 
 from officegym.changes import RowChange
 from officegym.db import Base
@@ -37,6 +37,8 @@ __all__ = [
     "RowAbsent",
     "RowExists",
     "Same",
+    "Within",
+    "free_where",
 ]
 
 
@@ -52,8 +54,23 @@ class Same:
         return isinstance(value, str) and same_text(value, self.text)
 
 
+@dataclass(frozen=True)
+class Within:
+    """A `where` value matching a number from `low` to `high`, both included: the rows or
+    columns of a cell range an allowance names (a sheet's cells, never the whole sheet)."""
+
+    low: int
+    high: int
+
+    def matches(self, value: Any) -> bool:
+        return isinstance(value, int) and self.low <= value <= self.high
+
+
+MATCHERS = (Same, Within)  # `where` values compared after the query, by their `matches`
+
+
 def _equal(actual: Any, wanted: Any) -> bool:
-    return wanted.matches(actual) if isinstance(wanted, Same) else actual == wanted
+    return wanted.matches(actual) if isinstance(wanted, MATCHERS) else actual == wanted
 
 
 @dataclass(frozen=True)
@@ -111,14 +128,14 @@ class GradeContext:
 
     def rows(self, table: str, where: Mapping[str, Any], *, initial: bool = False) -> list[dict]:
         """Rows of `table` in the final (or initial) state whose columns equal `where`
-        (`Same` values compared as text, after the query)."""
-        exact = {k: v for k, v in where.items() if not isinstance(v, Same)}
+        (`Same` and `Within` values compared after the query)."""
+        exact = {k: v for k, v in where.items() if not isinstance(v, MATCHERS)}
         keys = tuple(sorted((k, exact[k] is None) for k in exact))
         params = {k: v for k, v in exact.items() if v is not None}
         conn = self.initial if initial else self.final
         rows = [dict(r._mapping) for r in conn.execute(_matching(table, keys), params)]
-        texts = {k: v for k, v in where.items() if isinstance(v, Same)}
-        return [r for r in rows if all(v.matches(r[k]) for k, v in texts.items())]
+        later = {k: v for k, v in where.items() if isinstance(v, MATCHERS)}
+        return [r for r in rows if all(v.matches(r[k]) for k, v in later.items())]
 
 
 @functools.lru_cache(maxsize=1024)
@@ -136,9 +153,18 @@ def _table(name: str) -> Table:
         raise ValueError(f"no table {name!r}") from None
 
 
-def _plain(where: Mapping[str, Any]) -> dict[str, Any]:
-    """The plain values of a `where` (a `Same` or a `NewRowId` is left out: looser)."""
-    return {k: v for k, v in where.items() if not isinstance(v, (Same, NewRowId))}
+def free_where(where: Mapping[str, Any], initial: Connection) -> dict[str, Any]:
+    """`where` as a `Free` reads it on the reference's end state: `Same` and `Within` match
+    as they do here, and a `NewRowId` is any id its table did not hold before the episode
+    (the reference's own new row among them), so a check frees only the rows it judges."""
+    return {
+        k: _new_ids(initial, v.table) if isinstance(v, NewRowId) else v for k, v in where.items()
+    }
+
+
+def _new_ids(initial: Connection, table: str) -> range:
+    top = initial.execute(select(func.max(_table(table).c.id))).scalar()
+    return range((top or 0) + 1, 2**63)
 
 
 def _contains_all(value: Any, phrases: Sequence[str]) -> bool:
@@ -192,7 +218,8 @@ class RowExists(Check):
         judged = (*self.contains, *self.says)
         if not judged:
             return ()
-        return (Free(self.table, tuple(judged), f"judged by {self.name!r}", _plain(self.where)),)
+        where = free_where(self.where, initial)
+        return (Free(self.table, tuple(judged), f"judged by {self.name!r}", where),)
 
     def _fits(self, row: Mapping[str, Any], goal: str) -> bool:
         return all(_contains_all(row[k], v) for k, v in self.contains.items()) and all(

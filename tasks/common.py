@@ -77,11 +77,12 @@ def allow_post(
     user_id: int,
     *,
     thread_parent_id: int | None = None,
-    limit: int = 2,
+    limit: int = 1,
 ) -> list[Allow]:
     """Allow `limit` new messages by the persona in one conversation (and their mentions):
-    two by default, since `Said` reads everything the persona said there as one text, an
-    announcement split over two posts is as good as one."""
+    one by default, as many as the goal asks for (one announcement is one post). Posts
+    that match the reference's use the allowance up first, so a reference posting there
+    leaves no room for another unless `limit` says so."""
     where: dict[str, object] = {"user_id": user_id, "thread_parent_id": thread_parent_id}
     if channel_id is not None:
         where["channel_id"] = channel_id
@@ -93,7 +94,7 @@ def new_channel(**where: object) -> NewRowId:
     return NewRowId("slack_channel", where)
 
 
-def allow_dm(w: Session, me: Person, other: Person, *, limit: int = 2) -> list[Allow]:
+def allow_dm(w: Session, me: Person, other: Person, *, limit: int = 1) -> list[Allow]:
     """Allow `limit` direct messages from `me` to `other`: in their DM if it exists, else in
     the one DM the episode opens (told apart by its creator, so a task may open one new DM;
     `allow_dm_to` tells new DMs apart by their members)."""
@@ -117,7 +118,7 @@ def dm_channel(w: Session, me: Any, other: Any) -> int | NewRowId:
     return new_channel(kind="dm", dm_key=dm_key([me.id, other.id]))
 
 
-def allow_dm_to(w: Session, me: Any, other: Any, *, limit: int = 2) -> list[Allow]:
+def allow_dm_to(w: Session, me: Any, other: Any, *, limit: int = 1) -> list[Allow]:
     """Allow `limit` direct messages from `me` to `other`, in their DM if it exists, else in
     the DM the episode opens between exactly these two (named by its member key, so many
     new DMs in one task each have their own allowance). `me` and `other` are persons, rows

@@ -29,8 +29,9 @@ __all__ = ["Free", "Freedoms", "model_free", "table_free"]
 
 @dataclass(frozen=True)
 class Free:
-    """`columns` of `table` are free, for rows whose columns match `where` (a value, or a
-    range/set of values the column may take), because `why` (one line)."""
+    """`columns` of `table` are free, for rows whose columns match `where` (a value, a
+    range/set of values the column may take, or a matcher such as `Same`), because `why`
+    (one line)."""
 
     table: str
     columns: tuple[str, ...]
@@ -44,6 +45,8 @@ class Free:
 def _fits(value: Any, wanted: Any) -> bool:
     if isinstance(wanted, (range, set, frozenset)):
         return value in wanted
+    if hasattr(wanted, "matches"):  # a `where` matcher of the checks: Same, Within
+        return bool(wanted.matches(value))
     return value == wanted
 
 

@@ -11,7 +11,8 @@ tokens of their own).
 - `HEDGES` (words and signs) and `HEDGE_PHRASES` make a value approximate or a bound:
   "about 60", "~$1,919", "up to $1,919", "at least 2", "2 or 3".
 - `NEGATIONS` deny what a text states; answers add `REJECTIONS` ("wrong", "anything
-  but", "nope", a bare "no"), messages add `FAILURES` ("failed", "cancelled").
+  but", "nope", a bare "no"), messages add `FAILURES` ("failed", "cancelled"), except
+  the act the goal asks for (`FAILURE_VERBS`: "cancelled" where the goal says "cancel").
 - `ZERO_WORDS` state nothing as an amount or a count: "nothing", "no refund", "none".
 - `DEFERRALS`, `NOTE_OPENERS`, `RETRACTIONS`, `JOKES`: a message that leaves the
   work for later ("To do: ...", "not yet"), takes itself back ("Scratch that"), or
@@ -28,6 +29,7 @@ __all__ = [
     "CLAIMS",
     "DEFERRALS",
     "FAILURES",
+    "FAILURE_VERBS",
     "HEDGES",
     "HEDGE_PHRASES",
     "INABILITY",
@@ -80,6 +82,9 @@ REJECTIONS = (
 )  # fmt: skip
 # In messages, also: the work failed or was undone (an answer may name a cancelled trip).
 FAILURES = ("unable", "cancelled", "canceled", "failed")
+# The verb a goal uses to ask for what a failure word reports: where the goal asks to
+# cancel, "I've cancelled it" states the work done, not its failure.
+FAILURE_VERBS = {"cancelled": "cancel", "canceled": "cancel"}
 
 # Ways of saying zero: read as $0 (or 0) in an answer ("Nothing", "No refund", "None").
 ZERO_WORDS = (

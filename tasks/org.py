@@ -10,7 +10,7 @@ from officegym.apps.org.models import Person
 from officegym.tasks.common import call, pick
 from officegym.tools import ToolCall
 
-__all__ = ["chain_phrase", "lookup_calls", "manager_chain"]
+__all__ = ["chain_phrase", "lookup_calls", "manager_chain", "manager_chains"]
 
 
 def manager_chain(
@@ -18,6 +18,15 @@ def manager_chain(
 ) -> list[Person]:
     """A chain ``[start, manager, manager's manager, ...]`` of ``hops + 1`` distinct people,
     none of whose ids is in `avoid`; the last one is the person meant."""
+    chains = manager_chains(everyone, hops, avoid=avoid)
+    return pick(rng, chains, f"people {hops} manager(s) below someone")
+
+
+def manager_chains(
+    everyone: Sequence[Person], hops: int, *, avoid: Sequence[int] = ()
+) -> list[list[Person]]:
+    """Every chain ``[start, manager, ...]`` of ``hops + 1`` distinct people (one per start,
+    in `everyone`'s order), none of whose ids is in `avoid`."""
     by_id = {p.id: p for p in everyone}
 
     def chain(p: Person) -> list[Person] | None:
@@ -29,8 +38,7 @@ def manager_chain(
             out.append(boss)
         return out if not {q.id for q in out} & set(avoid) else None
 
-    chains = [c for p in everyone if (c := chain(p)) is not None]
-    return pick(rng, chains, f"people {hops} manager(s) below someone")
+    return [c for p in everyone if (c := chain(p)) is not None]
 
 
 def chain_phrase(chain: Sequence[Person]) -> str:

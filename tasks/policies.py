@@ -11,7 +11,8 @@
   permit but it did not touch: its last message posted once more (where an `Allow`
   covers that message table), one cell below the used rows of the sheet it last wrote
   (where an `Allow` covers sheet cells). A survivor is an allowance looser than the
-  task needs;
+  task needs: allowances name the cell range and the number of posts the goal leaves
+  room for, and the reference's own changes use them up first;
 - ``priors``: over the seeds checked, the share of instances whose expected answer is
   the most common one; above `PRIOR_LIMIT` (or the template's declared `balanced`)
   one constant answer passes too often. Judged only over `PRIOR_MIN_SEEDS` seeds or
@@ -52,10 +53,9 @@ __all__ = [
 ]
 
 POLICIES = ("undo", "messages-only", "typed-in", "extra-damage")
-# Counted and listed, not yet a problem: most templates' allowances still let one more
-# post or cell through (allow_post's limit of two, a sheet's open cell allowance), so it
-# would fail nearly every template until those allowances are tightened.
-REPORTED_ONLY = frozenset({"extra-damage"})
+# Policies counted and listed but not yet a problem (validate's "loose" list): none since
+# allowances name cell ranges and the posts the goal needs (extra-damage fails like the rest).
+REPORTED_ONLY: frozenset[str] = frozenset()
 VALUE_WRITES = frozenset({"sheets_write_range", "sheets_append_rows"})  # `values` rows
 MESSAGE_TABLES = {"booking_message_host": "booking_message"}  # else slack_message
 MESSAGE_TOOLS = frozenset(

@@ -160,7 +160,7 @@ class Says:
     def _does(self, text: str, goal: str) -> tuple[bool, str]:
         """The act and echo checks, once the content is right."""
         if self.act is not None:
-            wrong = problem(self.act, text, self._carries)
+            wrong = problem(self.act, text, self._carries, goal)
             if wrong:
                 return False, wrong
         if goal and echoes(text, goal) and not self._adds_to(goal):

@@ -91,7 +91,7 @@ def ask(
         brief=brief,
     )
     allowed = [
-        *allow_dm_to(w, me, requester, limit=3),
+        *allow_dm_to(w, me, requester),  # the one question the goal asks for
         Allow("slack_message", where={"user_id": requester.id}, limit=MAX_REPLIES),
     ]
     return Ask(

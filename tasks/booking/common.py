@@ -102,7 +102,8 @@ def new_stay(booked_by: int, **where: Any) -> NewRowId:
 
 
 def allow_new_stay(booked_by: int, *, messages: bool = False) -> list[Allow]:
-    """One new reservation by `booked_by`, its nights and its charge (and host messages)."""
+    """One new reservation by `booked_by`, its nights and its charge (and the one message to
+    its host the booking sends)."""
     made = new_stay(booked_by)
     out = [
         Allow("booking_reservation", where={"booked_by_id": booked_by}, limit=1),
@@ -110,7 +111,7 @@ def allow_new_stay(booked_by: int, *, messages: bool = False) -> list[Allow]:
         Allow("booking_payment", where={"reservation_id": made}, limit=2),
     ]
     if messages:
-        out.append(Allow("booking_message", where={"person_id": booked_by}, limit=2))
+        out.append(Allow("booking_message", where={"reservation_id": made}, limit=1))
     return out
 
 

@@ -270,7 +270,7 @@ def booking_message_allow(listing_id: int, person_id: int) -> Any:
     from officegym.tasks.checks import Allow
 
     return Allow("booking_message", where={"listing_id": listing_id, "person_id": person_id},
-                 limit=2)  # fmt: skip
+                 limit=1)  # fmt: skip
 
 
 def _single_stays(w: Session) -> list[Any]:

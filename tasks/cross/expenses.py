@@ -129,7 +129,11 @@ def trip_expense_row(w: Session, rng: random.Random) -> Spec:
                 rounds=[[("Expenses", f"D{new}", amount + 1000)], [("Expenses", "D2", 1)]],
             ),
         ],
-        allowed=[*allow_book(book), *allow_values(book), *allow_cells(book.sheets["Expenses"])],
+        allowed=[
+            *allow_book(book),
+            *allow_values(book),
+            *allow_cells(book.sheets["Expenses"], f"A{new}:E{total}"),
+        ],
         solution=[
             call("booking_get_trip", code=stay.code),
             call("sheets_read_range", workbook=book.name, range=f"Expenses!A1:E{total_row}"),

@@ -76,9 +76,9 @@ def account_pipeline_sheet(w: Session, rng: random.Random) -> Spec:
         ]
     )
     tab = rng.choice(TABS)
-    made, allowed = allow_new_workbook(me.id, name)
-    boss = idx.people[me.manager_id]
     n = len(accounts)
+    made, allowed = allow_new_workbook(me.id, name, f"A1:B{n + 1}")  # header, an account each
+    boss = idx.people[me.manager_id]
     checks: list[Check] = [
         Predicate(name=f"row for {a.name}", fn=_row_for(made, tab, a.name, amount[a.id], n))
         for a in accounts

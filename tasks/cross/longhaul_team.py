@@ -115,7 +115,7 @@ def onboard_cohort(w: Session, rng: random.Random) -> Spec:
                 text=f"Could you be the onboarding buddy of {listing(h.name for h in theirs)}?",
             )
         )
-    allowed += allow_post(general.id, me.id, limit=len(hires) + 1)
+    allowed += allow_post(general.id, me.id, limit=len(hires))  # a welcome each
     return Spec(
         goal=f"{listing(h.name for h in hires)} are moving into your team, {team.name}, "
         f"this week. Onboard them: invite all of them to "

@@ -78,8 +78,8 @@ def pipeline_to_sheet(w: Session, rng: random.Random) -> Spec:
         f"{first} pipeline",
     ]
     name, tab = rng.choice(names), rng.choice(["Deals", "Pipeline", "Open"])
-    made, allowed = allow_new_workbook(me.id, name)
     n = len(deals)
+    made, allowed = allow_new_workbook(me.id, name, f"A1:C{n + 2}")  # header, deals, total
     rows = [["Opportunity", "Stage", "Amount"], *([d.name, d.stage, d.amount or 0] for d in deals)]
     return Spec(
         goal=f'Create a workbook named "{name}" with one sheet named "{tab}": a header row '

@@ -2,9 +2,9 @@
 
 The index holds each workbook's id, owner, editors and sheets (read once per world);
 cell values come from the service's book of the template's read-only session, which
-keeps it for the session's life. Allowances name what a sheets task may change: cells
-of a sheet (their values recalculated anywhere in the workbook), the change history,
-the workbook's modification time.
+keeps it for the session's life. Allowances name what a sheets task may change: a range
+of cells of a sheet, never the whole sheet (their values recalculated anywhere in the
+workbook), the change history, the workbook's modification time.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets.models import Share, Sheet, Workbook
 from officegym.apps.sheets.refs import parse_area
 from officegym.changes import RowChange
-from officegym.tasks.checks import Allow, GradeContext, NewRowId, Same
+from officegym.tasks.checks import Allow, GradeContext, NewRowId, Same, Within
 
 __all__ = [
     "ORDERS",
@@ -33,6 +33,7 @@ __all__ = [
     "allow_cells",
     "allow_new_sheet",
     "book_of",
+    "cells_in",
     "grid",
     "sheets_index",
 ]
@@ -129,47 +130,60 @@ def allow_values(book: Book) -> list[Allow]:
     ]
 
 
+def cells_in(area: str) -> dict[str, Within]:
+    """A `where` for the cells of an A1 range (`"A2:E9"`, `"J:J"` is every row)."""
+    a = parse_area(area)
+    return {"row": Within(a.r1, a.r2), "col": Within(a.c1, a.c2)}
+
+
 def allow_cells(
-    sheet_id: int | NewRowId, kinds: Iterable[str] = ("insert", "update", "delete")
+    sheet_id: int | NewRowId, area: str, kinds: Iterable[str] = ("insert", "update", "delete")
 ) -> list[Allow]:
-    """Any change to the cells of one sheet (its content is the task)."""
-    return [Allow("sheets_cell", kinds=tuple(kinds), where={"sheet_id": sheet_id})]
+    """Any change to the cells of `area` (A1) on one sheet: the range the goal leaves to
+    the task, so a write beyond it (a stray cell below the data) is damage."""
+    where = {"sheet_id": sheet_id, **cells_in(area)}
+    return [Allow("sheets_cell", kinds=tuple(kinds), where=where)]
 
 
 @dataclass(frozen=True)
 class AllowOnNewSheets(Allow):
-    """Any change to cells of sheets the episode created (in a workbook it made)."""
+    """Any change to the cells of `area` (A1) on sheets the episode created (in a workbook
+    it made)."""
 
     table: str = "sheets_cell"
     kinds: tuple[str, ...] = ("insert", "update", "delete")
     sheet_ids: frozenset[int] = frozenset()
+    area: str = "A1"
 
     def resolved(self, g: GradeContext) -> Allow:
         made = frozenset(r["id"] for r in g.new_rows("sheets_sheet", {}))
         return dataclasses.replace(self, sheet_ids=made)
 
     def matches(self, change: RowChange) -> bool:
+        inside = cells_in(self.area)
         return (
             change.table == self.table
             and change.kind in self.kinds
             and change.row.get("sheet_id") in self.sheet_ids
+            and all(w.matches(change.row.get(k)) for k, w in inside.items())
         )
 
 
-def allow_new_workbook(owner_id: int, name: str) -> tuple[NewRowId, list[Allow]]:
-    """A workbook the task makes (owned by the persona, by name), its sheets, cells, history."""
+def allow_new_workbook(owner_id: int, name: str, area: str) -> tuple[NewRowId, list[Allow]]:
+    """A workbook the task makes (owned by the persona, by name), its sheets, the cells of
+    `area` on them, its history."""
     where = {"owner_id": owner_id, "name": Same(name)}
     made = NewRowId("sheets_workbook", where)
     return made, [
         Allow("sheets_workbook", where=where, limit=1),
         Allow("sheets_sheet", where={"workbook_id": made}),
         Allow("sheets_change", where={"workbook_id": made}),
-        AllowOnNewSheets(),
+        AllowOnNewSheets(area=area),
     ]
 
 
-def allow_new_sheet(book: Book, name: str) -> tuple[NewRowId, list[Allow]]:
-    """A sheet the task adds (by name) and any cells on it."""
+def allow_new_sheet(book: Book, name: str, area: str) -> tuple[NewRowId, list[Allow]]:
+    """A sheet the task adds (by name) and the cells of `area` (A1) on it."""
     made = NewRowId("sheets_sheet", {"workbook_id": book.id, "name": Same(name)})
     where = {"workbook_id": book.id, "name": Same(name)}
-    return made, [Allow("sheets_sheet", where=where, limit=1), *allow_cells(made)]
+    return made, [Allow("sheets_sheet", where=where, limit=1), *allow_cells(made, area)]

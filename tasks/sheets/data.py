@@ -24,6 +24,7 @@ from officegym.tasks.sheets.common import (
     allow_cells,
     allow_values,
     book_of,
+    cells_in,
     grid,
     sheets_index,
     used_rows,
@@ -133,7 +134,10 @@ def sort_range(w: Session, rng: random.Random) -> Spec:
                 fn=_sorted_as_asked(book, sheet, width, last, ord(letter) - 65, desc, original),
             )
         ],
-        allowed=[*allow_book(book), *allow_cells(book.sheets[sheet], ("update",))],
+        allowed=[
+            *allow_book(book),
+            *allow_cells(book.sheets[sheet], f"A2:{col_letters(width)}{last}", ("update",)),
+        ],
         solution=[
             call(
                 "sheets_sort_range",
@@ -202,7 +206,10 @@ def dedupe_rows(w: Session, rng: random.Random) -> Spec:
         "and the order, with no empty rows left in the list.",
         persona=me.handle,
         checks=[Predicate(name="each vendor once, in order", fn=_deduped(book, original))],
-        allowed=[*allow_book(book), *allow_cells(book.sheets["Vendors"], ("update", "delete"))],
+        allowed=[
+            *allow_book(book),
+            *allow_cells(book.sheets["Vendors"], f"A2:C{last}", ("update", "delete")),
+        ],
         solution=[
             call(
                 "sheets_remove_duplicates",
@@ -271,7 +278,7 @@ def number_format(w: Session, rng: random.Random) -> Spec:
             Allow(
                 "sheets_cell",
                 kinds=("update",),
-                where={"sheet_id": sid, "col": col},
+                where={"sheet_id": sid, **cells_in(f"{letter}{first}:{letter}{last}")},
                 fields=frozenset({"fmt"}),
             ),
         ],
@@ -382,7 +389,11 @@ def append_expense(w: Session, rng: random.Random) -> Spec:
                 rounds=[[("Expenses", f"D{new}", amount + 1000)], [("Expenses", "D2", 1)]],
             ),
         ],
-        allowed=[*allow_book(book), *allow_values(book), *allow_cells(book.sheets["Expenses"])],
+        allowed=[
+            *allow_book(book),
+            *allow_values(book),
+            *allow_cells(book.sheets["Expenses"], f"A{new}:E{total}"),
+        ],
         solution=[
             call(
                 "sheets_insert_dimension",

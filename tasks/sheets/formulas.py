@@ -24,6 +24,7 @@ from officegym.tasks.sheets.common import (
     allow_new_sheet,
     allow_values,
     book_of,
+    cells_in,
     grid,
     used_rows,
 )
@@ -275,7 +276,7 @@ def formula_column(w: Session, rng: random.Random) -> Spec:
             Allow(
                 "sheets_cell",
                 kinds=("insert", "update"),
-                where={"sheet_id": book.sheets[col.sheet], "col": width + 1},
+                where={"sheet_id": book.sheets[col.sheet], **cells_in(f"{letter}1:{letter}{last}")},
             ),
         ],
         solution=[
@@ -344,7 +345,9 @@ def lookup_join(w: Session, rng: random.Random) -> Spec:
             *allow_book(book),
             *allow_values(book),
             Allow(
-                "sheets_cell", kinds=("insert", "update"), where={"sheet_id": book.sheets["Orders"]}
+                "sheets_cell",
+                kinds=("insert", "update"),
+                where={"sheet_id": book.sheets["Orders"], **cells_in(f"D2:E{last}")},
             ),
         ],
         solution=[
@@ -393,8 +396,8 @@ def summary_sheet(w: Session, rng: random.Random) -> Spec:
     rounds = [
         [(g, f"B{rng.randint(2, 13)}", rng.randrange(200_000, 400_000, 1000)) for g in regions[:2]]
     ]
-    _, allowed = allow_new_sheet(book, sheet)
     end = len(regions) + 2
+    _, allowed = allow_new_sheet(book, sheet, f"A1:B{end}")
     return Spec(
         goal=f'In "{REGIONAL}", add a sheet named "{sheet}" with a header row "Region" / '
         f'"{label}" in A1:B1, then one row per region sheet ({", ".join(regions)}, in that order) '

@@ -143,8 +143,8 @@ def pivot_summary(w: Session, rng: random.Random) -> Spec:
         keep = ("Category", rng.choice(["Software", "Services", "Hardware"]))
     only = f", counting only {keep[1]} orders" if keep else ""
     measure = "number of orders" if kind == "COUNTA" else f"{WORDS[kind]} {field.lower()}"
-    _, allowed = allow_new_sheet(book, sheet)
     n_groups = 40
+    _, allowed = allow_new_sheet(book, sheet, f"A1:B{n_groups}")  # the pivot's cells
     return Spec(
         goal=f'In the workbook "{book.name}", add a sheet named "{sheet}" and build a pivot '
         f"table at its cell A1 showing the {measure} for each {group.lower()}{only}, from every "

@@ -6,11 +6,12 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
 from officegym.tasks.base import Level, Spec, template
-from officegym.tasks.common import call, people_rows, pick
+from officegym.tasks.common import call, people_rows
 from officegym.tasks.facts import integer, money
 from officegym.tasks.priors import spread
 from officegym.tasks.sheets.common import ORDERS, book_of, grid, used_rows
@@ -21,27 +22,25 @@ COLS = {"Region": "C", "Product": "D", "Category": "E", "Sales Rep": "F"}
 
 @template("sheets.conditional-total", difficulty="easy")
 def conditional_total(w: Session, rng: random.Random) -> Spec:
-    """Answer a conditional total (or count) of the orders: by region, product, category, rep."""
+    """Answer a conditional total (or count) of the orders: by region, product, category, rep
+    (the question chosen so the answers spread: small counts recur)."""
     book = book_of(w, ORDERS)
     last = used_rows(w, book, "Orders")
     rows = grid(w, book, f"Orders!A2:I{last}")
-    field = rng.choice(sorted(COLS))
-    i = ord(COLS[field]) - 65
-    value = rng.choice(sorted({r[i] for r in rows}))
-    picked = [r for r in rows if r[i] == value]
-    measure = rng.choice(["revenue", "units", "orders"])
-    where = f"{field.lower()} {value}"
+    asks = [
+        (field, value, measure)
+        for field in sorted(COLS)
+        for value in sorted({r[ord(COLS[field]) - 65] for r in rows})
+        for measure in ("revenue", "units", "orders")
+    ]
+    answer = lambda q: (q[2] == "revenue", _measured(rows, *q))  # noqa: E731
+    field, value, measure = spread(rng, asks, answer, "order questions")
+    n, where = _measured(rows, field, value, measure), f"{field.lower()} {value}"
     if measure == "orders":
-        n, fact, question = (
-            len(picked),
-            integer(len(picked), alone=True),
-            f"How many orders of {where} are",
-        )
+        fact, question = integer(n, alone=True), f"How many orders of {where} are"
     elif measure == "units":
-        n = int(sum(_num(r[6]) for r in picked))
         fact, question = integer(n, alone=True), f"How many units in total were ordered for {where}"
     else:
-        n = int(math.fsum(_num(r[8]) for r in picked))
         fact, question = money(n, alone=True), f"What is the total revenue of the orders of {where}"
     me = rng.choice([book.owner, *rng.sample(list(people_rows(w)), 5)])
     summed = "G" if measure == "units" else "I"  # the status bar sums the last column
@@ -64,33 +63,85 @@ def conditional_total(w: Session, rng: random.Random) -> Spec:
     )
 
 
+def _measured(rows: list[list], field: str, value: object, measure: str) -> int:
+    """The orders of `rows` whose `field` is `value`: how many, their units or revenue."""
+    i = ord(COLS[field]) - 65
+    picked = [r for r in rows if r[i] == value]
+    if measure == "orders":
+        return len(picked)
+    if measure == "units":
+        return int(sum(_num(r[6]) for r in picked))
+    return int(math.fsum(_num(r[8]) for r in picked))
+
+
 BUDGETS = "FY2026 Team Budgets"
 
 
 @template("sheets.budget-overrun", difficulty="medium")
 def budget_overrun(w: Session, rng: random.Random) -> Spec:
-    """Answer by how much one team budget line went over (or stayed under) its budget."""
+    """Answer by how much a team's budget line (or two lines, or all of them) or one category
+    over every team went over (or stayed under) its budget (chosen so the answers spread:
+    one line's gap alone would be one of thirty)."""
     book = book_of(w, BUDGETS)
     last = used_rows(w, book, "Q1") - 1
     rows = [(i + 2, r) for i, r in enumerate(grid(w, book, f"Q1!A2:D{last}"))]
-    lines = [(n, r) for n, r in rows if _num(r[3]) != _num(r[2])]
-    n, (team, category, budget, actual) = pick(rng, lines, "budget lines off budget")
-    me = rng.choice(book.editors + tuple(p for p in people_rows(w) if p.title == f"Head of {team}"))
-    excess = int(abs(_num(actual) - _num(budget)))
+    asks = [
+        _BudgetAsk(f"the {r[0]} team's {r[1]} spending", r[0], f"Q1!A{n}:F{n}", (r,))
+        for n, r in rows
+    ]
+    for team in sorted({r[0] for _, r in rows}):
+        at = [n for n, r in rows if r[0] == team]
+        lines = tuple(r for _, r in rows if r[0] == team)
+        read = f"Q1!A{at[0]}:F{at[-1]}"
+        what = f"the {team} team's spending, all categories together"
+        asks.append(_BudgetAsk(what, team, read, lines))
+        for a, b in itertools.combinations(lines, 2):
+            what = f"the {team} team's {a[1]} and {b[1]} spending together"
+            asks.append(_BudgetAsk(what, team, read, (a, b)))
+    for category in sorted({r[1] for _, r in rows}):
+        lines = tuple(r for _, r in rows if r[1] == category)
+        what = f"the {category} spending of all teams together"
+        asks.append(_BudgetAsk(what, None, f"Q1!A1:F{last}", lines))
+    ask = spread(rng, [a for a in asks if a.gap], lambda a: a.gap, "budget lines off budget")
+    heads = tuple(p for p in people_rows(w) if ask.team and p.title == f"Head of {ask.team}")
+    me = rng.choice(book.editors + heads)
     asked = (
         "exceed its Q1 budget"
-        if _num(actual) > _num(budget)
+        if ask.actual > ask.budget
         else "stay under its Q1 budget (how much is left unspent)"
     )
     return Spec(
-        goal=f'In "{BUDGETS}", by how many dollars did the {team} team\'s {category} spending '
-        f"{asked}? Answer with just the amount.",
+        goal=f'In "{BUDGETS}", by how many dollars did {ask.what} {asked}? Answer with just '
+        "the amount.",
         persona=me.handle,
         checks=[],
         allowed=[],
-        solution=[call("sheets_read_range", workbook=BUDGETS, range=f"Q1!A{n}:F{n}")],
-        answer=money(excess, alone=True, besides=(int(_num(budget)), int(_num(actual)))),
+        solution=[call("sheets_read_range", workbook=BUDGETS, range=ask.read)],
+        answer=money(ask.gap, alone=True, besides=(ask.budget, ask.actual)),
     )
+
+
+@dataclass(frozen=True)
+class _BudgetAsk:
+    """What a budget question asks about: its words, its team (if one), the range holding
+    its lines and the lines (team, category, budget, actual)."""
+
+    what: str
+    team: str | None
+    read: str
+    lines: tuple[list, ...]
+
+    @property
+    def budget(self) -> int:
+        return int(sum(_num(r[2]) for r in self.lines))
+
+    @property
+    def actual(self) -> int:
+        return int(sum(_num(r[3]) for r in self.lines))
+
+    @property
+    def gap(self) -> int:
+        return abs(self.actual - self.budget)
 
 
 PLAN = "Headcount Plan 2026"

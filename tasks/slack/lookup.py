@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 import re
 
@@ -15,32 +16,70 @@ from officegym.seed_data.slack_text import DAYS
 from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.common import call, people, pick
 from officegym.tasks.facts import Fact, choice, integer, percent, person
-from officegym.tasks.org import chain_phrase, manager_chain
+from officegym.tasks.org import manager_chains
 from officegym.tasks.priors import spread
 from officegym.tasks.slack.common import channels_of, member_ids
 from officegym.tasks.statements import day_forms
 
 
-@template("slack.lookup-manager", difficulty="easy", knobs={"hops": (1, 2, 3)})
+@template(
+    "slack.lookup-manager",
+    difficulty="easy",
+    knobs={"hops": (1, 2, 2), "colleagues": (2, 3, 4)},
+)
 def lookup_manager(w: Session, rng: random.Random, level: Level) -> Spec:
-    """Answer who two colleagues' managers are (harder levels: one colleague's manager two
-    or three managers up)."""
+    """Answer who two colleagues' managers are (harder levels: and their managers' managers,
+    for three or four colleagues)."""
     everyone = people(w)
-    me = pick(rng, everyone, "people")
     if level.hops == 1:
-        return _two_managers(w, rng, me, everyone)
-    chain = manager_chain(rng, everyone, level.hops, avoid=(me.id,))
-    subject, boss = chain[0], chain[-1]
+        return _two_managers(w, rng, pick(rng, everyone, "people"), everyone)
+    bosses = {p.manager_id for p in everyone}
+    me = pick(rng, [p for p in everyone if p.id not in bosses], "people who manage nobody")
+    return _managers_up(rng, me, everyone, level.colleagues)
+
+
+def _managers_up(rng: random.Random, me: Person, everyone: list[Person], n: int) -> Spec:
+    """Who `n` colleagues' managers and their managers are. One colleague's manager's
+    manager is nearly always one of a company's few heads (a four-level org), so the
+    question asks for every manager up two levels over several colleagues (some may share
+    a manager), the set chosen so the answers spread."""
+    by_boss: dict[int, list[list[Person]]] = {}
+    for c in manager_chains(everyone, 2, avoid=(me.id,)):
+        by_boss.setdefault(c[1].id, []).append(c)
+
+    def above(bosses: tuple[int, ...]) -> frozenset[int]:
+        return frozenset(p.id for b in bosses for p in by_boss[b][0][1:])
+
+    def reports(b: int, up: frozenset[int]) -> list[list[Person]]:  # none of them an answer
+        return [c for c in by_boss[b] if c[0].id not in up]
+
+    def askable(bosses: tuple[int, ...]) -> bool:
+        return all(len(reports(b, above(bosses))) >= bosses.count(b) for b in bosses)
+
+    combos = itertools.combinations_with_replacement(sorted(by_boss), n)
+    bosses = spread(rng, [c for c in combos if askable(c)], above, f"{n} colleagues")
+    up = above(bosses)
+    chains = [c for b in sorted(set(bosses)) for c in rng.sample(reports(b, up), bosses.count(b))]
+    chains = rng.sample(chains, n)
+    subjects = [c[0] for c in chains]
+    middle = list({c[1].id: c[1] for c in chains}.values())
+    names = ", ".join(f"of {s.name}" for s in subjects[:-1]) + f" and of {subjects[-1].name}"
+    by_id = {p.id: p for p in everyone}
     return Spec(
-        goal=f"Who is {chain_phrase(chain)}? Answer with that person's full name.",
+        goal=f"Who are the managers {names}, and the managers of those managers? Answer "
+        "with all of their full names.",
         persona=me.handle,
         checks=[],
         allowed=[],
         solution=[
-            call("slack_get_person", person=subject.name),
-            *[call("slack_get_person", person=p.handle) for p in chain[1:-1]],
+            *[call("slack_get_person", person=s.name) for s in subjects],
+            *[call("slack_get_person", person=m.handle) for m in middle],
         ],
-        answer=person(boss, everyone, ignoring=(subject.name, subject.handle)),
+        answer=person(
+            [by_id[i] for i in sorted(up)],
+            everyone,
+            ignoring=tuple(x for s in subjects for x in (s.name, s.handle)),
+        ),
     )
 
 
@@ -150,8 +189,10 @@ def _fact_series(engine: Engine) -> list[tuple[str, str, str, list[str]]]:
 
 @template("slack.latest-update", difficulty="medium")
 def latest_update(w: Session, rng: random.Random) -> Spec:
-    """Report the latest value of a fact restated several times (older values are distractors)."""
-    channel, subject, question, values = pick(rng, _fact_series(w.get_bind()), "restated facts")
+    """Report the latest value of a fact restated several times (older values are distractors;
+    chosen so the answers spread: some latest values recur across channels)."""
+    series = _fact_series(w.get_bind())
+    channel, subject, question, values = spread(rng, series, lambda s: s[3][-1], "restated facts")
     me = pick(rng, people(w), "people")
     return Spec(
         goal=question.format(subject=subject, channel=channel),

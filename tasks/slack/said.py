@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, select
 
-from officegym.tasks.checks import Check, GradeContext, NewRowId, resolve
+from officegym.apps.slack.channels import dm_key
+from officegym.apps.slack.models import Channel
+from officegym.tasks.checks import Check, GradeContext, NewRowId, free_where, resolve
 from officegym.tasks.freedom import Free
 from officegym.tasks.statements import Says
 
@@ -46,11 +49,24 @@ class Said(Check):
         return ok, f"{len(texts)} new message(s) {self._place()}: {detail}"
 
     def frees(self, initial: Connection) -> Sequence[Free]:
-        """The text of the author's new messages: the `Says` judges it, not equality."""
-        where = {"user_id": self.author_id}
-        if self.thread_of is not None:
-            where["thread_parent_id"] = self.thread_of
-        return (Free("slack_message", ("text",), f"judged by {self.name!r}", where),)
+        """The text of the author's messages in the place this check reads (the thread, the
+        channel, the DM with `dm_to`): the `Says` judges it there, not equality; elsewhere
+        their text is compared with the reference's."""
+        where: dict[str, Any] = {"user_id": self.author_id, "thread_parent_id": self.thread_of}
+        if self.channel_id is not None:
+            where["channel_id"] = self.channel_id
+        elif self.dm_to is not None:
+            where["channel_id"] = self._dm(initial)
+        why = f"judged by {self.name!r}"
+        return (Free("slack_message", ("text",), why, free_where(where, initial)),)
+
+    def _dm(self, initial: Connection) -> int | NewRowId:
+        """The DM of the author and `dm_to` before the episode, else the one it opens."""
+        key = dm_key([self.author_id, self.dm_to or 0])
+        found = initial.execute(
+            select(Channel.id).where(Channel.kind == "dm", Channel.dm_key == key)
+        ).scalar()
+        return found if found is not None else NewRowId("slack_channel", {"dm_key": key})
 
     def _messages(self, g: GradeContext) -> list[dict]:
         if self.thread_of is not None:

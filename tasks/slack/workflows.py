@@ -48,7 +48,7 @@ def onboard_new_hire(w: Session, rng: random.Random) -> Spec:
         allowed=[
             Allow("slack_channel", where={"name": name}, limit=1),
             Allow("slack_membership", where={"channel_id": channel}, limit=3),
-            *allow_post(channel, me.id, limit=2),
+            *allow_post(channel, me.id),
             Allow("slack_pin", where={"channel_id": channel}, limit=1),
             *allow_dm(w, me, boss),
         ],

@@ -113,3 +113,36 @@ def test_a_retracted_or_joking_message_does_no_other_act_either(act: Act) -> Non
     text = "@ana I'll take the Casa Azul booking, could you send the dates? Scratch that."
     assert problem(act, text, carries_booking) is not None
     assert problem(act, text.replace("Scratch that.", "jk"), carries_booking) is not None
+
+
+CANCEL_GOAL = "Cancel your stay at Casa Azul for March 3 to 7, then tell Ana it is done."
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I've cancelled it: Casa Azul, March 3 to 7.",
+        "Casa Azul for March 3 to 7 is canceled.",
+        "Done, cancelled Casa Azul for March 3 to 7.",
+    ],
+)
+def test_cancelled_confirms_the_work_where_the_goal_asks_to_cancel(text: str) -> None:
+    """ "Cancelled" states the very act the goal asks for; on a booking goal it is still
+    the work's failure."""
+    assert problem("confirm", text, carries_booking, CANCEL_GOAL) is None
+    booking_goal = "Book Casa Azul for March 3 to 7 and tell Ana."
+    assert problem("confirm", text, carries_booking, booking_goal) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I haven't cancelled Casa Azul for March 3 to 7.",
+        "Casa Azul for March 3 to 7 is not cancelled.",
+        "I couldn't cancel Casa Azul for March 3 to 7: it failed.",
+        "Casa Azul for March 3 to 7: unable to cancel.",
+        "Cancelled Casa Azul for March 3 to 7 (just kidding).",
+    ],
+)
+def test_a_denied_or_failed_cancellation_still_confirms_nothing(text: str) -> None:
+    assert problem("confirm", text, carries_booking, CANCEL_GOAL) is not None

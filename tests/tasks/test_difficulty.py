@@ -192,7 +192,10 @@ def test_look_up_hops_name_the_target_through_the_org_chart() -> None:
     assert "the manager of " in task.goal and "'s manager" in task.goal
     assert [c.name for c in task.solution].count("slack_get_person") == 2
     task = make_task("slack.lookup-manager", 3, difficulty="hard")
-    assert [c.name for c in task.solution].count("slack_get_person") == 3
+    looked_up = [c.arguments["person"] for c in task.solution if c.name == "slack_get_person"]
+    named = [p for p in looked_up if " " in p]  # the four colleagues, by full name
+    assert len(named) == 4 and all(p in task.goal for p in named)
+    assert len(looked_up) > 4  # then their managers, to find the managers above them
 
 
 @pytest.mark.parametrize("policy", sorted(POLICIES))

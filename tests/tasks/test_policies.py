@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from officegym.tasks import TEMPLATES, Spec, make_task, template
 from officegym.tasks.policies import (
     MESSAGE_TOOLS,
+    REPORTED_ONLY,
     extra_damage,
     messages_only,
     prior_share,
@@ -178,12 +179,27 @@ def test_extra_damage_adds_one_write_where_the_allowances_reach(world: World) ->
             {"row": int(cell.arguments["range"].split("!J")[1])},
         ).scalar()
     assert cell.arguments["range"].startswith("Orders!J") and below == 0
+    graded, errors = replay(world, task, runs[-1].calls, runs[-1].answer)
+    assert not errors and not graded.passed  # the column's rows are allowed, not below them
+    assert graded.collateral == (f"insert sheets_cell #{graded.collateral[0].split('#')[1]}",)
 
 
-def test_validate_counts_the_new_policies_and_lists_loose_allowances() -> None:
-    """typed-in fails on a formula template; extra-damage passing there (its allowance
-    admits any new cell in the column) is listed, not yet a problem."""
+def test_one_announcement_is_one_post(world: World) -> None:
+    """An announcement split over two posts in the channel costs half: the allowance is the
+    one post the goal asks for (the reference's uses it up)."""
+    task = make_task("slack.post-channel", 0)
+    [post] = [c for c in task.solution if c.name == "slack_post_message"]
+    half = ToolCall(post.name, {**post.arguments, "text": "More news soon."})
+    graded, errors = replay(world, task, [*task.solution, half], task.answer)
+    assert not errors and not graded.passed and graded.reward == 0.5
+
+
+def test_validate_fails_a_loose_allowance_and_counts_the_policies() -> None:
+    """typed-in and extra-damage both fail on a formula template whose allowance is the
+    formula column's rows (a cell below them is damage), and extra-damage is no longer
+    only reported: it is a failing policy like the others."""
     report = check_template("sheets.formula-column", [0])
     assert report.policies["typed-in"].to_dict() == {"run": 1, "killed": 1, "survived": 0}
-    assert report.policies["extra-damage"].run == 1
-    assert report.loose == ["seed 0: one more cell Orders!J202"] and report.ok
+    assert report.policies["extra-damage"].to_dict() == {"run": 1, "killed": 1, "survived": 0}
+    assert "extra-damage" not in REPORTED_ONLY
+    assert report.loose == [] and report.ok

@@ -6,6 +6,7 @@ times; `crm_chat` then posts chat messages about real records."""
 from __future__ import annotations
 
 import datetime as dt
+import random
 import re
 from dataclasses import dataclass, field
 from typing import Any, get_args
@@ -27,7 +28,7 @@ from officegym.apps.crm.models import (
 from officegym.apps.org.models import Person
 from officegym.clock import SimClock
 from officegym.errors import ConfigError
-from officegym.seed_data import crm_chat
+from officegym.seed_data import crm_chat, crm_notes
 from officegym.seed_data import crm_text as T
 from officegym.seed_data.context import SeedContext
 
@@ -101,6 +102,7 @@ class Seeder:
         self.s, self.ctx, self.crew = s, ctx, crew
         self.p = ctx.scenario.crm
         self.rng, self.fake = ctx.rng, ctx.fake
+        self.words = random.Random(f"{ctx.scenario.name}:{ctx.seed}:crm-text")  # free text
         self.clock: SimClock = s.info["clock"]
         self.end = ctx.scenario.date - dt.timedelta(hours=2)
         self.made = Made()
@@ -174,8 +176,10 @@ class Seeder:
                 "billing_country": self.rng.choice(T.COUNTRIES),
                 "employees": employees,
                 "annual_revenue": employees * self.rng.randint(80, 300) * 1000,
-                "description": self.fake.catch_phrase(),
             }
+            values["description"] = crm_notes.account(
+                self.words, values, self.ctx.scenario.date.year
+            )
             owner = self.owner(self.crew.sales)
             self.at(self.ago(60, self.p.history_days))
             self.made.accounts.append(crm.create_record(self.s, owner, "account", values))
@@ -229,8 +233,8 @@ class Seeder:
             "next_step": self.rng.choice(T.NEXT_STEPS),
             "type": "Existing Business" if account.type == "Customer" else "New Business",
             "lead_source": self.rng.choice(LEAD_SOURCES),
-            "description": self.fake.sentence(nb_words=10),
         }
+        values["description"] = crm_notes.opportunity(self.words, values, account, contact)
         self.at(created)
         opp = crm.create_record(self.s, owner, "opportunity", values)
         self.advance(opp, owner, target, created)
@@ -320,7 +324,6 @@ class Seeder:
             subject = self.rng.choice(T.CASE_SUBJECTS).format(feature=self.rng.choice(T.FEATURES))
             values = {
                 "subject": subject,
-                "description": self.fake.paragraph(nb_sentences=2),
                 "account_id": account.id,
                 "contact_id": contact.id if contact else None,
                 "priority": self.rng.choices(
@@ -328,6 +331,7 @@ class Seeder:
                 )[0],
                 "origin": self.rng.choice(["Email", "Phone", "Web", "Chat"]),
             }
+            values["description"] = crm_notes.case(self.words, values, contact)
             target = self.rng.choices(statuses, weights=[20, 30, 10, 40])[0]
             created = self.at(self.ago(1, 60) if target != "Closed" else self.ago(20, 300))
             case = crm.create_record(self.s, owner, "case", values)
@@ -372,14 +376,15 @@ class Seeder:
             due = when.date() + self.rng.randint(1, 21) * DAY
             status = "Open" if due >= self.ctx.scenario.date.date() - 7 * DAY else "Completed"
         owner = self.s.get_one(Person, record.owner_id)
+        subject = crm_notes.activity_subject(self.rng, record_type, kind)
         crm.log_activity(
             self.s,
             owner,
             record_type=record_type,
             record_id=record.id,
             kind=kind,
-            subject=self.rng.choice(T.ACTIVITY_SUBJECTS[kind]),
-            body=self.fake.sentence(nb_words=12),
+            subject=subject,
+            body=crm_notes.activity(self.words, self.s, record_type, record, subject),
             due_date=due,
             status=status,
         )

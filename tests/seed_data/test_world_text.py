@@ -78,7 +78,7 @@ def test_the_detector_flags_lorem_and_spares_office_prose() -> None:
     assert is_salad("Direction they write media difficult drug strategy.")
     assert is_salad("Can this will right fight people open.")
     assert not is_salad("Deploy of Apollo v2.3.1 is done, watching error rates.")
-    assert is_salad("Necessitatibus rem aperiam blanditiis.")  # the Latin of en_GB
+    assert is_salad("Necessitatibus rem aperiam blanditiis atque.")  # the Latin of en_GB
     assert is_salad("Optimized uniform algorithm")
     assert not is_salad("OK to book it?")  # too short to judge
 

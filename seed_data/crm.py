@@ -31,6 +31,7 @@ from officegym.errors import ConfigError
 from officegym.seed_data import crm_chat, crm_notes
 from officegym.seed_data import crm_text as T
 from officegym.seed_data.context import SeedContext
+from officegym.seed_data.crm_facts import close_date, domain
 
 ORDER = 20
 DAY = dt.timedelta(days=1)
@@ -170,7 +171,7 @@ class Seeder:
                 "name": name,
                 "industry": self.rng.choice(INDUSTRIES),
                 "type": self.rng.choices(kinds, weights=[45, 40, 10, 5])[0],
-                "website": f"www.{_domain(name)}",
+                "website": f"www.{domain(name)}",
                 "phone": self.phone(),
                 "billing_city": self.fake.city(),
                 "billing_country": self.rng.choice(T.COUNTRIES),
@@ -198,7 +199,7 @@ class Seeder:
             "first_name": first,
             "last_name": last,
             "title": self.rng.choice(T.CONTACT_TITLES),
-            "email": self.email(first, last, _domain(account.name)),
+            "email": self.email(first, last, domain(account.name)),
             "phone": self.phone(),
         } | given
         self.at(when)
@@ -229,7 +230,7 @@ class Seeder:
             "contact_id": contact.id if contact else None,
             "amount": self.rng.choice([5, 8, 12, 20, 35, 50, 75, 120, 200, 350]) * 1000
             + self.rng.randint(0, 19) * 500,
-            "close_date": today + self.rng.randint(-20, 150) * DAY,
+            "close_date": close_date(target, created, today, self.rng.randint(-20, 150)),
             "next_step": self.rng.choice(T.NEXT_STEPS),
             "type": "Existing Business" if account.type == "Customer" else "New Business",
             "lead_source": self.rng.choice(LEAD_SOURCES),
@@ -287,9 +288,9 @@ class Seeder:
     def convert(self, lead: Lead, owner: Person, account: Account, with_opportunity: bool) -> None:
         self.at(self.between(lead.created_at, self.end))
         amount = self.rng.randint(10, 90) * 1000
-        done = crm.convert_lead(
-            self.s, owner, lead, account=account, create_opportunity=with_opportunity, amount=amount
-        )
+        close = self.ctx.scenario.date.date() + self.words.randint(14, 90) * DAY  # ahead
+        done = crm.convert_lead(self.s, owner, lead, account=account, amount=amount,
+                                create_opportunity=with_opportunity, close_date=close)  # fmt: skip
         self.made.contacts.setdefault(account.id, []).append(done.contact)
         if done.opportunity is not None:
             self.made.opportunities.append(done.opportunity)
@@ -304,7 +305,7 @@ class Seeder:
             "last_name": last,
             "company": company,
             "title": self.rng.choice(T.CONTACT_TITLES),
-            "email": self.email(first, last, _domain(company)),
+            "email": self.email(first, last, domain(company)),
             "phone": self.phone(),
             "industry": self.rng.choice(INDUSTRIES),
             "status": status,
@@ -388,10 +389,3 @@ class Seeder:
             due_date=due,
             status=status,
         )
-
-
-def _domain(company: str) -> str:
-    words = re.sub(r"[^a-z0-9 ]", "", company.lower()).split()
-    stop = {"and", "inc", "llc", "ltd", "plc", "group", "sons"}
-    core = [w for w in words if w not in stop][:2] or words[:1] or ["example"]
-    return "".join(core) + ".example"

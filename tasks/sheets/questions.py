@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.facts import integer, money
 from officegym.tasks.priors import spread
-from officegym.tasks.sheets.common import ORDERS, book_of, grid, used_rows
+from officegym.tasks.sheets.common import BUDGETS, ORDERS, PLAN, book_of, grid, used_rows
 from officegym.tasks.sheets.formulas import _num, _people
 from officegym.tasks.slack.common import call, pick
 
@@ -64,9 +64,6 @@ def conditional_total(w: Session, rng: random.Random) -> Spec:
     )
 
 
-BUDGETS = "FY2026 Team Budgets"
-
-
 @template("sheets.budget-overrun", difficulty="medium")
 def budget_overrun(w: Session, rng: random.Random) -> Spec:
     """Answer by how much one team budget line went over (or stayed under) its budget."""
@@ -83,17 +80,14 @@ def budget_overrun(w: Session, rng: random.Random) -> Spec:
         else "stay under its Q1 budget (how much is left unspent)"
     )
     return Spec(
-        goal=f'In "{BUDGETS}", by how many dollars did the {team} team\'s {category} spending '
+        goal=f'In "{book.name}", by how many dollars did the {team} team\'s {category} spending '
         f"{asked}? Answer with just the amount.",
         persona=me.handle,
         checks=[],
         allowed=[],
-        solution=[call("sheets_read_range", workbook=BUDGETS, range=f"Q1!A{n}:F{n}")],
+        solution=[call("sheets_read_range", workbook=book.name, range=f"Q1!A{n}:F{n}")],
         answer=money(excess, alone=True, besides=(int(_num(budget)), int(_num(actual)))),
     )
-
-
-PLAN = "Headcount Plan 2026"
 
 
 # What a question may ask: the plan's columns it adds up (C: current head count, D-F:
@@ -151,16 +145,16 @@ def planned_hires(w: Session, rng: random.Random, level: Level) -> Spec:
         names = " and ".join(", ".join(str(t) for t in teams).rsplit(", ", 1))
         question = _SEVERAL[form].format(what=what, team=names)
     return Spec(
-        goal=f'{question} in the "{PLAN}" workbook? Answer with just the number.',
+        goal=f'{question} in the "{book.name}" workbook? Answer with just the number.',
         persona=me.handle,
         checks=[],
         allowed=[],
         solution=[
-            call("sheets_read_range", workbook=PLAN, range=f"Plan!A1:G{last + 1}"),
+            call("sheets_read_range", workbook=book.name, range=f"Plan!A1:G{last + 1}"),
             *[
                 call(
                     "sheets_filter_rows",
-                    workbook=PLAN,
+                    workbook=book.name,
                     range=f"Plan!A1:{'ABCDEFG'[col]}{last}",
                     column="A",
                     condition=str(team),

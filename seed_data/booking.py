@@ -31,7 +31,9 @@ from officegym.apps.booking.models import (
 )
 from officegym.seed_data import booking_places as P
 from officegym.seed_data import booking_trips
+from officegym.seed_data.booking_text import REVIEW_DETAILS, REVIEW_WORDS
 from officegym.seed_data.context import SeedContext
+from officegym.seed_data.phrases import expand
 from officegym.seed_data.scenario import Scenario
 
 ORDER = 40
@@ -55,7 +57,7 @@ def seed(s: Session, ctx: SeedContext) -> None:
     fake.seed_instance(f"{sc.name}:{ctx.seed}:booking")
     add_catalog(s, City, [_city(i, p) for i, p in enumerate(P.PLACES, 1)])
     _policy(s, sc)
-    _listings(s, sc, rng, fake)
+    _listings(s, sc, rng, fake, random.Random(f"{sc.name}:{ctx.seed}:booking-text"))
     _flights(s, sc, rng)
     booking_trips.seed_trips(s, ctx)
 
@@ -80,13 +82,16 @@ def _policy(s: Session, sc: Scenario) -> None:
     add_catalog(s, TravelPolicy, rows)
 
 
-def _listings(s: Session, sc: Scenario, rng: random.Random, fake: Faker) -> None:
+def _listings(
+    s: Session, sc: Scenario, rng: random.Random, fake: Faker, words: random.Random
+) -> None:
     total = sc.booking.listings
     weights = sum(p.weight for p in P.PLACES)
     counts = [total * p.weight // weights for p in P.PLACES]
     for i in range(total - sum(counts)):
         counts[i % len(counts)] += 1
-    rows: dict = {Host: [], Listing: [], PriceRule: [], Block: [], Review: [], "titles": set()}
+    rows: dict = {Host: [], Listing: [], PriceRule: [], Block: [], Review: [], "titles": set(),
+                  "words": words}  # fmt: skip
     for city_id, (place, n) in enumerate(zip(P.PLACES, counts, strict=True), 1):
         for _ in range(n):
             if not rows[Host] or rng.random() < 0.4:
@@ -131,7 +136,9 @@ def _listing(rows: dict, i: int, city_id: int, p: P.Place, sc: Scenario,
     rows[Listing].append(row)
     rows[PriceRule] += _rules(row, sc, rng)
     rows[Block] += _blocks(i, sc, rng)
-    rows[Review] += _reviews(row, sc, rng, fake)
+    host = rows[Host][-1]["name"].split(" ")[0]
+    facts = {"host": host, "hood": hood, "city": p.name, "kind": ptype}
+    rows[Review] += _reviews(row, sc, rng, fake, rows["words"], facts)
 
 
 def _title(rng: random.Random, ptype: str, bedrooms: int, hood: str, taken: set[str]) -> str:
@@ -176,13 +183,18 @@ def _blocks(listing_id: int, sc: Scenario, rng: random.Random) -> list[dict]:
     return out
 
 
-def _reviews(listing: dict, sc: Scenario, rng: random.Random, fake: Faker) -> list[dict]:
+def _reviews(listing: dict, sc: Scenario, rng: random.Random, fake: Faker,
+             words: random.Random, facts: dict[str, str]) -> list[dict]:  # fmt: skip
+    """Guests' reviews: a line on the stay, then one on its host and neighbourhood (drawn
+    from `words`, so the catalog's own stream is as before)."""
     ratio = sc.booking.reviews_per_listing
     k = min(listing["review_count"], int(ratio) + (rng.random() < ratio - int(ratio)))
     out = []
     for _ in range(k):
         stars = 5 if rng.random() < listing["rating"] - 4 else rng.choice((3, 4, 4))
         text = rng.choice(P.REVIEW_GOOD if stars >= 4 else P.REVIEW_MIXED)
+        detail = words.choice(REVIEW_DETAILS["good" if stars >= 4 else "mixed"])
+        text += " " + expand(detail, words, {**REVIEW_WORDS, **facts})
         when = sc.date.date() - dt.timedelta(days=rng.randint(5, 700))
         out.append({"listing_id": listing["id"], "author": f"{fake.first_name()}",
                     "stars": stars, "text": text, "written_on": when})  # fmt: skip

@@ -1,4 +1,6 @@
-"""Chat wordings about trips, in fixed forms the cross-app templates parse back."""
+"""Chat wordings about trips, in fixed forms the cross-app templates parse back, and the
+phrase grammar of listing reviews (a review's second line, about that stay's host and
+neighbourhood)."""
 
 from __future__ import annotations
 
@@ -24,6 +26,28 @@ APPROVALS = (
     "Fine by me, approved.",
 )
 QUESTION = "@{handle} when are you back from {city}?"
+# A review's second line, by how the stay went; {host}, {hood}, {city} and {kind} are the
+# listing's own (expanded by `seed_data.phrases`).
+REVIEW_DETAILS = {
+    "good": (
+        "{host} left clear check-in notes and answered within the hour.",
+        "{hood} was a great base: {nearby} a short walk away.",
+        "Quiet at night even though {hood} is busy during the day.",
+        "The {kind} was even nicer than the photos, and {host} had {extra}.",
+        "Would book this {kind} again next time we are in {city}.",
+    ),
+    "mixed": (
+        "{host} was friendly, but the wifi dropped a few times.",
+        "{hood} is lively, so bring earplugs.",
+        "Check-in took a while; {host} sorted it out by phone.",
+        "The {kind} needs a deep clean, though {host} offered a discount.",
+    ),
+}
+REVIEW_WORDS = {
+    "nearby": ["cafes and a grocery store", "the metro", "good restaurants", "a park"],
+    "extra": ["coffee and snacks waiting", "a printed guide to the area",
+              "extra towels ready", "a late checkout for us"],
+}  # fmt: skip
 
 
 def dates(check_in: dt.date, check_out: dt.date) -> str:

@@ -6,6 +6,7 @@ times; `crm_chat` then posts chat messages about real records."""
 from __future__ import annotations
 
 import datetime as dt
+import random
 import re
 from dataclasses import dataclass, field
 from typing import Any, get_args
@@ -27,9 +28,10 @@ from officegym.apps.crm.models import (
 from officegym.apps.org.models import Person
 from officegym.clock import SimClock
 from officegym.errors import ConfigError
-from officegym.seed_data import crm_chat
+from officegym.seed_data import crm_chat, crm_notes
 from officegym.seed_data import crm_text as T
 from officegym.seed_data.context import SeedContext
+from officegym.seed_data.crm_facts import close_date, domain
 
 ORDER = 20
 DAY = dt.timedelta(days=1)
@@ -101,6 +103,7 @@ class Seeder:
         self.s, self.ctx, self.crew = s, ctx, crew
         self.p = ctx.scenario.crm
         self.rng, self.fake = ctx.rng, ctx.fake
+        self.words = random.Random(f"{ctx.scenario.name}:{ctx.seed}:crm-text")  # free text
         self.clock: SimClock = s.info["clock"]
         self.end = ctx.scenario.date - dt.timedelta(hours=2)
         self.made = Made()
@@ -168,14 +171,16 @@ class Seeder:
                 "name": name,
                 "industry": self.rng.choice(INDUSTRIES),
                 "type": self.rng.choices(kinds, weights=[45, 40, 10, 5])[0],
-                "website": f"www.{_domain(name)}",
+                "website": f"www.{domain(name)}",
                 "phone": self.phone(),
                 "billing_city": self.fake.city(),
                 "billing_country": self.rng.choice(T.COUNTRIES),
                 "employees": employees,
                 "annual_revenue": employees * self.rng.randint(80, 300) * 1000,
-                "description": self.fake.catch_phrase(),
             }
+            values["description"] = crm_notes.account(
+                self.words, values, self.ctx.scenario.date.year
+            )
             owner = self.owner(self.crew.sales)
             self.at(self.ago(60, self.p.history_days))
             self.made.accounts.append(crm.create_record(self.s, owner, "account", values))
@@ -194,7 +199,7 @@ class Seeder:
             "first_name": first,
             "last_name": last,
             "title": self.rng.choice(T.CONTACT_TITLES),
-            "email": self.email(first, last, _domain(account.name)),
+            "email": self.email(first, last, domain(account.name)),
             "phone": self.phone(),
         } | given
         self.at(when)
@@ -225,12 +230,12 @@ class Seeder:
             "contact_id": contact.id if contact else None,
             "amount": self.rng.choice([5, 8, 12, 20, 35, 50, 75, 120, 200, 350]) * 1000
             + self.rng.randint(0, 19) * 500,
-            "close_date": today + self.rng.randint(-20, 150) * DAY,
+            "close_date": close_date(target, created, today, self.rng.randint(-20, 150)),
             "next_step": self.rng.choice(T.NEXT_STEPS),
             "type": "Existing Business" if account.type == "Customer" else "New Business",
             "lead_source": self.rng.choice(LEAD_SOURCES),
-            "description": self.fake.sentence(nb_words=10),
         }
+        values["description"] = crm_notes.opportunity(self.words, values, account, contact)
         self.at(created)
         opp = crm.create_record(self.s, owner, "opportunity", values)
         self.advance(opp, owner, target, created)
@@ -283,9 +288,9 @@ class Seeder:
     def convert(self, lead: Lead, owner: Person, account: Account, with_opportunity: bool) -> None:
         self.at(self.between(lead.created_at, self.end))
         amount = self.rng.randint(10, 90) * 1000
-        done = crm.convert_lead(
-            self.s, owner, lead, account=account, create_opportunity=with_opportunity, amount=amount
-        )
+        close = self.ctx.scenario.date.date() + self.words.randint(14, 90) * DAY  # ahead
+        done = crm.convert_lead(self.s, owner, lead, account=account, amount=amount,
+                                create_opportunity=with_opportunity, close_date=close)  # fmt: skip
         self.made.contacts.setdefault(account.id, []).append(done.contact)
         if done.opportunity is not None:
             self.made.opportunities.append(done.opportunity)
@@ -300,7 +305,7 @@ class Seeder:
             "last_name": last,
             "company": company,
             "title": self.rng.choice(T.CONTACT_TITLES),
-            "email": self.email(first, last, _domain(company)),
+            "email": self.email(first, last, domain(company)),
             "phone": self.phone(),
             "industry": self.rng.choice(INDUSTRIES),
             "status": status,
@@ -320,7 +325,6 @@ class Seeder:
             subject = self.rng.choice(T.CASE_SUBJECTS).format(feature=self.rng.choice(T.FEATURES))
             values = {
                 "subject": subject,
-                "description": self.fake.paragraph(nb_sentences=2),
                 "account_id": account.id,
                 "contact_id": contact.id if contact else None,
                 "priority": self.rng.choices(
@@ -328,6 +332,7 @@ class Seeder:
                 )[0],
                 "origin": self.rng.choice(["Email", "Phone", "Web", "Chat"]),
             }
+            values["description"] = crm_notes.case(self.words, values, contact)
             target = self.rng.choices(statuses, weights=[20, 30, 10, 40])[0]
             created = self.at(self.ago(1, 60) if target != "Closed" else self.ago(20, 300))
             case = crm.create_record(self.s, owner, "case", values)
@@ -372,21 +377,15 @@ class Seeder:
             due = when.date() + self.rng.randint(1, 21) * DAY
             status = "Open" if due >= self.ctx.scenario.date.date() - 7 * DAY else "Completed"
         owner = self.s.get_one(Person, record.owner_id)
+        subject = crm_notes.activity_subject(self.rng, record_type, kind)
         crm.log_activity(
             self.s,
             owner,
             record_type=record_type,
             record_id=record.id,
             kind=kind,
-            subject=self.rng.choice(T.ACTIVITY_SUBJECTS[kind]),
-            body=self.fake.sentence(nb_words=12),
+            subject=subject,
+            body=crm_notes.activity(self.words, self.s, record_type, record, subject),
             due_date=due,
             status=status,
         )
-
-
-def _domain(company: str) -> str:
-    words = re.sub(r"[^a-z0-9 ]", "", company.lower()).split()
-    stop = {"and", "inc", "llc", "ltd", "plc", "group", "sons"}
-    core = [w for w in words if w not in stop][:2] or words[:1] or ["example"]
-    return "".join(core) + ".example"

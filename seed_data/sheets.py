@@ -40,11 +40,11 @@ def seed(s: Session, ctx: SeedContext) -> None:
     if params.sales_export:
         sales_export(s, heads.get("Sales", people[0]))
     if params.budgets:
-        budgets(s, rng, heads, people[0])
+        budgets(s, rng, heads, people[0], day.year)
     if params.expense_reports:
         expense_reports(s, rng, people, params.expense_reports, day)
     if params.headcount:
-        headcount(s, rng, heads, people)
+        headcount(s, rng, heads, people, day.year)
     if params.orders:
         orders(s, rng, heads, people, params.orders, day)
     if params.damaged:
@@ -108,7 +108,9 @@ def sales_export(s: Session, owner: Person) -> None:
     sheets.set_link_access(s, owner, wb, "viewer")
 
 
-def budgets(s: Session, rng: random.Random, heads: dict[str, Person], ceo: Person) -> None:
+def budgets(
+    s: Session, rng: random.Random, heads: dict[str, Person], ceo: Person, year: int
+) -> None:
     """Q1 budget and actuals per team and category, with variance formulas and totals."""
     owner = _owner(heads, "Finance", ceo)
     rows: list[list[object]] = [["Team", "Category", "Budget", "Actual", "Variance", "Variance %"]]
@@ -129,7 +131,7 @@ def budgets(s: Session, rng: random.Random, heads: dict[str, Person], ceo: Perso
             f"=IF(C{n + 1}=0,0,E{n + 1}/C{n + 1})",
         ]
     )
-    wb = sheets.create_workbook(s, owner, "FY2026 Team Budgets", ["Q1"])
+    wb = sheets.create_workbook(s, owner, f"FY{year} Team Budgets", ["Q1"])
     sheets.write_range(s, owner, wb, "A1", rows)
     sheets.set_number_format(s, owner, wb, f"C2:E{n + 1}", "currency_rounded")
     sheets.set_number_format(s, owner, wb, f"F2:F{n + 1}", "percent_decimal")
@@ -179,7 +181,7 @@ def expense_reports(
 
 
 def headcount(
-    s: Session, rng: random.Random, heads: dict[str, Person], people: list[Person]
+    s: Session, rng: random.Random, heads: dict[str, Person], people: list[Person], year: int
 ) -> None:
     """Current head count per team (from the directory) and planned hires per quarter."""
     owner = _owner(heads, "People Operations", people[0])
@@ -193,7 +195,7 @@ def headcount(
         rows.append([team, head.name, sizes[head.team_id], *hires, f"=SUM(C{r}:F{r})"])
     n = len(rows)
     rows.append(["Total", "", *[f"=SUM({c}2:{c}{n})" for c in "CDEFG"]])
-    wb = sheets.create_workbook(s, owner, "Headcount Plan 2026", ["Plan"])
+    wb = sheets.create_workbook(s, owner, f"Headcount Plan {year}", ["Plan"])
     sheets.write_range(s, owner, wb, "A1", rows)
     sheets.set_link_access(s, owner, wb, "viewer")
 

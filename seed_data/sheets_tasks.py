@@ -56,7 +56,7 @@ def seed(s: Session, ctx: SeedContext) -> None:
     }
     catalog(s, rng, heads.get("Sales", people[0]))
     vendors(s, rng, heads.get("Finance", people[0]))
-    regional(s, rng, heads.get("Sales", people[0]))
+    regional(s, rng, heads.get("Sales", people[0]), ctx.scenario.date.year)
     clock.set(ctx.scenario.date - dt.timedelta(hours=3))
     fix_request(s, rng, heads.get("Sales", people[0]), people)
     clock.set(ctx.scenario.date - dt.timedelta(minutes=1))
@@ -86,9 +86,9 @@ def vendors(s: Session, rng: random.Random, owner: Person) -> None:
     sheets.set_link_access(s, owner, wb, "editor")
 
 
-def regional(s: Session, rng: random.Random, owner: Person) -> None:
+def regional(s: Session, rng: random.Random, owner: Person, year: int) -> None:
     """Monthly sales of last year, one sheet per region."""
-    wb = sheets.create_workbook(s, owner, "Regional Sales 2025", list(T.ORDER_REGIONS))
+    wb = sheets.create_workbook(s, owner, f"Regional Sales {year - 1}", list(T.ORDER_REGIONS))
     for region in T.ORDER_REGIONS:
         rows: list[list[object]] = [["Month", "Sales"]]
         rows += [[m, rng.randrange(20_000, 150_000, 500)] for m in MONTHS]

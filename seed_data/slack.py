@@ -16,6 +16,7 @@ from officegym.apps.slack.models import Channel, Message
 from officegym.clock import SimClock
 from officegym.seed_data import slack_text as T
 from officegym.seed_data.context import SeedContext
+from officegym.seed_data.phrases import expand
 from officegym.seed_data.scenario import Scenario
 
 TEAM_TOPIC = {
@@ -48,11 +49,11 @@ ORDER = 10
 
 def seed(s: Session, ctx: SeedContext) -> None:
     """Channels, DMs, weeks of history, threads, reactions, pins and statuses."""
-    seed_slack(s, ctx.scenario, ctx.people, ctx.fake, ctx.rng)
+    seed_slack(s, ctx.scenario, ctx.people, ctx.fake, ctx.rng, ctx.seed)
 
 
 def seed_slack(
-    s: Session, sc: Scenario, people: list[Person], fake: Faker, rng: random.Random
+    s: Session, sc: Scenario, people: list[Person], fake: Faker, rng: random.Random, seed: int = 0
 ) -> None:
     clock: SimClock = s.info["clock"]
     start = sc.date - dt.timedelta(days=sc.slack.history_days)
@@ -62,14 +63,15 @@ def seed_slack(
     customers = [fake.company() for _ in range(24)]
     posts = _timeline(sc, rng, plans + dms, start)
     top_level: list[Message] = []
+    words = random.Random(f"{sc.name}:{seed}:slack-text")  # the grammar's own stream
     for when, plan in posts:
         clock.set(when)
         author = rng.choice(plan.members)
-        text = _fill(rng.choice(_templates(plan.topic)), fake, rng, people, customers)
+        text = _say(rng.choice(_templates(plan.topic)), plan.topic, words, rng, people, customers)
         msg = chat.post_message(s, author, plan.channel, text)
         top_level.append(msg)
         if rng.random() < sc.slack.thread_ratio:
-            _thread(s, clock, msg, plan, fake, rng, people, customers)
+            _thread(s, clock, msg, plan, words, rng, people, customers)
         _react(s, msg, plan, rng, sc.slack.reaction_ratio)
     clock.set(sc.date - dt.timedelta(hours=1))
     _pins(s, top_level, rng)
@@ -158,9 +160,20 @@ def _templates(topic: str) -> list[str]:
     return T.BY_TOPIC.get(topic, []) + T.GENERIC
 
 
-def _fill(
-    template: str, fake: Faker, rng: random.Random, people: list[Person], customers: list[str]
-) -> str:
+def _say(template: str | list[str], topic: str, words: random.Random, rng: random.Random,
+         people: list[Person], customers: list[str], *, reply: bool = False) -> str:  # fmt: skip
+    """A message: `template` (or one of them) with its `{sentence}`s a line of the topic's
+    grammar, drawn from the `words` stream, and the world's values filled in."""
+    if isinstance(template, list):
+        template = rng.choice(template)
+    text = _fill(expand(template, words, T.rules(topic, reply=reply)), rng, people, customers)
+    for _ in range(template.count("{sentence}")):
+        rng.randint(5, 14)  # the draw the lorem filler made: the rest of the history stays
+    return text
+
+
+def _fill(template: str, rng: random.Random, people: list[Person], customers: list[str]) -> str:
+    """`template` with the world's values (people, projects, customers, days) filled in."""
     values = {
         "first": rng.choice(people).name.split(" ")[0],
         "project": rng.choice(T.PROJECTS).title(),
@@ -176,20 +189,18 @@ def _fill(
         "small": rng.randint(2, 9),
         "version": f"{rng.randint(1, 4)}.{rng.randint(0, 20)}.{rng.randint(0, 9)}",
     }
-    out = template
-    while "{sentence}" in out:
-        out = out.replace("{sentence}", fake.sentence(nb_words=rng.randint(5, 14)), 1)
-    return out.format(**values)
+    return template.format(**values)
 
 
-def _thread(s: Session, clock: SimClock, parent: Message, plan: _Plan, fake: Faker,
+def _thread(s: Session, clock: SimClock, parent: Message, plan: _Plan, words: random.Random,
             rng: random.Random, people: list[Person], customers: list[str]) -> None:  # fmt: skip
+    """Replies to `parent` a few minutes apart, continuing its topic."""
     members = plan.members
     base = clock.peek()
     for i in range(rng.randint(1, 5)):
         clock.set(base + dt.timedelta(minutes=3 * (i + 1)))
         author = rng.choice(members)
-        text = _fill(rng.choice(T.REPLIES), fake, rng, people, customers)
+        text = _say(T.REPLIES, plan.topic, words, rng, people, customers, reply=True)
         chat.post_message(s, author, plan.channel, text, thread_parent=parent)
 
 

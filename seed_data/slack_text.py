@@ -1,5 +1,7 @@
 """Message templates for seeded chat history, by channel topic. Placeholders are
-filled from the world (people, projects, customers) so messages refer to it."""
+filled from the world (people, projects, customers) so messages refer to it; a
+`{sentence}` is a line of the channel's topic from the phrase grammar below (`CHAT`, and
+`REPLY_LINES` in threads), expanded by `seed_data.phrases`."""
 
 from __future__ import annotations
 
@@ -119,3 +121,157 @@ STATUSES = [
     ("Commuting", "bus"),
     ("Heads down", "headphones"),
 ]
+
+# ---------------------------------------------------------------- phrase grammar
+# Words the lines below draw on (slots not named here, such as {first} or {customer},
+# are the world's own values, filled by seed_data/slack.py).
+WORDS: dict[str, list[str]] = {
+    "doc": [
+        "the onboarding doc",
+        "the runbook",
+        "the {project} spec",
+        "the launch checklist",
+        "the pricing FAQ",
+        "the {feature} design doc",
+        "the quarterly plan",
+    ],
+    "meeting": [
+        "the weekly sync",
+        "standup",
+        "the {project} review",
+        "the pipeline review",
+        "the all-hands",
+        "our 1:1",
+        "the planning session",
+    ],
+    "thing": [
+        "the {feature} changes",
+        "the {project} timeline",
+        "the Q{quarter} numbers",
+        "the {customer} renewal",
+        "the new expense tool",
+        "the offsite agenda",
+    ],
+    "quarter": ["1", "2", "3", "4"],
+    "lunch": ["tacos", "the ramen place", "the salad bar downstairs", "pizza", "dumplings"],
+    "reason": [
+        "a customer call",
+        "the dentist",
+        "school pickup",
+        "a flight at {time}",
+        "interviews all afternoon",
+        "the {project} review",
+    ],
+}
+# `{sentence}` lines by channel topic: questions, hand-offs, updates and small talk.
+CHAT: dict[str, list[str]] = {
+    "general": [
+        "Has anyone tried {lunch} near the office? Thinking of going {day}.",
+        "The wifi on the third floor keeps dropping, IT is on it.",
+        "Who left a blue umbrella in the {room} room? It's at reception.",
+        "Reminder to book desks for {day} if you're coming in.",
+        "Happy birthday {first}! Cake in the kitchen at {time}.",
+        "Parking garage is closed {day} morning, plan ahead.",
+        "Does anyone have a spare HDMI adapter? Mine died before {meeting}.",
+    ],
+    "announcements": ["Please read {doc} before {day}; questions in the thread."],
+    "engineering": [
+        "Merged the {feature} refactor; {project} builds are {small} minutes faster now.",
+        "Can someone with prod access check the {project} queue depth? It looks stuck.",
+        "I'm handing the {feature} migration to {first} while I'm out {day}.",
+        "Heads up, the {project} v{version} changelog is in {doc}.",
+        "CI is red on main because of the {feature} tests, reverting my PR.",
+    ],
+    "sales": [
+        "Prepping for the {customer} call at {time}, anyone have their usage numbers?",
+        "{customer} wants a {small}-month pilot before committing, thoughts on pricing?",
+        "Updated the forecast: {customer} slips to next quarter.",
+        "Sharing the {feature} one-pager with {customer} today.",
+    ],
+    "support": [
+        "{customer} reports the {feature} issue is back since {day}, reopening #{ticket}.",
+        "Macro for {feature} questions is updated, please use it.",
+        "Handing over #{ticket} to {first} for the evening shift.",
+    ],
+    "marketing": [
+        "Need a quote from {customer} for the {feature} landing page, who owns the account?",
+        "Webinar slides for {day} are in review, comments by {time} please.",
+        "The {project} newsletter goes out {day} at {time}.",
+    ],
+    "finance": [
+        "Please code {project} expenses to the right cost center before {day}.",
+        "Card statements are in; {small} receipts are still missing for last month.",
+        "The {customer} invoice is {small} days overdue, sales is following up.",
+    ],
+    "people": [
+        "Onboarding for the new hires starts {day} at {time} in {room}.",
+        "Benefits Q&A session {day}; send questions ahead of time.",
+        "Please finish the security training by {day}, {pct}% done so far.",
+    ],
+    "project": [
+        "Updated {doc} with the new milestones for {project}.",
+        "{first} owns the {feature} workstream from {day}.",
+        "Risk for {project}: the {feature} vendor slipped by {small} days.",
+        "Demo of {feature} for stakeholders {day} at {time}.",
+    ],
+    "incidents": [
+        "Customer impact on {feature} is limited to {small} accounts so far.",
+        "Rolled back {project} v{version}, error rate back to normal.",
+    ],
+    "private": [
+        "Draft of {thing} is ready for review, please keep it in this channel.",
+        "Let's decide on {thing} in {meeting} on {day}.",
+    ],
+    "dm": [
+        "Did you get a chance to look at {thing}?",
+        "I'll be late to {meeting}, {reason}.",
+        "Can we move our 1:1 to {day} {time}?",
+        "Sent you the notes from {meeting}.",
+        "Want to grab {lunch} at {time}?",
+    ],
+}
+# `{sentence}` lines in a thread, by the parent's channel topic: answers and follow-ups.
+REPLY_LINES: dict[str, list[str]] = {
+    "any": [
+        "Thanks {first}, noted.",
+        "Makes sense, let's cover it in {meeting}.",
+        "I'll take that one, expect an update by {day}.",
+    ],
+    "general": [
+        "Same here, {first} said it should be fixed by {day}.",
+        "Count me in for {day}.",
+        "I think facilities handles that, ask in #help-it.",
+    ],
+    "engineering": [
+        "LGTM, left {small} small comments.",
+        "I'll pair with {first} on it after {time}.",
+        "Staging looks fine now, shipping {day}.",
+        "Added a test for the {feature} edge case.",
+    ],
+    "sales": [
+        "They mentioned budget approval by {day}.",
+        "I can join at {time} if you need a second voice.",
+        "Sent the case study over, fingers crossed.",
+    ],
+    "support": [
+        "Reproduced it on my side, escalating to engineering.",
+        "Customer confirmed the workaround works for now.",
+    ],
+    "project": [
+        "Works for me, updated {doc}.",
+        "{first} is blocked until {day}, can we reshuffle?",
+    ],
+    "incidents": [
+        "Graphs look normal again since {time}.",
+        "Writing the postmortem, draft by {day}.",
+    ],
+    "dm": ["Sure, {time} works.", "Yes, sent it over just now.", "No worries, see you {day}."],
+}
+
+
+def rules(topic: str, *, reply: bool = False) -> dict[str, list[str]]:
+    """The grammar for a `{sentence}` in a message (or a thread reply) of `topic`."""
+    lines = (
+        REPLY_LINES.get(topic, REPLY_LINES["any"]) if reply else CHAT.get(topic, CHAT["general"])
+    )
+    return {**WORDS, "sentence": lines}

@@ -20,6 +20,7 @@ from officegym.tasks.crm.common import crm_index
 from officegym.tasks.facts import choice
 from officegym.tasks.mutants import Equivalent
 from officegym.tasks.sheets.common import (
+    BUDGETS,
     allow_book,
     allow_new_workbook,
     allow_values,
@@ -180,7 +181,7 @@ def _period(month: str | None) -> list[Any]:
 @template("cross.budget-overrun-to-manager", difficulty="medium", apps=["sheets", "slack"])
 def budget_overrun_to_manager(w: Session, rng: random.Random) -> Spec:
     """Find your team's budget line furthest over (or with most left) and DM your manager."""
-    book = book_of(w, "FY2026 Team Budgets")
+    book = book_of(w, BUDGETS)
     last = used_rows(w, book, "Q1") - 1
     rows = grid(w, book, f"Q1!A2:D{last}")
     people = {p.id: p for p in people_rows(w)}
@@ -224,7 +225,7 @@ def budget_overrun_to_manager(w: Session, rng: random.Random) -> Spec:
     }[kind]
     by = {"over": "over budget", "left": "left", "spent": "spent", "least": "spent"}[kind]
     return Spec(
-        goal='Look up your team\'s lines in the "FY2026 Team Budgets" workbook, find the category '
+        goal=f'Look up your team\'s lines in the "{book.name}" workbook, find the category '
         f"that {how}, and send {to_whom} a direct message naming that category and {amount} "
         "in dollars.",
         persona=me.handle,

@@ -27,7 +27,10 @@ from officegym.changes import RowChange
 from officegym.tasks.checks import Allow, GradeContext, NewRowId, Same, Within
 
 __all__ = [
+    "BUDGETS",
     "ORDERS",
+    "PLAN",
+    "REGIONAL",
     "Book",
     "allow_book",
     "allow_cells",
@@ -39,10 +42,19 @@ __all__ = [
 ]
 
 VALUE_FIELDS = frozenset({"kind", "num", "text"})
-# The seeded orders dataset is named after the world's last year ("Orders 2025" in a world
-# dated 2026): templates name it by this key and read its real name from `Book.name`.
+# Seeded workbooks named after the world's year or the last one ("Orders 2025", "FY2026
+# Team Budgets" in a world dated 2026): templates name them by these keys and read their
+# real names from `Book.name`.
 ORDERS = "Orders <last year>"
-_ORDERS_NAME = re.compile(r"^Orders \d{4}$")
+REGIONAL = "Regional Sales <last year>"
+BUDGETS = "FY<year> Team Budgets"
+PLAN = "Headcount Plan <year>"
+_DATED = {
+    ORDERS: re.compile(r"^Orders \d{4}$"),
+    REGIONAL: re.compile(r"^Regional Sales \d{4}$"),
+    BUDGETS: re.compile(r"^FY\d{4} Team Budgets$"),
+    PLAN: re.compile(r"^Headcount Plan \d{4}$"),
+}
 
 
 @dataclass(frozen=True)
@@ -82,11 +94,11 @@ def _index(engine: Engine) -> dict[str, Book]:
 
 
 def book_of(w: Session, name: str) -> Book:
-    """The workbook `name` of the initial world (`ORDERS`: the orders dataset, whatever its
-    year); `LookupError` if the world has none."""
+    """The workbook `name` of the initial world (a key of `_DATED`, such as `ORDERS`: that
+    workbook, whatever its year); `LookupError` if the world has none."""
     index = sheets_index(w)
-    if name == ORDERS:
-        name = next((n for n in index if _ORDERS_NAME.match(n)), name)
+    if name in _DATED:
+        name = next((n for n in index if _DATED[name].match(n)), name)
     found = index.get(name)
     if found is None:
         raise LookupError(f"the world has no workbook {name!r} for this template")

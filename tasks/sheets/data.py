@@ -19,6 +19,7 @@ from officegym.tasks.common import call, people_rows, pick
 from officegym.tasks.mutants import Equivalent
 from officegym.tasks.sheets.common import (
     ORDERS,
+    REGIONAL,
     Book,
     allow_book,
     allow_cells,
@@ -252,7 +253,7 @@ def _formatted(sheet_id: int, col: int, rows: range, code: str):
 def number_format(w: Session, rng: random.Random) -> Spec:
     """Show a column's numbers in a given format (the values stay)."""
     targets = [
-        ("Regional Sales 2025", g, "B", 2, 13, "monthly sales")
+        (REGIONAL, g, "B", 2, 13, "monthly sales")
         for g in ["EMEA", "APAC", "LATAM", "North America"]
     ]
     targets.append(("Product Catalog", "Prices", "C", 2, 9, "unit prices"))
@@ -264,7 +265,7 @@ def number_format(w: Session, rng: random.Random) -> Spec:
     me = rng.choice(book.editors)
     sid, col = book.sheets[sheet], ord(letter) - 64
     return Spec(
-        goal=f'In "{name}", show the {what} on the {sheet} sheet '
+        goal=f'In "{book.name}", show the {what} on the {sheet} sheet '
         f"({letter}{first}:{letter}{last}) as {FORMATS[preset]}.",
         persona=me.handle,
         checks=[
@@ -285,7 +286,7 @@ def number_format(w: Session, rng: random.Random) -> Spec:
         solution=[
             call(
                 "sheets_set_number_format",
-                workbook=name,
+                workbook=book.name,
                 range=f"{sheet}!{letter}{first}:{letter}{last}",
                 format=preset,
             )

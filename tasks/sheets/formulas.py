@@ -19,7 +19,10 @@ from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, GradeContext, Predicate, Same
 from officegym.tasks.common import call, people_rows
 from officegym.tasks.sheets.common import (
+    BUDGETS,
     ORDERS,
+    PLAN,
+    REGIONAL,
     allow_book,
     allow_new_sheet,
     allow_values,
@@ -68,7 +71,7 @@ def _regional(rng: random.Random, p: int, rate: float) -> list[Column]:
 
     return [
         Column(
-            "Regional Sales 2025",
+            REGIONAL,
             g,
             "Running Total",
             "the sales of the year so far (a running total)",
@@ -77,7 +80,7 @@ def _regional(rng: random.Random, p: int, rate: float) -> list[Column]:
             "B",
         ),
         Column(
-            "Regional Sales 2025",
+            REGIONAL,
             g,
             "Share of Year",
             "the month's share of the whole year's sales",
@@ -86,7 +89,7 @@ def _regional(rng: random.Random, p: int, rate: float) -> list[Column]:
             "B",
         ),
         Column(
-            "Regional Sales 2025",
+            REGIONAL,
             g,
             "Target",
             f"the month's sales raised by {p}%",
@@ -177,7 +180,7 @@ def _columns(rng: random.Random) -> list[Column]:
             "GH",
         ),
         Column(
-            "FY2026 Team Budgets",
+            BUDGETS,
             q,
             "Remaining",
             "the budget minus the actual spending",
@@ -187,7 +190,7 @@ def _columns(rng: random.Random) -> list[Column]:
             True,
         ),
         Column(
-            "FY2026 Team Budgets",
+            BUDGETS,
             q,
             "Over Budget",
             'the text "Yes" when the actual exceeds the budget, else "No"',
@@ -197,7 +200,7 @@ def _columns(rng: random.Random) -> list[Column]:
             True,
         ),
         Column(
-            "FY2026 Team Budgets",
+            BUDGETS,
             q,
             "Q2 Budget",
             f"the Q1 budget raised by {p}%",
@@ -207,7 +210,7 @@ def _columns(rng: random.Random) -> list[Column]:
             True,
         ),
         Column(
-            "Headcount Plan 2026",
+            PLAN,
             pl,
             "Total Hires",
             "the sum of the Q2, Q3 and Q4 hires",
@@ -217,7 +220,7 @@ def _columns(rng: random.Random) -> list[Column]:
             True,
         ),
         Column(
-            "Headcount Plan 2026",
+            PLAN,
             pl,
             "Growth",
             "the year-end head count minus the current one",
@@ -246,7 +249,7 @@ def _column_rounds(
 def formula_column(w: Session, rng: random.Random) -> Spec:
     """Add a computed column to a table, as one formula filled down every row."""
     columns = _columns(rng)
-    regional = [c for c in columns if c.workbook == "Regional Sales 2025"]
+    regional = [c for c in columns if c.workbook == REGIONAL]
     col = rng.choice(columns + regional * 2)  # anyone may edit those: more instances
     col = dataclasses.replace(col, header=rng.choice(HEADERS.get(col.header, (col.header,))))
     book = book_of(w, col.workbook)
@@ -365,7 +368,6 @@ def lookup_join(w: Session, rng: random.Random) -> Spec:
     )
 
 
-REGIONAL = "Regional Sales 2025"
 MEASURE = {
     "total": ("SUM", sum),
     "average": ("AVERAGE", lambda v: sum(v) / len(v)),
@@ -399,7 +401,7 @@ def summary_sheet(w: Session, rng: random.Random) -> Spec:
     end = len(regions) + 2
     _, allowed = allow_new_sheet(book, sheet, f"A1:B{end}")
     return Spec(
-        goal=f'In "{REGIONAL}", add a sheet named "{sheet}" with a header row "Region" / '
+        goal=f'In "{book.name}", add a sheet named "{sheet}" with a header row "Region" / '
         f'"{label}" in A1:B1, then one row per region sheet ({", ".join(regions)}, in that order) '
         f"with the region's {word} of monthly sales as a formula reading that sheet, and a last "
         f'row "All regions" with the {word} over every month of every region, also a formula.',
@@ -415,10 +417,10 @@ def summary_sheet(w: Session, rng: random.Random) -> Spec:
         ],
         allowed=[*allow_book(book), *allowed],
         solution=[
-            call("sheets_create_sheet", workbook=REGIONAL, name=sheet),
+            call("sheets_create_sheet", workbook=book.name, name=sheet),
             call(
                 "sheets_write_range",
-                workbook=REGIONAL,
+                workbook=book.name,
                 range=f"{quote_sheet(sheet)}!A1",
                 values=[
                     ["Region", label],
@@ -431,9 +433,6 @@ def summary_sheet(w: Session, rng: random.Random) -> Spec:
             ),
         ],
     )
-
-
-BUDGETS = "FY2026 Team Budgets"
 
 
 def _name_defined(book_id: int, sheet_id: int, name: str, col: int, last: int):
@@ -510,7 +509,7 @@ def named_range(w: Session, rng: random.Random) -> Spec:
     rounds = [[("Q1", f"{col_letter}{rng.randint(2, last)}", 123_456)]]
     row, c = int(cell[1:]), ord(cell[0]) - 64
     return Spec(
-        goal=f'In "{BUDGETS}", define a named range {name} for the {what} column of the Q1 sheet '
+        goal=f'In "{book.name}", define a named range {name} for the {what} column of the Q1 sheet '
         f"(rows 2 to {last}, without the total row), then put a formula in {cell} that gives the "
         f"{word} of {name}, using the name.",
         persona=me.handle,
@@ -544,13 +543,13 @@ def named_range(w: Session, rng: random.Random) -> Spec:
         solution=[
             call(
                 "sheets_define_name",
-                workbook=BUDGETS,
+                workbook=book.name,
                 name=name,
                 range=f"Q1!{col_letter}2:{col_letter}{last}",
             ),
             call(
                 "sheets_write_range",
-                workbook=BUDGETS,
+                workbook=book.name,
                 range=f"Q1!{cell}",
                 values=[[f"={fn}({name})"]],
             ),

@@ -14,7 +14,7 @@ from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.common import call, people_rows
 from officegym.tasks.facts import integer, money
 from officegym.tasks.priors import spread
-from officegym.tasks.sheets.common import ORDERS, book_of, grid, used_rows
+from officegym.tasks.sheets.common import BUDGETS, ORDERS, PLAN, book_of, grid, used_rows
 from officegym.tasks.sheets.formulas import _num
 
 COLS = {"Region": "C", "Product": "D", "Category": "E", "Sales Rep": "F"}
@@ -74,9 +74,6 @@ def _measured(rows: list[list], field: str, value: object, measure: str) -> int:
     return int(math.fsum(_num(r[8]) for r in picked))
 
 
-BUDGETS = "FY2026 Team Budgets"
-
-
 @template("sheets.budget-overrun", difficulty="medium")
 def budget_overrun(w: Session, rng: random.Random) -> Spec:
     """Answer by how much a team's budget line (or two lines, or all of them) or one category
@@ -111,12 +108,12 @@ def budget_overrun(w: Session, rng: random.Random) -> Spec:
         else "stay under its Q1 budget (how much is left unspent)"
     )
     return Spec(
-        goal=f'In "{BUDGETS}", by how many dollars did {ask.what} {asked}? Answer with just '
+        goal=f'In "{book.name}", by how many dollars did {ask.what} {asked}? Answer with just '
         "the amount.",
         persona=me.handle,
         checks=[],
         allowed=[],
-        solution=[call("sheets_read_range", workbook=BUDGETS, range=ask.read)],
+        solution=[call("sheets_read_range", workbook=book.name, range=ask.read)],
         answer=money(ask.gap, alone=True, besides=(ask.budget, ask.actual)),
     )
 
@@ -142,9 +139,6 @@ class _BudgetAsk:
     @property
     def gap(self) -> int:
         return abs(self.actual - self.budget)
-
-
-PLAN = "Headcount Plan 2026"
 
 
 # What a question may ask: the plan's columns it adds up (C: current head count, D-F:
@@ -202,16 +196,16 @@ def planned_hires(w: Session, rng: random.Random, level: Level) -> Spec:
         names = " and ".join(", ".join(str(t) for t in teams).rsplit(", ", 1))
         question = _SEVERAL[form].format(what=what, team=names)
     return Spec(
-        goal=f'{question} in the "{PLAN}" workbook? Answer with just the number.',
+        goal=f'{question} in the "{book.name}" workbook? Answer with just the number.',
         persona=me.handle,
         checks=[],
         allowed=[],
         solution=[
-            call("sheets_read_range", workbook=PLAN, range=f"Plan!A1:G{last + 1}"),
+            call("sheets_read_range", workbook=book.name, range=f"Plan!A1:G{last + 1}"),
             *[
                 call(
                     "sheets_filter_rows",
-                    workbook=PLAN,
+                    workbook=book.name,
                     range=f"Plan!A1:{'ABCDEFG'[col]}{last}",
                     column="A",
                     condition=str(team),

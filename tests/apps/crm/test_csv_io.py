@@ -118,7 +118,8 @@ def test_an_all_digit_name_in_a_file_is_a_name_not_an_id(world: World) -> None:
 def test_an_imported_closed_opportunity_keeps_the_files_close_date(world: World) -> None:
     with world.session() as s:
         who = cast(s)
-        text = "name,account,stage,close_date\nOld deal,{},Closed Won,2025-11-30\n"
+        # quoted: a company name may hold a comma ("Smith, Lee and Park")
+        text = 'name,account,stage,close_date\nOld deal,"{}",Closed Won,2025-11-30\n'
         result = import_csv(s, who.admin, "opportunity", text.format(s.get_one(Account, 1).name))
         assert result.ok, result.errors
         opp = s.get_one(Opportunity, result.created[0])
@@ -133,9 +134,9 @@ def test_a_converted_lead_row_needs_its_links_and_only_it_has_them(world: World)
         account = s.get_one(Account, 1)
         contact = s.scalars(select(Contact).where(Contact.account_id == account.id)).first()
         text = ("last_name,company,status,converted_account,converted_contact\n"
-                f"Ann,Acme,Converted,{account.name},\n"
-                f"Bob,Acme,Working,{account.name},\n"
-                f"Cy,Acme,Converted,{account.name},{contact.email}\n")  # fmt: skip
+                f'Ann,Acme,Converted,"{account.name}",\n'
+                f'Bob,Acme,Working,"{account.name}",\n'
+                f'Cy,Acme,Converted,"{account.name}",{contact.email}\n')  # fmt: skip
         result = import_csv(s, who.admin, "lead", text)
         assert [(e.row, e.column) for e in result.errors] == [
             (2, "converted_contact"), (3, "converted_account")

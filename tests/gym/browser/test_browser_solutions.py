@@ -43,6 +43,8 @@ DERIVED = {
     "shows times the nights the goal gives",
     "sheets.planned-hires": "adds up the hires of the teams and quarters it asks about; "
     "the grid shows each figure, no page their sum",
+    "cross.quarter-end-review": "sums the deals it moved (a rep's, at or over the floor); "
+    "the list's total covers every overdue deal, the manager's and those under the floor too",
 }
 # Every template on three seeds, a long-horizon one on one (each costs 10-20 s of Chromium).
 PLAYED = [

@@ -41,6 +41,8 @@ DERIVED = {
     "the difference of two counts the channel pages show",
     "booking.policy-cap": "the most a stay may cost is the nightly cap the policy page "
     "shows times the nights the goal gives",
+    "sheets.budget-overrun": "may ask the gap of two lines, of a team or of a category over "
+    "every team: the grid shows each line's budget and actual, no page their sum",
     "sheets.planned-hires": "adds up the hires of the teams and quarters it asks about; "
     "the grid shows each figure, no page their sum",
     "cross.quarter-end-review": "sums the deals it moved (a rep's, at or over the floor); "
@@ -155,7 +157,8 @@ def _on_page(fact: str) -> str:
     elif re.fullmatch(r"\d{4}-\d{2}-\d{2}", fact):  # a date, also as pages show one
         forms.add(f"{dt.date.fromisoformat(fact):%b %-d, %Y}")
     either = "|".join(re.escape(f) for f in sorted(forms))
-    return rf"(?<![\w,.])(?:{either})(?!\w|,\d)"
+    version = "v?" if re.fullmatch(r"\d+(?:\.\d+){2,}", fact) else ""  # "v3.20.2" shows 3.20.2
+    return rf"(?<![\w,.]){version}(?:{either})(?!\w|,\d)"
 
 
 def test_a_count_must_read_as_a_count() -> None:
@@ -186,3 +189,10 @@ def test_the_browser_oracle_agent_plays_an_episode(browser_env: BrowserEnv) -> N
     options = {"task": "slack.post-channel", "task_seed": 5}
     result = run_episode(browser_env, BrowserOracleAgent(), options=options)
     assert (result.reward, result.passed, result.task_id) == (1.0, True, "slack.post-channel")
+
+
+def test_a_version_reads_with_or_without_its_v() -> None:
+    pattern = _on_page("3.20.2")
+    assert re.search(pattern, "Deploy of Ember v3.20.2 is done.")
+    assert re.search(pattern, "Ember 3.20.2 is out")
+    assert not re.search(pattern, "Ember v13.20.2") and not re.search(pattern, "v3.20.21")

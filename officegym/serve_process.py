@@ -17,8 +17,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
-import urllib.request
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,20 +25,9 @@ from pathlib import Path
 
 from sqlalchemy import create_engine, text
 
-__all__ = ["Served", "served_database", "wait_healthy"]
+from officegym.loadtest import wait_healthy
 
-
-def wait_healthy(base: str, proc: subprocess.Popen, timeout: float = 300) -> None:
-    """Return once ``/healthz`` answers ok; raise if the server exits or never does."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and proc.poll() is None:
-        try:
-            with urllib.request.urlopen(f"{base}/healthz", timeout=2) as r:
-                if r.read() == b"ok":
-                    return
-        except OSError:
-            time.sleep(0.3)
-    raise RuntimeError(f"serve did not become healthy (exit status {proc.poll()})")
+__all__ = ["Served", "served_database"]
 
 
 @dataclass

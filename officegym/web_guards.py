@@ -7,21 +7,26 @@ beside `officegym.web` (which calls `register_guards` once per app):
 - every answer carries a ``Content-Security-Policy`` (scripts only from this site or
   with the page's nonce, no plugins, forms posting only here, no framing),
   ``X-Frame-Options: DENY`` and ``X-Content-Type-Options: nosniff``;
-- downloads are named by `attachment`, RFC 5987's ``filename*`` beside an ASCII fallback.
+- downloads are named by `attachment`, RFC 5987's ``filename*`` beside an ASCII fallback;
+- an answer's headers stay small whatever a form held: a redirect that carries form values
+  back drops those a page would refuse as a query, and a message kept for the next page
+  (Flask's flash, stored in the session cookie) quotes at most `MAX_FLASH` characters.
 """
 
 from __future__ import annotations
 
 import secrets
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
-from flask import Flask, Response, g, render_template, request
+from flask import Flask, Response, g, render_template, request, session
 from werkzeug.routing import IntegerConverter
 
 from officegym.inputs import MAX_QUERY_VALUE
 
-__all__ = ["CSP", "attachment", "csp_nonce", "register_converters", "register_guards"]
+__all__ = ["CSP", "MAX_FLASH", "attachment", "csp_nonce", "register_converters", "register_guards"]
+
+MAX_FLASH = 500  # characters of one message kept for the next page (a cookie holds ~4 KB)
 
 CSP = (
     "default-src 'self'; script-src 'self'{nonce}; style-src 'self' 'unsafe-inline'; "
@@ -76,9 +81,30 @@ def register_guards(app: Flask, token_auth: set[str]) -> None:
         return None
 
     @app.after_request
+    def small_headers(response: Response) -> Response:
+        flashes = session.get("_flashes")
+        if flashes and any(len(m) > MAX_FLASH for _, m in flashes):
+            session["_flashes"] = [(c, _shortened(m)) for c, m in flashes]
+        if response.location and len(response.location) > MAX_QUERY_VALUE:
+            response.location = _without_long_values(response.location)
+        return response
+
+    @app.after_request
     def security_headers(response: Response) -> Response:
         nonce = f" 'nonce-{g.csp_nonce}'" if "csp_nonce" in g else ""
         response.headers.setdefault("Content-Security-Policy", CSP.format(nonce=nonce))
         response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         return response
+
+
+def _shortened(message: str) -> str:
+    return message if len(message) <= MAX_FLASH else message[: MAX_FLASH - 1] + "…"
+
+
+def _without_long_values(url: str) -> str:
+    """`url` without the query values a page would refuse (`MAX_QUERY_VALUE`)."""
+    parts = urlsplit(url)
+    kept = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
+            if len(v) <= MAX_QUERY_VALUE]  # fmt: skip
+    return urlunsplit(parts._replace(query=urlencode(kept)))

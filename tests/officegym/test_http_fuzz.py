@@ -172,7 +172,11 @@ def test_the_web_pages_answer_bad_input_with_4xx(site: tuple, request: tuple) ->
 
 # ------------------------------------------------- every route and method, every bad kind
 
-SWEPT_APPS = ("booking", "crm", "slack")
+# The apps whose page routes are swept, each with the form keys its routes read.
+SHEETS_KEYS = ["cell", "cut", "fields", "format", "formulas", "link_access", "name", "op",
+               "person", "q", "range", "role", "rows", "sel", "sheet", "sort_column",
+               "sort_header", "sort_order", "source", "text", "version", "values", "columns",
+               "filter", "filter_col", "at", "anchor", "function"]  # fmt: skip
 BAD = ["\ud800", "99999999999999999999999", "9223372036854775808", "-1", "abc", "9999-12-31",
        "1e400", "x" * 50_000]  # fmt: skip
 PLAUSIBLE = {"kind": "opportunities", "ref": "general", "handle": ME, "code": "HM0000000"}
@@ -193,25 +197,34 @@ def swept_paths(rule: str, arguments: list[str]) -> list[str]:
     return sorted(set(out))
 
 
-def swept_requests() -> list[tuple[str, str, str]]:
+def swept_requests(apps: tuple[str, ...], keys: list[str]) -> list[tuple[str, str, str]]:
     """(method, path, encoded values) for every booking, CRM and chat page route and every
     bad kind of value, each put in every form key (a long one in the search key only, for
     GET: the value itself is what a query string may not carry)."""
     out = []
     for rule, arguments, methods in ROUTES:
-        if rule.split("/")[1] not in SWEPT_APPS:
+        if rule.split("/")[1] not in apps:
             continue
         for path in swept_paths(rule, arguments):
             for method in methods:
                 for bad in BAD:
-                    keys = ["q"] if method == "GET" and len(bad) > 100 else FORM_KEYS
-                    out.append((method, path, urlencode(dict.fromkeys(keys, bad))))
+                    put = ["q"] if method == "GET" and len(bad) > 100 else keys
+                    out.append((method, path, urlencode(dict.fromkeys(put, bad))))
     return out
 
 
-def test_every_page_route_answers_every_bad_kind_of_value_with_4xx(site: tuple) -> None:
+@pytest.mark.parametrize(
+    ("apps", "keys"),
+    [(("booking", "crm", "slack"), FORM_KEYS), (("sheets",), SHEETS_KEYS)],
+    ids=["booking-crm-slack", "sheets"],
+)
+def test_every_page_route_answers_every_bad_kind_of_value_with_4xx(
+    site: tuple, apps: tuple[str, ...], keys: list[str]
+) -> None:
+    """(A 50,000-character value once came back in a sheets redirect and a flashed message:
+    headers over 64 KB that no client reads.)"""
     url, _, opener = site
-    swept = swept_requests()
+    swept = swept_requests(apps, keys)
     failures = []
     for method, path, encoded in swept:
         if method == "GET":
@@ -220,7 +233,7 @@ def test_every_page_route_answers_every_bad_kind_of_value_with_4xx(site: tuple) 
             status, page = send(opener, f"{url}{path}", encoded.encode(), {"Origin": url}, "POST")
         if status >= 500:
             failures.append((method, path, encoded[:80], page[:200]))
-    assert len(swept) > 500
+    assert len(swept) > 300
     assert failures == []
 
 

@@ -39,6 +39,7 @@ from officegym.tasks.facts import Fact
 from officegym.tasks.freedom import Free
 from officegym.tasks.hidden import Hidden
 from officegym.tasks.mutants import Equivalent
+from officegym.tasks.steps import Step, flatten
 from officegym.template_index import template_ids, template_modules
 from officegym.tools import ToolCall
 from officegym.world import world_image
@@ -68,17 +69,25 @@ class Spec:
     answer. `equivalent` declares the near-miss mutants of the reference solution that
     this task cannot tell apart from it, each with its reason (`officegym.tasks.mutants`).
     `free` declares where an agent's end state may differ from the one the reference
-    leaves, each with its reason (`officegym.tasks.freedom`)."""
+    leaves, each with its reason (`officegym.tasks.freedom`). A template writes its work
+    as `steps` (`officegym.tasks.steps`), each carrying its calls, checks, allowances and
+    freedoms; the flat lists are the older way to write the same."""
 
     goal: str
     persona: str
-    checks: Sequence[Check]
-    allowed: Sequence[Allow]
-    solution: Sequence[ToolCall]
+    checks: Sequence[Check] = ()
+    allowed: Sequence[Allow] = ()
+    solution: Sequence[ToolCall] = ()
     answer: Fact | None = None
     equivalent: Sequence[Equivalent] = ()
     hidden: Hidden | None = None  # what only the requester knows (ask-the-requester tasks)
     free: Sequence[Free] = ()  # what may differ from the reference's end state, and why
+    steps: Sequence[Step] = ()  # the work as steps (`officegym.tasks.steps`), after the above
+
+    def flat(self) -> Step:
+        """The spec's own lists, then its steps', as one step (what its task holds)."""
+        own = Step(self.solution, self.checks, self.allowed, self.free, self.equivalent)
+        return flatten((own, *self.steps))
 
 
 @dataclass(frozen=True)
@@ -297,7 +306,8 @@ def _make_task(
         )
     if spec.hidden is not None and set(spec.hidden.fact.values) & spec.hidden.fact.read(spec.goal):
         raise ValueError(f"template {template_id}: the goal states the hidden fact")
-    checks = tuple(spec.checks)
+    work = spec.flat()
+    checks = tuple(work.checks)
     if spec.answer is not None:
         checks += (AnswerIs(name=f"answer: {spec.answer.describe()}", fact=spec.answer),)
     return Task(
@@ -309,15 +319,15 @@ def _make_task(
         goal=spec.goal,
         persona=spec.persona,
         checks=checks,
-        allowed=tuple(spec.allowed),
-        solution=tuple(spec.solution),
+        allowed=tuple(work.allowed),
+        solution=tuple(work.calls),
         answer=spec.answer.text() if spec.answer is not None else None,
         apps=tpl.apps,
         expects=spec.answer,
-        equivalent=tuple(spec.equivalent),
+        equivalent=tuple(work.equivalent),
         hidden=spec.hidden,
         params=tuple(built.params.items()),
-        free=tuple(spec.free),
+        free=tuple(work.free),
     )
 
 

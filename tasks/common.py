@@ -1,6 +1,7 @@
 """What every app's templates share: reference calls (`call`), seeded picks (`pick`), person
-look-ups, the next row id, and the chat allowances for posts and direct messages (every
-app's templates may tell someone in chat that the work is done)."""
+look-ups, the next row id, the chat allowances for posts and direct messages, and the chat
+steps that carry them (every app's templates may tell someone in chat that the work is
+done: `post_step`, `reply_step`, `dm_step`)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,9 @@ from officegym.apps.org.models import Person
 from officegym.apps.slack import service as chat
 from officegym.apps.slack.channels import dm_key
 from officegym.tasks.checks import Allow, NewRowId
+from officegym.tasks.slack.said import Said
+from officegym.tasks.statements import Says
+from officegym.tasks.steps import Step
 from officegym.tools import ToolCall
 
 __all__ = [
@@ -23,12 +27,15 @@ __all__ = [
     "allow_post",
     "call",
     "dm_channel",
+    "dm_step",
     "new_channel",
     "next_id",
     "people",
     "people_rows",
     "person_row",
     "pick",
+    "post_step",
+    "reply_step",
 ]
 
 
@@ -131,3 +138,56 @@ def allow_dm_to(w: Session, me: Any, other: Any, *, limit: int = 1) -> list[Allo
         Allow("slack_membership", where={"channel_id": channel}, limit=2),
         *allow_post(channel, me.id, limit=limit),
     ]
+
+
+def post_step(
+    me: Any,
+    channel_id: int | NewRowId,
+    text: str,
+    says: Says,
+    *,
+    name: str,
+    channel: str,
+    limit: int = 1,
+    weight: float = 1.0,
+) -> Step:
+    """Post `text` at the top level of a channel (`channel` as the tool names it, an id
+    or name): the call, the check that `me`'s new posts there say what `says` asks, and
+    `limit` posts allowed."""
+    return Step(
+        calls=[call("slack_post_message", channel=channel, text=text)],
+        checks=[Said(name=name, author_id=me.id, channel_id=channel_id, says=says, weight=weight)],
+        allowed=allow_post(channel_id, me.id, limit=limit),
+    )
+
+
+def reply_step(
+    me: Any,
+    channel_id: int,
+    message_id: int,
+    text: str,
+    says: Says,
+    *,
+    name: str,
+    weight: float = 1.0,
+) -> Step:
+    """Reply `text` in the thread of `message_id`: the call, the check that `me`'s replies
+    there say what `says` asks, and one reply allowed."""
+    return Step(
+        calls=[call("slack_reply_in_thread", message_id=message_id, text=text)],
+        checks=[Said(name=name, author_id=me.id, thread_of=message_id, says=says, weight=weight)],
+        allowed=allow_post(channel_id, me.id, thread_parent_id=message_id),
+    )
+
+
+def dm_step(
+    w: Session, me: Any, other: Any, text: str, says: Says, *, name: str, weight: float = 1.0
+) -> Step:
+    """Send `other` a direct message `text`: the call, the check that `me`'s messages in
+    their DM say what `says` asks, and one message allowed (in the DM the episode opens,
+    if they have none)."""
+    return Step(
+        calls=[call("slack_send_dm", people=[other.handle], text=text)],
+        checks=[Said(name=name, author_id=me.id, dm_to=other.id, says=says, weight=weight)],
+        allowed=allow_dm_to(w, me, other),
+    )

@@ -12,7 +12,7 @@ from officegym.apps.crm.models import CLOSED_STAGES, STAGES
 from officegym.seed_data.crm_text import NEXT_STEPS
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, Predicate, RowExists, Same
-from officegym.tasks.common import allow_post, call, pick
+from officegym.tasks.common import allow_post, call, pick, reply_step
 from officegym.tasks.crm.common import allow_new, allow_update, crm_index
 from officegym.tasks.crm.pipeline import CLOSE_FIELDS, MOVE_FIELDS
 from officegym.tasks.crm.support import allow_escalation, escalated, reason_logged
@@ -20,6 +20,7 @@ from officegym.tasks.cross.common import Request, case_fact, requests_of
 from officegym.tasks.facts import choice
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
+from officegym.tasks.steps import Step
 from officegym.tools import ToolCall
 
 APPS = ["crm", "slack"]
@@ -81,39 +82,41 @@ def stage_request(w: Session, rng: random.Random) -> Spec:
         f'"{opp.name}" deal. Do what they asked in the CRM, then reply in their thread to '
         "confirm, naming the new stage.",
         persona=me.handle,
-        checks=[
-            FieldEquals(
-                name=f"stage is {stage}",
-                table="crm_opportunity",
-                row_id=opp.id,
-                field="stage",
-                value=stage,
+        steps=[
+            Step(
+                calls=[
+                    call(
+                        "slack_search_messages",
+                        query=f"please move {opp.name}",
+                        channel=req.channel,
+                    ),
+                    call("crm_get_opportunity", opportunity=opp.name),
+                    call("crm_change_opportunity_stage", opportunity=opp.id, stage=stage),
+                ],
+                checks=[
+                    FieldEquals(
+                        name=f"stage is {stage}",
+                        table="crm_opportunity",
+                        row_id=opp.id,
+                        field="stage",
+                        value=stage,
+                    ),
+                ],
+                allowed=allow_update(
+                    "opportunity", opp.id, CLOSE_FIELDS if stage in CLOSED_STAGES else MOVE_FIELDS
+                ),
             ),
-            Said(
-                name="confirmed in the thread, naming the stage",
-                author_id=me.id,
-                thread_of=req.message_id,
-                says=Says(
+            reply_step(
+                me,
+                req.channel_id,
+                req.message_id,
+                f"Done: {opp.name} is now at {stage} in the CRM.",
+                Says(
                     facts=[choice(stage, STAGES, ignoring=(opp.name,))],
                     ignoring=[opp.name],
                     act="confirm",
                 ),
-            ),
-        ],
-        allowed=[
-            *allow_update(
-                "opportunity", opp.id, CLOSE_FIELDS if stage in CLOSED_STAGES else MOVE_FIELDS
-            ),
-            *_reply(req, me.id),
-        ],
-        solution=[
-            call("slack_search_messages", query=f"please move {opp.name}", channel=req.channel),
-            call("crm_get_opportunity", opportunity=opp.name),
-            call("crm_change_opportunity_stage", opportunity=opp.id, stage=stage),
-            call(
-                "slack_reply_in_thread",
-                message_id=req.message_id,
-                text=f"Done: {opp.name} is now at {stage} in the CRM.",
+                name="confirmed in the thread, naming the stage",
             ),
         ],
     )

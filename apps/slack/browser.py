@@ -51,8 +51,10 @@ def _message(message_id: int) -> str:
     return f"/slack/m/{int(message_id)}"
 
 
-def _handles(refs: list[str]) -> list[str]:
-    return [r.strip().lstrip("@") for r in refs]
+def _picked(refs: list[str]) -> str:
+    """What a person types into a people picker for these people (handles, emails or
+    names, as the tool takes them), comma-separated."""
+    return ", ".join(r.strip() for r in refs)
 
 
 def _msg_id(message_id: int, part: str) -> str:
@@ -81,7 +83,7 @@ def _reply_in_thread(a: Args) -> list[str]:
 def _send_dm(a: Args) -> list[str]:
     return [
         goto("/slack/dm/new"),
-        act("select_option", "new-dm-people", _handles(a["people"])),
+        act("fill", "new-dm-people", _picked(a["people"])),
         act("click", "new-dm-submit"),
         *_compose(a["text"]),
     ]
@@ -132,7 +134,7 @@ def _create_channel(a: Args) -> list[str]:
 def _invite_to_channel(a: Args) -> list[str]:
     return [
         goto(_details(a["channel"])),
-        act("select_option", "invite-people", _handles(a["people"])),
+        act("fill", "invite-people", _picked(a["people"])),
         act("click", "invite-submit"),
     ]
 

@@ -37,6 +37,7 @@ __all__ = [
     "computed_step",
     "fill_step",
     "final_rows",
+    "fix_step",
     "new_sheet_step",
     "new_workbook_step",
     "on_book",
@@ -105,6 +106,36 @@ def computed_step(
         weight=weight,
     )
     return Step(calls=calls, checks=[check], allowed=allowed)
+
+
+def fix_step(
+    book: Book,
+    sheet: str,
+    cell: str,
+    formulas: list[str],
+    expect: Expect,
+    *,
+    name: str,
+    rounds: Sequence[Sequence[Edit]] = (),
+    target: str | None = None,
+) -> Step:
+    """Repair cells: write `formulas` along a row from `cell` (each cell rewritten once,
+    nothing around them) and check `target` (the cells written, unless given) computes
+    `expect` (`computed_step`)."""
+    at = parse_area(cell)
+    cells = [(at.r1, at.c1 + i) for i in range(len(formulas))]
+    if target is None:
+        target = cell if len(formulas) == 1 else f"{cell}:{col_letters(cells[-1][1])}{at.r1}"
+    return computed_step(
+        book,
+        sheet,
+        target,
+        expect,
+        name=name,
+        rounds=rounds,
+        calls=[write_call(book, f"{sheet}!{cell}", [formulas])],
+        allowed=allow_each(book, sheet, cells),
+    )
 
 
 def fill_step(

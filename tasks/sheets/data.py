@@ -147,40 +147,32 @@ def dedupe_rows(w: Session, rng: random.Random) -> Spec:
     original = grid(w, book, f"Vendors!A1:C{last}")
     me = rng.choice([book.owner, *rng.sample(list(people_rows(w)), 4)])
     who = rng.choice([p for p in people_rows(w) if p.id != me.id]).name
+    dedupe = Step(
+        calls=[
+            call(
+                "sheets_remove_duplicates",
+                workbook=VENDORS,
+                range=f"Vendors!A1:C{last}",
+                header=True,
+            )
+        ],
+        checks=[Predicate(name="each vendor once, in order", fn=_deduped(book, original))],
+        allowed=allow_cells(book.sheets["Vendors"], f"A2:C{last}", ("update", "delete")),
+        equivalent=[
+            Equivalent(
+                "bool.flip",
+                "the header row repeats no vendor, so it stays first either way",
+                tool="sheets_remove_duplicates",
+                arg="header",
+            )
+        ],
+    )
     return Spec(
         goal=f'{who} pasted two exports into "{VENDORS}" and some vendors now appear twice. '
         "Remove the duplicate rows so each vendor is listed once, keeping the first appearance "
         "and the order, with no empty rows left in the list.",
         persona=me.handle,
-        steps=[
-            on_book(
-                book,
-                Step(
-                    calls=[
-                        call(
-                            "sheets_remove_duplicates",
-                            workbook=VENDORS,
-                            range=f"Vendors!A1:C{last}",
-                            header=True,
-                        )
-                    ],
-                    checks=[
-                        Predicate(name="each vendor once, in order", fn=_deduped(book, original))
-                    ],
-                    allowed=allow_cells(
-                        book.sheets["Vendors"], f"A2:C{last}", ("update", "delete")
-                    ),
-                    equivalent=[
-                        Equivalent(
-                            "bool.flip",
-                            "the header row repeats no vendor, so it stays first either way",
-                            tool="sheets_remove_duplicates",
-                            arg="header",
-                        )
-                    ],
-                ),
-            )
-        ],
+        steps=[on_book(book, dedupe)],
     )
 
 
@@ -218,39 +210,36 @@ def number_format(w: Session, rng: random.Random) -> Spec:
     preset = rng.choice(sorted(FORMATS))
     me = rng.choice(book.editors)
     sid, col = book.sheets[sheet], ord(letter) - 64
-    return Spec(
-        goal=f'In "{book.name}", show the {what} on the {sheet} sheet '
-        f"({letter}{first}:{letter}{last}) as {FORMATS[preset]}.",
-        persona=me.handle,
-        steps=[
-            on_book(
-                book,
-                Step(
-                    calls=[
-                        call(
-                            "sheets_set_number_format",
-                            workbook=book.name,
-                            range=f"{sheet}!{letter}{first}:{letter}{last}",
-                            format=preset,
-                        )
-                    ],
-                    checks=[
-                        Predicate(
-                            name=f"{letter}{first}:{letter}{last} as {preset}",
-                            fn=_formatted(sid, col, range(first, last + 1), PRESETS[preset]),
-                        )
-                    ],
-                    allowed=[
-                        Allow(
-                            "sheets_cell",
-                            kinds=("update",),
-                            where={"sheet_id": sid, **cells_in(f"{letter}{first}:{letter}{last}")},
-                            fields=frozenset({"fmt"}),
-                        )
-                    ],
-                ),
+    area = f"{letter}{first}:{letter}{last}"
+    fmt = Step(
+        calls=[
+            call(
+                "sheets_set_number_format",
+                workbook=book.name,
+                range=f"{sheet}!{area}",
+                format=preset,
             )
         ],
+        checks=[
+            Predicate(
+                name=f"{area} as {preset}",
+                fn=_formatted(sid, col, range(first, last + 1), PRESETS[preset]),
+            )
+        ],
+        allowed=[
+            Allow(
+                "sheets_cell",
+                kinds=("update",),
+                where={"sheet_id": sid, **cells_in(area)},
+                fields=frozenset({"fmt"}),
+            )
+        ],
+    )
+    return Spec(
+        goal=f'In "{book.name}", show the {what} on the {sheet} sheet ({area}) as '
+        f"{FORMATS[preset]}.",
+        persona=me.handle,
+        steps=[on_book(book, fmt)],
     )
 
 

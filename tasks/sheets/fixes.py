@@ -112,26 +112,22 @@ def fix_short_range(w: Session, rng: random.Random) -> Spec:
         [("Weekly", f"{c}3", 1) for c in cols],
     ]
     which = " and ".join(f"{names[c]} ({c}{total_row})" for c in cols)
+    fix = fix_step(
+        book,
+        "Weekly",
+        f"{cols[0]}{total_row}",
+        [f"=SUM({c}2:{c}{last})" for c in cols],
+        expect,
+        name="the totals cover every week",
+        rounds=rounds,
+        target=f"{cols[0]}{total_row}:{cols[-1]}{total_row}",
+        reads=[read_call(WEEKLY, f"Weekly!A1:C{total_row}", mode="formulas")],
+    )
     return Spec(
         goal=f'{asked} the totals of "{WEEKLY}" leave out the latest weeks. Fix the {which} '
         f"total so it covers every week, rows 2 to {last}, as a formula.",
         persona=me.handle,
-        steps=[
-            Step(calls=[read_call(WEEKLY, f"Weekly!A1:C{total_row}", mode="formulas")]),
-            on_book(
-                book,
-                fix_step(
-                    book,
-                    "Weekly",
-                    f"{cols[0]}{total_row}",
-                    [f"=SUM({c}2:{c}{last})" for c in cols],
-                    expect,
-                    name="the totals cover every week",
-                    rounds=rounds,
-                    target=f"{cols[0]}{total_row}:{cols[-1]}{total_row}",
-                ),
-            ),
-        ],
+        steps=[on_book(book, fix)],
     )
 
 
@@ -155,24 +151,20 @@ def fix_stale_total(w: Session, rng: random.Random) -> Spec:
         [("Spend", f"B{rng.randint(2, total_row - 1)}", 77_700)],
         [("Spend", f"D{rng.randint(2, total_row - 1)}", 0)],
     ]
+    fix = fix_step(
+        book,
+        "Spend",
+        f"E{total_row}",
+        [f"=SUM({src})"],
+        expect,
+        name=f"E{total_row} adds up the spending",
+        rounds=rounds,
+        reads=[read_call(SPEND, f"Spend!A1:E{total_row}", mode="formulas")],
+    )
     return Spec(
         goal=f'{asked} the grand total in cell E{total_row} of "{SPEND}" does not match the '
         f"spending above it: someone typed the number in. Replace it with a formula summing {of}, "
         "so it stays right when the numbers change.",
         persona=me.handle,
-        steps=[
-            Step(calls=[read_call(SPEND, f"Spend!A1:E{total_row}", mode="formulas")]),
-            on_book(
-                book,
-                fix_step(
-                    book,
-                    "Spend",
-                    f"E{total_row}",
-                    [f"=SUM({src})"],
-                    expect,
-                    name=f"E{total_row} adds up the spending",
-                    rounds=rounds,
-                ),
-            ),
-        ],
+        steps=[on_book(book, fix)],
     )

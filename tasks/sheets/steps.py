@@ -118,10 +118,11 @@ def fix_step(
     name: str,
     rounds: Sequence[Sequence[Edit]] = (),
     target: str | None = None,
+    reads: Sequence[ToolCall] = (),
 ) -> Step:
-    """Repair cells: write `formulas` along a row from `cell` (each cell rewritten once,
-    nothing around them) and check `target` (the cells written, unless given) computes
-    `expect` (`computed_step`)."""
+    """Repair cells: after `reads` (the broken formulas, say), write `formulas` along a
+    row from `cell` (each cell rewritten once, nothing around them) and check `target`
+    (the cells written, unless given) computes `expect` (`computed_step`)."""
     at = parse_area(cell)
     cells = [(at.r1, at.c1 + i) for i in range(len(formulas))]
     if target is None:
@@ -133,7 +134,7 @@ def fix_step(
         expect,
         name=name,
         rounds=rounds,
-        calls=[write_call(book, f"{sheet}!{cell}", [formulas])],
+        calls=[*reads, write_call(book, f"{sheet}!{cell}", [formulas])],
         allowed=allow_each(book, sheet, cells),
     )
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from collections.abc import Sequence
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -16,13 +14,12 @@ from officegym.apps.slack.models import Channel
 from officegym.seed_data.crm_text import ESCALATION_REASONS
 from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.checks import Predicate, RowExists
-from officegym.tasks.common import allow_dm, call, pick, post_step
+from officegym.tasks.common import call, dm_step, pick, post_step
 from officegym.tasks.crm.common import contact_names, crm_index, only_open_deal
 from officegym.tasks.crm.support import allow_escalation, escalated, reason_quoted
 from officegym.tasks.cross.common import case_fact
 from officegym.tasks.facts import choice
 from officegym.tasks.mutants import Equivalent
-from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
 from officegym.tasks.steps import Step
 
@@ -31,29 +28,6 @@ APPS = ["crm", "slack"]
 
 def _channel_id(w: Session, name: str) -> int:
     return w.scalars(select(Channel.id).where(Channel.name == name)).one()
-
-
-# TODO(steps): move to tasks/common.py beside dm_step (this one allows the DM as `allow_dm`
-# does: one new DM, told apart by its creator).
-def lone_dm_step(
-    w: Session,
-    me: Any,
-    other: Any,
-    text: str,
-    says: Says,
-    *,
-    name: str,
-    equivalent: Sequence[Equivalent] = (),
-) -> Step:
-    """Send `other` a direct message `text` in a task that opens at most one new DM: the
-    call, the check that `me`'s messages in their DM say what `says` asks, and one message
-    allowed (`allow_dm`)."""
-    return Step(
-        calls=[call("slack_send_dm", people=[other.handle], text=text)],
-        checks=[Said(name=name, author_id=me.id, dm_to=other.id, says=says)],
-        allowed=allow_dm(w, me, other),
-        equivalent=equivalent,
-    )
 
 
 @template("cross.deal-status-to-channel", difficulty="easy", apps=APPS, knobs={"hops": (0, 1, 2)})
@@ -144,13 +118,14 @@ def escalate_and_tell_manager(w: Session, rng: random.Random) -> Spec:
                 allowed=allow_escalation(case.id, me.id),
             ),
             Step(calls=[call("slack_get_person", person=owner.handle)]),
-            lone_dm_step(
+            dm_step(
                 w,
                 me,
                 boss,
                 f"Heads up: case {case.number} ({account}) is escalated: {reason}.",
                 Says(facts=[case_fact(idx, case.number)], act="confirm"),
                 name=f"DM to {boss.name} with the case number",
+                lone=True,
             ),
         ],
     )
@@ -221,13 +196,14 @@ def pipeline_to_manager(w: Session, rng: random.Random, level: Level) -> Spec:
                     *looks,
                 ]
             ),
-            lone_dm_step(
+            dm_step(
                 w,
                 me,
                 boss,
                 f"My open pipeline closing by {by:%B %-d}: ${total:,}.",
                 Says(amount=total, amounts_besides=_parts(idx, me.id, by), act="report"),
                 name=f"DM to {boss.name} with the total",
+                lone=True,
                 equivalent=[
                     Equivalent(
                         "text.drop-fact",

@@ -15,8 +15,7 @@ from sqlalchemy.orm import Session
 from officegym.apps.slack.models import Message
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Predicate
-from officegym.tasks.common import call, people_rows, pick
-from officegym.tasks.cross.reporting import lone_dm_step
+from officegym.tasks.common import call, dm_step, people_rows, pick
 from officegym.tasks.mutants import Equivalent
 from officegym.tasks.sheets.common import Book, book_of, used_rows
 from officegym.tasks.sheets.fixes import SUMMARY, broken_region, region_fix
@@ -116,13 +115,14 @@ def fix_report_request(w: Session, rng: random.Random) -> Spec:
                 ]
             ),
             on_book(book, fix, recalc=True),
-            lone_dm_step(
+            dm_step(
                 w,
                 me,
                 asker,
                 reply,
                 Says(all_of=[[name]], act="confirm"),
                 name=f"confirmed to {asker.name}",
+                lone=True,
                 equivalent=[
                     Equivalent(
                         "text.drop-fact",

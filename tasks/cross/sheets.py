@@ -14,9 +14,8 @@ from sqlalchemy.orm import Session
 from officegym.apps.slack.models import Channel
 from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.checks import GradeContext, NewRowId, Predicate
-from officegym.tasks.common import call, people_rows, pick, post_step
+from officegym.tasks.common import call, dm_step, people_rows, pick, post_step
 from officegym.tasks.crm.common import crm_index
-from officegym.tasks.cross.reporting import lone_dm_step
 from officegym.tasks.facts import choice
 from officegym.tasks.mutants import Equivalent
 from officegym.tasks.sheets.common import BUDGETS, book_of, grid, sheets_index, used_rows
@@ -218,7 +217,7 @@ def budget_overrun_to_manager(w: Session, rng: random.Random) -> Spec:
         persona=me.handle,
         steps=[
             Step(calls=[read_call(book, f"Q1!A1:F{last + 1}")]),
-            lone_dm_step(
+            dm_step(
                 w,
                 me,
                 boss,
@@ -232,6 +231,7 @@ def budget_overrun_to_manager(w: Session, rng: random.Random) -> Spec:
                     ],
                 ),
                 name=f"DM to {boss.name} with {line[1]} and ${gap:,}",
+                lone=True,
                 equivalent=[
                     Equivalent(
                         "text.drop-fact",
@@ -301,7 +301,7 @@ def expense_total_to_manager(w: Session, rng: random.Random, level: Level) -> Sp
         persona=me.handle,
         steps=[
             Step(calls=[*looks, read_call(book, f"Expenses!A1:E{last + 1}"), *filters]),
-            lone_dm_step(
+            dm_step(
                 w,
                 me,
                 boss,
@@ -313,6 +313,7 @@ def expense_total_to_manager(w: Session, rng: random.Random, level: Level) -> Sp
                     facts=facts,
                 ),
                 name=f"DM to {boss.name} with ${total:,}",
+                lone=True,
             ),
         ],
     )

@@ -274,12 +274,7 @@ class BrowserEnv(EpisodeEnv[dict[str, Any], str]):
             return None
         if self.task is None:
             return "(no episode; call reset())"
-        lines = [
-            f"{self.task.id} seed {self.task.seed}  step {self.episode.steps}/{self.max_steps}",
-            f"persona: {self._persona}",
-            f"goal: {self._goal}",
-            f"url: {self._tab.url}",
-        ]
+        lines = [*self._render_head(), f"url: {self._tab.url}"]
         action, error = self._last
         if action:
             lines.append(f"action: {clip(action, 500)}")

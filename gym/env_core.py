@@ -113,6 +113,7 @@ class EpisodeEnv(gymnasium.Env[ObsT, ActT], Generic[ObsT, ActT]):
         self.world: World = self.worlds.get(self.worlds.worlds[0])
         self.episode = Episode()
         self._personas: dict[str, str] = {}
+        self._goal = self._persona = ""  # the current episode's, as the agent reads them
 
     def _draw(self, options: Mapping[str, Any] | None) -> tuple[Task, str]:
         """The world and task of a reset (``options`` may fix them, else drawn from
@@ -189,6 +190,15 @@ class EpisodeEnv(gymnasium.Env[ObsT, ActT], Generic[ObsT, ActT]):
             with self._exclusive(), self.world.session() as s:
                 self._personas[handle] = persona_label(s, handle)
         return self._personas[handle]
+
+    def _render_head(self) -> list[str]:
+        """The first lines of an ``ansi`` rendering: the task, the step, who acts, the goal."""
+        assert self.task is not None
+        return [
+            f"{self.task.id} seed {self.task.seed}  step {self.episode.steps}/{self.max_steps}",
+            f"persona: {self._persona}",
+            f"goal: {self._goal}",
+        ]
 
     def __getstate__(self) -> dict[str, Any]:
         refuse_pickling(self)

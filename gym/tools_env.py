@@ -124,7 +124,6 @@ class OfficeEnv(EpisodeEnv[dict[str, str], str | dict[str, Any]]):
         )
         self._runner: ToolRunner | None = None
         self._names: frozenset[str] = frozenset()
-        self._goal = self._persona = ""
         self._reads: dict[str, str] = {}  # read calls' results, for stale reads
         self._last: tuple[Any, dict[str, str]] | None = None
 
@@ -248,11 +247,7 @@ class OfficeEnv(EpisodeEnv[dict[str, str], str | dict[str, Any]]):
             return None
         if self.task is None:
             return "(no episode; call reset())"
-        lines = [
-            f"{self.task.id} seed {self.task.seed}  step {self.episode.steps}/{self.max_steps}",
-            f"persona: {self._persona}",
-            f"goal: {self._goal}",
-        ]
+        lines = self._render_head()
         if self._last is not None:
             action, obs = self._last
             lines.append(f"action: {clip(_show(action), 500)}")

@@ -18,25 +18,15 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from officegym.apps.browser_steps import act, goto, path_part
-from officegym.apps.org import service as org
+from officegym.apps.org.models import Person
 from officegym.apps.slack import service as chat
-from officegym.tools import ToolCall
 from officegym.web import stable_id
 
-__all__ = ["STEPS", "steps"]
+__all__ = ["STEPS"]
 
 Args = Mapping[str, Any]
 Make = Callable[[Args], list[str]]
-Look = Callable[[Args, Session, str], list[str]]
-
-
-def steps(call: ToolCall, world: Session, persona: str) -> list[str]:
-    """The UI actions doing `call`; KeyError for a tool the pages cannot do."""
-    try:
-        make = STEPS[call.name]
-    except KeyError:
-        raise KeyError(f"no browser steps for tool {call.name!r}") from None
-    return make(call.arguments, world, persona)
+Look = Callable[[Args, Session, Person], list[str]]
 
 
 def _channel(ref: str) -> str:
@@ -200,10 +190,9 @@ def _reads() -> dict[str, Make]:
     }
 
 
-def _read_dm(a: Args, world: Session, persona: str) -> list[str]:
+def _read_dm(a: Args, world: Session, actor: Person) -> list[str]:
     """Open the conversation from the sidebar (the sidebar alone if there is none: the
     tool then reads no messages)."""
-    actor = org.find_person(world, persona)
     people = chat.resolve_people(world, a["people"])
     if chat.find_dm(world, actor, people) is None:
         return [goto("/slack/")]

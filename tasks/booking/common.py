@@ -101,12 +101,15 @@ def new_stay(booked_by: int, **where: Any) -> NewRowId:
     return NewRowId("booking_reservation", {"booked_by_id": booked_by, **where})
 
 
-def allow_new_stay(booked_by: int, *, messages: bool = False) -> list[Allow]:
-    """One new reservation by `booked_by`, its nights and its charge (and the one message to
-    its host the booking sends)."""
-    made = new_stay(booked_by)
+def allow_new_stay(
+    booked_by: int, *, guest: int | None = None, messages: bool = False
+) -> list[Allow]:
+    """One new reservation by `booked_by` (for `guest`, if given), its nights and its
+    charge (and the one message to its host the booking sends)."""
+    extra = {} if guest is None else {"guest_id": guest}
+    made = new_stay(booked_by, **extra)
     out = [
-        Allow("booking_reservation", where={"booked_by_id": booked_by}, limit=1),
+        Allow("booking_reservation", where={"booked_by_id": booked_by, **extra}, limit=1),
         Allow("booking_night", where={"reservation_id": made}),
         Allow("booking_payment", where={"reservation_id": made}, limit=2),
     ]

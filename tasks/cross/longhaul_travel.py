@@ -17,13 +17,12 @@ from officegym.apps.booking import service as booking
 from officegym.tasks.base import Spec, template
 from officegym.tasks.booking.chat import TripPost, trip_posts
 from officegym.tasks.booking.common import booking_index
-from officegym.tasks.checks import Allow, Check, NewRowId, RowExists
-from officegym.tasks.common import allow_post, call, pick
+from officegym.tasks.booking.steps import book_stay, search_stays_call
+from officegym.tasks.common import call, pick, reply_step
 from officegym.tasks.cross.longhaul import listing
 from officegym.tasks.facts import Fact, choice
-from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
-from officegym.tools import ToolCall
+from officegym.tasks.steps import Step
 
 APPS = ["booking", "slack"]
 
@@ -75,17 +74,6 @@ def _trips(engine: Engine) -> list[Trip]:
     return sorted(out.values(), key=lambda t: t.post.message_id)
 
 
-def _allow_stay(me_id: int, guest_id: int) -> list[Allow]:
-    """One new reservation by `me_id` for `guest_id`, its nights and its charge."""
-    where = {"booked_by_id": me_id, "guest_id": guest_id}
-    made = NewRowId("booking_reservation", where)
-    return [
-        Allow("booking_reservation", where=where, limit=1),
-        Allow("booking_night", where={"reservation_id": made}),
-        Allow("booking_payment", where={"reservation_id": made}, limit=2),
-    ]
-
-
 def _bookable(todo: list[Trip]) -> list[Trip]:
     """The trips in order, without any whose place an earlier one books on one of the same
     nights: each trip's cheapest place is found on the world as it starts, so two requests
@@ -119,63 +107,8 @@ def travel_desk(w: Session, rng: random.Random) -> Spec:
     )
     travellers = {t.post.author_id for t in todo}
     me = pick(rng, [p for p in idx.people.values() if p.id not in travellers], "travel agents")
-    checks: list[Check] = []
-    allowed: list[Allow] = []
-    solution: list[ToolCall] = [
-        call("slack_search_messages", query="Trip request", channel="travel")
-    ]
-    for t in todo:
-        who = idx.people[t.post.author_id]
-        where = {
-            "listing_id": t.best.id,
-            "check_in": t.check_in,
-            "check_out": t.check_out,
-            "guest_id": who.id,
-            "booked_by_id": me.id,
-        }
-        dates: Fact = Fact("date", (t.check_in, t.check_out))
-        checks += [
-            RowExists(
-                name=f"stay booked for {who.name}",
-                table="booking_reservation",
-                where=where,
-                new=True,
-            ),
-            Said(
-                name=f"confirmed to {who.name} in the thread",
-                author_id=me.id,
-                thread_of=t.post.message_id,
-                says=Says(facts=[choice(t.best.title, t.titles), dates], act="confirm"),
-            ),
-        ]
-        allowed += [
-            *_allow_stay(me.id, who.id),
-            *allow_post(t.post.channel_id, me.id, thread_parent_id=t.post.message_id),
-        ]
-        solution += [
-            call(
-                "booking_search_stays",
-                city=t.city.slug,
-                check_in=t.check_in.isoformat(),
-                check_out=t.check_out.isoformat(),
-                bedrooms=t.bedrooms,
-                max_price=t.cap // 100,
-                sort="total_price",
-                limit=5,
-            ),
-            call(
-                "booking_book_stay",
-                listing_id=t.best.id,
-                check_in=t.check_in.isoformat(),
-                check_out=t.check_out.isoformat(),
-                traveller=who.handle,
-            ),
-            call(
-                "slack_reply_in_thread",
-                message_id=t.post.message_id,
-                text=f"Booked {t.best.title} for you, {t.check_in:%B %-d} to {t.check_out:%B %-d}.",
-            ),
-        ]
+    steps = [Step(calls=[call("slack_search_messages", query="Trip request", channel="travel")])]
+    steps += [_trip_step(t, me, idx.people[t.post.author_id]) for t in todo]
     names = listing(idx.people[t.post.author_id].name for t in todo)
     return Spec(
         goal=f"You are on the travel desk today. {names} each posted a trip request in "
@@ -184,7 +117,35 @@ def travel_desk(w: Session, rng: random.Random) -> Spec:
         "in the traveller's name, then reply in their request's thread with the place you "
         "booked and its dates. Other people's requests are not part of this.",
         persona=me.handle,
-        checks=checks,
-        allowed=allowed,
-        solution=solution,
+        steps=steps,
+    )
+
+
+def _trip_step(t: Trip, me: Any, who: Any) -> Step:
+    """One request of the desk: find its place, book it for `who`, confirm in its thread."""
+    search = search_stays_call(t.city.slug, t.check_in, t.check_out, bedrooms=t.bedrooms,
+                               max_price=t.cap // 100, sort="total_price", limit=5)  # fmt: skip
+    says = Says(facts=[choice(t.best.title, t.titles), Fact("date", (t.check_in, t.check_out))],
+                act="confirm")  # fmt: skip
+    text = f"Booked {t.best.title} for you, {t.check_in:%B %-d} to {t.check_out:%B %-d}."
+    return (
+        Step(calls=[search])
+        + book_stay(
+            me.id,
+            t.best.id,
+            t.check_in,
+            t.check_out,
+            name=f"stay booked for {who.name}",
+            where={"guest_id": who.id, "booked_by_id": me.id},
+            guest=who.id,
+            traveller=who.handle,
+        )
+        + reply_step(
+            me,
+            t.post.channel_id,
+            t.post.message_id,
+            text,
+            says,
+            name=f"confirmed to {who.name} in the thread",
+        )
     )

@@ -1,7 +1,8 @@
 """Step builders for the acts booking templates repeat: book a stay, change or cancel a
-stay, move or cancel a flight, message a host. Each returns the act's reference calls,
-the checks of the state they leave (named and weighted as the templates grade them) and
-its allowances, from values the template computed; none draws from the rng."""
+stay, move or cancel a flight, message a host, carry out a trip request from chat. Each
+returns the act's reference calls, the checks of the state they leave (named and
+weighted as the templates grade them) and its allowances, from values the template
+computed; none draws from the rng."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from officegym.tasks.booking.chat import Trip
 from officegym.tasks.booking.common import (
     allow_change,
     allow_flight_change,
@@ -16,7 +18,8 @@ from officegym.tasks.booking.common import (
     host_told,
 )
 from officegym.tasks.checks import Allow, FieldEquals, RowExists
-from officegym.tasks.common import call
+from officegym.tasks.common import call, reply_step
+from officegym.tasks.facts import Fact, choice
 from officegym.tasks.statements import Says
 from officegym.tasks.steps import Step
 from officegym.tools import ToolCall
@@ -25,6 +28,7 @@ __all__ = [
     "AMOUNT_FIELDS",
     "CANCEL_FIELDS",
     "book_stay",
+    "book_trip",
     "cancel_flight",
     "cancel_stay",
     "change_stay",
@@ -160,3 +164,28 @@ def message_host(me_id: int, r: Any, text: str, says: Says) -> Step:
         checks=[host_told(r.listing_id, me_id, says, r.id)],
         allowed=[Allow("booking_message", where=where, limit=1)],
     )
+
+
+def book_trip(
+    t: Trip, me: Any, who: Any, *, name: str, confirmed: str, for_guest: bool = False
+) -> Step:
+    """Carry out trip request `t` of `who`: search, book its place in their name (`name`:
+    the booking's check; `for_guest`: the allowance names the traveller) and reply in the
+    request's thread with the place and its dates (`confirmed`: that check)."""
+    says = Says(facts=[choice(t.best.title, t.titles), Fact("date", (t.check_in, t.check_out))],
+                act="confirm")  # fmt: skip
+    text = f"Booked {t.best.title} for you, {t.check_in:%B %-d} to {t.check_out:%B %-d}."
+    search = search_stays_call(t.city.slug, t.check_in, t.check_out, bedrooms=t.bedrooms,
+                               max_price=t.cap // 100, sort="total_price", limit=5)  # fmt: skip
+    booked = book_stay(
+        me.id,
+        t.best.id,
+        t.check_in,
+        t.check_out,
+        name=name,
+        where={"guest_id": who.id, "booked_by_id": me.id},
+        guest=who.id if for_guest else None,
+        traveller=who.handle,
+    )
+    reply = reply_step(me, t.post.channel_id, t.post.message_id, text, says, name=confirmed)
+    return Step(calls=[search]) + booked + reply

@@ -15,12 +15,12 @@ from officegym.apps.booking import service as booking
 from officegym.apps.booking.models import Fare, Listing, Route
 from officegym.apps.crm.models import Account, Activity
 from officegym.tasks.base import Spec, template
-from officegym.tasks.booking.chat import trip_posts
+from officegym.tasks.booking.chat import Trip, trip_of, trip_posts
 from officegym.tasks.booking.common import DAY, booking_index
-from officegym.tasks.booking.steps import book_stay, search_stays_call
+from officegym.tasks.booking.steps import book_stay, book_trip, search_stays_call
 from officegym.tasks.checks import Allow, RowExists, Same
 from officegym.tasks.common import allow_dm, call, person_row, pick, reply_step
-from officegym.tasks.facts import Fact, choice, money
+from officegym.tasks.facts import money
 from officegym.tasks.mutants import Equivalent
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
@@ -35,10 +35,6 @@ NOT_DONE = Equivalent(
 )
 
 
-def _dates_fact(ci: Any, co: Any) -> Fact:
-    return Fact("date", (ci, co))
-
-
 # TODO(steps): move to tasks/slack/common.py (the shared `dm_step` allows a new DM by its
 # member key, `allow_dm` by its creator: using it would change these tasks' allowances)
 def _dm_step(w: Session, me: Any, boss: Any, text: str, says: Says, *, name: str) -> Step:
@@ -51,21 +47,12 @@ def _dm_step(w: Session, me: Any, boss: Any, text: str, says: Says, *, name: str
     )
 
 
-def _request_case(w: Session, rng: random.Random) -> tuple[Any, Any, Any, int, list]:
-    """A trip request of #travel whose cheapest fitting place is one place: the request,
-    its city, its dates, the bedrooms asked for and the fitting places, cheapest first."""
-    today = booking_index(w).today
+def _request_case(w: Session, rng: random.Random) -> Trip:
+    """A trip request of #travel whose cheapest fitting place is one place."""
     for _ in range(30):
-        req = pick(rng, trip_posts(w, "request"), "trip requests")
-        dates = req.dates(today)
-        city = booking.find_city(w, req.fields["city"])
-        bedrooms = int(req.fields["bedrooms"])
-        found = booking.search_stays(
-            w, city=city.slug, check_in=dates[0], check_out=dates[1], bedrooms=bedrooms,
-            max_price=booking.nightly_cap(w, city), sort="total_price", limit=10,
-        ).results  # fmt: skip
-        if len(found) >= 2 and found[0].quote.total < found[1].quote.total:  # type: ignore[union-attr]
-            return req, city, dates, bedrooms, found
+        trip = trip_of(w, pick(rng, trip_posts(w, "request"), "trip requests"))
+        if trip is not None:
+            return trip
     raise LookupError("no trip request with one cheapest place")
 
 
@@ -73,49 +60,26 @@ def _request_case(w: Session, rng: random.Random) -> tuple[Any, Any, Any, int, l
 def book_requested_trip(w: Session, rng: random.Random) -> Spec:
     """Book the cheapest fitting stay a colleague asked for in #travel; confirm in thread."""
     idx = booking_index(w)
-    req, city, (ci, co), bedrooms, found = _request_case(w, rng)
-    cap = booking.nightly_cap(w, city)
-    best = found[0].listing
-    traveller = idx.people[req.author_id]
+    trip = _request_case(w, rng)
+    traveller = idx.people[trip.post.author_id]
     me = rng.choice([p for p in idx.people.values() if p.id != traveller.id])
-    titles = sorted({r.listing.title for r in found})
-    says = Says(facts=[choice(best.title, titles), _dates_fact(ci, co)], act="confirm")
     return Spec(
-        goal=f"{traveller.name} posted a trip request in #{req.channel} this morning. Book "
-        "what they asked for, for them, then reply in their thread with the place you booked "
-        "and its dates.",
+        goal=f"{traveller.name} posted a trip request in #{trip.post.channel} this morning. "
+        "Book what they asked for, for them, then reply in their thread with the place you "
+        "booked and its dates.",
         persona=me.handle,
         steps=[
             Step(
                 calls=[
-                    call("slack_search_messages", query="Trip request", channel=req.channel),
-                    search_stays_call(
-                        city.slug,
-                        ci,
-                        co,
-                        bedrooms=bedrooms,
-                        max_price=cap // 100,
-                        sort="total_price",
-                        limit=5,
-                    ),
+                    call("slack_search_messages", query="Trip request", channel=trip.post.channel)
                 ]
             ),
-            book_stay(
-                me.id,
-                best.id,
-                ci,
-                co,
-                name="the cheapest fitting place booked for the traveller",
-                where={"guest_id": traveller.id, "booked_by_id": me.id},
-                traveller=traveller.handle,
-            ),
-            reply_step(
+            book_trip(
+                trip,
                 me,
-                req.channel_id,
-                req.message_id,
-                f"Booked {best.title} for you, {ci:%B %-d} to {co:%B %-d}.",
-                says,
-                name="confirmed in the thread",
+                traveller,
+                confirmed="confirmed in the thread",
+                name="the cheapest fitting place booked for the traveller",
             ),
         ],
     )

@@ -86,8 +86,14 @@ def book_stay(
             )
         ],
         checks=checks,
-        allowed=allow_new_stay(booked_by, guest=guest, messages=host is not None),
+        allowed=allow_new_stay(
+            booked_by, guest=guest, messages=host is not None, nights=_nights(check_in, check_out)
+        ),
     )
+
+
+def _nights(check_in: dt.date, check_out: dt.date) -> int:
+    return (check_out - check_in).days
 
 
 def _equals(table: str, row_id: int, field: str, value: Any, name: str, weight: float = 1.0):
@@ -103,12 +109,18 @@ def change_stay(
     check of its new value (and of the re-quoted `total`, half weight, when the goal asks
     for it) and the one update of the stay, its nights and its charge allowed."""
     checks = [_equals("booking_reservation", r.id, field, value, name)]
+    days = {"check_in": r.check_in, "check_out": r.check_out, field: value}
     if total is not None:
         checks.append(_equals("booking_reservation", r.id, "total", total, "re-quoted total", 0.5))
     return Step(
         calls=[*find, call("booking_change_stay", code=r.code, **{field: _iso(value)})],
         checks=checks,
-        allowed=allow_change(r.id, AMOUNT_FIELDS | {field}),
+        allowed=allow_change(
+            r.id,
+            AMOUNT_FIELDS | {field},
+            released=_nights(r.check_in, r.check_out),
+            held=_nights(days["check_in"], days["check_out"]),
+        ),
     )
 
 
@@ -128,7 +140,7 @@ def _cancel(
 def cancel_stay(r: Any, refund: int) -> Step:
     """Preview, then cancel stay `r`: the checks that it is cancelled and refunded
     `refund` cents by its policy (half weight), and that one update allowed."""
-    allowed = allow_change(r.id, CANCEL_FIELDS)
+    allowed = allow_change(r.id, CANCEL_FIELDS, released=_nights(r.check_in, r.check_out), held=0)
     return _cancel("booking_reservation", r, refund, "refund by the policy",
                    "booking_cancel_stay", allowed)  # fmt: skip
 

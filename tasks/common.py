@@ -200,6 +200,8 @@ def dm_step(
     return Step(
         calls=[call("slack_send_dm", people=[other.handle], text=text)],
         checks=[Said(name=name, author_id=me.id, dm_to=other.id, says=says, weight=weight)],
-        allowed=allow_dm(w, me, other) if lone else allow_dm_to(w, me, other),
+        allowed=allow_dm(w, person_row(w, me), person_row(w, other))
+        if lone
+        else allow_dm_to(w, me, other),
         equivalent=equivalent,
     )

@@ -19,10 +19,9 @@ from officegym.tasks.booking.chat import Trip, trip_of, trip_posts
 from officegym.tasks.booking.common import DAY, booking_index
 from officegym.tasks.booking.steps import book_stay, book_trip, search_stays_call
 from officegym.tasks.checks import Allow, RowExists, Same
-from officegym.tasks.common import allow_dm, call, person_row, pick, reply_step
+from officegym.tasks.common import call, dm_step, pick, reply_step
 from officegym.tasks.facts import money
 from officegym.tasks.mutants import Equivalent
-from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
 from officegym.tasks.steps import Step
 
@@ -33,18 +32,6 @@ NOT_DONE = Equivalent(
     "a refusal already says it is not done; a 'Not done' before it keeps it one",
     tool="slack_send_dm",
 )
-
-
-# TODO(steps): move to tasks/slack/common.py (the shared `dm_step` allows a new DM by its
-# member key, `allow_dm` by its creator: using it would change these tasks' allowances)
-def _dm_step(w: Session, me: Any, boss: Any, text: str, says: Says, *, name: str) -> Step:
-    """Send `boss` a direct message: the call, the check that it says what `says` asks,
-    and one message allowed (in the DM the episode opens, if they have none)."""
-    return Step(
-        calls=[call("slack_send_dm", people=[boss.handle], text=text)],
-        checks=[Said(name=name, author_id=me.id, dm_to=boss.id, says=says)],
-        allowed=allow_dm(w, person_row(w, me.id), person_row(w, boss.id)),
-    )
 
 
 def _request_case(w: Session, rng: random.Random) -> Trip:
@@ -126,7 +113,7 @@ def ask_before_over_policy(w: Session, rng: random.Random) -> Spec:
                     call("booking_get_travel_policy", city=city.slug),
                 ]
             ),
-            _dm_step(
+            dm_step(
                 w,
                 me,
                 boss,
@@ -134,6 +121,7 @@ def ask_before_over_policy(w: Session, rng: random.Random) -> Spec:
                 f"${nightly:,} a night? It is over the travel policy cap.",
                 says,
                 name="approval asked by DM",
+                lone=True,
             ),
         ],
     )
@@ -305,7 +293,7 @@ def refuse_flight_change(w: Session, rng: random.Random) -> Spec:
         persona=me.handle,
         steps=[
             Step(calls=[call("booking_get_trip", code=fb.code)]),
-            _dm_step(w, me, boss, refusal, says, name="refused by DM, naming the fare")
+            dm_step(w, me, boss, refusal, says, name="refused by DM, naming the fare", lone=True)
             + Step(equivalent=[NOT_DONE]),
         ],
     )

@@ -20,6 +20,7 @@ from officegym.tasks.booking.common import DAY, allow_new_stay, booking_index
 from officegym.tasks.checks import Allow, RowExists, Same
 from officegym.tasks.common import allow_dm, allow_post, call, person_row, pick
 from officegym.tasks.facts import Fact, choice, money
+from officegym.tasks.freedom import Free
 from officegym.tasks.mutants import Equivalent
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
@@ -169,7 +170,8 @@ def _amounts(r: Any, asked: int) -> tuple[int, ...]:
 
 @template("cross.book-approved-stay", difficulty="medium", apps=CHAT)
 def book_approved_stay(w: Session, rng: random.Random) -> Spec:
-    """Book the over-policy stay your manager approved by DM this morning."""
+    """Book the over-policy stay your manager approved by DM this morning, stating the
+    trip's purpose, so the site's approval request goes through and the stay is confirmed."""
     idx = booking_index(w)
     asks = [a for a in trip_posts(w, "approval") if a.reply_id is not None]
     ask = pick(rng, asks, "approved stays")
@@ -181,15 +183,30 @@ def book_approved_stay(w: Session, rng: random.Random) -> Spec:
              "over_policy": True, "approver_id": boss.id, "status": "confirmed"}  # fmt: skip
     return Spec(
         goal=f"This morning you asked your manager by DM about an over-policy stay in "
-        f"{listing.city.label}. Read their answer; since they approved, book that stay for "
-        "the dates you asked about.",
+        f"{listing.city.label}. Read their answer; since they agreed, book that stay for "
+        "the dates you asked about, giving the trip's purpose as you told them, so the "
+        "approval request the booking site sends them is approved and the stay confirmed.",
         persona=me.handle,
         checks=[
             RowExists(
-                name="approved stay booked", table="booking_reservation", where=where, new=True
+                name="approved stay confirmed", table="booking_reservation", where=where, new=True
             )
         ],
-        allowed=allow_new_stay(me.id),
+        allowed=[
+            *allow_new_stay(me.id),
+            *allow_dm(w, person_row(w, me.id), person_row(w, boss.id)),
+            Allow(
+                "slack_message", where={"channel_id": ask.channel_id, "user_id": boss.id}, limit=1
+            ),  # the manager's answer to the request
+        ],
+        free=[
+            Free(
+                "slack_message",
+                ("text",),
+                "the approval request quotes the purpose given",
+                where={"channel_id": ask.channel_id, "user_id": me.id},
+            ),
+        ],
         solution=[
             call("slack_read_dm", people=[boss.handle]),
             call(
@@ -207,8 +224,23 @@ def book_approved_stay(w: Session, rng: random.Random) -> Spec:
                 listing_id=listing.id,
                 check_in=ci.isoformat(),
                 check_out=co.isoformat(),
-                approved_by=boss.handle,
+                purpose=ask.fields["purpose"],
             ),
+        ],
+        equivalent=[
+            Equivalent(
+                kind,
+                "any stated purpose is a business reason the manager approves",
+                tool="booking_book_stay",
+                arg="purpose",
+            )
+            for kind in (
+                "text.drop-word",
+                "text.drop-fact",
+                "text.negate",
+                "text.add-words",
+                "text.goal",
+            )
         ],
     )
 

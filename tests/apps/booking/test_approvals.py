@@ -12,37 +12,19 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.booking import pricing
 from officegym.apps.booking import service as booking
-from officegym.apps.booking.models import Listing
 from officegym.apps.org.models import Person
 from officegym.apps.slack import service as chat
 from officegym.errors import Conflict, NotFound
 from officegym.tasks.approver import decide_requests
 from officegym.world import World
 
-from .helpers import DAY, call, person
-
-CITY = "new-york-ny"
+from .helpers import call, over_stay, person
 
 
 @pytest.fixture
 def s(world: World) -> Iterator[Session]:
     with world.session() as session:
         yield session
-
-
-def over_stay(s: Session, *, far: bool) -> tuple[Listing, object, object]:
-    """An instant-book stay over the cap: within the approval margin, or far beyond it."""
-    start = booking.today(s) + 30 * DAY
-    cap = booking.nightly_cap(s, booking.find_city(s, CITY))
-    page = booking.search_stays(s, city=CITY, check_in=start, check_out=start + 3 * DAY,
-                                instant_book=True, min_price=cap + 100, sort="total_price",
-                                limit=50)  # fmt: skip
-    limit = cap * (1 + booking.MARGIN)
-    for r in page.results if not far else reversed(page.results):
-        near = r.quote.average_nightly <= limit
-        if r.listing.min_nights <= 3 and near != far:
-            return booking.get_listing(s, r.listing.id), start, start + 3 * DAY
-    raise LookupError("no such stay")
 
 
 def book_over(s: Session, me: Person, *, far: bool, purpose: str = ""):

@@ -304,7 +304,8 @@ def unsave() -> BaseResponse:
 def policy() -> str:
     s = g.db
     caps = [(c, booking.nightly_cap(s, c)) for c in booking.cities(s)]
-    return render("booking/policy.html", caps=caps, manager=pages.manager(s, g.actor))
+    return render("booking/policy.html", caps=caps, manager=pages.manager(s, g.actor),
+                  margin=booking.MARGIN)  # fmt: skip
 
 
 @bp.get("/trips.ics")

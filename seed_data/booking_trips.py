@@ -1,6 +1,7 @@
-"""The company's trips, consistent with the chat and the CRM: past stays and flights
-(a few cancelled), upcoming ones announced in #travel (customer
-visits logged as meetings on the account in the CRM, most of them), and, on the morning
+"""The company's trips, consistent with the chat and the CRM: past stays and flights (a
+few cancelled; last month's behind the expense reports), upcoming ones announced in
+#travel (customer visits logged as meetings on the account in the CRM, most of them),
+and, on the morning
 of the scenario date, trips announced but not booked yet, over-policy stays a manager
 approved by DM, and colleagues asking when a traveller is back. Written through the
 booking, chat and CRM services at past simulated times, from a random stream of its own.
@@ -159,11 +160,22 @@ def seed_trips(s: Session, ctx: SeedContext) -> None:
     managed = [p for p in t.people if p.manager_id is not None]
     for _ in range(min(APPROVALS, params.trips, len(managed))):
         _approval(t, t.plan(t.rng.choice(managed), 10, 45))
+    _last_month(t, managed, ctx.scenario.sheets.expense_reports)
 
 
-def _past(t: Trips, p: Plan) -> None:
+def _last_month(t: Trips, staff: list[Person], count: int) -> None:
+    """Trips of last month, one for each of up to `count` people with a manager: the
+    trips their expense reports claim (`seed_data.sheets`)."""
+    first = (t.today.replace(day=1) - DAY).replace(day=1)
+    lo, hi = (first - t.today).days, (t.today.replace(day=1) - t.today).days - 6
+    for person in t.rng.sample(staff, k=min(count, len(staff))):
+        if lo <= hi:
+            _past(t, t.plan(person, lo, hi), cancel=False)
+
+
+def _past(t: Trips, p: Plan, *, cancel: bool = True) -> None:
     booked = dt.datetime.combine(p.check_in, dt.time(10)) - t.rng.randint(5, 40) * DAY
-    if not t.book(p, booked) or t.rng.random() > 0.1:
+    if not t.book(p, booked) or not cancel or t.rng.random() > 0.1:
         return
     t.at(booked + t.rng.randint(1, 3) * DAY)
     stay = max(booking.list_stays(t.s, p.traveller), key=lambda r: r.id)

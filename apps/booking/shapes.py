@@ -49,6 +49,7 @@ def listing_detail(s: Session, listing: Listing) -> dict[str, Any]:
     host = listing.host
     out = listing_summary(listing, None, listing.city)
     out |= {
+        "description": listing.description,
         "property_type": listing.property_type,
         "amenities": booking.amenity_names(listing.amenities),
         "house_rules": booking.rule_names(listing.rules),

@@ -99,6 +99,29 @@ AMENITY_PHRASES = {
 }  # fmt: skip (the others read as they are named)
 
 
+# The host's message after a booking: a greeting, check-in, and a tip about the area.
+HOST_WELCOME = ("{greeting} {checkin} {tip}",)
+HOST_WORDS = {
+    "greeting": [
+        "Hi {guest}, thanks for booking with us!",
+        "Hello {guest}, we're happy to host you in {city}.",
+        "Hi {guest}, your stay is confirmed and we look forward to it.",
+    ],
+    "checkin": [
+        "Check-in is from {hour}; I'll send the door code the day before.",
+        "You can check in any time after {hour} with the lockbox by the door.",
+        "Check-in starts at {hour}, and checkout is at 11:00.",
+    ],
+    "hour": ["14:00", "15:00", "16:00"],
+    "tip": [
+        "Let me know if you need a desk set up for work.",
+        "{hood} has {nearby} close by.",
+        "Message me here if your arrival time changes.",
+    ],
+    "nearby": ["great coffee", "a grocery store", "good restaurants", "the metro"],
+}  # fmt: skip
+
+
 def dates(check_in: dt.date, check_out: dt.date) -> str:
     """'Mar 16 to Mar 19' (the form the templates parse back)."""
     return f"{check_in:%b} {check_in.day} to {check_out:%b} {check_out.day}"

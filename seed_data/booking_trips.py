@@ -17,7 +17,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from officegym.apps.booking import service as booking
-from officegym.apps.booking.models import City
+from officegym.apps.booking.models import City, Reservation
 from officegym.apps.crm import service as crm
 from officegym.apps.org.models import Person
 from officegym.apps.slack import service as chat
@@ -25,6 +25,7 @@ from officegym.apps.slack.models import Channel, Message
 from officegym.seed_data import booking_text as T
 from officegym.seed_data.booking_places import HOME_BY_TIMEZONE, PURPOSES
 from officegym.seed_data.context import SeedContext
+from officegym.seed_data.phrases import expand
 
 DAY = dt.timedelta(days=1)
 REQUESTS, APPROVALS, QUESTIONS = 30, 40, 30
@@ -48,6 +49,8 @@ class Trips:
     def __init__(self, s: Session, ctx: SeedContext) -> None:
         self.s, self.sc = s, ctx.scenario
         self.rng = random.Random(f"{self.sc.name}:{ctx.seed}:booking-trips")
+        # the hosts' messages draw from a stream of their own, leaving the trips' draws be
+        self.words = random.Random(f"{self.sc.name}:{ctx.seed}:booking-host-messages")
         self.clock = s.info["clock"]
         self.today = self.sc.date.date()
         self.people = ctx.people
@@ -201,7 +204,20 @@ def _upcoming(t: Trips, p: Plan) -> bool:
             subject=f"On-site visit: {p.account.name} ({p.city.name})",
             due_date=stay.check_in, status="Open",
         )  # fmt: skip
+    _welcome(t, p, stay, booked)
     return True
+
+
+def _welcome(t: Trips, p: Plan, stay: Reservation, booked: dt.datetime) -> None:
+    """The host's welcome message, an hour or two after most bookings."""
+    if t.words.random() < 0.3:
+        return
+    listing = stay.listing
+    t.at(booked + dt.timedelta(minutes=t.words.randint(40, 150)))
+    rules = {**T.HOST_WORDS, "guest": p.traveller.name.split()[0], "city": p.city.name,
+             "hood": listing.neighbourhood}  # fmt: skip
+    text = expand(t.words.choice(T.HOST_WELCOME), t.words, rules)
+    booking.host_reply(t.s, listing, p.traveller, text)
 
 
 def _question(t: Trips, p: Plan) -> None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import url_for
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from officegym.apps.booking import pricing
@@ -149,6 +150,12 @@ def over_cap(s: Session, item: Listing, q: pricing.Quote) -> int | None:
 
 def handle(s: Session, person_id: int) -> str:
     return profile(s, person_id).handle
+
+
+def has_reports(s: Session, actor: Person) -> bool:
+    """Whether anyone reports to the actor (who then sees Approvals in the menu)."""
+    stmt = select(Person.id).where(Person.manager_id == actor.id).limit(1)
+    return s.scalar(stmt) is not None
 
 
 def manager(s: Session, actor: Person) -> str | None:

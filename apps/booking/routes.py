@@ -39,7 +39,8 @@ def refusals() -> Iterator[None]:
 
 def render(name: str, **context: Any) -> str:
     return render_template(name, money=pricing.money, today=booking.today(g.db),
-                           lands=pages.lands, **context)  # fmt: skip
+                           lands=pages.lands, approves=pages.has_reports(g.db, g.actor),
+                           **context)  # fmt: skip
 
 
 @bp.get("/")

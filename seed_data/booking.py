@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.booking.admin import add_catalog
 from officegym.apps.booking.models import (
+    AMENITIES,
     RULES,
     Block,
     City,
@@ -30,6 +31,7 @@ from officegym.apps.booking.models import (
     TravelPolicy,
 )
 from officegym.seed_data import booking_places as P
+from officegym.seed_data import booking_text as T
 from officegym.seed_data import booking_trips
 from officegym.seed_data.booking_text import REVIEW_DETAILS, REVIEW_WORDS
 from officegym.seed_data.context import SeedContext
@@ -57,7 +59,8 @@ def seed(s: Session, ctx: SeedContext) -> None:
     fake.seed_instance(f"{sc.name}:{ctx.seed}:booking")
     add_catalog(s, City, [_city(i, p) for i, p in enumerate(P.PLACES, 1)])
     _policy(s, sc)
-    _listings(s, sc, rng, fake, random.Random(f"{sc.name}:{ctx.seed}:booking-text"))
+    _listings(s, sc, rng, fake, random.Random(f"{sc.name}:{ctx.seed}:booking-text"),
+              random.Random(f"{sc.name}:{ctx.seed}:booking-descriptions"))  # fmt: skip
     _flights(s, sc, rng)
     booking_trips.seed_trips(s, ctx)
 
@@ -83,7 +86,12 @@ def _policy(s: Session, sc: Scenario) -> None:
 
 
 def _listings(
-    s: Session, sc: Scenario, rng: random.Random, fake: Faker, words: random.Random
+    s: Session,
+    sc: Scenario,
+    rng: random.Random,
+    fake: Faker,
+    words: random.Random,
+    descriptions: random.Random,
 ) -> None:
     total = sc.booking.listings
     weights = sum(p.weight for p in P.PLACES)
@@ -91,7 +99,7 @@ def _listings(
     for i in range(total - sum(counts)):
         counts[i % len(counts)] += 1
     rows: dict = {Host: [], Listing: [], PriceRule: [], Block: [], Review: [], "titles": set(),
-                  "words": words}  # fmt: skip
+                  "words": words, "descriptions": descriptions}  # fmt: skip
     for city_id, (place, n) in enumerate(zip(P.PLACES, counts, strict=True), 1):
         for _ in range(n):
             if not rows[Host] or rng.random() < 0.4:
@@ -139,6 +147,21 @@ def _listing(rows: dict, i: int, city_id: int, p: P.Place, sc: Scenario,
     host = rows[Host][-1]["name"].split(" ")[0]
     facts = {"host": host, "hood": hood, "city": p.name, "kind": ptype}
     rows[Review] += _reviews(row, sc, rng, fake, rows["words"], facts)
+    row["description"] = _description(row, facts, rows["descriptions"])
+
+
+def _description(row: dict, facts: dict[str, str], rng: random.Random) -> str:
+    """The listing's description from the grammar (its own random stream, so adding it
+    left every other seeded value as it was)."""
+    rooms = "a studio room" if row["bedrooms"] == 0 else (
+        f"{row['bedrooms']} bedroom{'s' * (row['bedrooms'] > 1)}")  # fmt: skip
+    names = [T.AMENITY_PHRASES.get(a, a) for k, a in enumerate(AMENITIES)
+             if row["amenities"] >> k & 1]  # fmt: skip
+    picked = rng.sample(names, k=min(3, len(names))) or ["the essentials"]
+    has = ", ".join(picked[:-1]) + (" and " if len(picked) > 1 else "") + picked[-1]
+    guests = f"{row['max_guests']} guest{'s' * (row['max_guests'] > 1)}"
+    rules = {**T.DESCRIPTION_WORDS, **facts, "rooms": rooms, "guests": guests, "has": has}
+    return expand(rng.choice(T.DESCRIPTION), rng, rules)
 
 
 def _title(rng: random.Random, ptype: str, bedrooms: int, hood: str, taken: set[str]) -> str:

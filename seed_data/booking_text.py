@@ -1,6 +1,6 @@
 """Chat wordings about trips, in fixed forms the cross-app templates parse back, and the
-phrase grammar of listing reviews (a review's second line, about that stay's host and
-neighbourhood)."""
+phrase grammars of listing reviews (a review's second line, about that stay's host and
+neighbourhood) and of listing descriptions (the place, its neighbourhood, what it has)."""
 
 from __future__ import annotations
 
@@ -47,6 +47,78 @@ REVIEW_WORDS = {
     "nearby": ["cafes and a grocery store", "the metro", "good restaurants", "a park"],
     "extra": ["coffee and snacks waiting", "a printed guide to the area",
               "extra towels ready", "a late checkout for us"],
+}  # fmt: skip
+
+
+# A listing's description: an opening about the place, one about the neighbourhood, one
+# about what it has, and a closing; {kind}, {hood}, {city}, {rooms}, {guests}, {has} and
+# {host} are the listing's own.
+DESCRIPTION = ("{opening} {area} {inside} {closing}",)
+DESCRIPTION_WORDS = {
+    "opening": [
+        "A {light} {kind} with {rooms}, for up to {guests}.",
+        "Our {kind} in {hood} has {rooms} and room for {guests}.",
+        "Recently updated, this {light} {kind} has {rooms} and sleeps {guests}.",
+    ],
+    "light": ["bright", "quiet", "sunny", "comfortable", "spacious"],
+    "area": [
+        "{hood} is one of {city}'s {vibe} neighbourhoods, with {nearby} nearby.",
+        "You are a short walk from {nearby}, in the heart of {hood}.",
+        "{hood} is {mood} in the evening, with {nearby} a few minutes away.",
+    ],
+    "vibe": ["liveliest", "calmest", "most walkable", "friendliest"],
+    "mood": ["lively", "calm", "quiet", "busy"],
+    "nearby": ["cafes and a grocery store", "the metro", "good restaurants", "a park",
+               "the river", "a weekend market"],
+    "inside": [
+        "Guests have {has}.",
+        "The place comes with {has}.",
+        "Expect {has}, and fresh linens for every stay.",
+    ],
+    "closing": [
+        "{host} is happy to share tips on {city}.",
+        "Business travellers like the {kind} for longer stays.",
+        "Check-in details arrive the day before you do.",
+        "We look forward to hosting you in {city}.",
+    ],
+}  # fmt: skip
+AMENITY_PHRASES = {
+    "wifi": "fast wifi",
+    "kitchen": "a full kitchen",
+    "washer": "a washer",
+    "dryer": "a dryer",
+    "tv": "a TV",
+    "workspace": "a desk to work at",
+    "pool": "a pool",
+    "hot tub": "a hot tub",
+    "gym": "a gym",
+    "ev charger": "an EV charger",
+    "crib": "a crib",
+    "elevator": "an elevator",
+    "pets allowed": "room for pets",
+}  # fmt: skip (the others read as they are named)
+
+
+# The host's message after a booking: a greeting, check-in, and a tip about the area.
+HOST_WELCOME = ("{greeting} {checkin} {tip}",)
+HOST_WORDS = {
+    "greeting": [
+        "Hi {guest}, thanks for booking with us!",
+        "Hello {guest}, we're happy to host you in {city}.",
+        "Hi {guest}, your stay is confirmed and we look forward to it.",
+    ],
+    "checkin": [
+        "Check-in is from {hour}; I'll send the door code the day before.",
+        "You can check in any time after {hour} with the lockbox by the door.",
+        "Check-in starts at {hour}, and checkout is at 11:00.",
+    ],
+    "hour": ["14:00", "15:00", "16:00"],
+    "tip": [
+        "Let me know if you need a desk set up for work.",
+        "{hood} has {nearby} close by.",
+        "Message me here if your arrival time changes.",
+    ],
+    "nearby": ["great coffee", "a grocery store", "good restaurants", "the metro"],
 }  # fmt: skip
 
 

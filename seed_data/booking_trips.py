@@ -1,6 +1,7 @@
-"""The company's trips, consistent with the chat and the CRM: past stays and flights
-(a few cancelled), upcoming ones announced in #travel (customer
-visits logged as meetings on the account in the CRM, most of them), and, on the morning
+"""The company's trips, consistent with the chat and the CRM: past stays and flights (a
+few cancelled; last month's behind the expense reports), upcoming ones announced in
+#travel (customer visits logged as meetings on the account in the CRM, most of them),
+and, on the morning
 of the scenario date, trips announced but not booked yet, over-policy stays a manager
 approved by DM, and colleagues asking when a traveller is back. Written through the
 booking, chat and CRM services at past simulated times, from a random stream of its own.
@@ -16,7 +17,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from officegym.apps.booking import service as booking
-from officegym.apps.booking.models import City
+from officegym.apps.booking.models import City, Reservation
 from officegym.apps.crm import service as crm
 from officegym.apps.org.models import Person
 from officegym.apps.slack import service as chat
@@ -24,6 +25,7 @@ from officegym.apps.slack.models import Channel, Message
 from officegym.seed_data import booking_text as T
 from officegym.seed_data.booking_places import HOME_BY_TIMEZONE, PURPOSES
 from officegym.seed_data.context import SeedContext
+from officegym.seed_data.phrases import expand
 
 DAY = dt.timedelta(days=1)
 REQUESTS, APPROVALS, QUESTIONS = 30, 40, 30
@@ -47,6 +49,8 @@ class Trips:
     def __init__(self, s: Session, ctx: SeedContext) -> None:
         self.s, self.sc = s, ctx.scenario
         self.rng = random.Random(f"{self.sc.name}:{ctx.seed}:booking-trips")
+        # the hosts' messages draw from a stream of their own, leaving the trips' draws be
+        self.words = random.Random(f"{self.sc.name}:{ctx.seed}:booking-host-messages")
         self.clock = s.info["clock"]
         self.today = self.sc.date.date()
         self.people = ctx.people
@@ -159,11 +163,22 @@ def seed_trips(s: Session, ctx: SeedContext) -> None:
     managed = [p for p in t.people if p.manager_id is not None]
     for _ in range(min(APPROVALS, params.trips, len(managed))):
         _approval(t, t.plan(t.rng.choice(managed), 10, 45))
+    _last_month(t, managed, ctx.scenario.sheets.expense_reports)
 
 
-def _past(t: Trips, p: Plan) -> None:
+def _last_month(t: Trips, staff: list[Person], count: int) -> None:
+    """Trips of last month, one for each of up to `count` people with a manager: the
+    trips their expense reports claim (`seed_data.sheets`)."""
+    first = (t.today.replace(day=1) - DAY).replace(day=1)
+    lo, hi = (first - t.today).days, (t.today.replace(day=1) - t.today).days - 6
+    for person in t.rng.sample(staff, k=min(count, len(staff))):
+        if lo <= hi:
+            _past(t, t.plan(person, lo, hi), cancel=False)
+
+
+def _past(t: Trips, p: Plan, *, cancel: bool = True) -> None:
     booked = dt.datetime.combine(p.check_in, dt.time(10)) - t.rng.randint(5, 40) * DAY
-    if not t.book(p, booked) or t.rng.random() > 0.1:
+    if not t.book(p, booked) or not cancel or t.rng.random() > 0.1:
         return
     t.at(booked + t.rng.randint(1, 3) * DAY)
     stay = max(booking.list_stays(t.s, p.traveller), key=lambda r: r.id)
@@ -189,7 +204,20 @@ def _upcoming(t: Trips, p: Plan) -> bool:
             subject=f"On-site visit: {p.account.name} ({p.city.name})",
             due_date=stay.check_in, status="Open",
         )  # fmt: skip
+    _welcome(t, p, stay, booked)
     return True
+
+
+def _welcome(t: Trips, p: Plan, stay: Reservation, booked: dt.datetime) -> None:
+    """The host's welcome message, an hour or two after most bookings."""
+    if t.words.random() < 0.3:
+        return
+    listing = stay.listing
+    t.at(booked + dt.timedelta(minutes=t.words.randint(40, 150)))
+    rules = {**T.HOST_WORDS, "guest": p.traveller.name.split()[0], "city": p.city.name,
+             "hood": listing.neighbourhood}  # fmt: skip
+    text = expand(t.words.choice(T.HOST_WELCOME), t.words, rules)
+    booking.host_reply(t.s, listing, p.traveller, text)
 
 
 def _question(t: Trips, p: Plan) -> None:

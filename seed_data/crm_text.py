@@ -59,7 +59,7 @@ CASE_SUBJECTS = [
     "{feature} shows wrong numbers",
     "Request: add users to workspace",
     "Invoice does not match contract",
-    "{feature} export fails for large files",
+    "Errors in {feature} on large accounts",
     "Question about {feature} limits",
     "Dashboard loads slowly",
     "API returns 500 on {feature}",

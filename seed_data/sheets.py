@@ -20,6 +20,7 @@ from collections import Counter
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from officegym.apps.booking import service as booking
 from officegym.apps.crm.models import Account, Opportunity
 from officegym.apps.org.models import Person, Team
 from officegym.apps.sheets import service as sheets
@@ -27,6 +28,7 @@ from officegym.seed_data import sheets_text as T
 from officegym.seed_data.context import SeedContext
 
 ORDER = 45
+MERCHANT_DRAW = 12  # one draw of this size per expense line keeps later workbooks' stream
 
 
 def seed(s: Session, ctx: SeedContext) -> None:
@@ -143,31 +145,26 @@ def budgets(
 def expense_reports(
     s: Session, rng: random.Random, people: list[Person], count: int, day: dt.datetime
 ) -> None:
-    """Last month's expense reports of some people, shared with their managers."""
+    """Last month's expense reports of some people, shared with their managers: last
+    month's travellers first, their hotel and flight lines those of their real bookings
+    (amounts, dates, confirmation codes), then meals, software and supplies."""
     staff = [p for p in people if p.manager_id is not None]
     month_end = day.date().replace(day=1) - dt.timedelta(days=1)
-    for person in rng.sample(staff, k=min(count, len(staff))):
+    trips = _trip_lines(s, staff, month_end)
+    drawn = rng.sample(staff, k=min(count, len(staff)))
+    travellers = [p for p in staff if trips.get(p.id)][:count]
+    chosen = travellers + [p for p in drawn if p not in travellers][: count - len(travellers)]
+    for person in chosen:
         rows: list[list[object]] = [["Date", "Category", "Merchant", "Amount", "Notes"]]
         for _ in range(rng.randint(5, 12)):
             category, (lo, hi) = rng.choice(sorted(T.EXPENSE_CATEGORIES.items()))
             when = month_end.replace(day=rng.randint(1, month_end.day))
-            merchant = rng.choice(
-                [
-                    "Delta",
-                    "United",
-                    "Hilton",
-                    "Marriott",
-                    "Uber",
-                    "Lyft",
-                    "Staples",
-                    "Zoom",
-                    "Figma",
-                    "Cafe Luna",
-                    "Blue Bottle",
-                    "Amtrak",
-                ]
-            )
-            rows.append([when.isoformat(), category, merchant, round(rng.uniform(lo, hi)), ""])
+            merchants = T.EXPENSE_MERCHANTS[category]
+            merchant = merchants[rng.randrange(MERCHANT_DRAW) % len(merchants)]
+            amount = round(rng.uniform(lo, hi))
+            if category not in T.TRIP_CATEGORIES:  # travel lines come from real bookings
+                rows.append([when.isoformat(), category, merchant, amount, ""])
+        rows += trips.get(person.id, [])
         rows[1:] = sorted(rows[1:], key=lambda r: str(r[0]))
         n = len(rows)
         rows.append(["Total", "", "", f"=SUM(D2:D{n})", ""])
@@ -178,6 +175,29 @@ def expense_reports(
         sheets.set_number_format(s, person, wb, f"D2:D{n + 1}", "currency")
         manager = s.get_one(Person, person.manager_id)
         sheets.share_workbook(s, person, wb, manager, "viewer")
+
+
+def _trip_lines(
+    s: Session, staff: list[Person], month_end: dt.date
+) -> dict[int, list[list[object]]]:
+    """Each person's expense lines for last month's confirmed stays (lodging, on the
+    check-out date) and flights (travel, on the flight date), with their codes."""
+    start = month_end.replace(day=1)
+    out: dict[int, list[list[object]]] = {}
+    for p in staff:
+        lines: list[list[object]] = []
+        for r in booking.list_stays(s, p):
+            mine = r.status == "confirmed" and r.guest_id == p.id
+            if mine and start <= r.check_in and r.check_out <= month_end:
+                lines.append([r.check_out.isoformat(), "Lodging", r.listing.title,
+                              r.total // 100, f"Stay {r.code}"])  # fmt: skip
+        for f in booking.list_flights(s, p):
+            if f.status == "confirmed" and start <= f.flight_date <= month_end:
+                lines.append([f.flight_date.isoformat(), "Travel", f.route.airline,
+                              f.total // 100, f"Flight {f.code} {f.route.number}"])  # fmt: skip
+        if lines:
+            out[p.id] = lines
+    return out
 
 
 def headcount(

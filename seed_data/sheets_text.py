@@ -37,4 +37,12 @@ EXPENSE_CATEGORIES = {
     "Software": (9.0, 240.0),
     "Office Supplies": (6.0, 180.0),
 }
+TRIP_CATEGORIES = ("Travel", "Lodging")  # an expense report's lines from real bookings
+EXPENSE_MERCHANTS = {
+    "Travel": ("Uber", "Lyft", "Amtrak"),
+    "Lodging": ("Hilton", "Marriott"),
+    "Meals": ("Cafe Luna", "Blue Bottle", "Sweetgreen", "Chipotle"),
+    "Software": ("Zoom", "Figma", "Notion", "Loom"),
+    "Office Supplies": ("Staples", "Office Depot"),
+}
 CHANNELS = ["Paid Search", "Social Ads", "Events", "Content", "Email", "Partnerships"]

@@ -18,6 +18,10 @@ that asks nothing (a thank-you) gets no reply. It never volunteers the fact. Wha
 the responder, the colleague answers each distinct question once and at most
 `MAX_REPLIES` times an episode, so two simulated parties can never talk forever. An
 LLM-driven responder lives in `officegym.gym.colleagues`.
+
+In a task that uses the booking site the colleagues also play the managers: after each
+step, a stay held for another manager's approval is decided by the travel policy
+(`officegym.tasks.approver`).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from officegym.apps.org.models import Person
 from officegym.apps.slack import service as chat
 from officegym.apps.slack.models import Channel, Mention, Message
 from officegym.tasks.acts import is_question
+from officegym.tasks.approver import decide_requests
 from officegym.tasks.lexicon import CATCH_ALL, QUESTION_WORDS, REQUESTS
 from officegym.tasks.text import find, phrase, sentences, tokens
 
@@ -149,16 +154,23 @@ class Colleague:
     @classmethod
     def start(cls, task: Task, responder: Responder, s: Session) -> Colleague:
         """The colleague of `task` on the world `s` reads, as it is at the episode's start."""
-        assert task.hidden is not None, f"task {task.id} has no hidden fact"
         persona_id = s.scalar(select(Person.id).where(Person.handle == task.persona))
         if persona_id is None:
             raise LookupError(f"no person {task.persona!r} for task {task.id}")
         upto = s.scalar(select(func.max(Message.id))) or 0
         return cls(task, responder, persona_id, seen_upto=upto)
 
-    def answer(self, s: Session) -> list[Message]:
-        """Reply to the persona's messages posted since the last call; the new replies (the
+    def answer(self, s: Session) -> list[object]:
+        """Reply to the persona's messages posted since the last call, and decide the
+        approval requests awaiting other managers; the new replies and decided stays (the
         caller commits)."""
+        posted: list[object] = list(self._reply(s)) if self.task.hidden is not None else []
+        if "booking" in self.task.apps:
+            posted += decide_requests(s, self.persona_id)
+            self.seen_upto = max(self.seen_upto, s.scalar(select(func.max(Message.id))) or 0)
+        return posted
+
+    def _reply(self, s: Session) -> list[Message]:
         new = list(
             s.scalars(
                 select(Message)
@@ -241,8 +253,9 @@ def _history(s: Session, channel: Channel, parent: Message | None, *, upto: int)
 
 
 def colleague_for(task: Task, s: Session, responder: Responder | None = None) -> Colleague | None:
-    """The colleague of an ask-the-requester task (None for other tasks), answering with
-    `responder` (default: the deterministic `KeywordResponder`)."""
-    if task.hidden is None:
+    """The colleagues of an ask-the-requester task or of a task on the booking site (None
+    for other tasks), answering with `responder` (default: the deterministic
+    `KeywordResponder`)."""
+    if task.hidden is None and "booking" not in task.apps:
         return None
     return Colleague.start(task, responder or KeywordResponder(), s)

@@ -61,8 +61,8 @@ def _fill(pairs: list[tuple[str, Any]]) -> list[str]:
 
 def _book(a: Args, w: Session, me: Person) -> list[str]:
     return [*_listing(a, w, me), *_fill([
-        ("book-traveller", a.get("traveller")), ("book-approved-by", a.get("approved_by")),
-        ("book-purpose", a.get("purpose")), ("book-message", a.get("message")),
+        ("book-traveller", a.get("traveller")), ("book-purpose", a.get("purpose")),
+        ("book-message", a.get("message")),
     ]), act("click", "book-submit")]  # fmt: skip
 
 
@@ -74,7 +74,7 @@ def _trip_page(code: str) -> str:
 def _change(a: Args, w: Session, me: Person) -> list[str]:
     return [goto(_trip_page(a["code"])), *_fill([
         ("change-check-in", a.get("check_in")), ("change-check-out", a.get("check_out")),
-        ("change-guests", a.get("guests")), ("change-approved-by", a.get("approved_by")),
+        ("change-guests", a.get("guests")),
     ]), act("click", "change-submit")]  # fmt: skip
 
 
@@ -136,6 +136,13 @@ def _cancel_flight(a: Args, w: Session, me: Person) -> list[str]:
             act("click", "flight-cancel-confirm")]  # fmt: skip
 
 
+def _decide(a: Args, w: Session, me: Person) -> list[str]:
+    code = str(a["code"]).strip().lower()
+    button = "approval-approve" if a["decision"] == "approve" else "approval-decline"
+    return [goto("/booking/approvals"), *_fill([(f"approval-note-{code}", a.get("note"))]),
+            act("click", f"{button}-{code}")]  # fmt: skip
+
+
 def _page(path: str) -> Make:
     return lambda a, w, me: [goto(path)]
 
@@ -164,4 +171,6 @@ STEPS: dict[str, Make] = {
     "booking_get_travel_policy": _page("/booking/policy"),
     "booking_export_ical": _page("/booking/trips"),
     "booking_list_cities": _page("/booking/"),
+    "booking_list_approvals": _page("/booking/approvals"),
+    "booking_decide_approval": _decide,
 }

@@ -48,7 +48,7 @@ __all__ = [
     "search_stays",
 ]
 
-LIVE = ("requested", "confirmed")  # reservations that hold their nights
+LIVE = ("requested", "pending", "confirmed")  # reservations that hold their nights
 SORTS = ("rating", "total_price", "nightly_price")
 MAX_PAGE = 50
 

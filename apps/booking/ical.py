@@ -54,8 +54,13 @@ def _stay_event(r: Reservation, stamp: dt.datetime) -> Event:
     ev.add("dtend", r.check_out)
     ev.add("location", f"{listing.neighbourhood}, {listing.city.label}")
     ev.add("description", f"Confirmation {r.code}, {r.guests} guest(s), status {r.status}")
-    ev.add("status", "CANCELLED" if r.status == "cancelled" else "CONFIRMED")
+    ev.add("status", _STAY_STATUS.get(r.status, "CONFIRMED"))
     return ev
+
+
+# iCalendar's event statuses: a stay awaiting the host or the manager is tentative
+_STAY_STATUS = {"cancelled": "CANCELLED", "declined": "CANCELLED", "requested": "TENTATIVE",
+                "pending": "TENTATIVE"}  # fmt: skip
 
 
 def _flight_event(fb: FlightBooking, stamp: dt.datetime) -> Event:

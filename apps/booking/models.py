@@ -114,6 +114,7 @@ class Listing(Base):
     cleaning_fee: Mapped[int] = mapped_column(Integer)  # cents, once per stay
     weekly_discount: Mapped[int] = mapped_column(Integer, default=0)  # percent, 7+ nights
     monthly_discount: Mapped[int] = mapped_column(Integer, default=0)  # percent, 28+ nights
+    description: Mapped[str] = mapped_column(Text, default="")  # the host's words
 
     host: Mapped[Host] = relationship(viewonly=True)
     city: Mapped[City] = relationship(viewonly=True)

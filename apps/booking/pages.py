@@ -10,11 +10,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import url_for
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from officegym.apps.booking import pricing
 from officegym.apps.booking import service as booking
-from officegym.apps.booking.models import Listing, Route
+from officegym.apps.booking.models import Listing, Reservation, Route
 from officegym.apps.org.models import Person
 from officegym.apps.org.service import profile
 from officegym.errors import Invalid, NotFound
@@ -151,6 +152,12 @@ def handle(s: Session, person_id: int) -> str:
     return profile(s, person_id).handle
 
 
+def has_reports(s: Session, actor: Person) -> bool:
+    """Whether anyone reports to the actor (who then sees Approvals in the menu)."""
+    stmt = select(Person.id).where(Person.manager_id == actor.id).limit(1)
+    return s.scalar(stmt) is not None
+
+
 def manager(s: Session, actor: Person) -> str | None:
     return profile(s, actor.id).manager
 
@@ -193,7 +200,7 @@ def trip_sections(s: Session, actor: Person) -> dict[str, list[TripRow]]:
         row = TripRow("stay", r.code, r.listing.title, r.listing.city.label,
                       f"{r.check_in:%b %-d, %Y} to {r.check_out:%b %-d, %Y}", r.guest.handle,
                       r.status, r.total, r.check_in)  # fmt: skip
-        live = r.status in ("requested", "confirmed")
+        live = r.status in booking.LIVE
         rows.append((_section(live, r.check_out > today), row))
     for f in booking.list_flights(s, actor):
         route, day = f.route, f.flight_date
@@ -211,3 +218,21 @@ def trip_sections(s: Session, actor: Person) -> dict[str, list[TripRow]]:
     for section, items in out.items():
         items.sort(key=lambda t: (t.start, t.code), reverse=section != "Upcoming")
     return out
+
+
+@dataclass(frozen=True)
+class ApprovalRow:
+    """A held stay as a manager's approvals page shows it."""
+
+    r: Reservation
+    nightly: int
+    cap: int
+
+
+def approval_rows(s: Session, actor: Person) -> list[ApprovalRow]:
+    """The stays awaiting the actor's approval, with their nightly rate and cap."""
+    return [
+        ApprovalRow(r, pricing.share(r.accommodation - r.discount, 1, r.nights),
+                    booking.nightly_cap(s, r.listing.city))
+        for r in booking.approval_requests(s, actor)
+    ]  # fmt: skip

@@ -39,7 +39,8 @@ def refusals() -> Iterator[None]:
 
 def render(name: str, **context: Any) -> str:
     return render_template(name, money=pricing.money, today=booking.today(g.db),
-                           lands=pages.lands, **context)  # fmt: skip
+                           lands=pages.lands, approves=pages.has_reports(g.db, g.actor),
+                           **context)  # fmt: skip
 
 
 @bp.get("/")
@@ -81,6 +82,7 @@ def listing(lid: int) -> str:
     return render(
         "booking/listing.html", item=item, quote=quote, problem=problem, taken=taken,
         cap=pages.over_cap(s, item, quote) if quote else None, manager=pages.manager(s, g.actor),
+        margin=booking.MARGIN,
         args=request.args, terms=pricing.policy_terms(item.policy, dates and dates[0]),
         calendar=pages.month_days(s, item, start), rules=booking.rules_of(s, lid),
         reviews=booking.reviews(s, lid, 5), amenities=booking.amenity_names(item.amenities),
@@ -97,10 +99,13 @@ def book(lid: int) -> BaseResponse:
         r = booking.book_stay(
             g.db, g.actor, item, check_in=pages.day(form, "check_in"),
             check_out=pages.day(form, "check_out"), guests=pages.number(form, "guests", 1),
-            guest=form.get("traveller") or None, approved_by=form.get("approved_by") or None,
-            purpose=form.get("purpose", ""), message=form.get("message") or None,
+            guest=form.get("traveller") or None, purpose=form.get("purpose", ""),
+            message=form.get("message") or None,
         )  # fmt: skip
-        flash(f"Booked: confirmation {r.code}.")
+        if r.status == "pending":
+            flash(f"Held: {r.code} awaits approval; the request went to the manager by DM.")
+        else:
+            flash(f"Booked: confirmation {r.code}.")
         return redirect(url_for("booking.trip", code=r.code))
     return redirect(url_for("booking.listing", lid=lid, **pages.keep(form)))
 
@@ -139,12 +144,14 @@ def trip(code: str) -> str:
     s = g.db
     r = booking.find_reservation(s, g.actor, code)
     refund = None
-    if r.status in ("requested", "confirmed"):
+    if r.status in booking.LIVE:
         try:
             refund = booking.preview_cancel(s, g.actor, r)
         except OfficeGymError as exc:
             flash(exc.message, "error")
     return render("booking/trip.html", r=r, refund=refund, payments=booking.payments(s, r),
+                  awaiting=pages.manager(s, r.guest), approver=r.approver_id
+                  and pages.handle(s, r.approver_id),
                   messages=booking.host_messages(s, g.actor, r.listing_id),
                   terms=pricing.policy_terms(r.policy, r.check_in))  # fmt: skip
 
@@ -158,7 +165,6 @@ def change(code: str) -> BaseResponse:
             g.db, g.actor, r, check_in=pages.day(form, "check_in", r.check_in),
             check_out=pages.day(form, "check_out", r.check_out),
             guests=pages.number(form, "guests", r.guests),
-            approved_by=form.get("approved_by") or None,
         )  # fmt: skip
         flash(f"Changed: new total {pricing.money(r.total)} (was {pricing.money(old)}).")
     return redirect(url_for("booking.trip", code=code))
@@ -299,7 +305,8 @@ def unsave() -> BaseResponse:
 def policy() -> str:
     s = g.db
     caps = [(c, booking.nightly_cap(s, c)) for c in booking.cities(s)]
-    return render("booking/policy.html", caps=caps, manager=pages.manager(s, g.actor))
+    return render("booking/policy.html", caps=caps, manager=pages.manager(s, g.actor),
+                  margin=booking.MARGIN)  # fmt: skip
 
 
 @bp.get("/trips.ics")
@@ -307,3 +314,25 @@ def export() -> Response:
     data = booking.trips_ical(g.db, g.actor, g.db.info["clock"].peek())
     headers = {"Content-Disposition": attachment("trips.ics")}
     return Response(data, mimetype="text/calendar", headers=headers)
+
+
+@bp.get("/approvals")
+def approvals() -> str:
+    """A manager's inbox: their reports' over-policy stays awaiting a decision."""
+    s = g.db
+    return render("booking/approvals.html", requests=pages.approval_rows(s, g.actor),
+                  margin=booking.MARGIN)  # fmt: skip
+
+
+@bp.post("/approvals/<code>")
+def decide(code: str) -> BaseResponse:
+    """Approve or decline one held stay; the answer goes to the booker by DM."""
+    decision = request.form.get("decision", "")
+    with refusals():
+        if decision not in ("approve", "decline"):
+            raise Invalid("choose approve or decline")
+        r = booking.find_request(g.db, g.actor, code)
+        booking.decide_approval(g.db, g.actor, r, approve=decision == "approve",
+                                note=request.form.get("note", ""))  # fmt: skip
+        flash(f"{'Approved' if decision == 'approve' else 'Declined'}: {r.code}.")
+    return redirect(url_for("booking.approvals"))

@@ -4,14 +4,24 @@ never commit, and raise `officegym.errors` with a message an agent can act on.
 
 Split by concept and re-exported here: `catalog` (cities, listings, search: read-only),
 `calendar` (availability), `stays` (reservations, receipts, host messages), `flights`,
-`wishlists`, `policy` (the travel policy and who sees a trip), `ical` (export); every
+`wishlists`, `policy` (the travel policy and who sees a trip), `approvals` (over-policy
+stays held for the manager's decision), `ical` (export); every
 amount comes from `pricing`.
 """
 
 from __future__ import annotations
 
+from officegym.apps.booking.approvals import (
+    MARGIN,
+    Decision,
+    approval_requests,
+    decide_approval,
+    find_request,
+    policy_decision,
+)
 from officegym.apps.booking.calendar import busy_nights, check_range, check_stay, require_free
 from officegym.apps.booking.catalog import (
+    LIVE,
     SORTS,
     StayPage,
     StayResult,
@@ -67,12 +77,16 @@ from officegym.apps.booking.wishlists import (
 )
 
 __all__ = [
+    "LIVE",
+    "MARGIN",
     "SORTS",
+    "Decision",
     "FlightOption",
     "StayPage",
     "StayResult",
     "amenity_mask",
     "amenity_names",
+    "approval_requests",
     "arrival",
     "book_flight",
     "book_stay",
@@ -85,9 +99,11 @@ __all__ = [
     "check_range",
     "check_stay",
     "cities",
+    "decide_approval",
     "departure",
     "find_city",
     "find_flight_booking",
+    "find_request",
     "find_reservation",
     "find_wishlist",
     "flies_on",
@@ -104,6 +120,7 @@ __all__ = [
     "nightly_cap",
     "passengers",
     "payments",
+    "policy_decision",
     "post_review",
     "preview_cancel",
     "preview_flight_cancel",

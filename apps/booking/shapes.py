@@ -49,6 +49,7 @@ def listing_detail(s: Session, listing: Listing) -> dict[str, Any]:
     host = listing.host
     out = listing_summary(listing, None, listing.city)
     out |= {
+        "description": listing.description,
         "property_type": listing.property_type,
         "amenities": booking.amenity_names(listing.amenities),
         "house_rules": booking.rule_names(listing.rules),
@@ -87,6 +88,8 @@ def reservation_view(s: Session, r: Reservation, *, receipt: bool = False) -> di
     if r.over_policy:
         approver = profile(s, r.approver_id).handle if r.approver_id else None
         out["over_policy"] = {"approved_by": approver}
+        if r.status == "pending":
+            out["over_policy"]["awaiting"] = profile(s, r.guest_id).manager
     if receipt:
         out["receipt"] = _receipt_lines(r) + _payments(booking.payments(s, r))
     return out

@@ -12,14 +12,14 @@ from sqlalchemy import bindparam, delete, insert, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from officegym.apps.booking import calendar, catalog, pricing
+from officegym.apps.booking import approvals, calendar, catalog, pricing
 from officegym.apps.booking.models import BookedNight, HostMessage, Listing, Payment, Reservation
 from officegym.apps.booking.policy import check_policy, require_traveller, today
 from officegym.apps.org.models import Person
-from officegym.apps.org.service import find_person, profile
+from officegym.apps.org.service import find_person
 from officegym.clock import now
 from officegym.db import get
-from officegym.errors import Conflict, Invalid, NotFound
+from officegym.errors import Conflict, Forbidden, Invalid, NotFound
 from officegym.writes import insert_row, update_if
 
 __all__ = [
@@ -65,32 +65,35 @@ def book_stay(
     check_out: dt.date,
     guests: int,
     guest: str | None = None,
-    approved_by: str | None = None,
     purpose: str = "",
     message: str | None = None,
 ) -> Reservation:
     """Book a stay for the actor (or the `guest` named): confirmed at once for instant-book
-    listings (and charged), a request to the host otherwise. Over-policy stays need the
-    traveller's manager named in `approved_by` (see `policy`)."""
+    listings (and charged), a request to the host otherwise. A stay over the travel
+    policy cap is held, uncharged, as ``pending`` until the traveller's manager decides
+    (`approvals`); a manager booking for their own report approves it by booking."""
     traveller = find_person(s, guest) if guest else actor
     calendar.check_stay(listing, check_in, check_out, guests, today(s))
     q = catalog.listing_quote(s, listing, check_in, check_out)
-    city = listing.city
-    checked = check_policy(s, traveller, city, q, approved_by)
+    checked = check_policy(s, traveller, listing.city, q)
     calendar.require_free(s, listing, check_in, check_out)
     at = now(s)
-    status = "confirmed" if listing.instant_book else "requested"
+    held = checked.needs_approval and checked.manager != actor
+    status = "pending" if held else "confirmed" if listing.instant_book else "requested"
+    approver = actor if checked.needs_approval and not held else None
     r = insert_row(
         s, Reservation, code=_code("HM", listing.id, check_in, traveller.id, at),
         listing_id=listing.id, guest_id=traveller.id, booked_by_id=actor.id, check_in=check_in,
         check_out=check_out, guests=guests, status=status, policy=listing.policy,
         **_amounts(q), refund=None, over_policy=checked.over,
-        approver_id=checked.approver.id if checked.approver else None,
+        approver_id=approver.id if approver else None,
         purpose=purpose.strip()[:200], created_at=at, cancelled_at=None,
     )  # fmt: skip
     _hold_nights(s, r)
     if status == "confirmed":
-        _pay(s, r, "charge", q.total, f"Stay at {listing.title}, {r.nights} nights", at)
+        pay(s, r, "charge", q.total, f"Stay at {listing.title}, {r.nights} nights", at)
+    if held:
+        approvals.request_approval(s, actor, r, checked)
     if message:
         message_host(s, actor, listing, message, reservation=r)
     return r
@@ -115,24 +118,24 @@ def _hold_nights(s: Session, r: Reservation) -> None:
         ) from None
 
 
-def _release_nights(s: Session, r: Reservation) -> None:
+def release_nights(s: Session, r: Reservation) -> None:
     s.connection().execute(delete(BookedNight).where(BookedNight.reservation_id == r.id))
 
 
-def _pay(s: Session, r: Reservation, kind: str, amount: int, memo: str, at: dt.datetime) -> None:
+def pay(s: Session, r: Reservation, kind: str, amount: int, memo: str, at: dt.datetime) -> None:
     if amount:
         insert_row(s, Payment, reservation_id=r.id, flight_booking_id=None, kind=kind,
                    amount=amount, memo=memo[:120], created_at=at)  # fmt: skip
 
 
-def _lock(s: Session, r: Reservation) -> None:
+def lock(s: Session, r: Reservation) -> None:
     """Re-read a reservation under a row lock before changing its money: PostgreSQL's
     ``FOR UPDATE`` (a served SQLite file's transactions hold the write lock from their
     start), so sessions changing one stay take turns and each sees what the last did."""
     s.refresh(r, with_for_update=True)
 
 
-def _moved_on(r: Reservation) -> Conflict:
+def moved_on(r: Reservation) -> Conflict:
     return Conflict(f"reservation {r.code} changed meanwhile; look at it again", code="not_live")
 
 
@@ -149,12 +152,18 @@ def change_stay(
     check_in: dt.date | None = None,
     check_out: dt.date | None = None,
     guests: int | None = None,
-    approved_by: str | None = None,
 ) -> tuple[Reservation, int]:
     """Change a live reservation's dates or guests at the listing's prices: the stay is
-    re-quoted and the difference charged or refunded. Returns it and the old total."""
-    _lock(s, r)
+    re-quoted and the difference charged or refunded. Returns it and the old total. A
+    change that takes an unapproved stay over the policy cap is refused (book anew to
+    ask for approval); a stay awaiting approval cannot change."""
+    lock(s, r)
     _require_live(r)
+    if r.status == "pending":
+        raise Conflict(
+            f"reservation {r.code} is awaiting approval; cancel it and book again to change it",
+            code="pending_approval",
+        )
     new_in, new_out = check_in or r.check_in, check_out or r.check_out
     new_guests = guests if guests is not None else r.guests
     if (new_in, new_out, new_guests) == (r.check_in, r.check_out, r.guests):
@@ -165,23 +174,28 @@ def change_stay(
     calendar.check_stay(listing, new_in, new_out, new_guests, min(today(s), r.check_in))
     calendar.require_free(s, listing, new_in, new_out, ignore=r.id)
     q = catalog.listing_quote(s, listing, new_in, new_out)
-    traveller = s.get_one(Person, r.guest_id)
-    if approved_by is None and r.approver_id is not None:
-        approved_by = profile(s, r.approver_id).handle  # the approval given when booked
-    checked = check_policy(s, traveller, listing.city, q, approved_by)
+    checked = check_policy(s, s.get_one(Person, r.guest_id), listing.city, q)
+    if checked.needs_approval and r.approver_id is None and checked.manager != actor:
+        raise Forbidden(
+            f"the new average nightly rate {pricing.money(checked.nightly)} is over the travel "
+            f"policy cap of {pricing.money(checked.cap)}; @{checked.manager.handle} must approve "
+            "it: book the new dates as a new stay to send them the request",
+            code="over_policy",
+        )
+    approver = r.approver_id or (actor.id if checked.needs_approval else None)
     old_total, at = r.total, now(s)
     was = {"status": r.status, "total": old_total, "check_in": r.check_in,
            "check_out": r.check_out, "guests": r.guests}  # fmt: skip
-    _release_nights(s, r)
+    release_nights(s, r)
     if not update_if(s, r, was, check_in=new_in, check_out=new_out, guests=new_guests,
                      **_amounts(q), over_policy=checked.over,
-                     approver_id=checked.approver.id if checked.approver else None):  # fmt: skip
-        raise _moved_on(r)
+                     approver_id=approver if checked.over else None):  # fmt: skip
+        raise moved_on(r)
     _hold_nights(s, r)
     if r.status == "confirmed":
         memo = f"Change to {new_in:%b %-d}-{new_out:%b %-d}, {new_guests} guests"
         kind = "charge" if q.total > old_total else "refund"
-        _pay(s, r, kind, abs(q.total - old_total), memo, at)
+        pay(s, r, kind, abs(q.total - old_total), memo, at)
     return r, old_total
 
 
@@ -190,6 +204,8 @@ def preview_cancel(s: Session, actor: Person, r: Reservation) -> pricing.Refund:
     _require_live(r)
     if r.status == "requested":
         return pricing.Refund(0, "Request not yet accepted: nothing was charged")
+    if r.status == "pending":
+        return pricing.Refund(0, "Awaiting your manager's approval: nothing was charged")
     return pricing.stay_refund(r, s.info["clock"].peek())
 
 
@@ -197,14 +213,14 @@ def cancel_stay(s: Session, actor: Person, r: Reservation) -> Reservation:
     """Cancel a live reservation (or withdraw a request); the refund follows the policy
     the listing had when it was booked. Of concurrent cancellations one refunds, the
     others get the Conflict a second cancellation gets."""
-    _lock(s, r)
+    lock(s, r)
     refund = preview_cancel(s, actor, r)
     at = now(s)
     if not update_if(s, r, {"status": r.status}, status="cancelled", refund=refund.amount,
                      cancelled_at=at):  # fmt: skip
-        raise _moved_on(r)
-    _release_nights(s, r)
-    _pay(s, r, "refund", refund.amount, f"Cancellation: {refund.rule}", at)
+        raise moved_on(r)
+    release_nights(s, r)
+    pay(s, r, "refund", refund.amount, f"Cancellation: {refund.rule}", at)
     return r
 
 

@@ -16,12 +16,12 @@ from pydantic import Field
 
 from officegym.apps.booking import service as booking
 from officegym.apps.booking import shapes as V
-from officegym.apps.booking import tools_trips
+from officegym.apps.booking import tools_approvals, tools_trips
 from officegym.apps.booking.models import PropertyType
 from officegym.errors import Invalid
 from officegym.tools import Ref, ToolContext, tool
 
-__all__ = ["tools_trips"]  # registered on import
+__all__ = ["tools_approvals", "tools_trips"]  # registered on import
 
 ListingId = Annotated[
     int, Field(description="The listing's id, as search results show it."), Ref("booking_listing")
@@ -153,27 +153,26 @@ def booking_book_stay(
         Field(description="Handle of the colleague who travels (default: you)."),
         PERSON,
     ] = None,
-    approved_by: Annotated[
-        str | None,
+    purpose: Annotated[
+        str,
         Field(
-            description="For a stay over the travel policy cap: the handle of the "
-            "traveller's manager who approved it."
+            description="What the trip is for (the business reason a manager reads in an "
+            "approval request)."
         ),
-        PERSON,
-    ] = None,
-    purpose: Annotated[str, Field(description="What the trip is for.")] = "",
+    ] = "",
     message: Annotated[
         str | None, Field(description="A message to the host (useful for request-to-book places).")
     ] = None,
 ) -> dict[str, Any]:
     """Book a stay: confirmed and charged at once for instant-book places, a request the
-    host must accept otherwise. Stays over the travel policy cap need the traveller's
-    manager's approval first (asked in chat); name them in approved_by."""
+    host must accept otherwise. A stay over the traveller's travel policy cap is held as
+    'pending' (nights held, nothing charged) and its approval request goes to the
+    traveller's manager by DM; it is confirmed or declined when they decide."""
     s = ctx.session
     listing = booking.get_listing(s, listing_id)
     r = booking.book_stay(
         s, ctx.actor, listing, check_in=check_in, check_out=check_out, guests=guests,
-        guest=traveller, approved_by=approved_by, purpose=purpose, message=message,
+        guest=traveller, purpose=purpose, message=message,
     )  # fmt: skip
     return {"ok": True, "reservation": V.reservation_view(s, r, receipt=True)}
 
@@ -188,17 +187,13 @@ def booking_change_stay(
     guests: Annotated[
         int | None, Field(description="New number of guests.", ge=1, le=10_000)
     ] = None,
-    approved_by: Annotated[
-        str | None,
-        Field(description="If the change goes over the policy cap: the manager who approved it."),
-    ] = None,
 ) -> dict[str, Any]:
     """Change a reservation's dates or guests. The stay is re-quoted at the listing's
     prices; the difference is charged or refunded. Returns the old and new totals."""
     s = ctx.session
     r = booking.find_reservation(s, ctx.actor, code)
     r, old = booking.change_stay(s, ctx.actor, r, check_in=check_in, check_out=check_out,
-                                 guests=guests, approved_by=approved_by)  # fmt: skip
+                                 guests=guests)  # fmt: skip
     return {"ok": True, "old_total": V.money(old), "new_total": V.money(r.total),
             "reservation": V.reservation_view(s, r, receipt=True)}  # fmt: skip
 

@@ -186,8 +186,11 @@ def booking_get_travel_policy(
     s = ctx.session
     manager = profile(s, ctx.actor_id).manager
     out: dict[str, Any] = {
-        "rule": "Stays whose average nightly rate (after discounts, before fees and taxes) is "
-        "over the city's cap need the traveller's manager's approval before booking.",
+        "rule": "A stay whose average nightly rate (after discounts, before fees and taxes) "
+        "is over the city's cap is held, uncharged, until the traveller's manager approves "
+        "it: booking it sends them the approval request by DM.",
+        "managers_approve": f"stays at most {booking.MARGIN:.0%} over the cap, or with a "
+        "business purpose stated when booking; they decline the rest.",
         "your_manager": manager,
     }
     places = [booking.find_city(s, city)] if city else booking.cities(s)

@@ -53,9 +53,16 @@ def _note(stay: Any, kind: str) -> str:
     return stay.purpose
 
 
+def _claimed(w: Session, book: Any) -> str:
+    """The report's Notes column as one text (the codes of the trips it claims)."""
+    notes = grid(w, book, f"Expenses!E2:E{used_rows(w, book, 'Expenses')}")
+    return " ".join(str(row[0]) for row in notes if row[0])
+
+
 def _stays(w: Session) -> list[tuple[Any, Any, dt.date]]:
     """(confirmed stay, its traveller's expense report, the day it was charged) for stays
-    charged once, in full, in the month the report covers."""
+    charged once, in full, in the month the report covers, that the report does not
+    claim yet."""
     reports = {
         b.owner.id: b for n, b in sorted(sheets_index(w).items()) if n.startswith("Expenses - ")
     }
@@ -72,6 +79,8 @@ def _stays(w: Session) -> list[tuple[Any, Any, dt.date]]:
     out = []
     for i, r in stays.items():
         book = reports[r.guest_id]
+        if r.code in _claimed(w, book):
+            continue  # already a line of the report (seeded from last month's trips)
         month = dt.datetime.strptime(book.name.rsplit(" - ", 1)[1], "%B %Y").date()
         paid = charges[i]
         if (

@@ -19,8 +19,9 @@ from officegym.tasks.booking.chat import Trip, trip_of, trip_posts
 from officegym.tasks.booking.common import DAY, booking_index
 from officegym.tasks.booking.steps import book_stay, book_trip, search_stays_call
 from officegym.tasks.checks import Allow, RowExists, Same
-from officegym.tasks.common import call, dm_step, pick, reply_step
+from officegym.tasks.common import allow_dm, call, dm_step, person_row, pick, reply_step
 from officegym.tasks.facts import money
+from officegym.tasks.freedom import Free
 from officegym.tasks.mutants import Equivalent
 from officegym.tasks.statements import Says
 from officegym.tasks.steps import Step
@@ -136,7 +137,8 @@ def _amounts(r: Any, asked: int) -> tuple[int, ...]:
 
 @template("cross.book-approved-stay", difficulty="medium", apps=CHAT)
 def book_approved_stay(w: Session, rng: random.Random) -> Spec:
-    """Book the over-policy stay your manager approved by DM this morning."""
+    """Book the over-policy stay your manager approved by DM this morning, stating the
+    trip's purpose, so the site's approval request goes through and the stay is confirmed."""
     idx = booking_index(w)
     asks = [a for a in trip_posts(w, "approval") if a.reply_id is not None]
     ask = pick(rng, asks, "approved stays")
@@ -148,8 +150,9 @@ def book_approved_stay(w: Session, rng: random.Random) -> Spec:
              "status": "confirmed"}  # fmt: skip
     return Spec(
         goal=f"This morning you asked your manager by DM about an over-policy stay in "
-        f"{listing.city.label}. Read their answer; since they approved, book that stay for "
-        "the dates you asked about.",
+        f"{listing.city.label}. Read their answer; since they agreed, book that stay for "
+        "the dates you asked about, giving the trip's purpose as you told them, so the "
+        "approval request the booking site sends them is approved and the stay confirmed.",
         persona=me.handle,
         steps=[
             Step(
@@ -171,10 +174,43 @@ def book_approved_stay(w: Session, rng: random.Random) -> Spec:
                 listing.id,
                 ci,
                 co,
-                name="approved stay booked",
+                name="approved stay confirmed",
                 where=where,
-                approved_by=boss.handle,
+                purpose=ask.fields["purpose"],
             ),
+            Step(  # the approval request the site sends, and the manager's answer to it
+                allowed=[
+                    *allow_dm(w, person_row(w, me.id), person_row(w, boss.id)),
+                    Allow(
+                        "slack_message",
+                        where={"channel_id": ask.channel_id, "user_id": boss.id},
+                        limit=1,
+                    ),
+                ],
+                free=[
+                    Free(
+                        "slack_message",
+                        ("text",),
+                        "the approval request quotes the purpose given",
+                        where={"channel_id": ask.channel_id, "user_id": me.id},
+                    ),
+                ],
+            ),
+        ],
+        equivalent=[
+            Equivalent(
+                kind,
+                "any stated purpose is a business reason the manager approves",
+                tool="booking_book_stay",
+                arg="purpose",
+            )
+            for kind in (
+                "text.drop-word",
+                "text.drop-fact",
+                "text.negate",
+                "text.add-words",
+                "text.goal",
+            )
         ],
     )
 

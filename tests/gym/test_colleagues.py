@@ -177,3 +177,18 @@ def test_the_llm_responder_falls_back_to_keywords_when_the_server_fails(
     finally:
         requester_model.status = 200
     assert said == task.hidden.reply and responder.failures == 1
+
+
+def test_the_simulated_manager_decides_an_over_policy_booking_between_steps() -> None:
+    task = make_task("cross.book-approved-stay", 0)
+    env = OfficeEnv(task="cross.book-approved-stay")
+    env.reset(options={"task_seed": 0})
+    book = next(c for c in task.solution if c.name == "booking_book_stay")
+    obs, *_ = env.step({"tool": book.name, "arguments": dict(book.arguments)})
+    held = json.loads(obs["result"])["reservation"]
+    assert held["status"] == "pending"  # held when booked, approved right after the step
+    obs, *_ = env.step({"tool": "booking_get_trip", "arguments": {"code": held["code"]}})
+    assert json.loads(obs["result"])["status"] == "confirmed"
+    *_, info = env.step({"tool": "submit", "arguments": {}})
+    assert info["grade"]["passed"]
+    env.close()

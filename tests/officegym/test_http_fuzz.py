@@ -50,8 +50,9 @@ FORM_KEYS = ["q", "team", "owner", "before", "stage", "page", "sort", "dir", "op
              "loss_reason", "private", "action", "title", "email", "annual_revenue", "check_in",
              "check_out", "guests", "city", "min_price", "max_price", "bedrooms", "beds", "type",
              "amenity", "instant", "rating", "date", "origin", "destination", "cabin", "fare_id",
-             "listing_id", "wishlist", "code", "flight", "travellers", "traveller", "approved_by",
-             "purpose", "message", "body", "opportunity_name", "create_opportunity"]  # fmt: skip
+             "listing_id", "wishlist", "code", "flight", "travellers", "traveller", "decision",
+             "note", "purpose", "message", "body", "opportunity_name",
+             "create_opportunity"]  # fmt: skip
 
 scalars = st.sampled_from(NASTY) | st.integers(-(2**70), 2**70) | st.none() | st.booleans()
 values = st.recursive(

@@ -15,7 +15,7 @@ from faker.providers.lorem.la import Provider as Latin
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from officegym.apps.booking.models import Review
+from officegym.apps.booking.models import HostMessage, Listing, Review
 from officegym.apps.crm.models import Account, Activity, Case, Opportunity
 from officegym.apps.slack.models import Message
 from officegym.world import World, world_image
@@ -65,6 +65,8 @@ def texts_by_kind(s: Session) -> dict[str, list[str]]:
         "case description": select(Case.description),
         "activity note": select(Activity.body),
         "listing review": select(Review.text),
+        "listing description": select(Listing.description),
+        "host message": select(HostMessage.text),
     }
     out = {}
     for kind, stmt in kinds.items():

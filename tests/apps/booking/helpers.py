@@ -37,6 +37,25 @@ def free_stay(
     return booking.get_listing(s, listing.id), start, start + nights * DAY
 
 
+def over_stay(
+    s: Session, *, far: bool, city: str = "new-york-ny", nights: int = 3
+) -> tuple[Listing, dt.date, dt.date]:
+    """An instant-book stay over the policy cap 30 days ahead: within the margin managers
+    approve (`booking.MARGIN`), or beyond it (`far`)."""
+    start = booking.today(s) + 30 * DAY
+    cap = booking.nightly_cap(s, booking.find_city(s, city))
+    page = booking.search_stays(
+        s, city=city, check_in=start, check_out=start + nights * DAY, instant_book=True,
+        min_price=cap + 100, sort="total_price", limit=50,
+    )  # fmt: skip
+    limit = cap * (1 + booking.MARGIN)
+    for r in page.results if not far else reversed(page.results):
+        near = r.quote.average_nightly <= limit  # type: ignore[union-attr]
+        if r.listing.min_nights <= nights and near != far:
+            return booking.get_listing(s, r.listing.id), start, start + nights * DAY
+    raise LookupError(f"no stay {'far' if far else 'just'} over the cap in {city}")
+
+
 def call(s: Session, actor: Person, name: str, /, **arguments: Any) -> Any:
     load_tools()
     return call_tool(ToolContext(s, actor.id), name, arguments)

@@ -13,10 +13,11 @@ from sqlalchemy import func, select
 from officegym.apps.booking import service as booking
 from officegym.apps.booking.models import Reservation
 from officegym.apps.booking.pricing import money
+from officegym.apps.org.models import Person
 from officegym.world import World
 
 from ..pages import Elements
-from .helpers import DAY, free_stay, person
+from .helpers import DAY, free_stay, over_stay, person
 
 
 def signed_in(client: FlaskClient, world: World) -> tuple[FlaskClient, str]:
@@ -50,7 +51,7 @@ def test_every_page_renders_with_unique_labelled_ids(client: FlaskClient, world:
     urls = ["/booking/", search,
             f"/booking/listings/{listing.id}?{dates}", "/booking/trips", "/booking/wishlists",
             f"/booking/flights?origin=JFK&destination=ORD&date={ci}", "/booking/policy",
-            "/booking/fares/1"]  # fmt: skip
+            "/booking/fares/1", "/booking/approvals"]  # fmt: skip
     urls += [f"/booking/trips/{stay.code}"] if stay else []
     urls += [f"/booking/flight-trips/{flight.code}"] if flight else []
     for url in urls:
@@ -146,3 +147,29 @@ def test_round_trip_and_taken_dates_pages_render_with_labelled_ids(
     html = both.get_data(as_text=True)
     assert 'data-og-id="flights-return-count"' in html and "Book fare" not in html
     check_ids(html)
+
+
+def test_a_manager_decides_a_held_stay_through_the_approvals_form(
+    client: FlaskClient, world: World
+) -> None:
+    with world.session() as s:
+        me = person(s)
+        manager = s.get_one(Person, me.manager_id)
+        listing, ci, co = over_stay(s, far=True)
+        r = booking.book_stay(s, me, listing, check_in=ci, check_out=co, guests=1)
+        s.commit()
+        code, handle, description = r.code, manager.handle, listing.description
+    assert client.get(f"/login/{handle}").status_code == 302
+    page = client.get("/booking/approvals").get_data(as_text=True)
+    check_ids(page)
+    assert code in page and "purpose: not given" in page
+    bad = client.post(f"/booking/approvals/{code}", data={"decision": "maybe"})
+    assert bad.status_code == 302
+    answer = client.post(f"/booking/approvals/{code}", data={"decision": "decline", "note": "No."})
+    assert answer.status_code == 302 and answer.headers["Location"].endswith("/booking/approvals")
+    with world.session() as s:
+        assert s.scalars(select(Reservation).where(Reservation.code == code)).one().status == (
+            "declined"
+        )
+    listing_page = client.get(f"/booking/listings/{listing.id}").get_data(as_text=True)
+    assert description and description in listing_page.replace("&#39;", "'")

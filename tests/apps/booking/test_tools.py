@@ -73,3 +73,14 @@ def test_the_ical_export_parses_and_holds_the_new_stay(world: World) -> None:
     event = events[f"stay-{code}@booking.officegym.test"]
     assert event.decoded("dtstart") == ci and event.decoded("dtend") == co
     assert isinstance(event.decoded("dtstart"), dt.date) and co - ci == 3 * DAY
+
+
+def test_a_listing_reads_with_its_hosts_description(world: World) -> None:
+    with world.session() as s:
+        listing = free_stay(s)[0]
+        handle = person(s).handle
+    runner = ToolRunner(world, handle)
+    out = runner.call("booking_get_listing", {"listing_id": listing.id})
+    runner.close()
+    assert out.ok and out.result["description"] == listing.description
+    assert listing.title.split(" in ")[-1].split(" #")[0] in out.result["description"]

@@ -23,6 +23,10 @@
   var rows = Array.prototype.map.call(grid.tBodies[0].rows, function (tr) { return +tr.dataset.row; });
   var sheet = grid.dataset.sheet;
   var state = { anchor: null, ext: null, mode: "ready", start: "", queue: Promise.resolve() };
+  /* Each cell's saved text, kept here rather than in its value attribute, which agents'
+   * page-marking scripts (BrowserGym's) overwrite with what is being typed. */
+  var saved = {};
+  grid.querySelectorAll("input").forEach(function (el) { saved[el.id] = el.defaultValue; });
 
   /* ---------------------------------------------------------------- addresses */
   function letters(c) {
@@ -186,8 +190,8 @@
         if (!el) return;
         var editing = state.mode !== "ready" && el === cellAt(state.anchor);
         var typed = dirty(el) && posted[el.name] !== el.value;
-        el.defaultValue = src.getAttribute("value") || "";
-        if (!editing && !typed) el.value = el.defaultValue;
+        saved[el.id] = src.getAttribute("value") || "";
+        if (!editing && !typed) el.value = saved[el.id];
         el.dataset.input = src.dataset.input || "";
         if (src.dataset.n) el.dataset.n = src.dataset.n; else delete el.dataset.n;
         el.readOnly = src.readOnly;
@@ -227,11 +231,11 @@
       box.appendChild(p);
     });
   }
-  function dirty(el) { return el.value !== el.defaultValue; }
+  function dirty(el) { return el.value !== saved[el.id]; }
   function commit() {
     /* Save the edited cell(s) through the grid form; unchanged edits are put back first. */
     var el = cellAt(state.anchor);
-    if (el && state.mode !== "ready" && el.value === state.start) el.value = el.defaultValue;
+    if (el && state.mode !== "ready" && el.value === state.start) el.value = saved[el.id];
     state.mode = "ready";
     var data = new FormData(form), posted = {}, any = false;
     grid.querySelectorAll("input").forEach(function (cell) {
@@ -261,7 +265,7 @@
     }
     if (e.key === "Escape") {
       e.preventDefault();
-      el.value = el.defaultValue;
+      el.value = saved[el.id];
       state.mode = "ready";
       el.select();
       return show();

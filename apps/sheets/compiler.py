@@ -166,7 +166,10 @@ def _ref(ref: RefT, want_ref: bool) -> Node:
     single = ref.last is None and ref.name is None
 
     def rng(ctx: Ctx) -> Rng | XlError:
-        return ctx.resolve(ref)
+        found = ctx.resolve(ref)
+        if type(found) is Rng:
+            found.pooled = True  # a dependency of the formula: see `Rng.pooled`
+        return found
 
     if want_ref:
         return rng

@@ -9,14 +9,16 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from officegym import memo
 from officegym.apps.org.models import Person
 from officegym.apps.sheets.models import Change, Workbook
 from officegym.clock import now
-from officegym.writes import insert_row, update_row
+from officegym.writes import update_row
 
 __all__ = ["history", "record"]
 
 MAX_DETAIL = 20  # cells described per change
+_INSERT = Change.__table__.insert()
 
 
 def record(
@@ -27,23 +29,27 @@ def record(
     target: str = "",
     detail: Any = "",
     sheet_id: int | None = None,
-) -> Change:
-    """Log one change and touch the workbook's modification time."""
+) -> None:
+    """Log one change and touch the workbook's modification time. The row is inserted
+    without an object in the session (nothing reads it back in the same operation, and an
+    edit is timed in milliseconds); `history` reads it from the database."""
     when = now(s)
     text = detail if isinstance(detail, str) else json.dumps(detail, default=str)[:4000]
-    row = insert_row(
-        s,
-        Change,
-        workbook_id=wb.id,
-        sheet_id=sheet_id,
-        actor_id=actor.id,
-        at=when,
-        action=action,
-        target=target[:200],
-        detail=text,
+    s.flush()
+    s.connection().execute(
+        _INSERT,
+        {
+            "workbook_id": wb.id,
+            "sheet_id": sheet_id,
+            "actor_id": actor.id,
+            "at": when,
+            "action": action,
+            "target": target[:200],
+            "detail": text,
+        },
     )
+    memo.changed(s, Change)
     update_row(s, wb, updated_at=when)
-    return row
 
 
 def history(s: Session, wb: Workbook, *, limit: int = 50) -> list[Change]:

@@ -10,7 +10,6 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.sheets.models import NamedRange, Sheet, Workbook
 from officegym.apps.sheets.refs import Area, parse_area
-from officegym.db import get
 from officegym.errors import Invalid, NotFound
 from officegym.memo import recall, watch
 
@@ -29,9 +28,9 @@ watch("sheets.tabs", Sheet)
 
 
 def sheets_of(s: Session, wb: Workbook) -> list[Sheet]:
-    """The workbook's sheets in tab order."""
-    ids = recall(s, "sheets.tabs", wb.id, lambda: [x.id for x in s.scalars(_SHEETS, {"wb": wb.id})])
-    return [x for x in (get(s, Sheet, i) for i in ids) if x is not None]
+    """The workbook's sheets in tab order. The memo holds the objects themselves: the
+    identity map holds them only weakly, and an edit would load its sheet again."""
+    return list(recall(s, "sheets.tabs", wb.id, lambda: list(s.scalars(_SHEETS, {"wb": wb.id}))))
 
 
 def sheet_named(s: Session, wb: Workbook, name: str | None) -> Sheet:

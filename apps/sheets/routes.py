@@ -11,6 +11,7 @@ so ``fill('b10', '=SUM(B2:B9)')`` then ``click('grid-save')`` types a formula.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from flask import Blueprint, flash, g, redirect, render_template, request, url_for
@@ -21,13 +22,13 @@ from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets import views
 from officegym.apps.sheets.formats import PRESETS
 from officegym.apps.sheets.models import Workbook
-from officegym.apps.sheets.refs import Area, a1, col_letters
+from officegym.apps.sheets.refs import Area, a1, col_letters, parse_area
 from officegym.errors import Invalid
 from officegym.web import flash_errors
 
 bp = Blueprint("sheets", __name__, template_folder="templates", static_folder="static")
 bp.add_app_template_filter(col_letters, "col")
-KEEP = ("sheet", "at", "sel", "filter_col", "filter", "formulas")
+KEEP = ("sheet", "at", "sel", "filter_col", "filter", "keep", "formulas")
 
 
 def workbook(wb_id: int) -> Workbook:
@@ -103,7 +104,20 @@ def save_cells(wb_id: int) -> BaseResponse:
     with flash_errors():
         n = sheets.write_cells(g.db, g.actor, wb, changed, sheet=window.sheet.name)
         flash(f"Saved {n} cell{'s' if n != 1 else ''}." if n else "Nothing changed.")
-    return back(wb)
+    return back(wb, keep=_kept(list(changed)))
+
+
+def _kept(edited: list[str]) -> str | None:
+    """Under a filter, the rows shown stay shown after an edit (Sheets filters again only
+    when the filter changes): the edited rows join the form's ``keep`` parameter."""
+    form = request.form
+    if not form.get("filter_col") or not edited:
+        return None
+    rows = set(views.kept_rows(form.get("keep", "")))
+    for ref in edited:
+        with contextlib.suppress(Invalid):
+            rows.add(parse_area(ref).r1)
+    return ",".join(str(r) for r in sorted(rows)[: views.MAX_KEPT])
 
 
 @bp.post("/<int:wb_id>/formula")
@@ -115,6 +129,7 @@ def save_formula(wb_id: int) -> BaseResponse:
         text = request.form.get("text", "")
         sheets.write_cells(g.db, g.actor, wb, {cell: text or None}, sheet=request.form.get("sheet"))
         flash(f"{cell} saved.")
+        return back(wb, keep=_kept([cell]))
     return back(wb)
 
 

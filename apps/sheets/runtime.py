@@ -42,11 +42,12 @@ class Rng:
     clipped to the sheet's used extent and checked against the evaluation budget first;
     `values` and `stored` walk the sparse store when that is smaller."""
 
-    __slots__ = ("book", "c1", "c2", "r1", "r2", "sid")
+    __slots__ = ("book", "c1", "c2", "pooled", "r1", "r2", "sid")
 
     def __init__(self, book: Grid, sid: int, r1: int, c1: int, r2: int, c2: int) -> None:
         self.book, self.sid = book, sid
         self.r1, self.c1, self.r2, self.c2 = r1, c1, r2, c2
+        self.pooled = False  # a formula's own reference: its column reads may be pooled
 
     valid = True
 
@@ -100,7 +101,7 @@ class Rng:
         r2, c2 = self.clipped()
         budget.cells((r2 - self.r1 + 1) * (c2 - self.c1 + 1), "a range")
         if self.c1 == c2:
-            return _column(vals, self.r1, r2, c2)
+            return self._column_of(vals, r2, c2)
         return [v for r in range(self.r1, r2 + 1) for v in _row(vals, r, self.c1, c2)]
 
     def numbers(self) -> list[float]:
@@ -127,7 +128,21 @@ class Rng:
         vals = self.book.values_of(self.sid)
         r2, _ = self.clipped()
         budget.cells(r2 - self.r1 + 1, "a column")
-        return _column(vals, self.r1, r2, self.c1 + index)
+        return self._column_of(vals, r2, self.c1 + index)
+
+    def _column_of(self, vals: dict[tuple[int, int], Value], r2: int, c: int) -> list[Value]:
+        """Rows r1..r2 of column c, read once per recalculation pass for all the formulas
+        that reference them (the book's `pool`): a column is final before its first reader
+        in the pass, since every reader depends on it. Only references written in formulas
+        are pooled (`pooled`); INDIRECT's and OFFSET's are read when they run."""
+        pool = getattr(self.book, "pool", None) if self.pooled else None
+        if pool is None:
+            return _column(vals, self.r1, r2, c)
+        key = ("column", self.sid, self.r1, r2, c)
+        found = pool.get(key)
+        if found is None:
+            found = pool[key] = tuple(_column(vals, self.r1, r2, c))
+        return list(found)  # callers may change their list
 
     def row(self, index: int) -> list[Value]:
         vals = self.book.values_of(self.sid)

@@ -184,16 +184,6 @@ def _initial_copy(s: Session, workbook_id: int) -> Book | None:
 
 
 @functools.cache
-def _update() -> Any:
-    cols = _COLS
-    return (
-        _CELL.update()
-        .where(_CELL.c.id == bindparam("_id"))
-        .values({c: bindparam(f"v_{c}") for c in cols})
-    )
-
-
-@functools.cache
 def _delete() -> Any:
     return _CELL.delete().where(_CELL.c.id == bindparam("_id"))
 
@@ -210,10 +200,8 @@ def park(s: Session, cell_ids: list[int]) -> None:
 
 
 def _bulk_update(s: Session, updates: list[dict[str, Any]]) -> None:
-    """UPDATE many cell rows in one DB-API executemany."""
-    if len(updates) < 20:
-        s.connection().execute(_update(), updates)
-        return
+    """UPDATE many cell rows in one DB-API executemany (an edit's dozen rows too: through
+    SQLAlchemy they cost a tenth of a millisecond more)."""
     m = _mark(s)
     sql = f"UPDATE sheets_cell SET {', '.join(f'{c} = {m}' for c in _COLS)} WHERE id = {m}"
     _cursor(s).executemany(sql, [[u[f"v_{c}"] for c in _COLS] + [u["_id"]] for u in updates])

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
 from officegym.apps.sheets import service as sheets
+from officegym.apps.sheets import spill
 from officegym.apps.sheets.formats import format_value
 from officegym.apps.sheets.functions.criteria import matcher
 from officegym.apps.sheets.models import Sheet, Workbook
@@ -30,11 +31,13 @@ __all__ = [
     "Grid",
     "data_region",
     "grid",
+    "kept_rows",
     "parse_selection",
     "window_origin",
 ]
 
 ROWS, COLS = 25, 10  # the window's size
+MAX_KEPT = 500  # rows a filter view keeps shown after they were edited
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,9 @@ class CellView:
     kind: str  # number, text, bool, error, blank: for alignment
     number: str = ""  # a number's full value (the status bar sums these), else ""
     locked: bool = False  # computed by a pivot table: shown read-only
+    anchor: str = ""  # a spilled cell's anchor (A1), whose formula the bar shows greyed
+    spill: str = ""  # that anchor's formula
+    note: str = ""  # a blocked anchor's note ("Array result was not expanded ...")
 
 
 @dataclass
@@ -62,6 +68,7 @@ class Grid:
     matched: int | None = None
     summary: dict[str, str] | None = None  # of a selection of several cells: sum, average, count
     notes: list[str] = field(default_factory=list)
+    kept: list[int] = field(default_factory=list)  # rows edited under the filter, still shown
 
     @property
     def selected(self) -> CellView | None:
@@ -83,13 +90,20 @@ def parse_selection(text: str | None, default: Area) -> Area:
     return Area(area.r1, area.c1, min(area.r2, MAX_ROWS), min(area.c2, MAX_COLS), area.sheet)
 
 
-def _view(state: Any, r: int, c: int, locked: bool) -> CellView:
+def _view(book: Any, sid: int, r: int, c: int, locked: bool) -> CellView:
+    state = book.sheets[sid].cells.get((r, c))
     if state is None:
         return CellView(a1(r, c), "", "", "blank", locked=locked)
     v = state.value
     kind = "error" if isinstance(v, XlError) else type(v).__name__
     number = repr(v) if type(v) is float else ""
-    return CellView(a1(r, c), format_value(v, state.fmt), state.input or "", kind, number, locked)
+    anchor, formula, note = "", "", ""
+    if state.input is None and v is not None and (at := book.spills.owner(sid, r, c)):
+        anchor, formula = a1(*at), book.cell(sid, *at).input or ""
+    if state.spill and state.spill.startswith("!"):
+        note = spill.message(book, (sid, r, c)) or ""
+    shown = format_value(v, state.fmt)
+    return CellView(a1(r, c), shown, state.input or "", kind, number, locked, anchor, formula, note)
 
 
 def _pivot_areas(s: Session, wb: Workbook, sheet: Sheet) -> list[Area]:
@@ -127,23 +141,26 @@ def grid(s: Session, actor: Person, wb: Workbook, args: Mapping[str, str]) -> Gr
     """The window of the sheet `args` name (``sheet``, ``at``: top-left, ``sel``: the
     selection, ``filter_col`` + ``filter``: show only matching rows below row 1)."""
     sheet = sheets.sheet_named(s, wb, args.get("sheet"))
-    data = sheets.book(s, wb.id).sheets[sheet.id]
+    book = sheets.book(s, wb.id)
+    data = book.sheets[sheet.id]
     sel = parse_selection(args.get("sel"), Area(1, 1, 1, 1))
     at = parse_selection(args.get("at"), sel) if args.get("at") else None
     top, left = window_origin(sel, at)
     columns = list(range(left, min(left + COLS, MAX_COLS + 1)))
     shown_rows = list(range(top, min(top + ROWS, MAX_ROWS + 1)))
-    g_filter, matched, hits = None, None, []
+    g_filter, matched, hits, kept = None, None, [], []
     if args.get("filter_col"):
         col = col_index(args["filter_col"].strip().upper()) if args["filter_col"].isalpha() else 0
         if not 1 <= col <= MAX_COLS:
             raise Invalid(f"filter column {args['filter_col']!r} is not a column letter")
         hits = _matching_rows(data, col, args.get("filter", ""), max(2, top))
         g_filter, matched = (col_letters(col), args.get("filter", "")), len(hits)
+        kept = kept_rows(args.get("keep", ""))
+        hits = sorted(set(hits) | {r for r in kept if max(2, top) <= r <= data.max_row})
         shown_rows = ([1] if top <= 1 else []) + hits[: ROWS - 1]
     locked = _pivot_areas(s, wb, sheet)
     rows = [
-        (r, [_view(data.cells.get((r, c)), r, c, _inside(locked, r, c)) for c in columns])
+        (r, [_view(book, sheet.id, r, c, _inside(locked, r, c)) for c in columns])
         for r in shown_rows
     ]
     letters = [col_letters(c) for c in columns]
@@ -152,7 +169,16 @@ def grid(s: Session, actor: Person, wb: Workbook, args: Mapping[str, str]) -> Gr
     summary = (
         _summary(data, sel, [r for r in counted if sel.r1 <= r <= sel.r2]) if sel.size > 1 else None
     )
-    return Grid(sheet, top, left, rows, letters, sel, used, g_filter, matched, summary)
+    window = Grid(sheet, top, left, rows, letters, sel, used, g_filter, matched, summary)
+    window.kept = kept
+    return window
+
+
+def kept_rows(text: str) -> list[int]:
+    """The rows a ``keep`` parameter names (``"5,17"``): rows edited under a filter, which
+    stay shown, as Sheets re-filters only when the filter itself changes."""
+    rows = {int(x) for x in text.split(",")[:MAX_KEPT] if x.strip().isdigit()}
+    return sorted(r for r in rows if 1 <= r <= MAX_ROWS)
 
 
 def _inside(areas: list[Area], r: int, c: int) -> bool:

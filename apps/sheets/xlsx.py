@@ -151,8 +151,9 @@ def clean_text(text: str) -> str:
     return _ILLEGAL.sub("", text)
 
 
+# openpyxl writes an empty value as <v /> with its own XML writer, <v></v> with lxml's
 _FORMULA_CELL = re.compile(
-    rb'<c r="([A-Z]+[0-9]+)"((?: s="[0-9]+")?)><f>((?:(?!</f>).)*)</f><v ?/>'
+    rb'<c r="([A-Z]+[0-9]+)"((?: s="[0-9]+")?)><f>((?:(?!</f>).)*)</f>(?:<v ?/>|<v></v>)'
 )
 
 

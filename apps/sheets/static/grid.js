@@ -1,28 +1,37 @@
-/* The spreadsheet grid as people know it, over the page's plain forms.
+/* The spreadsheet grid as people know it, over the page's plain forms: the selection.
  *
  * Cells are the grid form's inputs (id: the address in lower case). Click or arrow keys
- * move the selection and the name box and formula bar follow it; typing in a selected
- * cell replaces it, F2 or a double click edits it; Enter commits and moves down, Tab
- * right, Escape cancels; shift-click, drag and shift-arrows select a range, whose sum,
- * average and count the status bar shows. Commits, toolbar buttons, the formula bar,
- * the fill handle and paste go through the same form endpoints as without this script
- * (fetch POST of the form's own fields); the response page's cells are copied into this
- * one, so the window and the selection stay where they are. While a request is under
- * way the grid is aria-busy. Without this script every form still works as before.
+ * move the selection and the name box and formula bar follow it (for a spilled cell the
+ * bar shows its anchor's formula greyed, as Sheets does); shift-click, drag and
+ * shift-arrows select a range, whose sum, average and count the status bar shows.
+ * This module keeps the selection and shows it; grid_server.js saves through the same
+ * form endpoints as without scripts and copies the answer's cells into this page, so
+ * the window and the selection stay where they are; grid_input.js takes keys, the mouse
+ * and the clipboard. Without these scripts every form still works as before.
  */
 (function () {
   "use strict";
   var grid = document.getElementById("grid");
   var form = document.getElementById("grid-form");
   if (!grid || !form) return;
-  var editable = grid.dataset.editable === "1";
-  var win = {
-    top: +grid.dataset.top, left: +grid.dataset.left,
-    bottom: +grid.dataset.bottom, right: +grid.dataset.right,
+  var G = window.OfficegymGrid = {
+    grid: grid, form: form, editable: grid.dataset.editable === "1", sheet: grid.dataset.sheet,
+    win: {
+      top: +grid.dataset.top, left: +grid.dataset.left,
+      bottom: +grid.dataset.bottom, right: +grid.dataset.right,
+    },
+    rows: Array.prototype.map.call(grid.tBodies[0].rows, function (tr) { return +tr.dataset.row; }),
+    state: { anchor: null, ext: null, mode: "ready", start: "", queue: Promise.resolve() },
+    /* Each cell's saved text, kept here rather than in its value attribute, which agents'
+     * page-marking scripts (BrowserGym's) overwrite with what is being typed. */
+    saved: {},
+    /* Rows edited under a filter: they stay shown until the filter changes, as in Sheets. */
+    kept: {},
   };
-  var rows = Array.prototype.map.call(grid.tBodies[0].rows, function (tr) { return +tr.dataset.row; });
-  var sheet = grid.dataset.sheet;
-  var state = { anchor: null, ext: null, mode: "ready", start: "", queue: Promise.resolve() };
+  var state = G.state, win = G.win, rows = G.rows;
+  grid.querySelectorAll("input").forEach(function (el) { G.saved[el.id] = el.defaultValue; });
+  var keepField = form.querySelector("input[name=keep]");
+  if (keepField) keepField.value.split(",").forEach(function (r) { if (r) G.kept[r] = true; });
 
   /* ---------------------------------------------------------------- addresses */
   function letters(c) {
@@ -50,10 +59,27 @@
     var one = g.r1 === g.r2 && g.c1 === g.c2;
     return one ? addr({ r: g.r1, c: g.c1 }) : addr({ r: g.r1, c: g.c1 }) + ":" + addr({ r: g.r2, c: g.c2 });
   }
+  function selectA1(text) {
+    /* Select a range given as A1 text (the server's answer to a paste). */
+    var ends = (text || "").split(":"), a = parseAddr(ends[0]), b = parseAddr(ends[1] || ends[0]);
+    if (a && b) { state.anchor = a; state.ext = b; }
+  }
 
   /* ---------------------------------------------------------------- showing the selection */
   function setField(f, name, value) {
     if (f && f.elements[name]) f.elements[name].value = value;
+  }
+  function keptText() { return Object.keys(G.kept).sort(function (a, b) { return a - b; }).join(","); }
+  function showBar(active) {
+    /* The formula bar: the cell's input, or for a spilled cell its anchor's formula greyed
+     * (a placeholder: typing there writes into this cell, as in Sheets). */
+    var bar = document.getElementById("formula-bar");
+    if (!bar || !active) return;
+    bar.value = state.mode === "ready" ? active.dataset.input : active.value;
+    var spilled = active.dataset.spill || "";
+    bar.placeholder = spilled;
+    if (spilled) bar.title = "Spilled from " + active.dataset.anchor + ": its formula";
+    else bar.removeAttribute("title");
   }
   function show() {
     var g = range(), text = rangeA1(g), active = cellAt(state.anchor);
@@ -65,12 +91,12 @@
     });
     var box = document.getElementById("name-box");
     if (box) box.value = text;
-    var bar = document.getElementById("formula-bar");
-    if (bar && active) bar.value = state.mode === "ready" ? active.dataset.input : active.value;
+    showBar(active);
     var label = document.getElementById("formula-label");
     if (label) label.textContent = "fx " + addr(state.anchor);
     setField(document.getElementById("formula-form"), "cell", addr(state.anchor));
     document.querySelectorAll("form input[name=sel]").forEach(function (el) { el.value = text; });
+    document.querySelectorAll("form input[name=keep]").forEach(function (el) { el.value = keptText(); });
     var shown = document.getElementById("toolbar-sel");
     if (shown) shown.textContent = text;
     var col = letters(state.anchor.c);
@@ -85,6 +111,7 @@
     var url = new URL(location.href);
     url.searchParams.set("sel", text);
     url.searchParams.set("at", addr({ r: win.top, c: win.left }));
+    if (keptText()) url.searchParams.set("keep", keptText());
     history.replaceState(null, "", url);
   }
   function round2(x) { return String(Math.round(x * 100) / 100); }
@@ -114,7 +141,7 @@
   }
   function placeHandle(g) {
     var handle = document.getElementById("fill-handle"), corner = cellAt({ r: g.r2, c: g.c2 });
-    if (!handle || !editable || !corner) { if (handle) handle.hidden = true; return; }
+    if (!handle || !G.editable || !corner) { if (handle) handle.hidden = true; return; }
     var box = corner.parentNode.getBoundingClientRect(), wrap = handle.parentNode.getBoundingClientRect();
     handle.style.left = (box.right - wrap.left - 4) + "px";
     handle.style.top = (box.bottom - wrap.top - 4) + "px";
@@ -149,294 +176,14 @@
       r2: Math.max(state.anchor.r, p.r), c2: Math.max(state.anchor.c, p.c) }) : addr(p);
     url.searchParams.set("at", addr({ r: Math.max(1, top), c: Math.max(1, left) }));
     url.searchParams.set("sel", sel);
-    busy(true);  /* until the next window is loaded */
-    state.queue.then(function () { location.assign(url); });
-  }
-
-  /* ---------------------------------------------------------------- talking to the server */
-  var pending = 0;
-  function busy(on) {
-    /* aria-busy from the moment a request is queued until the last one is answered. */
-    pending += on ? 1 : -1;
-    if (pending > 0) grid.setAttribute("aria-busy", "true"); else grid.removeAttribute("aria-busy");
-  }
-  function send(url, data, posted) {
-    /* POST a form's fields; the page it redirects to updates this one (cells edited since
-     * and not in `posted` keep what was typed). Queued: one request at a time. */
-    data.set("sel", rangeA1());
-    data.set("at", addr({ r: win.top, c: win.left }));
-    data.set("sheet", sheet);
-    busy(true);
-    var run = function () {
-      return fetch(url, { method: "POST", body: data, credentials: "same-origin" })
-        .then(function (res) { return res.text(); })
-        .then(function (html) { absorb(html, posted || {}); })
-        .catch(function (err) { flashes([["error", "Not saved: " + err]]); })
-        .finally(function () { busy(false); });
-    };
-    state.queue = state.queue.then(run, run);
-    return state.queue;
-  }
-  function absorb(html, posted) {
-    var doc = new DOMParser().parseFromString(html, "text/html");
-    var other = doc.getElementById("grid");
-    if (other && other.dataset.sheet === sheet) {
-      other.querySelectorAll("input").forEach(function (src) {
-        var el = document.getElementById(src.id);
-        if (!el) return;
-        var editing = state.mode !== "ready" && el === cellAt(state.anchor);
-        var typed = dirty(el) && posted[el.name] !== el.value;
-        el.defaultValue = src.getAttribute("value") || "";
-        if (!editing && !typed) el.value = el.defaultValue;
-        el.dataset.input = src.dataset.input || "";
-        if (src.dataset.n) el.dataset.n = src.dataset.n; else delete el.dataset.n;
-        el.readOnly = src.readOnly;
-        var keep = el.parentNode.classList.contains("sel");
-        el.parentNode.className = src.parentNode.className.replace(/\bsel\b/, "").trim();
-        if (keep) el.parentNode.classList.add("sel");
-      });
-    }
-    var theirs = doc.getElementById("status-bar"), bar = document.getElementById("status-bar");
-    if (other && theirs && bar && other.dataset.sel === rangeA1()) {
-      bar.innerHTML = theirs.innerHTML;
-      state.serverSel = other.dataset.sel;
-    }
-    var used = doc.getElementById("used-range"), mine = document.getElementById("used-range");
-    if (used && mine) mine.textContent = used.textContent;
-    flashes(Array.prototype.map.call(doc.querySelectorAll(".flashes .flash"), function (p) {
-      return [p.classList.contains("flash-error") ? "error" : "info", p.textContent];
-    }));
-    var active = cellAt(state.anchor);
-    if (active && state.mode === "ready") { state.start = active.value; if (document.activeElement === active) active.select(); }
-    show();
-  }
-  function flashes(list) {
-    var box = document.querySelector("main .flashes");
-    if (!box) {
-      box = document.createElement("div");
-      box.className = "flashes";
-      var main = document.querySelector("main");
-      main.insertBefore(box, main.firstChild);
-    }
-    box.replaceChildren();
-    list.forEach(function (item) {
-      var p = document.createElement("p");
-      p.className = "flash flash-" + item[0];
-      p.setAttribute("role", item[0] === "error" ? "alert" : "status");
-      p.textContent = item[1];
-      box.appendChild(p);
+    G.busy(true);  /* until the next window is loaded */
+    state.queue.then(function () {
+      if (keptText()) url.searchParams.set("keep", keptText());
+      location.assign(url);
     });
   }
-  function dirty(el) { return el.value !== el.defaultValue; }
-  function commit() {
-    /* Save the edited cell(s) through the grid form; unchanged edits are put back first. */
-    var el = cellAt(state.anchor);
-    if (el && state.mode !== "ready" && el.value === state.start) el.value = el.defaultValue;
-    state.mode = "ready";
-    var data = new FormData(form), posted = {}, any = false;
-    grid.querySelectorAll("input").forEach(function (cell) {
-      if (dirty(cell)) { posted[cell.name] = cell.value; any = true; } else data.delete(cell.name);
-    });
-    if (!any || !editable) return state.queue;
-    return send(form.action, data, posted);
-  }
-  function toolbar(op) {
-    var bar = document.getElementById("toolbar");
-    if (!bar) return;
-    var data = new FormData(bar);
-    data.set("op", op);
-    send(bar.action, data);
-  }
 
-  /* ---------------------------------------------------------------- keyboard */
-  var KEYS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-  function onKey(e) {
-    var el = e.target;
-    if (!isCell(el)) return;
-    if (e.key === "Enter" || e.key === "Tab") {
-      e.preventDefault();
-      var back = e.shiftKey ? -1 : 1;
-      commit();
-      return e.key === "Enter" ? move(back, 0, false) : move(0, back, false);
-    }
-    if (e.key === "Escape") {
-      e.preventDefault();
-      el.value = el.defaultValue;
-      state.mode = "ready";
-      el.select();
-      return show();
-    }
-    if (e.key === "F2") {
-      e.preventDefault();
-      return edit(el);
-    }
-    if ((e.ctrlKey || e.metaKey) && (e.key === "d" || e.key === "r") && state.mode === "ready") {
-      e.preventDefault();
-      return toolbar(e.key === "d" ? "fill_down" : "fill_right");
-    }
-    if ((e.key === "Delete") && state.mode === "ready" && editable) {
-      e.preventDefault();
-      return toolbar("clear");
-    }
-    var step = KEYS[e.key];
-    if (!step || state.mode === "caret") return;
-    e.preventDefault();
-    if (state.mode === "typing") commit();
-    move(step[0], step[1], e.shiftKey && state.mode === "ready");
-  }
-  function edit(el) {
-    /* Edit the cell's input (its formula) with the caret at the end, as F2 does. */
-    if (el.readOnly) return;
-    state.mode = "caret";
-    if (!dirty(el)) el.value = el.dataset.input;
-    state.start = el.value;
-    el.setSelectionRange(el.value.length, el.value.length);
-    show();
-  }
-
-  /* ---------------------------------------------------------------- mouse */
-  var dragging = null;
-  function onDown(e) {
-    var el = e.target;
-    if (e.target.id === "fill-handle") { e.preventDefault(); dragging = "fill"; return; }
-    if (!isCell(el)) return;
-    var p = posOf(el);
-    if (state.anchor && state.mode !== "ready" && (p.r !== state.anchor.r || p.c !== state.anchor.c)) commit();
-    if (e.shiftKey && state.anchor) {
-      e.preventDefault();
-      state.ext = p;
-      return show();
-    }
-    dragging = "select";
-    if (document.activeElement === el && state.mode === "ready" && p.r === state.anchor.r && p.c === state.anchor.c) {
-      state.ext = p;
-      show();
-    }
-  }
-  function onOver(e) {
-    if (!dragging || !isCell(e.target) || !(e.buttons & 1)) return;
-    var p = posOf(e.target);
-    if (dragging === "fill") {
-      var g = range();
-      state.fillTo = p;
-      grid.querySelectorAll("td.fill").forEach(function (td) { td.classList.remove("fill"); });
-      if (p.r > g.r2 || p.c > g.c2) e.target.parentNode.classList.add("fill");
-      return;
-    }
-    state.ext = p;
-    show();
-  }
-  function onUp() {
-    if (dragging === "fill" && state.fillTo) fillTo(state.fillTo);
-    dragging = null;
-    state.fillTo = null;
-  }
-  function fillTo(p) {
-    /* The fill handle: down when dragged below the selection, else right. */
-    var g = range();
-    grid.querySelectorAll("td.fill").forEach(function (td) { td.classList.remove("fill"); });
-    if (p.r > g.r2) { state.ext = { r: p.r, c: g.c2 }; state.anchor = { r: g.r1, c: g.c1 }; show(); toolbar("fill_down"); }
-    else if (p.c > g.c2) { state.ext = { r: g.r2, c: p.c }; state.anchor = { r: g.r1, c: g.c1 }; show(); toolbar("fill_right"); }
-  }
-  function onFocus(e) {
-    var el = e.target;
-    if (!isCell(el) || state.moving) return;
-    var p = posOf(el);
-    if (state.anchor && p.r === state.anchor.r && p.c === state.anchor.c) return;
-    state.anchor = p;
-    state.ext = p;
-    state.mode = "ready";
-    state.start = el.value;
-    el.select();
-    show();
-  }
-  function onInput(e) {
-    var el = e.target;
-    if (isCell(el)) {
-      var p = posOf(el);
-      if (!state.anchor || p.r !== state.anchor.r || p.c !== state.anchor.c) { state.anchor = p; state.ext = p; }
-      if (state.mode === "ready") state.mode = "typing";
-      var bar = document.getElementById("formula-bar");
-      if (bar) bar.value = el.value;
-    }
-  }
-
-  /* ---------------------------------------------------------------- clipboard */
-  function block() {
-    var g = range(), lines = [];
-    rows.forEach(function (r) {
-      if (r < g.r1 || r > g.r2) return;
-      var line = [];
-      for (var c = g.c1; c <= g.c2; c++) { var el = cellAt({ r: r, c: c }); line.push(el ? el.value : ""); }
-      lines.push(line.join("\t"));
-    });
-    return lines.join("\n");
-  }
-  function onCopy(e, cut) {
-    if (!isCell(e.target) || state.mode !== "ready") return;
-    e.preventDefault();
-    var text = block(), quoted = "'" + sheet.replace(/'/g, "''") + "'!" + rangeA1();
-    e.clipboardData.setData("text/plain", text);
-    sessionStorage.setItem("officegym-clip", JSON.stringify(
-      { path: location.pathname, text: text, source: quoted, cut: !!cut }));
-  }
-  function onPaste(e) {
-    if (!isCell(e.target) || state.mode !== "ready" || !editable) return;
-    e.preventDefault();
-    var text = e.clipboardData.getData("text/plain"), clip = null;
-    try { clip = JSON.parse(sessionStorage.getItem("officegym-clip") || "null"); } catch (err) { clip = null; }
-    var data = new FormData();
-    if (clip && clip.path === location.pathname && clip.text === text) {
-      data.set("source", clip.source);
-      if (clip.cut) { data.set("cut", "1"); sessionStorage.removeItem("officegym-clip"); }
-    } else data.set("text", text);
-    state.ext = state.anchor;
-    send(form.dataset.paste, data);
-  }
-
-  /* ---------------------------------------------------------------- other forms */
-  function viaFetch(id) {
-    var f = document.getElementById(id);
-    if (!f) return;
-    f.addEventListener("submit", function (e) {
-      e.preventDefault();
-      var data = new FormData(f, e.submitter);
-      if (id === "formula-form") {
-        data.set("cell", addr(state.anchor));
-        state.mode = "ready";
-      }
-      send(f.action, data).then(function () { var el = cellAt(state.anchor); if (el) el.focus(); });
-    });
-  }
-  function onBar(e) {
-    var el = cellAt(state.anchor);
-    if (el && !el.readOnly) { el.value = e.target.value; state.mode = "caret"; }
-  }
-
-  grid.addEventListener("keydown", onKey);
-  grid.addEventListener("mousedown", onDown);
-  grid.addEventListener("mouseover", onOver);
-  grid.addEventListener("focusin", onFocus);
-  grid.addEventListener("input", onInput);
-  grid.addEventListener("dblclick", function (e) { if (isCell(e.target)) edit(e.target); });
-  grid.addEventListener("copy", function (e) { onCopy(e, false); });
-  grid.addEventListener("cut", function (e) { onCopy(e, true); });
-  grid.addEventListener("paste", onPaste);
-  document.addEventListener("mouseup", onUp);
-  var handle = document.getElementById("fill-handle");
-  if (handle) handle.addEventListener("mousedown", onDown);
-  var bar = document.getElementById("formula-bar");
-  if (bar) bar.addEventListener("input", onBar);
-  viaFetch("formula-form");
-  viaFetch("toolbar");
-  window.addEventListener("resize", function () { placeHandle(range()); });
-
-  var first = (grid.dataset.sel || "A1").split(":");
-  var a = parseAddr(first[0]), b = parseAddr(first[1] || first[0]);
-  state.anchor = a && cellAt(a) ? a : { r: rows[0] || 1, c: win.left };
-  state.ext = b && cellAt(state.anchor) ? b : state.anchor;  /* may reach beyond the window */
-  state.serverSel = rangeA1();
-  state.start = (cellAt(state.anchor) || {}).value || "";
-  show();
-  grid.dataset.ready = "1";
+  G.letters = letters; G.addr = addr; G.parseAddr = parseAddr; G.cellAt = cellAt; G.posOf = posOf;
+  G.isCell = isCell; G.range = range; G.rangeA1 = rangeA1; G.selectA1 = selectA1; G.show = show;
+  G.placeHandle = placeHandle; G.select = select; G.move = move; G.keptText = keptText;
 })();

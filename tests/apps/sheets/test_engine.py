@@ -124,3 +124,18 @@ def test_typed_text_becomes_numbers_dates_and_formats() -> None:
     cells = [book.book.cell(1, r, 1) for r in range(1, 6)]
     assert [c.value for c in cells] == [1200, 0.12, 45352, "00123", True]
     assert [c.fmt for c in cells[:3]] == ["$#,##0", "0%", "yyyy-mm-dd"]
+
+
+def test_column_reads_pooled_in_a_pass_see_every_cell_their_formula_depends_on() -> None:
+    """A column is read once per pass for the formulas that reference it; a reference
+    INDIRECT makes at run time is read afresh (it may run before the column is final)."""
+    book = Sheets()
+    book.fill({"A1": "1", "A2": "=A1*10", "A3": "=A2+1", "B1": "A9:A9"})
+    book.fill({"D1": '=SUMIF(INDIRECT(B1),">0")', "E1": '=SUMIF(A1:A3,">0")'})
+    book.fill({"F1": '=COUNTIF(A1:A3,">5")', "G1": "=MATCH(51,A1:A3,0)"})
+    for text, ref in (("5", "A1"), ("A1:A3", "B1")):  # one pass, as a pasted block is
+        book.book.set_input(*book._at(ref), text)
+    book.book.recalc([book._at("A1"), book._at("B1")])
+    assert (book["A2"], book["A3"]) == (50, 51)
+    assert book["D1"] == book["E1"] == 106
+    assert (book["F1"], book["G1"]) == (2, 3)

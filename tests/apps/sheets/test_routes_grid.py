@@ -118,3 +118,18 @@ def test_history_says_what_happened_in_words(client: FlaskClient, db: Session, m
     assert "Typed into Orders!K2: K2 (blank) → “42”" in page
     assert "Sorted Orders!A2:I201 by column C, A→Z" in page
     assert '{"' not in page and "[{" not in page
+
+
+def test_a_row_saved_under_a_filter_stays_shown_until_the_filter_changes(
+    client: FlaskClient, db: Session, me: Person
+) -> None:
+    wb = workbook(db, ORDERS)
+    emea = next(r for r in range(2, 202) if values(db, me, wb, f"C{r}")[0][0] == "EMEA")
+    where = {"sheet": "Orders", "filter_col": "C", "filter": "EMEA", "keep": ""}
+    saved = client.post(f"/sheets/{wb.id}/cells", data={**where, f"c{emea}": "APAC"})
+    assert f"keep={emea}" in saved.headers["Location"]
+    kept = html_of(client, saved.headers["Location"])
+    refiltered = html_of(client, f"/sheets/{wb.id}?sheet=Orders&filter_col=C&filter=EMEA")
+    assert f'data-row="{emea}"' in kept and f'data-row="{emea}"' not in refiltered
+    db.rollback()
+    assert values(db, me, wb, f"C{emea}") == [["APAC"]]

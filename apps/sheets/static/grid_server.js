@@ -1,0 +1,140 @@
+/* The grid's saves: commits, toolbar buttons, the formula bar, the fill handle and paste
+ * POST the page's own form fields to the same endpoints as without scripts (fetch, one
+ * request at a time); the page the server answers with updates this one, so the window
+ * and the selection stay where they are. While a request is under way the grid is
+ * aria-busy. Loaded after grid.js, whose OfficegymGrid it extends.
+ */
+(function () {
+  "use strict";
+  var G = window.OfficegymGrid;
+  if (!G) return;
+  var grid = G.grid, form = G.form, state = G.state, saved = G.saved;
+
+  var pending = 0;
+  function busy(on) {
+    /* aria-busy from the moment a request is queued until the last one is answered. */
+    pending += on ? 1 : -1;
+    if (pending > 0) grid.setAttribute("aria-busy", "true"); else grid.removeAttribute("aria-busy");
+  }
+  function send(url, data, posted, options) {
+    /* POST a form's fields; the page it redirects to updates this one (cells edited since
+     * and not in `posted` keep what was typed; `options.select`: select what the answer
+     * selects, as a paste selects the pasted range). Queued: one request at a time. */
+    data.set("sel", G.rangeA1());
+    data.set("at", G.addr({ r: G.win.top, c: G.win.left }));
+    data.set("sheet", G.sheet);
+    busy(true);
+    var run = function () {
+      return fetch(url, { method: "POST", body: data, credentials: "same-origin" })
+        .then(function (res) { return res.text(); })
+        .then(function (html) { absorb(html, posted || {}, options || {}); })
+        .catch(function (err) { flashes([["error", "Not saved: " + err]]); })
+        .finally(function () { busy(false); });
+    };
+    state.queue = state.queue.then(run, run);
+    return state.queue;
+  }
+  function copyCell(src, posted) {
+    /* One cell of the answer into this page's cell of the same id. */
+    var el = document.getElementById(src.id);
+    if (!el) return;
+    var editing = state.mode !== "ready" && el === G.cellAt(state.anchor);
+    var typed = dirty(el) && posted[el.name] !== el.value;
+    saved[el.id] = src.getAttribute("value") || "";
+    if (!editing && !typed) el.value = saved[el.id];
+    ["input", "n", "anchor", "spill"].forEach(function (k) {
+      if (src.dataset[k] !== undefined) el.dataset[k] = src.dataset[k]; else delete el.dataset[k];
+    });
+    if (src.title) el.title = src.title; else el.removeAttribute("title");
+    el.readOnly = src.readOnly;
+    var keep = el.parentNode.classList.contains("sel");
+    el.parentNode.className = src.parentNode.className.replace(/\bsel\b/, "").trim();
+    if (keep) el.parentNode.classList.add("sel");
+  }
+  function absorb(html, posted, options) {
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    var other = doc.getElementById("grid");
+    if (other && other.dataset.sheet === G.sheet) {
+      other.querySelectorAll("input").forEach(function (src) { copyCell(src, posted); });
+      if (options.select && other.dataset.sel) G.selectA1(other.dataset.sel);
+    }
+    var theirs = doc.getElementById("status-bar"), bar = document.getElementById("status-bar");
+    if (other && theirs && bar && other.dataset.sel === G.rangeA1()) {
+      bar.innerHTML = theirs.innerHTML;
+      state.serverSel = other.dataset.sel;
+    }
+    var used = doc.getElementById("used-range"), mine = document.getElementById("used-range");
+    if (used && mine) mine.textContent = used.textContent;
+    flashes(Array.prototype.map.call(doc.querySelectorAll(".flashes .flash"), function (p) {
+      return [p.classList.contains("flash-error") ? "error" : "info", p.textContent];
+    }));
+    var active = G.cellAt(state.anchor);
+    if (active && state.mode === "ready") { state.start = active.value; if (document.activeElement === active) active.select(); }
+    G.show();
+  }
+  function flashes(list) {
+    var box = document.querySelector("main .flashes");
+    if (!box) {
+      box = document.createElement("div");
+      box.className = "flashes";
+      var main = document.querySelector("main");
+      main.insertBefore(box, main.firstChild);
+    }
+    box.replaceChildren();
+    list.forEach(function (item) {
+      var p = document.createElement("p");
+      p.className = "flash flash-" + item[0];
+      p.setAttribute("role", item[0] === "error" ? "alert" : "status");
+      p.textContent = item[1];
+      box.appendChild(p);
+    });
+  }
+  function dirty(el) { return el.value !== saved[el.id]; }
+  function commit() {
+    /* Save the edited cell(s) through the grid form; unchanged edits are put back first.
+     * Under a filter, the edited rows stay shown (Sheets filters again only when the
+     * filter changes). */
+    var el = G.cellAt(state.anchor);
+    if (el && state.mode !== "ready" && el.value === state.start) el.value = saved[el.id];
+    state.mode = "ready";
+    var data = new FormData(form), posted = {}, any = false;
+    grid.querySelectorAll("input").forEach(function (cell) {
+      if (dirty(cell)) {
+        posted[cell.name] = cell.value;
+        any = true;
+        if (grid.dataset.filtered === "1") G.kept[G.posOf(cell).r] = true;
+      } else data.delete(cell.name);
+    });
+    if (!any || !G.editable) return state.queue;
+    if (data.has("keep")) data.set("keep", G.keptText());
+    return send(form.action, data, posted);
+  }
+  function toolbar(op) {
+    var bar = document.getElementById("toolbar");
+    if (!bar) return;
+    var data = new FormData(bar);
+    data.set("op", op);
+    send(bar.action, data);
+  }
+  function viaFetch(id) {
+    /* A form of the page (the formula bar, the toolbar) sent without leaving the page. */
+    var f = document.getElementById(id);
+    if (!f) return;
+    f.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var data = new FormData(f, e.submitter);
+      if (id === "formula-form") {
+        data.set("cell", G.addr(state.anchor));
+        state.mode = "ready";
+        if (grid.dataset.filtered === "1") G.kept[state.anchor.r] = true;
+        if (data.has("keep")) data.set("keep", G.keptText());
+      }
+      send(f.action, data).then(function () { var el = G.cellAt(state.anchor); if (el) el.focus(); });
+    });
+  }
+
+  G.busy = busy; G.send = send; G.dirty = dirty; G.commit = commit; G.toolbar = toolbar;
+  G.flashes = flashes;
+  viaFetch("formula-form");
+  viaFetch("toolbar");
+})();

@@ -109,9 +109,10 @@ def _update(rt: str) -> Make:
 
 
 def _change_stage(a: Args, w: Session, me: Person) -> list[str]:
+    """Choose the stage on the record's stage path, then "Mark as current stage"."""
     rid = record_id(w, me, "opportunity", a["opportunity"])
-    out = [goto(_page("opportunity", rid)),
-           act("select_option", _key("opportunity", rid, "stage"), a["stage"])]  # fmt: skip
+    path_step = stable_id("record", "opportunity", rid, "path", a["stage"])
+    out = [goto(_page("opportunity", rid)), act("click", path_step)]
     if a.get("loss_reason"):
         out.append(act("select_option", _key("opportunity", rid, "loss-reason"), a["loss_reason"]))
     return [*out, act("click", _key("opportunity", rid, "stage-submit"))]

@@ -100,7 +100,8 @@ def record(kind: str, rid: int) -> str:
         history=crm.field_history(g.db, g.actor, rt, rid)[:30], editable=editable,
         rule=None if editable else crm.edit_rule(g.db, g.actor),
         users=pages.assignable_options(), field_label=pages.field_label,
-        accounts=pages.account_options() if rt == "lead" else [], stages=STAGES,
+        accounts=pages.account_options() if rt == "lead" else [],
+        path=pages.stage_path(rec.stage) if rt == "opportunity" else [],
         fields=pages.form_fields(rt, rec), value=pages.shown_value, change=pages.shown_change,
     )  # fmt: skip
 

@@ -37,7 +37,7 @@ def pages(db: Session, who: Cast) -> list[tuple[str, list[str]]]:
         *out,
         ("/crm/accounts/1", ["record-account-1-activity-subject", "nav-crm"]),
         ("/crm/contacts/1", ["record-contact-1-activity-submit"]),
-        (f"/crm/opportunities/{opp.id}", [f"record-opportunity-{opp.id}-stage",
+        (f"/crm/opportunities/{opp.id}", [f"record-opportunity-{opp.id}-path-negotiation",
                                           f"record-opportunity-{opp.id}-edit"]),
         (f"/crm/leads/{lead.id}", [f"record-lead-{lead.id}-convert-submit"]),
         (f"/crm/cases/{case.id}", [f"record-case-{case.id}-activity-kind"]),

@@ -13,7 +13,7 @@ from typing import Any
 from flask import Blueprint, Response, flash, g, redirect, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from officegym.apps.crm import csv_io, pages, recent
+from officegym.apps.crm import csv_io, pages, recent, report_pages
 from officegym.apps.crm import service as crm
 from officegym.apps.crm.models import OPEN_STAGES, STAGES
 from officegym.apps.crm.pages import MAX_PAGE, PAGE_SIZE, record_type, record_url, render
@@ -290,6 +290,30 @@ def reports() -> str:
         by_owner=crm.pipeline_by_owner(g.db, g.actor),
         cases=crm.cases_by_status(g.db, g.actor, owner_id=owner_id),
     )
+
+
+@bp.get("/reports/build")
+def report_builder() -> str | tuple[str, int]:
+    """The report builder: choose an object, a field to group by, filters and a summary
+    (a GET form: a report is a read); each result row links to the list of its records."""
+    error, report = None, None
+    try:
+        req = report_pages.report_request(request.args)
+        if req.spec is not None:
+            report = crm.run_report(g.db, g.actor, req.spec)
+    except Invalid as exc:
+        error = exc.message
+        req = report_pages.ReportRequest(report_pages.object_of(request.args), None)
+    page = render(
+        "crm/report_builder.html", req=req, report=report, error=error, args=request.args,
+        objects=report_pages.REPORT_OBJECTS, groups=report_pages.group_choices(req.record_type),
+        status=report_pages.status_choices(req.record_type), users=pages.user_options(),
+        has_amount=report_pages.has_amount(req.record_type), row_url=report_pages.row_url,
+        row_key=report_pages.row_key,
+        amount_label=report_pages.AMOUNT_LABEL.get(req.record_type, ""),
+        group_label=report_pages.GROUP_LABEL,
+    )  # fmt: skip
+    return (page, 400) if error else page
 
 
 @bp.get("/data")

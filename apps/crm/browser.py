@@ -231,6 +231,16 @@ def _case_report(a: Args, w: Session, me: Person) -> list[str]:
     return [goto("/crm/reports", owner=str(owner).lstrip("@") if owner else None)]
 
 
+def _run_report(a: Args, w: Session, me: Person) -> list[str]:
+    """The report builder's page, its form's choices given in the URL (a GET form)."""
+    owner = a.get("owner")
+    query = {"object": SLUG[a["record_type"]], "group": a["group_by"],
+             "summary": a.get("summary"), "owner": str(owner).lstrip("@") if owner else None,
+             "status": a.get("status"), "from": a.get("close_after"),
+             "to": a.get("close_before")}  # fmt: skip
+    return [goto("/crm/reports/build", **query)]
+
+
 def _on_record(a: Args, w: Session, me: Person) -> list[str]:
     rt = a["record_type"]
     return [goto(_page(rt, record_id(w, me, rt, a["record_id"])))]
@@ -245,6 +255,7 @@ STEPS: dict[str, Make] = {
     "crm_list_users": lambda a, w, me: [goto("/crm/opportunities")],
     "crm_pipeline_report": _pipeline_report,
     "crm_case_report": _case_report,
+    "crm_run_report": _run_report,
     **{f"crm_create_{rt}": _create(rt) for rt in SLUG},
     **{f"crm_update_{rt}": _update(rt) for rt in SLUG},
     "crm_change_opportunity_stage": _change_stage,

@@ -14,10 +14,13 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from officegym.apps.crm import service as crm
+from officegym.apps.crm.browser import steps
 from officegym.apps.crm.models import Case, Opportunity
 from officegym.errors import Invalid
+from officegym.gym.browser.actions import parse_action
+from officegym.tools import ToolCall
 
-from .helpers import Cast, sign_in
+from .helpers import Cast, call, sign_in
 
 
 def test_opportunities_by_stage_sum_the_amounts(db: Session, who: Cast) -> None:
@@ -118,3 +121,20 @@ def test_the_page_shows_formatted_sums_and_refuses_bad_choices(
     bad = client.get("/crm/reports/build?object=cases&group=stage")
     assert bad.status_code == 400 and "groups by" in bad.get_data(as_text=True)
     assert 'id="report-builder-object-leads"' in bad.get_data(as_text=True)
+
+
+def test_the_tool_reports_what_the_page_shows(client: FlaskClient, db: Session, who: Cast) -> None:
+    args = {"record_type": "opportunity", "group_by": "stage", "summary": "sum",
+            "owner": who.rep.handle, "close_after": "2026-01-01"}  # fmt: skip
+    got = call(db, who.rep, "crm_run_report", **args)
+    assert got["total"]["count"] == sum(r["count"] for r in got["rows"]) > 0
+    assert got["total"]["sum"] == sum(r["sum"] for r in got["rows"])
+    (step,) = steps(ToolCall("crm_run_report", args), db, who.rep.handle)
+    action = parse_action(step)
+    sign_in(client, who.rep)
+    page = client.get(action.args["url"]).get_data(as_text=True)
+    shown = re.findall(r'<th scope="row"><a [^>]+>([^<]+)</a></th>\s*<td>(\d+)</td>\s*'
+                       r"<td>([^<]+)</td>", page)  # fmt: skip
+    assert shown == [(r["group"], str(r["count"]), f"${r['sum']:,}") for r in got["rows"]]
+    with pytest.raises(Invalid):
+        call(db, who.rep, "crm_run_report", record_type="lead", group_by="status", summary="sum")

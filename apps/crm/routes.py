@@ -96,6 +96,7 @@ def record(kind: str, rid: int) -> str:
     editable = crm.can_edit(g.db, g.actor, rec.owner_id)
     return render(
         "crm/record.html", rt=rt, kind=kind, rec=rec, related=related,
+        converted=_converted(rec) if rt == "lead" else {},
         activities=crm.list_activities(g.db, g.actor, rt, rid),
         history=crm.field_history(g.db, g.actor, rt, rid)[:30], editable=editable,
         rule=None if editable else crm.edit_rule(g.db, g.actor),
@@ -104,6 +105,13 @@ def record(kind: str, rid: int) -> str:
         path=pages.stage_path(rec.stage) if rt == "opportunity" else [],
         fields=pages.form_fields(rt, rec), value=pages.shown_value, change=pages.shown_change,
     )  # fmt: skip
+
+
+def _converted(lead: Any) -> dict[str, Any]:
+    """The records a converted lead became, by type, so its page names them."""
+    ids = {"account": lead.converted_account_id, "contact": lead.converted_contact_id,
+           "opportunity": lead.converted_opportunity_id}  # fmt: skip
+    return {rt: crm.get_record(g.db, g.actor, rt, rid) for rt, rid in ids.items() if rid}
 
 
 @bp.route("/<kind>/new", methods=["GET", "POST"])

@@ -1,7 +1,8 @@
 """Size of what an agent reads of the CRM's pages: the browser env's observation text
 (``axtree``, as `read_page` gives it) and Playwright's ``locator('body').aria_snapshot()``,
 in characters, for the start page (as a reset opens it), an opportunity's record page (one
-the persona owns, so its stage path and actions show) and the reports page.
+the persona owns, so its stage path and actions show), the reports page and a report
+built by stage.
 
 Issue 22 asks that the start page's tree grow no longer; this prints the figures.
 
@@ -46,11 +47,12 @@ def owned_opportunity(env: BrowserEnv) -> int:
 def main() -> None:
     env = BrowserEnv(app="crm", max_steps=10)
     env.reset(options=TASK)
-    paths = (None, f"/crm/opportunities/{owned_opportunity(env)}", "/crm/reports")
+    opportunity = f"/crm/opportunities/{owned_opportunity(env)}"
+    paths = (None, opportunity, "/crm/reports", "/crm/reports/build?group=stage&summary=sum")
     print("CRM pages: characters an agent reads (env text, aria_snapshot)")
     for path in paths:
         text, aria = sizes(env, path)
-        print(f"  {path or 'start page':<26} env text {text:6d}   aria_snapshot {aria:6d}")
+        print(f"  {path or 'start page':<44} env text {text:6d}   aria_snapshot {aria:6d}")
     env.close()
 
 

@@ -98,9 +98,10 @@ def _update(rt: str) -> Make:
 
 
 def _change_stage(a: Args, w: Session, me: Person) -> list[str]:
+    """Choose the stage on the record's stage path, then "Mark as current stage"."""
     rid = record_id(w, me, "opportunity", a["opportunity"])
-    out = [goto(_page("opportunity", rid)),
-           act("select_option", _key("opportunity", rid, "stage"), a["stage"])]  # fmt: skip
+    path_step = stable_id("record", "opportunity", rid, "path", a["stage"])
+    out = [goto(_page("opportunity", rid)), act("click", path_step)]
     if a.get("loss_reason"):
         out.append(act("select_option", _key("opportunity", rid, "loss-reason"), a["loss_reason"]))
     return [*out, act("click", _key("opportunity", rid, "stage-submit"))]
@@ -219,6 +220,16 @@ def _case_report(a: Args, w: Session, me: Person) -> list[str]:
     return [goto("/crm/reports", owner=str(owner).lstrip("@") if owner else None)]
 
 
+def _run_report(a: Args, w: Session, me: Person) -> list[str]:
+    """The report builder's page, its form's choices given in the URL (a GET form)."""
+    owner = a.get("owner")
+    query = {"object": SLUG[a["record_type"]], "group": a["group_by"],
+             "summary": a.get("summary"), "owner": str(owner).lstrip("@") if owner else None,
+             "status": a.get("status"), "from": a.get("close_after"),
+             "to": a.get("close_before")}  # fmt: skip
+    return [goto("/crm/reports/build", **query)]
+
+
 def _on_record(a: Args, w: Session, me: Person) -> list[str]:
     rt = a["record_type"]
     return [goto(_page(rt, record_id(w, me, rt, a["record_id"])))]
@@ -233,6 +244,7 @@ STEPS: dict[str, Make] = {
     "crm_list_users": lambda a, w, me: [goto("/crm/opportunities")],
     "crm_pipeline_report": _pipeline_report,
     "crm_case_report": _case_report,
+    "crm_run_report": _run_report,
     **{f"crm_create_{rt}": _create(rt) for rt in SLUG},
     **{f"crm_update_{rt}": _update(rt) for rt in SLUG},
     "crm_change_opportunity_stage": _change_stage,

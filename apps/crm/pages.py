@@ -14,6 +14,7 @@ from flask import abort, g, render_template, url_for
 
 from officegym.apps.crm import service as crm
 from officegym.apps.crm.fields import SPECS, Spec, text_value
+from officegym.apps.crm.models import CLOSED_STAGES, STAGES
 from officegym.apps.crm.records import FILTERS, SORTS
 from officegym.apps.org import service as org
 from officegym.errors import Invalid
@@ -124,6 +125,24 @@ def shown_change(rt: str, field: str, text: str | None) -> str:
 
 
 ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$")
+
+
+def stage_path(stage: str) -> list[tuple[str, str]]:
+    """The stages of an opportunity's path in order, closed ones last, each with its state:
+    ``complete`` (passed), ``current`` or ``upcoming``; a closed deal has passed every open
+    stage, and the closed stage it did not reach stays upcoming."""
+    at = STAGES.index(stage)  # type: ignore[arg-type]
+    closed = stage in CLOSED_STAGES
+    states = []
+    for i, st in enumerate(STAGES):
+        if st == stage:
+            state = "current"
+        elif i < at and not (closed and st in CLOSED_STAGES):
+            state = "complete"
+        else:
+            state = "upcoming"
+        states.append((st, state))
+    return states
 
 
 def sort_key(rt: str, column: str) -> str | None:

@@ -13,7 +13,7 @@ from typing import Any
 from flask import Blueprint, Response, flash, g, redirect, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from officegym.apps.crm import csv_io, pages, recent
+from officegym.apps.crm import csv_io, pages, recent, report_pages
 from officegym.apps.crm import service as crm
 from officegym.apps.crm.models import OPEN_STAGES, STAGES
 from officegym.apps.crm.pages import MAX_PAGE, PAGE_SIZE, record_type, record_url, render
@@ -96,13 +96,22 @@ def record(kind: str, rid: int) -> str:
     editable = crm.can_edit(g.db, g.actor, rec.owner_id)
     return render(
         "crm/record.html", rt=rt, kind=kind, rec=rec, related=related,
+        converted=_converted(rec) if rt == "lead" else {},
         activities=crm.list_activities(g.db, g.actor, rt, rid),
         history=crm.field_history(g.db, g.actor, rt, rid)[:30], editable=editable,
         rule=None if editable else crm.edit_rule(g.db, g.actor),
         users=pages.assignable_options(), field_label=pages.field_label,
-        accounts=pages.account_options() if rt == "lead" else [], stages=STAGES,
+        accounts=pages.account_options() if rt == "lead" else [],
+        path=pages.stage_path(rec.stage) if rt == "opportunity" else [],
         fields=pages.form_fields(rt, rec), value=pages.shown_value, change=pages.shown_change,
     )  # fmt: skip
+
+
+def _converted(lead: Any) -> dict[str, Any]:
+    """The records a converted lead became, by type, so its page names them."""
+    ids = {"account": lead.converted_account_id, "contact": lead.converted_contact_id,
+           "opportunity": lead.converted_opportunity_id}  # fmt: skip
+    return {rt: crm.get_record(g.db, g.actor, rt, rid) for rt, rid in ids.items() if rid}
 
 
 @bp.route("/<kind>/new", methods=["GET", "POST"])
@@ -289,6 +298,30 @@ def reports() -> str:
         by_owner=crm.pipeline_by_owner(g.db, g.actor),
         cases=crm.cases_by_status(g.db, g.actor, owner_id=owner_id),
     )
+
+
+@bp.get("/reports/build")
+def report_builder() -> str | tuple[str, int]:
+    """The report builder: choose an object, a field to group by, filters and a summary
+    (a GET form: a report is a read); each result row links to the list of its records."""
+    error, report = None, None
+    try:
+        req = report_pages.report_request(request.args)
+        if req.spec is not None:
+            report = crm.run_report(g.db, g.actor, req.spec)
+    except Invalid as exc:
+        error = exc.message
+        req = report_pages.ReportRequest(report_pages.object_of(request.args), None)
+    page = render(
+        "crm/report_builder.html", req=req, report=report, error=error, args=request.args,
+        objects=report_pages.REPORT_OBJECTS, groups=report_pages.group_choices(req.record_type),
+        status=report_pages.status_choices(req.record_type), users=pages.user_options(),
+        has_amount=report_pages.has_amount(req.record_type), row_url=report_pages.row_url,
+        row_key=report_pages.row_key,
+        amount_label=report_pages.AMOUNT_LABEL.get(req.record_type, ""),
+        group_label=report_pages.GROUP_LABEL,
+    )  # fmt: skip
+    return (page, 400) if error else page
 
 
 @bp.get("/data")

@@ -54,6 +54,7 @@ from officegym.apps.crm.records import (
     record_name,
     search,
 )
+from officegym.apps.crm.report_builder import ReportSpec, run_report
 from officegym.apps.crm.reports import cases_by_status, pipeline_by_owner, pipeline_by_stage
 from officegym.apps.org.models import Person
 from officegym.errors import Conflict, Invalid
@@ -61,6 +62,7 @@ from officegym.errors import Conflict, Invalid
 __all__ = [
     "Conversion",
     "Page",
+    "ReportSpec",
     "can_edit",
     "cases_by_status",
     "change_stage",
@@ -84,6 +86,7 @@ __all__ = [
     "reassign_owner",
     "record_name",
     "role_of",
+    "run_report",
     "search",
     "set_role",
     "update_record",

@@ -4,6 +4,7 @@ matrix holds (403, nothing changed)."""
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -37,7 +38,7 @@ def pages(db: Session, who: Cast) -> list[tuple[str, list[str]]]:
         *out,
         ("/crm/accounts/1", ["record-account-1-activity-subject", "nav-crm"]),
         ("/crm/contacts/1", ["record-contact-1-activity-submit"]),
-        (f"/crm/opportunities/{opp.id}", [f"record-opportunity-{opp.id}-stage",
+        (f"/crm/opportunities/{opp.id}", [f"record-opportunity-{opp.id}-path-negotiation",
                                           f"record-opportunity-{opp.id}-edit"]),
         (f"/crm/leads/{lead.id}", [f"record-lead-{lead.id}-convert-submit"]),
         (f"/crm/cases/{case.id}", [f"record-case-{case.id}-activity-kind"]),
@@ -174,6 +175,8 @@ def test_convert_escalate_close_and_log_forms(client: FlaskClient, db: Session, 
     assert lead.status == "Converted" and lead.converted_opportunity_id is not None
     again = client.post(f"/crm/leads/{lead.id}/convert", data={}, follow_redirects=True)
     assert "already converted" in again.get_data(as_text=True)
+    made = db.get_one(Account, lead.converted_account_id)
+    assert f">account {html.escape(made.name)}</a>" in again.get_data(as_text=True)  # by name
 
     sign_in(client, who.support_manager)
     case = db.scalars(select(Case).where(Case.status == "Working")).first()

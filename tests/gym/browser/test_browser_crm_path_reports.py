@@ -1,0 +1,103 @@
+"""The CRM's stage path and report builder in real Chromium, used as a person does: on a
+deal's page, click a later stage on the path and "Mark as current stage"; on the reports
+page, open "New report", group by owner summing the amounts, run it and follow a row to
+the list of its records."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from officegym.apps.crm import service as crm
+from officegym.apps.crm.models import STAGES, Opportunity
+from officegym.apps.org.models import Person
+from officegym.gym.browser.manager import BrowserManager
+from officegym.gym.browser.server import AppServer
+
+pytestmark = pytest.mark.browser
+
+
+def _rep_and_deal(server: AppServer) -> tuple[str, int, str]:
+    """An account executive, an open deal of theirs not yet in Negotiation, and its stage."""
+    with server.world.session() as s:
+        stmt = select(Person).where(Person.title.like("%Account Executive%")).order_by(Person.id)
+        rep = s.scalars(stmt).first()
+        assert rep is not None
+        found = crm.search(s, rep, "opportunity", filters={"owner_id": rep.id}, is_open=True,
+                           sort="id", limit=50)  # fmt: skip
+        opp = next(o for o in found.items if o.stage != "Negotiation")
+        return rep.handle, opp.id, opp.stage
+
+
+def _mark_stage(manager: BrowserManager, url: str, stage: str) -> dict[str, Any]:
+    context = manager.new_context(viewport={"width": 1366, "height": 768})
+    try:
+        page = context.new_page()
+        page.goto(url)
+        path = page.locator("ol.path")
+        before = path.locator('[aria-current="step"]').inner_text()
+        path.get_by_text(stage, exact=True).click()
+        page.get_by_role("button", name="Mark as current stage").click()
+        page.wait_for_load_state()
+        return {"before": before, "after": path.locator('[aria-current="step"]').inner_text(),
+                "flash": page.locator(".flash").first.inner_text()}  # fmt: skip
+    finally:
+        context.close()
+
+
+def test_a_person_moves_a_deal_on_its_stage_path(
+    chromium: BrowserManager, server: AppServer
+) -> None:
+    handle, rid, stage = _rep_and_deal(server)
+    server.new_episode(handle)
+    url = f"{server.url}/login/{handle}?next=/crm/opportunities/{rid}&{server.login_query}"
+    seen = chromium.call(_mark_stage, chromium, url, "Negotiation")
+    assert seen["before"].strip() == stage
+    assert seen["after"].strip() == "Negotiation"
+    assert "Negotiation" in seen["flash"]
+    with server.world.session() as s:
+        opp = s.get_one(Opportunity, rid)
+        assert (opp.stage, opp.probability) == ("Negotiation", 80)
+    assert STAGES.index("Negotiation") > STAGES.index(stage)  # type: ignore[arg-type]
+
+
+def _build_report(manager: BrowserManager, url: str) -> dict[str, Any]:
+    context = manager.new_context(viewport={"width": 1366, "height": 768})
+    try:
+        page = context.new_page()
+        page.goto(url)
+        page.get_by_role("link", name="New report").click()
+        page.get_by_label("Group by").select_option(label="Owner")
+        page.get_by_label("Summary").select_option(label="Sum of amount")
+        page.get_by_role("button", name="Run report").click()
+        table = page.locator("#report-builder-result")
+        first = table.locator("tbody tr").first
+        row = {"owner": first.locator("th").inner_text(),
+               "count": int(first.locator("td").first.inner_text()),
+               "sum": first.locator("td").nth(1).inner_text(),
+               "total": table.locator("tfoot").inner_text()}  # fmt: skip
+        first.get_by_role("link").click()
+        page.wait_for_load_state()
+        row["list_count"] = page.locator("[id$='-count']").inner_text()
+        row["list_total"] = page.locator("#list-opportunities-total").inner_text()
+        row["url"] = page.url
+        return row
+    finally:
+        context.close()
+
+
+def test_a_person_builds_a_report_and_opens_a_rows_records(
+    chromium: BrowserManager, server: AppServer
+) -> None:
+    handle, _, _ = _rep_and_deal(server)
+    server.new_episode(handle)
+    url = f"{server.url}/login/{handle}?next=/crm/reports&{server.login_query}"
+    row = chromium.call(_build_report, chromium, url)
+    assert re.fullmatch(r"\$\d{1,3}(,\d{3})*", row["sum"]), row
+    assert row["list_count"].startswith(f"{row['count']} opportunit"), row
+    assert row["list_total"].endswith(row["sum"]), row  # the list sums what the row summed
+    assert "/crm/opportunities?" in row["url"] and "view=all" in row["url"]
+    assert "Total" in row["total"]

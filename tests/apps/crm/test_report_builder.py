@@ -14,10 +14,10 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from officegym.apps.crm import service as crm
-from officegym.apps.crm.browser import steps
 from officegym.apps.crm.models import Case, Opportunity
 from officegym.errors import Invalid
 from officegym.gym.browser.actions import parse_action
+from officegym.gym.browser.solutions import browser_steps
 from officegym.tools import ToolCall
 
 from .helpers import Cast, call, sign_in
@@ -129,7 +129,7 @@ def test_the_tool_reports_what_the_page_shows(client: FlaskClient, db: Session, 
     got = call(db, who.rep, "crm_run_report", **args)
     assert got["total"]["count"] == sum(r["count"] for r in got["rows"]) > 0
     assert got["total"]["sum"] == sum(r["sum"] for r in got["rows"])
-    (step,) = steps(ToolCall("crm_run_report", args), db, who.rep.handle)
+    (step,) = browser_steps(ToolCall("crm_run_report", args), db, who.rep.handle)
     action = parse_action(step)
     sign_in(client, who.rep)
     page = client.get(action.args["url"]).get_data(as_text=True)

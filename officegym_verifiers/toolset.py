@@ -20,15 +20,12 @@ from typing import Any
 
 import verifiers.v1 as vf
 
-from officegym.gym import chat
 from officegym.gym.registration import env_id
 from officegym.gym.rollout import make_env
 from officegym.gym.tool_functions import typed_function
-from officegym_verifiers.state import OfficeState
+from officegym_verifiers.state import OfficeState, step_episode
 
 __all__ = ["OfficeToolset", "OfficeToolsetConfig"]
-
-FINISHED = "Error: the task is finished; no more calls are taken."
 
 
 class OfficeToolsetConfig(vf.ToolsetConfig):
@@ -67,18 +64,7 @@ class OfficeToolset(vf.Toolset[OfficeToolsetConfig, OfficeState]):
 
     def _step(self, tool: str, schema: Mapping[str, Any], arguments: dict[str, Any]) -> str:
         """Step one call; the observation's text, or how the episode ended."""
-        state = self.state
-        if state.reward is not None:
-            return FINISHED
-        arguments = _given(arguments, schema)
-        state.calls.append({"tool": tool, "arguments": arguments})
-        obs, reward, terminated, truncated, info = self._env.step(
-            {"tool": tool, "arguments": arguments}
-        )
-        if terminated or truncated:
-            state.reward, state.passed = float(reward), bool(info["grade"]["passed"])
-            return "Submitted." if terminated else "Error: the step limit is reached."
-        return chat.tool_result_text(obs)
+        return step_episode(self._env, self.state, tool, _given(arguments, schema))
 
 
 def _given(arguments: dict[str, Any], schema: Mapping[str, Any]) -> dict[str, Any]:

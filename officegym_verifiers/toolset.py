@@ -1,15 +1,16 @@
-"""officegym's tools as a verifiers 0.4 toolset: native tool calls on one episode per rollout.
+"""officegym's tools as a verifiers 0.4 toolset: native tool calls on one episode per rollout
+(``actions = "mcp"``; the default form steps calls in process, `officegym_verifiers.gated`).
 
 verifiers 0.4 (``verifiers.v1``) has no in-process tool env (its 0.3 ``ToolEnv`` /
 ``StatefulToolEnv`` are gone): tools reach a harness only as MCP servers, a `vf.Toolset`
 whose methods see the rollout's state, synced per call over the rollout's state channel.
-`OfficeToolset` is that server for one rollout (`OfficeToolTask.toolsets`): verifiers
+`OfficeToolset` is that server for one rollout (`OfficeTask.toolsets`): verifiers
 launches it as ``python -m officegym_verifiers.toolset``; `setup_task` receives the
 rollout's `OfficeData` and resets one officegym tools-mode env on it; `register` serves
 every tool of that env (the registry's names, descriptions and JSON schemas, ``submit``
 last) through `typed_function`, each call stepped on the env as is. The rollout's
 `OfficeState` records the calls and, once the episode ends, its grade, which
-`OfficeToolTask`'s rewards read.
+`OfficeTask`'s rewards read.
 """
 
 from __future__ import annotations

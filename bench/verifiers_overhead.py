@@ -16,8 +16,9 @@ both native forms side by side.
   what remains over the direct step is verifiers' (and the form's). The forms:
   ``tools`` (the default: in-process steps through verifiers' tool gate, one shared
   tool listing per eval) and ``mcp`` (a tool server per rollout, with the rollout state's
-  pull and push per call). Start-up is the time from ``run_eval`` to the model's first
-  request (tool servers, the harness's process).
+  pull and push per call). Start-up is the time from ``run_eval`` (verifiers already
+  imported) to the model's first request: the eval's shared tool listing (``tools``) or
+  the rollout's tool server (``mcp``), then the harness's process.
 - where a step's time goes, per form (medians over the read steps, timed by wrapping
   verifiers' own interception handlers): the model request as the interception serves it
   (of which the upstream model call, and the tool gate's request hooks, in which the env
@@ -198,6 +199,11 @@ def main() -> None:
     parser.add_argument("--text", action="store_true", help="also the JSON-in-text form")
     parser.add_argument("--out", default="/tmp/officegym-bench-vf-overhead")
     args = parser.parse_args()
+    # Imported before any timing, so neither form's start-up carries verifiers' import.
+    from verifiers.v1.cli.eval.runner import run_eval  # noqa: F401
+
+    import officegym_verifiers  # noqa: F401
+
     model = TimedModel()
     out = Path(args.out)
     try:

@@ -21,9 +21,13 @@ both native forms side by side.
   the rollout's tool server (``mcp``), then the harness's process.
 - where a step's time goes, per form (medians over the read steps, timed by wrapping
   verifiers' own interception handlers): the model request as the interception serves it
-  (of which the upstream model call, and the tool gate's request hooks, in which the env
-  step), the harness's ``POST /tool``, the state channel, and the rest outside the
-  interception (the harness process: the reply's stream, its tool call, the next request);
+  (of which the upstream model call, and the tool gate's request hooks: verifiers' copies
+  and hashes of the conversation around officegym's ``step_call``, the env step), the
+  harness's ``POST /tool``, the state channel, and the rest outside the interception (the
+  harness process: the reply's stream, its tool call, the next request);
+- CPU per step over the read steps: of the eval's process (verifiers, the env, the
+  scripted model's thread) and of the processes it started (the harness, tool servers),
+  from /proc, since load from other jobs stretches wall time but hardly CPU time;
 - ``--text``: the same for the JSON-in-text form, where each step relaunches the harness.
 """
 
@@ -34,6 +38,7 @@ import asyncio
 import contextlib
 import functools
 import itertools
+import os
 import statistics
 import sys
 import time
@@ -49,15 +54,45 @@ from tests.gym.openai_stub import ScriptedModel
 
 
 class TimedModel(ScriptedModel):
-    """The scripted model, noting when each chat-completions request arrives."""
+    """The scripted model, noting when each chat-completions request arrives, and at the
+    requests `cpu_marks` names, the CPU seconds used so far by this process and by each
+    process it started (the harness, tool servers), which load on the machine does not
+    inflate as it does wall time."""
 
     def __init__(self) -> None:
         super().__init__()
         self.arrivals: list[float] = []
+        self.cpu_marks: tuple[int, ...] = ()
+        self.cpu: dict[int, tuple[float, dict[int, float]]] = {}
 
     def reply(self, body: dict) -> tuple[int, dict]:
         self.arrivals.append(time.perf_counter())
+        if len(self.arrivals) - 1 in self.cpu_marks:
+            self.cpu[len(self.arrivals) - 1] = (time.process_time(), descendants_cpu())
         return super().reply(body)
+
+
+def descendants_cpu() -> dict[int, float]:
+    """CPU seconds (user + system) of every live process below this one, by pid (Linux)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    used: dict[int, float] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid = int(stat.parent.name)
+        parents[pid] = int(fields[1])
+        used[pid] = (int(fields[11]) + int(fields[12])) / tick
+    mine, found = {os.getpid()}, True
+    while found:
+        found = False
+        for pid, parent in parents.items():
+            if parent in mine and pid not in mine:
+                mine.add(pid)
+                found = True
+    return {pid: used[pid] for pid in mine - {os.getpid()}}
 
 
 TEMPLATE = "slack.pin-message"
@@ -67,6 +102,7 @@ SPANS = {  # what is timed: (module, class, method) -> span name
     ("verifiers.v1.clients.eval", "EvalClient", "get_response"): "upstream",
     ("verifiers.v1.clients.eval", "EvalClient", "relay"): "upstream",
     ("verifiers.v1.session", "RolloutSession", "gate_tool_calls"): "gate hooks",
+    ("officegym_verifiers.gated", "OfficeGatedTask", "step_call"): "step hook",
     ("verifiers.v1.interception.server", "InterceptionServer", "handle_tool"): "POST /tool",
     ("verifiers.v1.interception.server", "InterceptionServer", "handle_state_get"): "state",
     ("verifiers.v1.interception.server", "InterceptionServer", "handle_state_put"): "state",
@@ -138,6 +174,8 @@ def step_ms(model: TimedModel, reads: int, actions: str, out: Path) -> dict[str,
         "client": {"base_url": model.base_url},
     })  # fmt: skip
     model.arrivals.clear()
+    model.cpu.clear()
+    model.cpu_marks = (1, reads)
     with timed_spans() as spans:
         start = time.perf_counter()
         episodes = asyncio.run(run_eval(config))
@@ -158,6 +196,11 @@ def step_ms(model: TimedModel, reads: int, actions: str, out: Path) -> dict[str,
         sum(e - s for n, s, e in spans if n in ("request", "POST /tool", "state") and a <= s < b)
         for a, b in windows
     ]
+    (eval_a, kids_a), (eval_b, kids_b) = model.cpu[1], model.cpu[reads]
+    result["cpu eval"] = 1000 * (eval_b - eval_a) / (reads - 1)
+    result["cpu others"] = (
+        1000 * sum(t - kids_a.get(pid, 0.0) for pid, t in kids_b.items()) / (reads - 1)
+    )
     result["outside"] = statistics.median(
         1000 * (b - a) - 1000 * h for (a, b), h in zip(windows, handlers, strict=True)
     )
@@ -187,9 +230,22 @@ def report(label: str, run: dict[str, float], direct: float, reads: int) -> None
     )
     parts = ", ".join(
         f"{k} {run[k]:.1f}"
-        for k in ("request", "upstream", "gate hooks", "POST /tool", "state", "outside")
+        for k in (
+            "request",
+            "upstream",
+            "gate hooks",
+            "step hook",
+            "POST /tool",
+            "state",
+            "outside",
+        )
     )
     print(f"    per step, ms: {parts}")
+    print(
+        f"    CPU per step, ms: the eval's process {run['cpu eval']:.1f} (verifiers, the env "
+        f"and the scripted model), its child processes {run['cpu others']:.1f} (the harness, "
+        "tool servers)"
+    )
 
 
 def main() -> None:

@@ -16,7 +16,6 @@ from typing import Any
 
 import verifiers.v1 as vf
 
-from officegym.gym.tool_functions import typed_function
 from officegym.gym.tools_env import tool_specs
 from officegym.tools import tools_for
 from officegym_verifiers.state import OfficeState
@@ -41,8 +40,9 @@ class OfficeToolList(vf.Toolset[OfficeToolListConfig, OfficeState]):
     def register(self, mcp: Any) -> None:
         """Serve each registered tool with the registry's schema; list per rollout."""
         for spec in tool_specs({t.app for t in tools_for()}):
-            fn = typed_function(spec, lambda arguments: NOT_GATED)
-            mcp.add_tool(fn, name=spec["name"], description=spec["description"])
+            # Never run, so no typed signature to validate with (building one per tool
+            # is most of a second's start-up): the schema the model reads is set as is.
+            mcp.add_tool(_not_gated, name=spec["name"], description=spec["description"])
             mcp._tool_manager.get_tool(spec["name"]).parameters = spec["parameters"]
         every = mcp.list_tools
 
@@ -53,6 +53,10 @@ class OfficeToolList(vf.Toolset[OfficeToolListConfig, OfficeState]):
             return [by_name[name] for name in names]
 
         mcp.list_tools = list_tools
+
+
+def _not_gated() -> str:
+    return NOT_GATED
 
 
 if __name__ == "__main__":

@@ -35,7 +35,7 @@ def test_a_call_that_skips_the_gate_is_answered_with_an_error_by_the_listing() -
         OfficeToolList(OfficeToolListConfig()).register(server)
         async with Client(server) as client:
             listed = (await client.list_tools()).tools
-            result = await client.call_tool("slack_list_channels", {})
+            result = await client.call_tool("slack_list_channels", {"member_only": True})
         return listed, result.content[0].text
 
     listed, text = asyncio.run(call())

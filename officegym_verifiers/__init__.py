@@ -4,15 +4,19 @@ verifiers 0.4 loads a taskset by id as a package that exports its `Taskset` subc
 (and here its `Env` subclass) through ``__all__``: the id ``officegym-verifiers`` imports
 this package. It is its own top-level package so that ``import officegym`` never
 imports verifiers (the ``verifiers`` extra). See `officegym_verifiers.taskset` (the
-instances and the two action forms), `officegym_verifiers.native` (the task with native
-tool calling) and `officegym_verifiers.toolset` (its per-rollout tool server, which this
-package does not import: verifiers runs that module as the server's main program).
+instances and the three action forms), `officegym_verifiers.gated` (native tool calls
+stepped in the eval's process through verifiers' tool gate, the default),
+`officegym_verifiers.native` (native tool calls through a tool server per rollout) and the
+two MCP servers, `officegym_verifiers.listing` (one tool listing per eval) and
+`officegym_verifiers.toolset` (a rollout's tool server), which this package does not
+import: verifiers runs those modules as the servers' main programs.
 """
 
 from officegym_verifiers.taskset import (
     OfficeData,
     OfficeEnv,
     OfficeEnvConfig,
+    OfficeGatedTask,
     OfficeTask,
     OfficeTaskset,
     OfficeTasksetConfig,
@@ -23,6 +27,7 @@ __all__ = [
     "OfficeData",
     "OfficeEnv",
     "OfficeEnvConfig",
+    "OfficeGatedTask",
     "OfficeTask",
     "OfficeTaskset",
     "OfficeTasksetConfig",

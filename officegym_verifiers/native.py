@@ -1,5 +1,7 @@
-"""An officegym task with native tool calling in verifiers 0.4: the prompt is the episode's
-opening, the tools are one `OfficeToolset` server per rollout, the reward is the grade.
+"""An officegym task with native tool calling in verifiers 0.4 through a tool server per
+rollout (``actions = "mcp"``; `officegym_verifiers.gated` derives the default, in-process
+form from it): the prompt is the episode's opening, the tools are one `OfficeToolset`
+server per rollout, the reward is the grade.
 
 The harness (verifiers' ``null`` chat program by default) runs once per episode: it lists
 the toolset's tools, hands them to the model as OpenAI function tools and executes each

@@ -2,13 +2,18 @@
 (template, task seed) instances of a split, and an `Env` that plays each as an episode
 of officegym's own Gymnasium env, with the grade as the reward.
 
-Two action forms (``--env.taskset.actions``):
+Three action forms (``--env.taskset.actions``):
 
-- ``tools`` (the default): native tool calling (`officegym_verifiers.native`). The task's
-  prompt is the episode's opening; its tools are one `OfficeToolset` MCP server per
-  rollout holding that rollout's episode; the harness runs once per episode and the model
-  calls the tools as OpenAI function tools; the rewards read the grade from the rollout's
-  state.
+- ``tools`` (the default): native tool calling stepped in process
+  (`officegym_verifiers.gated`). The task's prompt is the episode's opening; the episode
+  lives in the eval's process and each call the model proposes is stepped there through
+  verifiers' tool gate; the harness lists the tools from one MCP server for the whole eval
+  (`officegym_verifiers.listing`) and runs once per episode. Needs a harness that asks the
+  gate (``null``, the default).
+- ``mcp``: native tool calling through a tool server per rollout
+  (`officegym_verifiers.native`): its tools are one `OfficeToolset` MCP server per
+  rollout holding that rollout's episode, for any harness that speaks MCP; the rewards
+  read the grade from the rollout's state.
 - ``text`` (JSON in the model's text, the package's first form): `OfficeEnv.run` resets
   ``gymnasium.make("officegym/<template>-v0")`` on the task's seed in process and opens
   the player's interaction with the persona, the goal, the tools (their JSON schemas) and
@@ -45,12 +50,14 @@ from officegym.gym.registration import env_id
 from officegym.gym.rollout import make_env
 from officegym.tasks import load_templates, make_task
 from officegym.tasks.splits import split_seeds
+from officegym_verifiers.gated import OfficeGatedTask
 from officegym_verifiers.native import OfficeData, OfficeTask, opening_prompts
 
 __all__ = [
     "OfficeData",
     "OfficeEnv",
     "OfficeEnvConfig",
+    "OfficeGatedTask",
     "OfficeTask",
     "OfficeTaskset",
     "OfficeTasksetConfig",
@@ -66,7 +73,8 @@ ACTION_FORM = (
 
 class OfficeTasksetConfig(vf.TasksetConfig):
     """Which instances (templates, all if empty; split; seeds per template), the step
-    limit and the action form: native tool calls (``tools``) or JSON text (``text``)."""
+    limit and the action form: native tool calls stepped in process (``tools``) or by a
+    tool server per rollout (``mcp``), or JSON text (``text``)."""
 
     templates: list[str] = Field(default_factory=list)
     split: Literal["train", "test"] = "train"
@@ -74,7 +82,7 @@ class OfficeTasksetConfig(vf.TasksetConfig):
     scenario: str = "default"
     world_seed: int = 0
     max_steps: int = Field(30, ge=1)
-    actions: Literal["tools", "text"] = "tools"
+    actions: Literal["tools", "mcp", "text"] = "tools"
 
 
 class OfficeTextTask(OfficeTask):
@@ -96,6 +104,13 @@ class OfficeTextTask(OfficeTask):
         raise NotImplementedError
 
 
+TASK_KINDS: dict[str, type[OfficeTask]] = {
+    "tools": OfficeGatedTask,
+    "mcp": OfficeTask,
+    "text": OfficeTextTask,
+}
+
+
 class OfficeTaskset(vf.Taskset[OfficeTask, OfficeTasksetConfig]):
     """officegym's task instances of one split, in a fixed order."""
 
@@ -112,7 +127,7 @@ class OfficeTaskset(vf.Taskset[OfficeTask, OfficeTasksetConfig]):
                             scenario=config.scenario, world_seed=config.world_seed)
             )  # fmt: skip
             prompts: list[str | None] = [None] * len(seeds)
-            if config.actions == "tools":
+            if config.actions != "text":
                 prompts = opening_prompts(template, seeds, scenario=config.scenario,
                                           world_seed=config.world_seed)  # fmt: skip
             for seed, prompt in zip(seeds, prompts, strict=True):
@@ -122,8 +137,17 @@ class OfficeTaskset(vf.Taskset[OfficeTask, OfficeTasksetConfig]):
                     template=template, task_seed=seed, scenario=config.scenario,
                     world_seed=config.world_seed, max_steps=config.max_steps, prompt=prompt,
                 )  # fmt: skip
-                kind = OfficeTask if config.actions == "tools" else OfficeTextTask
-                yield kind(data, config.task)
+                yield TASK_KINDS[config.actions](data, config.task)
+
+    @classmethod
+    def toolsets(cls, config: OfficeTasksetConfig) -> list[vf.Toolset]:
+        """The in-process form's one tool listing for the whole eval (imported here:
+        verifiers runs that module as the server's main program)."""
+        if config.actions != "tools":
+            return []
+        from officegym_verifiers.listing import OfficeToolList, OfficeToolListConfig
+
+        return [OfficeToolList(OfficeToolListConfig())]
 
 
 class OfficeEnvConfig(vf.EnvConfig):
@@ -139,6 +163,12 @@ class OfficeEnv(vf.Env[OfficeEnvConfig]):
 
     async def run(self, task: OfficeTask, agents: vf.Agents) -> None:
         if not isinstance(task, OfficeTextTask):
+            harness = agents.player.harness
+            if isinstance(task, OfficeGatedTask) and not harness.SUPPORTS_TOOL_INTERCEPTION:
+                raise ValueError(
+                    f"harness {harness.config.id!r} does not ask verifiers' tool gate, which "
+                    "officegym's in-process steps need: use --env.taskset.actions mcp"
+                )
             await agents.player.run(task)  # native tools: the harness plays the episode
             return
         data = task.data

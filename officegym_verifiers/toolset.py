@@ -1,15 +1,16 @@
-"""officegym's tools as a verifiers 0.4 toolset: native tool calls on one episode per rollout.
+"""officegym's tools as a verifiers 0.4 toolset: native tool calls on one episode per rollout
+(``actions = "mcp"``; the default form steps calls in process, `officegym_verifiers.gated`).
 
 verifiers 0.4 (``verifiers.v1``) has no in-process tool env (its 0.3 ``ToolEnv`` /
 ``StatefulToolEnv`` are gone): tools reach a harness only as MCP servers, a `vf.Toolset`
 whose methods see the rollout's state, synced per call over the rollout's state channel.
-`OfficeToolset` is that server for one rollout (`OfficeToolTask.toolsets`): verifiers
+`OfficeToolset` is that server for one rollout (`OfficeTask.toolsets`): verifiers
 launches it as ``python -m officegym_verifiers.toolset``; `setup_task` receives the
 rollout's `OfficeData` and resets one officegym tools-mode env on it; `register` serves
 every tool of that env (the registry's names, descriptions and JSON schemas, ``submit``
 last) through `typed_function`, each call stepped on the env as is. The rollout's
 `OfficeState` records the calls and, once the episode ends, its grade, which
-`OfficeToolTask`'s rewards read.
+`OfficeTask`'s rewards read.
 """
 
 from __future__ import annotations
@@ -20,15 +21,12 @@ from typing import Any
 
 import verifiers.v1 as vf
 
-from officegym.gym import chat
 from officegym.gym.registration import env_id
 from officegym.gym.rollout import make_env
 from officegym.gym.tool_functions import typed_function
-from officegym_verifiers.state import OfficeState
+from officegym_verifiers.state import OfficeState, step_episode
 
 __all__ = ["OfficeToolset", "OfficeToolsetConfig"]
-
-FINISHED = "Error: the task is finished; no more calls are taken."
 
 
 class OfficeToolsetConfig(vf.ToolsetConfig):
@@ -67,18 +65,7 @@ class OfficeToolset(vf.Toolset[OfficeToolsetConfig, OfficeState]):
 
     def _step(self, tool: str, schema: Mapping[str, Any], arguments: dict[str, Any]) -> str:
         """Step one call; the observation's text, or how the episode ended."""
-        state = self.state
-        if state.reward is not None:
-            return FINISHED
-        arguments = _given(arguments, schema)
-        state.calls.append({"tool": tool, "arguments": arguments})
-        obs, reward, terminated, truncated, info = self._env.step(
-            {"tool": tool, "arguments": arguments}
-        )
-        if terminated or truncated:
-            state.reward, state.passed = float(reward), bool(info["grade"]["passed"])
-            return "Submitted." if terminated else "Error: the step limit is reached."
-        return chat.tool_result_text(obs)
+        return step_episode(self._env, self.state, tool, _given(arguments, schema))
 
 
 def _given(arguments: dict[str, Any], schema: Mapping[str, Any]) -> dict[str, Any]:

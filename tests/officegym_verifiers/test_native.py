@@ -1,8 +1,9 @@
-"""officegym with native tool calling in verifiers 0.4: the per-rollout toolset serves the
-episode's tools with the registry's schemas through a real MCP client, an episode that
-ends without ``submit`` is graded on the state it left, and verifiers' own ``vf-eval``
-plays a scripted OpenAI-compatible model's tool calls to the grade: the reference to 1.0,
-a policy that submits without acting or stops without submitting to 0."""
+"""officegym with native tool calling through a tool server per rollout (``actions =
+"mcp"``) in verifiers 0.4: the per-rollout toolset serves the episode's tools with the
+registry's schemas through a real MCP client, an episode that ends without ``submit`` is
+graded on the state it left, and verifiers' own ``vf-eval`` plays a scripted
+OpenAI-compatible model's tool calls to the grade: the reference to 1.0, a policy that
+submits without acting or stops without submitting to 0."""
 
 from __future__ import annotations
 
@@ -81,12 +82,13 @@ def test_an_episode_without_submit_is_graded_on_the_state_it_left() -> None:
 
 
 def _vf_eval(model: ScriptedModel, name: str, tmp: Path, templates: list[str], n: int) -> list:
-    """Run ``vf-eval`` (native tools, the default) and return its episodes."""
+    """Run ``vf-eval`` (native tools through a tool server per rollout) and return its
+    episodes."""
     config = tmp / f"{name}.toml"
     config.write_text(
         f'model = "{name}"\npush = false\noutput_dir = "{tmp / name}"\n'
         f'[env.taskset]\nid = "officegym-verifiers"\ntemplates = {json.dumps(templates)}\n'
-        f'per_template = {n}\n[client]\nbase_url = "{model.base_url}"\n'
+        f'per_template = {n}\nactions = "mcp"\n[client]\nbase_url = "{model.base_url}"\n'
     )
     env = {**os.environ, "OPENAI_API_KEY": "not-needed"}
     run = subprocess.run([str(VF_EVAL), "@", str(config), "--no-rich"], capture_output=True,

@@ -1,0 +1,129 @@
+"""officegym's native tool calls stepped in the eval's process (``actions = "tools"``, the
+default) through verifiers' own tool gate: ``vf-eval`` plays a scripted OpenAI-compatible
+model's tool calls with the tools listed by one shared MCP server: the reference to 1.0,
+submitting without acting to 0, bad calls as the env's error observations, a model that
+stops without ``submit`` graded on the state it left; no episode stays open."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from mcp import Client
+from mcp.server.mcpserver import MCPServer
+
+from officegym.gym.tools_env import tool_specs
+from officegym.tasks import make_task
+from officegym.tasks.splits import split_seeds
+from officegym_verifiers.gated import open_episodes
+from officegym_verifiers.listing import NOT_GATED, OfficeToolList, OfficeToolListConfig
+from tests.gym.openai_stub import ScriptedModel
+
+TEMPLATES = ["slack.pin-message", "crm.pipeline-amount"]
+VF_EVAL = Path(sys.executable).with_name("vf-eval")
+
+
+def test_a_call_that_skips_the_gate_is_answered_with_an_error_by_the_listing() -> None:
+    async def call() -> tuple[list[Any], str]:
+        server = MCPServer("officegym")
+        OfficeToolList(OfficeToolListConfig()).register(server)
+        async with Client(server) as client:
+            listed = (await client.list_tools()).tools
+            result = await client.call_tool("slack_list_channels", {"member_only": True})
+        return listed, result.content[0].text
+
+    listed, text = asyncio.run(call())
+    assert listed == []  # no rollout's state, no tools of its episode
+    assert text == NOT_GATED
+
+
+def test_vf_eval_steps_native_tool_calls_in_process_to_the_grade(tmp_path: Path) -> None:
+    model = ScriptedModel()
+    try:
+        instances = [
+            (t, s) for t in TEMPLATES for s in itertools.islice(split_seeds(t, "train"), 2)
+        ]
+        for tid, seed in instances:
+            model.learn(make_task(tid, seed))
+        idle = make_task(*instances[-1])
+        model.tasks[idle.goal] = ([], None)  # submits at once, having done nothing
+        config = tmp_path / "eval.toml"
+        config.write_text(
+            f'model = "reference"\npush = false\noutput_dir = "{tmp_path / "out"}"\n'
+            f'[env.taskset]\nid = "officegym-verifiers"\ntemplates = {json.dumps(TEMPLATES)}\n'
+            f'per_template = 2\n[client]\nbase_url = "{model.base_url}"\n'
+        )
+        env = {**os.environ, "OPENAI_API_KEY": "not-needed"}
+        run = subprocess.run([str(VF_EVAL), "@", str(config), "--no-rich"], capture_output=True,
+                             text=True, timeout=600, env=env, cwd=tmp_path)  # fmt: skip
+    finally:
+        model.close()
+    assert run.returncode == 0, run.stderr[-3000:]
+    (traces,) = (tmp_path / "out").glob("*/traces.jsonl")
+    rewards = {}
+    for line in traces.read_text().splitlines():
+        episode = json.loads(line)
+        assert episode["ok"] and not episode.get("errors")
+        (trace,) = episode["traces"]
+        assert trace["stop_condition"] == "episode_over"
+        data = episode["task"]["data"]
+        task = make_task(data["template"], data["task_seed"])
+        assert [t["name"] for t in trace["tools"]] == [s["name"] for s in tool_specs(task.apps)]
+        # Every call (the reference's, then submit) was stepped by the task's hook.
+        calls = (
+            1 if (data["template"], data["task_seed"]) == instances[-1] else len(task.solution) + 1
+        )
+        assert [r["handler"] for r in trace["request_rewrites"]] == ["step_call"] * calls
+        rewards[data["name"]] = (
+            trace["rewards"]["officegym"]["score"], trace["rewards"]["officegym_passed"]["score"]
+        )  # fmt: skip
+    assert rewards == {
+        f"{t}#{s}": (0.0, 0.0) if (t, s) == instances[-1] else (1.0, 1.0) for t, s in instances
+    }
+
+
+def _run_eval(model: ScriptedModel, name: str, out: Path) -> Any:
+    """verifiers' own `run_eval` (what ``vf-eval`` runs) on one slack.pin-message instance;
+    its one trace."""
+    from verifiers.v1.cli.eval.runner import run_eval
+    from verifiers.v1.configs.cli.eval import EvalConfig
+
+    config = EvalConfig.model_validate({
+        "model": name, "push": False, "rich": None, "output_dir": str(out),
+        "env": {"taskset": {"id": "officegym-verifiers", "templates": ["slack.pin-message"],
+                            "per_template": 1}},
+        "client": {"base_url": model.base_url},
+    })  # fmt: skip
+    (episode,) = asyncio.run(run_eval(config))
+    (trace,) = episode.traces
+    return trace
+
+
+def test_bad_calls_are_error_observations_and_a_silent_stop_is_graded(tmp_path: Path) -> None:
+    model = ScriptedModel()
+    try:
+        seed = next(split_seeds("slack.pin-message", "train"))
+        model.learn(make_task("slack.pin-message", seed))
+        malformed = _run_eval(model, "malformed", tmp_path / "malformed")
+        assert open_episodes() == 0
+        refused = _run_eval(model, "refuse", tmp_path / "refuse")
+        assert open_episodes() == 0
+    finally:
+        model.close()
+    # Broken JSON arguments and an unknown tool, in one reply: the env's two errors.
+    bad_json, unknown, *rest = [m.content for m in malformed.messages if m.role == "tool"]
+    assert bad_json.startswith("Error: 'arguments' must be a JSON object")
+    assert unknown.startswith("Error: unknown tool 'nope'")
+    assert rest and not any(t.startswith("Error") for t in rest)
+    assert malformed.rewards["officegym"].score == 1.0  # the episode went on to the reference
+    assert malformed.stop_condition == "episode_over"
+    # Text only, no call: the episode is graded on the state it left, without a call recorded.
+    assert refused.stop_condition == "agent_completed"
+    assert refused.rewards["officegym"].score == 0.0 and refused.state.calls == []
+    assert refused.state.reward == 0.0 and refused.state.passed is False

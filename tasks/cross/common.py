@@ -11,10 +11,13 @@ from typing import Any
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
+from officegym.tasks.common import reply_step
 from officegym.tasks.crm.common import CrmIndex, crm_index
 from officegym.tasks.facts import Fact, choice
+from officegym.tasks.statements import Says
+from officegym.tasks.steps import Step
 
-__all__ = ["Request", "case_fact", "case_number", "requests_of"]
+__all__ = ["Request", "case_fact", "case_number", "reply_to", "requests_of"]
 
 STAGES = "Prospecting|Qualification|Needs Analysis|Proposal|Negotiation|Closed Won"
 PATTERNS = {
@@ -88,3 +91,9 @@ def case_fact(idx: CrmIndex, number: str) -> Fact:
     """A message naming case `number` (in any of the ways people write it), and no other
     case of the CRM: every other case number is a rival."""
     return choice(number, {c.number: case_number(c.number) for c in idx.cases})
+
+
+def reply_to(req: Request, me: Any, text: str, says: Says, *, name: str) -> Step:
+    """Reply `text` in the request's thread: the call, the check that `me`'s replies there
+    say what `says` asks, and one reply allowed."""
+    return reply_step(me, req.channel_id, req.message_id, text, says, name=name)

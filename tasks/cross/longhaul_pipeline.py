@@ -17,9 +17,9 @@ from officegym.tasks.checks import Same
 from officegym.tasks.common import call, dm_step, pick, post_step
 from officegym.tasks.crm.common import CrmIndex, crm_index
 from officegym.tasks.crm.steps import create_step, reassign_step, update_step
+from officegym.tasks.cross.common import handover_steps
 from officegym.tasks.cross.longhaul import day, listing, short_day
 from officegym.tasks.cross.reporting import _channel_id
-from officegym.tasks.facts import integer, person
 from officegym.tasks.statements import Says
 from officegym.tasks.steps import Step
 
@@ -144,7 +144,6 @@ def territory_handover(w: Session, rng: random.Random) -> Spec:
     target = {x.id: a for x in inside} | {x.id: b for x in rest}
     accounts = sorted(inside + rest, key=lambda x: x.id)
     channel_id = _channel_id(w, idx.sales)
-    everyone = list(idx.people.values())
     steps = [
         Step(calls=[call("crm_search_accounts", owner=src.handle, limit=50)]),
         *[
@@ -154,31 +153,16 @@ def territory_handover(w: Session, rng: random.Random) -> Spec:
             for x in accounts
         ],
     ]
-    for who, got in ((a, inside), (b, rest)):
-        steps.append(
-            dm_step(
-                w,
-                me,
-                who,
-                f"You now own {len(got)} accounts from {src.name}'s territory.",
-                Says(facts=[integer(len(got))], act="report", ignoring=[src.name]),
-                name=f"DM to {who.name} with their number of accounts",
-            )
-        )
-    announced = Says(
-        facts=[person([a, b], everyone, ignoring=(src.name,))],
-        all_of=[[src.name, src.handle, f"@{src.handle}"]],
-        act="announce",
-    )
-    steps.append(
-        post_step(
-            me,
-            channel_id,
-            f"{a.name} and {b.name} took over the accounts of {src.name}, who is leaving.",
-            announced,
-            name=f"handover announced in #{idx.sales}",
-            channel=idx.sales,
-        )
+    steps += handover_steps(
+        w,
+        me,
+        src,
+        [(a, len(inside)), (b, len(rest))],
+        unit="accounts",
+        received=f"accounts from {src.name}'s territory",
+        handed="the accounts",
+        channel_id=channel_id,
+        channel=idx.sales,
     )
     return Spec(
         goal=f"{src.name} is leaving the company. Hand over every CRM account they own: the "

@@ -21,12 +21,12 @@ from officegym.apps.slack.models import Channel, Message
 from officegym.seed_data.support_inbox import CHANNEL, URGENCY
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Check, GradeContext, Same
-from officegym.tasks.common import allow_post, call, dm_step, pick, post_step
+from officegym.tasks.common import allow_post, call, pick
 from officegym.tasks.crm.common import crm_index
 from officegym.tasks.crm.steps import activity_step, create_step, reassign_step
-from officegym.tasks.cross.common import case_number
+from officegym.tasks.cross.common import case_number, handover_steps
 from officegym.tasks.cross.longhaul import listing
-from officegym.tasks.facts import choice, integer, person
+from officegym.tasks.facts import choice, person
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
 from officegym.tasks.steps import Step
@@ -237,32 +237,17 @@ def case_handover(w: Session, rng: random.Random) -> Spec:
                 name=f"handover noted on {c.number}",
             ),
         ]
-    for who in (a, b):
-        got = sum(target[c.id].id == who.id for c in cases)
-        steps.append(
-            dm_step(
-                w,
-                me,
-                who,
-                f"You now own {got} open cases from {leaving.name}.",
-                Says(facts=[integer(got)], act="report", ignoring=[leaving.name]),
-                name=f"DM to {who.name} with their number of cases",
-            )
-        )
-    announced = Says(
-        facts=[person([a, b], everyone, ignoring=(leaving.name,))],
-        all_of=[[leaving.name, leaving.handle, f"@{leaving.handle}"]],
-        act="announce",
-    )
-    steps.append(
-        post_step(
-            me,
-            channel_id,
-            f"{a.name} and {b.name} took over the open cases of {leaving.name}, who is leaving.",
-            announced,
-            name=f"handover announced in #{idx.support}",
-            channel=idx.support,
-        )
+    got = {who.id: sum(target[c.id].id == who.id for c in cases) for who in (a, b)}
+    steps += handover_steps(
+        w,
+        me,
+        leaving,
+        [(who, got[who.id]) for who in (a, b)],
+        unit="cases",
+        received=f"open cases from {leaving.name}",
+        handed="the open cases",
+        channel_id=channel_id,
+        channel=idx.support,
     )
     return Spec(
         goal=f"{leaving.name} is leaving the support team. Hand over each of their open "

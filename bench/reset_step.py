@@ -24,11 +24,15 @@ from rich.table import Table
 from timing import CLOCKS, median_ms, now, pin_to_one_core, use_clock
 
 from officegym.gym import OfficeEnv, OracleAgent, run_episode
+from officegym.gym.colleagues import make_responder
 from officegym.runner import ToolRunner
 from officegym.tasks import Task, grade, load_templates, make_task
+from officegym.tasks.responders import colleague_for
+from officegym.tools import REGISTRY
 from officegym.world import World, world_image
 
 TASK_SEEDS = range(5)
+RESPONDER = make_responder(None)  # the simulated colleague the env uses by default
 
 
 @dataclass
@@ -60,11 +64,15 @@ def call_and_grade_times(world: World, tasks: list[Task]) -> tuple[list[float], 
     for task in tasks:
         world.reset()
         runner = ToolRunner(world, task.persona)
+        colleague = colleague_for(task, runner.session, RESPONDER)  # ask tasks' requester
         for c in task.solution:
             t = now()
             outcome = runner.call(c.name, c.arguments)
             calls.append((now() - t) * 1e3)
             assert outcome.ok, (task.id, c, outcome.error)
+            answers = colleague is not None and REGISTRY[c.name].kind == "write"
+            if answers and colleague.answer(runner.session):  # type: ignore[union-attr]
+                runner.session.commit()
         runner.close()
         t = now()
         with world.initial_connection() as before, world.engine.connect() as after:

@@ -35,7 +35,7 @@ and end the episode with `finish(answer)`, which grades the same way.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from http import HTTPStatus
 from typing import Any, ClassVar
 from urllib.parse import urlsplit
@@ -45,33 +45,24 @@ import numpy as np
 from gymnasium import spaces
 from playwright.sync_api import Page
 
-from officegym.gym.attack import AttackRun
 from officegym.gym.browser.actions import ACTION_HELP, ENDING_ACTIONS, ActionError, parse_actions
 from officegym.gym.browser.manager import shared_manager
 from officegym.gym.browser.server import AppServer
 from officegym.gym.browser.space import BrowserActionSpace
 from officegym.gym.browser.tab import EMPTY, Tab
-from officegym.gym.colleagues import answering_hook, make_responder
-from officegym.gym.curriculum import make_curriculum
-from officegym.gym.episode import NO_EPISODE, Episode
+from officegym.gym.colleagues import answering_hook
+from officegym.gym.env_core import EpisodeEnv, EpisodeSettings
+from officegym.gym.episode import NO_EPISODE
 from officegym.gym.episodes import (
     ERROR_CHARS,
     GOAL_CHARS,
     PERSONA_CHARS,
-    check_episode_settings,
-    choose_task,
     clip,
-    persona_label,
-    refuse_pickling,
-    select_templates,
     task_info,
 )
 from officegym.gym.spaces import UnicodeText
-from officegym.gym.worlds import DEFAULT_CACHE, WorldPool
-from officegym.tasks import Grade, Task, make_task
-from officegym.tasks.difficulty import level_name
-from officegym.tasks.responders import Responder, colleague_for
-from officegym.world import World
+from officegym.tasks import Task
+from officegym.tasks.responders import colleague_for
 
 __all__ = ["ACTION_HELP", "BrowserEnv"]
 
@@ -81,23 +72,15 @@ PAGE_NOTE = "\n…[page text truncated: {n} more characters]"
 Step = tuple[dict[str, Any], float, bool, bool, dict[str, Any]]
 
 
-class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
+class BrowserEnv(EpisodeEnv[dict[str, Any], str]):
     """Office tasks in browser mode: actions are action strings, observations page text."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}
 
     def __init__(
         self,
+        settings: EpisodeSettings | None = None,
         *,
-        app: str | None = None,
-        task: str | None = None,
-        split: str = "train",
-        scenario: str = "default",
-        world_seed: int = 0,
-        world_seeds: int | Iterable[int] | None = None,
-        scenarios: str | Sequence[str] | None = None,
-        world_cache: int = DEFAULT_CACHE,
-        max_steps: int = 30,
         render_mode: str | None = None,
         screenshot: bool = False,
         viewport: tuple[int, int] = (1280, 720),
@@ -107,34 +90,20 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         headless: bool = True,
         executable_path: str | None = None,
         cdp: bool = False,
-        responder: Responder | str | None = None,
-        difficulty: str | int | None = None,
-        curriculum: Any = None,
-        attack: str = "none",
-        attack_penalty: float = 0.0,
+        **options: Any,
     ) -> None:
-        _check_settings(render_mode, split, max_steps, viewport, max_page_chars, action_timeout_ms)
-        self.attacks, self.last_attack = AttackRun(attack, attack_penalty), None  # gym/attack.py
-        self.responder = make_responder(responder)  # who answers ask-the-requester questions
-        self.templates = select_templates(app, task)
-        self.difficulty = level_name(difficulty) if difficulty is not None else None
-        self.curriculum = make_curriculum(curriculum, self.templates)
-        self.split = split
-        self.max_steps, self.max_page_chars = max_steps, max_page_chars
+        _check_settings(render_mode, viewport, max_page_chars, action_timeout_ms)
+        self._setup(EpisodeSettings.of(settings, options))
+        self.max_page_chars = max_page_chars
         self.render_mode, self.screenshot = render_mode, screenshot
         self.viewport = {"width": int(viewport[0]), "height": int(viewport[1])}
         self.action_timeout_ms, self.fresh_context = action_timeout_ms, fresh_context
         self.action_space = BrowserActionSpace()
         self.observation_space = self._observation_space()
         self.manager = shared_manager(executable_path, headless=headless, cdp=cdp)
-        self.worlds = WorldPool.for_env(scenario, world_seed, world_seeds, scenarios, world_cache)
-        self.scenario, self.world_seed = self.worlds.worlds[0]
-        self.world: World = self.worlds.get(self.worlds.worlds[0])
         self.server = AppServer(self.world)
         self._tab = Tab(self.manager, self.viewport, action_timeout_ms)
         self._view = EMPTY  # what the agent last saw
-        self._personas: dict[str, str] = {}
-        self.episode = Episode()
         self._start(None)
 
     def _start(self, task: Task | None) -> None:
@@ -169,23 +138,7 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         ``difficulty``, ``scenario``, ``world_seed``, as in tools mode), sign in as its persona
         in a cleared context and open the app."""
         super().reset(seed=seed)
-        options = dict(options or {})
-        key = self.worlds.draw(self.np_random, options)
-        if key != (self.scenario, self.world_seed):
-            self.scenario, self.world_seed = key
-            self.world = self.worlds.get(key)
-            self._personas.clear()
-        template_id, split, task_seed, level = choose_task(
-            self.np_random,
-            self.templates,
-            self.split,
-            options,
-            scenario=self.scenario,
-            world_seed=self.world_seed,
-            difficulty=self.difficulty,
-            curriculum=self.curriculum,
-        )
-        task = make_task(template_id, task_seed, self.scenario, self.world_seed, level)
+        task, split = self._draw(options)
         self.server.new_episode(task.persona, self.world)
         with self.server.exclusive(), self.world.session() as s:
             self.last_attack = self.attacks.start(self.world, task)  # planted before any page
@@ -249,39 +202,9 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         info["ok"] = True
         return "", info
 
-    def finish(self, answer: str | None = None) -> Grade:
-        """End the episode now and grade the final state (for agents acting on their own)."""
-        if self.task is None:
-            raise RuntimeError("call reset() before finish()")
-        if not self.episode.done:
-            self.episode.submit(answer)
-        return self.episode.end(self._grade, self.curriculum, truncated=False)
-
-    def truncate(self) -> Grade | None:
-        """End a running episode as truncated and grade it (`GradeOnTruncation` calls this
-        when a step limit outside the env ends it); None if no episode is running."""
-        if self.episode.refusal() is not None:
-            return None
-        return self.episode.end(self._grade, self.curriculum, truncated=True)
-
-    @property
-    def task(self) -> Task | None:
-        """The current episode's task (None before the first reset)."""
-        return self.episode.task
-
-    @property
-    def last_grade(self) -> Grade | None:
-        """The grade of the current episode once it has ended, else None."""
-        return self.episode.grade
-
-    def _grade(self) -> Grade:
-        """Grade the final state, with no request touching the database meanwhile."""
-        assert self.task is not None
-        with self.server.exclusive():
-            graded, self.last_attack = self.attacks.grade(
-                self.world, self.task, self.episode.answer
-            )
-            return graded
+    def _exclusive(self) -> contextlib.AbstractContextManager[Any]:
+        """No request touches the database while the env grades or reads people."""
+        return self.server.exclusive()
 
     def _stray(self, message: str) -> Step:
         """The answer to a step outside an episode: an error, no reward, nothing changed."""
@@ -342,13 +265,6 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         self._last = (last_action, obs["error"])
         return obs
 
-    def _persona_text(self, handle: str) -> str:
-        """``@handle (Full Name)``; cached, since every reset restores the same people."""
-        if handle not in self._personas:
-            with self.server.exclusive(), self.world.session() as s:
-                self._personas[handle] = persona_label(s, handle)
-        return self._personas[handle]
-
     def render(self) -> str | np.ndarray | None:
         """``ansi``: the task, the last action and its outcome as text; ``rgb_array``: the
         viewport."""
@@ -358,12 +274,7 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
             return None
         if self.task is None:
             return "(no episode; call reset())"
-        lines = [
-            f"{self.task.id} seed {self.task.seed}  step {self.episode.steps}/{self.max_steps}",
-            f"persona: {self._persona}",
-            f"goal: {self._goal}",
-            f"url: {self._tab.url}",
-        ]
+        lines = [*self._render_head(), f"url: {self._tab.url}"]
         action, error = self._last
         if action:
             lines.append(f"action: {clip(action, 500)}")
@@ -372,10 +283,6 @@ class BrowserEnv(gymnasium.Env[dict[str, Any], str]):
         if (g := self.last_grade) is not None:
             lines.append(f"graded: reward {g.reward:.3f}, passed {g.passed}")
         return "\n".join(lines) + "\n"
-
-    def __getstate__(self) -> dict[str, Any]:
-        refuse_pickling(self)
-        return {}
 
     def close(self) -> None:
         """Close the env's context, server and world; the shared browser stays (idempotent)."""
@@ -397,13 +304,11 @@ def _http_error(status: int, reason: str, url: str) -> str:
 
 
 def _check_settings(
-    render_mode: str | None, split: str, max_steps: int, viewport: tuple[int, int],
-    max_page_chars: int, timeout_ms: int,
-) -> None:  # fmt: skip
+    render_mode: str | None, viewport: tuple[int, int], max_page_chars: int, timeout_ms: int
+) -> None:
     """Fail at construction, with the allowed values, on settings the env cannot honour."""
     if render_mode not in (None, *BrowserEnv.metadata["render_modes"]):
         raise ValueError(f"render_mode {render_mode!r}: use None, 'ansi' or 'rgb_array'")
-    check_episode_settings(split, max_steps)
     if len(viewport) != 2 or not all(isinstance(v, int) and 200 <= v <= 4000 for v in viewport):
         raise ValueError(f"viewport must be (width, height) in pixels, 200-4000, not {viewport!r}")
     if not isinstance(max_page_chars, int) or max_page_chars < 1_000:

@@ -30,7 +30,6 @@ __all__ = [
     "GOAL_CHARS",
     "OPTION_KEYS",
     "PERSONA_CHARS",
-    "check_episode_settings",
     "choose_task",
     "clip",
     "grade_world_state",
@@ -45,14 +44,6 @@ PERSONA_CHARS = 200
 ERROR_CHARS = 2_000
 # `choose_task` reads the first four; `officegym.gym.worlds` the world's two.
 OPTION_KEYS = frozenset({"task", "task_seed", "split", "difficulty", "scenario", "world_seed"})
-
-
-def check_episode_settings(split: str, max_steps: int) -> None:
-    """Fail at construction, with the allowed values, on a bad split or step limit."""
-    if split not in SPLITS:
-        raise ValueError(f"unknown split {split!r}; use one of {sorted(SPLITS)}")
-    if not isinstance(max_steps, int) or max_steps < 1:
-        raise ValueError(f"max_steps must be a positive int, not {max_steps!r}")
 
 
 def select_templates(app: str | None, task: str | None) -> tuple[str, ...]:

@@ -27,39 +27,27 @@ from __future__ import annotations
 import functools
 import json
 import pickle
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
-import gymnasium
 from gymnasium import spaces
 
 from officegym.gym.actions import ActionError, parse_action, submitted_answer
-from officegym.gym.attack import AttackRun
-from officegym.gym.colleagues import make_responder
-from officegym.gym.curriculum import make_curriculum
-from officegym.gym.episode import NO_EPISODE, Episode
+from officegym.gym.env_core import EpisodeEnv, EpisodeSettings
+from officegym.gym.episode import NO_EPISODE
 from officegym.gym.episodes import (
     ERROR_CHARS,
     GOAL_CHARS,
     PERSONA_CHARS,
-    check_episode_settings,
-    choose_task,
     clip,
-    persona_label,
-    refuse_pickling,
-    select_templates,
     task_info,
 )
 from officegym.gym.faults import FaultInjector
 from officegym.gym.spaces import SUBMIT, ToolCallSpace, UnicodeText
-from officegym.gym.worlds import DEFAULT_CACHE, WorldKey, WorldPool
 from officegym.runner import ToolRunner
-from officegym.tasks import Grade, Task, make_task
 from officegym.tasks.base import get_template
-from officegym.tasks.difficulty import level_name
-from officegym.tasks.responders import Colleague, Responder, colleague_for
+from officegym.tasks.responders import Colleague, colleague_for
 from officegym.tools import REGISTRY, tools_for
-from officegym.world import World
 
 __all__ = ["SUBMIT_SPEC", "OfficeEnv", "tool_specs"]
 
@@ -93,51 +81,35 @@ def _tool_names(apps: tuple[str, ...]) -> frozenset[str]:
     return frozenset(t.name for t in tools_for(apps)) | {SUBMIT}
 
 
-class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
+class OfficeEnv(EpisodeEnv[dict[str, str], str | dict[str, Any]]):
     """Office tasks in tools mode: actions are tool calls, observations are text.
 
     Observation: ``goal``, ``persona`` (``@handle (Full Name)``), ``result`` (the
     last tool result as JSON text, truncated with a note past `max_result_chars`)
     and ``error`` ("" or the error message). Action: ``{"tool": name,
     "arguments": {...}}`` as JSON text or a dict; ``submit`` ends the episode.
+    What episodes are drawn from is `EpisodeSettings` (`officegym.gym.env_core`), given
+    as `settings` or as keyword options.
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(
         self,
+        settings: EpisodeSettings | None = None,
         *,
-        app: str | None = None,
-        task: str | None = None,
-        split: str = "train",
-        scenario: str = "default",
-        world_seed: int = 0,
-        world_seeds: int | Iterable[int] | None = None,
-        scenarios: str | Sequence[str] | None = None,
-        world_cache: int = DEFAULT_CACHE,
-        max_steps: int = 30,
         render_mode: str | None = None,
         mode: str = "tools",
         max_result_chars: int = 16_000,
         faults: float = 0.0,
         fault_seed: int = 0,
-        responder: Responder | str | None = None,
-        difficulty: str | int | None = None,
-        curriculum: Any = None,
-        attack: str = "none",
-        attack_penalty: float = 0.0,
+        **options: Any,
     ) -> None:
-        _check_settings(mode, render_mode, split, max_steps, max_result_chars)
-        self.attacks = AttackRun(attack, attack_penalty)  # planted instructions (gym/attack.py)
-        self.last_attack: dict[str, Any] | None = None
+        _check_settings(mode, render_mode, max_result_chars)
+        self._setup(EpisodeSettings.of(settings, options))
         self.faults = FaultInjector(faults, fault_seed)
-        self.responder = make_responder(responder)  # who answers ask-the-requester questions
         self._colleague: Colleague | None = None
-        self.templates = select_templates(app, task)
-        self.difficulty = level_name(difficulty) if difficulty is not None else None
-        self.curriculum = make_curriculum(curriculum, self.templates)
-        self.split, self.scenario, self.world_seed = split, scenario, world_seed
-        self.max_steps, self.max_result_chars = max_steps, max_result_chars
+        self.max_result_chars = max_result_chars
         self.render_mode = render_mode
         apps = sorted({a for t in self.templates for a in get_template(t).apps})
         self.action_space = ToolCallSpace(tool_specs(apps))
@@ -150,14 +122,8 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
                 "error": UnicodeText(ERROR_CHARS),
             }
         )
-        self.worlds = WorldPool.for_env(scenario, world_seed, world_seeds, scenarios, world_cache)
-        self.scenario, self.world_seed = self.worlds.worlds[0]
-        self.world: World = self.worlds.get(self.worlds.worlds[0])
-        self.episode = Episode()
         self._runner: ToolRunner | None = None
         self._names: frozenset[str] = frozenset()
-        self._personas: dict[str, str] = {}
-        self._goal = self._persona = ""
         self._reads: dict[str, str] = {}  # read calls' results, for stale reads
         self._last: tuple[Any, dict[str, str]] | None = None
 
@@ -171,10 +137,7 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
         and ``world_seed``; otherwise they are drawn from `np_random` (the world only when the
         env samples worlds; template and level by the env's curriculum if it has one)."""
         super().reset(seed=seed)
-        options = dict(options or {})
-        self._enter(self.worlds.draw(self.np_random, options))
-        template_id, split, task_seed, level = self._choose(options)
-        task = make_task(template_id, task_seed, self.scenario, self.world_seed, level)
+        task, split = self._draw(options)
         self.world.reset()
         self.last_attack = self.attacks.start(self.world, task)
         if self._runner is None:
@@ -194,29 +157,11 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
             info["attack"] = self.last_attack
         return self._observe("", ""), info
 
-    def _enter(self, key: WorldKey) -> None:
-        """Make the world of `key` the env's (a new runner and personas if it changes)."""
-        if key == (self.scenario, self.world_seed):
-            return
-        self.scenario, self.world_seed = key
-        self.world = self.worlds.get(key)
-        self._personas.clear()
+    def _left_world(self) -> None:
+        """A new world needs a new runner (and the personas are re-read)."""
         if self._runner is not None:
             self._runner.close()
             self._runner = None
-
-    def _choose(self, options: dict[str, Any]) -> tuple[str, str, int, Any]:
-        """Template, split, task seed and level (shared with browser mode: `choose_task`)."""
-        return choose_task(
-            self.np_random,
-            self.templates,
-            self.split,
-            options,
-            scenario=self.scenario,
-            world_seed=self.world_seed,
-            difficulty=self.difficulty,
-            curriculum=self.curriculum,
-        )
 
     def step(
         self, action: str | dict[str, Any]
@@ -275,35 +220,6 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
             self._reads[key] = text
         return text, "", info
 
-    @property
-    def task(self) -> Task | None:
-        """The current episode's task (None before the first reset)."""
-        return self.episode.task
-
-    @property
-    def last_grade(self) -> Grade | None:
-        """The grade of the current episode once it has ended, else None."""
-        return self.episode.grade
-
-    def finish(self, answer: str | None = None) -> Grade:
-        """End the episode now, as `submit` would, and grade it (once)."""
-        if not self.episode.done:
-            self.episode.submit(answer)
-        return self.episode.end(self._grade, self.curriculum, truncated=False)
-
-    def truncate(self) -> Grade | None:
-        """End a running episode as truncated and grade it (`GradeOnTruncation` calls this
-        when a step limit outside the env ends it); None if no episode is running."""
-        if self.episode.refusal() is not None:
-            return None
-        return self.episode.end(self._grade, self.curriculum, truncated=True)
-
-    def _grade(self) -> Grade:
-        """Grade the world's current state against the task (shared with browser mode)."""
-        assert self.task is not None
-        graded, self.last_attack = self.attacks.grade(self.world, self.task, self.episode.answer)
-        return graded
-
     def _stray(self, message: str) -> tuple[dict[str, str], float, bool, bool, dict[str, Any]]:
         """The answer to a step outside an episode: an error, no reward, nothing changed."""
         info = {"step": self.episode.steps, "tool": "", "ok": False, "error_code": "no_episode"}
@@ -325,24 +241,13 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
             return text
         return text[:limit] + TRUNCATION_NOTE.format(n=len(text) - limit)
 
-    def _persona_text(self, handle: str) -> str:
-        """``@handle (Full Name)``; cached, since every reset restores the same people."""
-        if handle not in self._personas:
-            with self.world.session() as s:
-                self._personas[handle] = persona_label(s, handle)
-        return self._personas[handle]
-
     def render(self) -> str | None:
         """In ``ansi`` mode, the task, the last action and what came back, as text."""
         if self.render_mode != "ansi":
             return None
         if self.task is None:
             return "(no episode; call reset())"
-        lines = [
-            f"{self.task.id} seed {self.task.seed}  step {self.episode.steps}/{self.max_steps}",
-            f"persona: {self._persona}",
-            f"goal: {self._goal}",
-        ]
+        lines = self._render_head()
         if self._last is not None:
             action, obs = self._last
             lines.append(f"action: {clip(_show(action), 500)}")
@@ -352,10 +257,6 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
             g = self.last_grade
             lines.append(f"graded: reward {g.reward:.3f}, passed {g.passed}")
         return "\n".join(lines) + "\n"
-
-    def __getstate__(self) -> dict[str, Any]:
-        refuse_pickling(self)
-        return {}
 
     def close(self) -> None:
         """Release the runner and the world's database (safe to call twice)."""
@@ -368,9 +269,7 @@ class OfficeEnv(gymnasium.Env[dict[str, str], str | dict[str, Any]]):
             self.worlds.close()
 
 
-def _check_settings(
-    mode: str, render_mode: str | None, split: str, max_steps: int, max_result_chars: int
-) -> None:
+def _check_settings(mode: str, render_mode: str | None, max_result_chars: int) -> None:
     """Fail at construction, with the allowed values, on settings the env cannot honour."""
     if mode != "tools":
         raise ValueError(
@@ -378,7 +277,6 @@ def _check_settings(
         )
     if render_mode not in (None, *OfficeEnv.metadata["render_modes"]):
         raise ValueError(f"render_mode {render_mode!r} is not supported; use None or 'ansi'")
-    check_episode_settings(split, max_steps)
     if not isinstance(max_result_chars, int) or max_result_chars < 100:
         raise ValueError(f"max_result_chars must be an int >= 100, not {max_result_chars!r}")
 

@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import signal
 import subprocess
 import time
 import urllib.request
@@ -42,7 +40,6 @@ __all__ = [
     "Op",
     "general_members",
     "run_load",
-    "stop_server",
     "verify",
     "wait_healthy",
 ]
@@ -374,14 +371,3 @@ def wait_healthy(
         except OSError:
             time.sleep(0.3)
     raise TimeoutError("serve did not become healthy")
-
-
-def stop_server(proc: subprocess.Popen) -> None:
-    """Stop a served officegym started in its own process group, workers included:
-    SIGTERM, and SIGKILL if they take longer than 30 s."""
-    os.killpg(proc.pid, signal.SIGTERM)
-    try:
-        proc.wait(30)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(30)

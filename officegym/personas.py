@@ -7,7 +7,7 @@ handle (not an email, a full name or ``@handle``); each door only chooses how th
 token travels (Slack's ``token`` parameter, Google's ``access_token``, a Bearer
 header). A request that names nobody acts as the server's persona if it was started
 with one (``--persona``) and is refused (``not_authed``) otherwise. Cross-site
-requests are refused before any of this by `officegym.web.cross_site_reason`.
+requests are refused before any of this by `officegym.web_guards.cross_site_reason`.
 
 The doors share one `PersonaPolicy`. A world served for an agent under test is *locked* to its
 persona: whatever door the agent knocks on, it cannot act as anyone else (read a

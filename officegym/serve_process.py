@@ -17,6 +17,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -47,10 +48,12 @@ class Served:
         cmd = [str(officegym), "serve", "--db", self.db, "--port", str(self.port)]
         cmd += ["--workers", str(self.workers)] if self.workers > 1 else []
         cmd += ["--keep"] if keep else []
-        self.proc = subprocess.Popen(
-            cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
-        )
-        wait_healthy(self.base, self.proc)
+        log = Path(tempfile.gettempdir()) / f"officegym-serve-{self.port}.log"
+        with log.open("wb") as sink:  # a file, never a pipe nobody reads (a full pipe blocks)
+            self.proc = subprocess.Popen(
+                cmd, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        wait_healthy(self.base, self.proc, log=log)
 
     def kill(self) -> None:
         """SIGKILL every process of the server at once (no shutdown, no flush)."""

@@ -60,14 +60,12 @@ from officegym import grading_api
 from officegym.apps.org import service as org
 from officegym.apps.org.models import Person
 from officegym.errors import Busy, Conflict, Forbidden, Invalid, OfficeGymError
-from officegym.hosts import bare_host
 from officegym.personas import PersonaPolicy, who_acts
-from officegym.web_guards import register_converters, register_guards
+from officegym.web_guards import origin_of, own_origin, register_converters, register_guards
 from officegym.world import World
 
 __all__ = [
     "create_app",
-    "cross_site_reason",
     "flash_errors",
     "grading_exposed",
     "og_id",
@@ -111,9 +109,7 @@ def create_app(
     register_converters(app)  # before any rule is added
     _register_blueprints(app)
     _register_core_routes(app)
-    _register_host_check(app)
-    register_guards(app, app.extensions["officegym"]["token_auth"])
-    _register_origin_check(app)
+    register_guards(app, app.extensions["officegym"]["token_auth"], hosts=hosts)
     _register_request_hooks(app)
     _register_layout_context(app)
     _register_error_handlers(app)
@@ -310,68 +306,13 @@ def _register_request_hooks(app: Flask) -> None:
             db.close()
 
 
-def _register_host_check(app: Flask) -> None:
-    """Refuse requests whose Host header the app was not told to answer (DNS rebinding)."""
-    hosts: frozenset[str] | None = app.extensions["officegym"]["hosts"]
-    if hosts is None:
-        return
-
-    @app.before_request
-    def check_host() -> tuple[str, int] | None:
-        if bare_host(request.headers.get("Host", "")) not in hosts:
-            return "unknown Host header (DNS rebinding protection)", 421
-        return None
-
-
-STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-
-
-def _own_origin() -> str:
-    return request.host_url.rstrip("/").lower()
-
-
-def _origin_of(url: str) -> str | None:
-    """``scheme://host[:port]`` of an absolute URL, lower case (None if it has none)."""
-    parts = urlsplit(url.strip())
-    if not parts.scheme or not parts.netloc:
-        return None
-    return f"{parts.scheme}://{parts.netloc}".lower()
-
-
-def cross_site_reason() -> str | None:
-    """Why the current request comes from another site, if a browser says it does."""
-    origin = request.headers.get("Origin")
-    if origin is not None and origin.rstrip("/").lower() != _own_origin():
-        return f"requests from {origin} are refused"
-    referer = request.headers.get("Referer")
-    if origin is None and referer and _origin_of(referer) != _own_origin():
-        return "requests from another site's page are refused"
-    if request.headers.get("Sec-Fetch-Site", "").lower() == "cross-site":
-        return "cross-site requests are refused"
-    return None
-
-
-def _register_origin_check(app: Flask) -> None:
-    """Refuse state-changing requests another site's page made a browser send (CSRF)."""
-    token_auth: set[str] = app.extensions["officegym"]["token_auth"]
-
-    @app.before_request
-    def check_origin() -> tuple[str, int] | None:
-        if request.method not in STATE_CHANGING or request.blueprint in token_auth:
-            return None  # token APIs refuse cross-site callers in their own format
-        reason = cross_site_reason()
-        if reason is None:
-            return None
-        return render_template("error.html", message=reason, status=403), 403
-
-
 def _form_origin(app: Flask) -> str | None:
     """The path of the site's own page a form POST came from (its Referer), if any."""
     token_auth: set[str] = app.extensions["officegym"]["token_auth"]
     if request.method != "POST" or request.blueprint in token_auth:
         return None
     referer = request.headers.get("Referer", "")
-    if not referer or _origin_of(referer) != _own_origin():
+    if not referer or origin_of(referer) != own_origin():
         return None
     parts = urlsplit(referer)
     path = parts.path + (f"?{parts.query}" if parts.query else "")

@@ -4,6 +4,9 @@ beside `officegym.web` (which calls `register_guards` once per app):
 - ``<int:...>`` URL parts are database ids, so at most 64 bits: a longer number matches
   no route (404) instead of reaching a query that cannot bind it;
 - a page's query-string values (searches, filters) are capped (400 beyond);
+- a Host name the app was not told to answer is refused (DNS rebinding), and so is a
+  page write another site's page made a browser send (`cross_site_reason`, the rule
+  every door applies);
 - every answer carries a ``Content-Security-Policy`` (scripts only from this site or
   with the page's nonce, no plugins, forms posting only here, no framing),
   ``X-Frame-Options: DENY`` and ``X-Content-Type-Options: nosniff``;
@@ -16,16 +19,30 @@ beside `officegym.web` (which calls `register_guards` once per app):
 from __future__ import annotations
 
 import secrets
+from collections.abc import Collection
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from flask import Flask, Response, g, render_template, request, session
 from werkzeug.routing import IntegerConverter
 
+from officegym.hosts import bare_host
 from officegym.inputs import MAX_QUERY_VALUE
 
-__all__ = ["CSP", "MAX_FLASH", "attachment", "csp_nonce", "register_converters", "register_guards"]
+__all__ = [
+    "CSP",
+    "MAX_FLASH",
+    "STATE_CHANGING",
+    "attachment",
+    "cross_site_reason",
+    "csp_nonce",
+    "origin_of",
+    "own_origin",
+    "register_converters",
+    "register_guards",
+]
 
+STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 MAX_FLASH = 500  # characters of one message kept for the next page (a cookie holds ~4 KB)
 
 CSP = (
@@ -66,10 +83,16 @@ def csp_nonce() -> str:
     return str(g.csp_nonce)
 
 
-def register_guards(app: Flask, token_auth: set[str]) -> None:
-    """The query cap for pages (the `token_auth` blueprints, native APIs, check their own)
-    and the browser headers on every answer."""
+def register_guards(
+    app: Flask, token_auth: set[str], *, hosts: Collection[str] | None = None
+) -> None:
+    """At the door: the Host check (`hosts`: the only names answered; None: any), the
+    query cap for pages and the cross-site check for their writes (the `token_auth`
+    blueprints, native APIs, check both in their own format); on the way out, the browser
+    headers and small headers on every answer."""
     app.add_template_global(csp_nonce)
+    if hosts is not None:
+        _register_host_check(app, frozenset(hosts))
 
     @app.before_request
     def check_query() -> tuple[str, int] | None:
@@ -79,6 +102,16 @@ def register_guards(app: Flask, token_auth: set[str]) -> None:
             message = f"a search or filter value holds at most {MAX_QUERY_VALUE} characters"
             return render_template("error.html", message=message, status=400), 400
         return None
+
+    @app.before_request
+    def check_origin() -> tuple[str, int] | None:
+        """Refuse state-changing requests another site's page made a browser send (CSRF)."""
+        if request.method not in STATE_CHANGING or request.blueprint in token_auth:
+            return None  # token APIs refuse cross-site callers in their own format
+        reason = cross_site_reason()
+        if reason is None:
+            return None
+        return render_template("error.html", message=reason, status=403), 403
 
     @app.after_request
     def small_headers(response: Response) -> Response:
@@ -108,3 +141,40 @@ def _without_long_values(url: str) -> str:
     kept = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
             if len(v) <= MAX_QUERY_VALUE]  # fmt: skip
     return urlunsplit(parts._replace(query=urlencode(kept)))
+
+
+def _register_host_check(app: Flask, hosts: frozenset[str]) -> None:
+    """Refuse requests whose Host header the app was not told to answer (DNS rebinding)."""
+
+    @app.before_request
+    def check_host() -> tuple[str, int] | None:
+        if bare_host(request.headers.get("Host", "")) not in hosts:
+            return "unknown Host header (DNS rebinding protection)", 421
+        return None
+
+
+def own_origin() -> str:
+    """``scheme://host[:port]`` this request was sent to, lower case."""
+    return request.host_url.rstrip("/").lower()
+
+
+def origin_of(url: str) -> str | None:
+    """``scheme://host[:port]`` of an absolute URL, lower case (None if it has none)."""
+    parts = urlsplit(url.strip())
+    if not parts.scheme or not parts.netloc:
+        return None
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def cross_site_reason() -> str | None:
+    """Why the current request comes from another site, if a browser says it does (every
+    door's rule: pages here, the Slack and Sheets APIs in their own formats)."""
+    origin = request.headers.get("Origin")
+    if origin is not None and origin.rstrip("/").lower() != own_origin():
+        return f"requests from {origin} are refused"
+    referer = request.headers.get("Referer")
+    if origin is None and referer and origin_of(referer) != own_origin():
+        return "requests from another site's page are refused"
+    if request.headers.get("Sec-Fetch-Site", "").lower() == "cross-site":
+        return "cross-site requests are refused"
+    return None

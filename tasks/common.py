@@ -16,6 +16,7 @@ from officegym.apps.org.models import Person
 from officegym.apps.slack import service as chat
 from officegym.apps.slack.channels import dm_key
 from officegym.tasks.checks import Allow, NewRowId
+from officegym.tasks.mutants import Equivalent
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
 from officegym.tasks.steps import Step
@@ -181,13 +182,24 @@ def reply_step(
 
 
 def dm_step(
-    w: Session, me: Any, other: Any, text: str, says: Says, *, name: str, weight: float = 1.0
+    w: Session,
+    me: Any,
+    other: Any,
+    text: str,
+    says: Says,
+    *,
+    name: str,
+    weight: float = 1.0,
+    lone: bool = False,
+    equivalent: Sequence[Equivalent] = (),
 ) -> Step:
     """Send `other` a direct message `text`: the call, the check that `me`'s messages in
-    their DM say what `says` asks, and one message allowed (in the DM the episode opens,
-    if they have none)."""
+    their DM say what `says` asks, and one message allowed: in their DM, or in the DM the
+    episode opens between exactly the two (`allow_dm_to`); with `lone`, in the one new DM
+    the episode may open, told apart by its creator (`allow_dm`)."""
     return Step(
         calls=[call("slack_send_dm", people=[other.handle], text=text)],
         checks=[Said(name=name, author_id=me.id, dm_to=other.id, says=says, weight=weight)],
-        allowed=allow_dm_to(w, me, other),
+        allowed=allow_dm(w, me, other) if lone else allow_dm_to(w, me, other),
+        equivalent=equivalent,
     )

@@ -17,11 +17,9 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.booking import service as booking
 from officegym.apps.browser_steps import act, goto
-from officegym.apps.org import service as org
 from officegym.apps.org.models import Person
-from officegym.tools import ToolCall
 
-__all__ = ["STEPS", "steps"]
+__all__ = ["STEPS"]
 
 Args = Mapping[str, Any]
 Make = Callable[[Args, Session, Person], list[str]]
@@ -31,15 +29,6 @@ SEARCH_PARAMS = {"check_in": "check_in", "check_out": "check_out", "guests": "gu
                  "min_price": "min_price", "max_price": "max_price", "bedrooms": "bedrooms",
                  "beds": "beds", "property_type": "type", "min_rating": "rating",
                  "sort": "sort"}  # fmt: skip
-
-
-def steps(call: ToolCall, world: Session, persona: str) -> list[str]:
-    """The UI actions doing `call`; KeyError for a tool the pages cannot do."""
-    try:
-        make = STEPS[call.name]
-    except KeyError:
-        raise KeyError(f"no browser steps for tool {call.name!r}") from None
-    return make(call.arguments, world, org.find_person(world, persona))
 
 
 def _url(path: str, params: Mapping[str, Any]) -> str:

@@ -22,12 +22,10 @@ from sqlalchemy.orm import Session
 from officegym.apps.browser_steps import act, goto
 from officegym.apps.crm import service as crm
 from officegym.apps.crm.fields import SPECS
-from officegym.apps.org import service as org
 from officegym.apps.org.models import Person
-from officegym.tools import ToolCall
 from officegym.web import stable_id
 
-__all__ = ["STEPS", "steps"]
+__all__ = ["STEPS"]
 
 Args = Mapping[str, Any]
 Make = Callable[[Args, Session, Person], list[str]]
@@ -41,15 +39,6 @@ LIST_PARAMS = frozenset({"status", "priority", "stage", "source", "rating", "ind
 # Search arguments about order and paging: the list has its own, and its count line (and an
 # opportunity list's total amount) cover every page.
 PAGING = frozenset({"sort", "descending", "limit", "offset"})
-
-
-def steps(call: ToolCall, world: Session, persona: str) -> list[str]:
-    """The UI actions doing `call`; KeyError for a tool or argument the pages cannot do."""
-    try:
-        make = STEPS[call.name]
-    except KeyError:
-        raise KeyError(f"no browser steps for tool {call.name!r}") from None
-    return make(call.arguments, world, org.find_person(world, persona))
 
 
 def record_id(world: Session, actor: Person, rt: str, ref: int | str) -> int:

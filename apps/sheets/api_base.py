@@ -25,7 +25,8 @@ from officegym.apps.sheets.models import Workbook
 from officegym.db import get
 from officegym.errors import Busy, Forbidden, Invalid, NotFound, OfficeGymError
 from officegym.personas import bearer_token, who_acts
-from officegym.web import cross_site_reason, persona_policy
+from officegym.web import persona_policy
+from officegym.web_guards import cross_site_reason
 
 __all__ = ["NO_PERMISSION", "URL_PREFIX", "body", "bp", "error", "reply", "workbook"]
 
@@ -67,7 +68,7 @@ def internal_error(_exc: InternalServerError) -> tuple[Response, int]:
 
 @bp.before_request
 def authenticate() -> tuple[Response, int] | None:
-    """Refuse other sites' pages (`officegym.web.cross_site_reason`, every door's rule),
+    """Refuse other sites' pages (`officegym.web_guards.cross_site_reason`, every door's rule),
     then act as `officegym.personas.who_acts` says (discovery documents are public, as
     Google's are). Google's two ways of carrying the token are read (Bearer header, then
     ``?access_token=``); the token itself names a person as at every door,

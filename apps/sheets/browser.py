@@ -35,19 +35,9 @@ from officegym.apps.sheets.formats import PRESETS
 from officegym.apps.sheets.models import Workbook
 from officegym.apps.sheets.refs import Area, col_index, col_letters
 from officegym.apps.sheets.views import COLS, ROWS, data_region
-from officegym.tools import ToolCall
 from officegym.web import stable_id
 
-__all__ = ["STEPS", "steps"]
-
-
-def steps(call: ToolCall, world: Session, persona: str) -> list[str]:
-    """The UI actions doing `call`; KeyError for a tool or argument the pages cannot do."""
-    try:
-        make = STEPS[call.name]
-    except KeyError:
-        raise KeyError(f"no browser steps for tool {call.name!r}") from None
-    return make(call.arguments, world, org.find_person(world, persona))
+__all__ = ["STEPS"]
 
 
 def _write_range(a: Args, w: Session, me: Person) -> list[str]:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
-from officegym.apps.org.service import Profile, find_person_id, profile
+from officegym.apps.org.service import Profile, find_person_id, profile, profiles
 from officegym.apps.slack import queries as q
 from officegym.apps.slack.models import Channel, Membership, Message
 from officegym.db import get, read
@@ -102,6 +102,40 @@ def require_active(channel: Channel) -> None:
 def resolve_people(s: Session, refs: Sequence[str]) -> list[Profile]:
     """People by handle, email or name; NotFound names the first unknown one."""
     return [profile(s, find_person_id(s, r)) for r in refs]
+
+
+PICKED_APART = re.compile(r"[,;\n]+")
+MOST_PICKED = 50
+
+
+def pick_people(s: Session, text: str) -> list[Profile]:
+    """The people a picker's text names, separated by commas: each by @handle, email or
+    full name, or by part of a name or handle only one person has (``kim tu`` for Kim
+    Turner), as a person types into Slack's "To:" field. A part that fits several people
+    is `Invalid`, naming them, so the next try can be exact."""
+    refs = list(dict.fromkeys(r.strip() for r in PICKED_APART.split(text) if r.strip()))
+    if not refs:
+        raise Invalid("type at least one person's name or @handle")
+    if len(refs) > MOST_PICKED:
+        raise Invalid(f"pick at most {MOST_PICKED} people at once")
+    return [_picked(s, ref) for ref in refs]
+
+
+def _picked(s: Session, ref: str) -> Profile:
+    try:
+        return profile(s, find_person_id(s, ref))
+    except NotFound:
+        pass
+    words = ref.lstrip("@").casefold().split()
+    fits = [p for p in profiles(s).values()
+            if all(w in f"{p.name} {p.handle}".casefold() for w in words)]  # fmt: skip
+    if len(fits) == 1:
+        return fits[0]
+    if not fits:
+        raise NotFound(f"no one's name, @handle or email matches {ref!r}", code="user_not_found")
+    shown = ", ".join(f"{p.name} (@{p.handle})" for p in fits[:8])
+    more = f" and {len(fits) - 8} more" if len(fits) > 8 else ""
+    raise Invalid(f"{ref!r} fits {len(fits)} people: {shown}{more}; type more of the name")
 
 
 # ---------------------------------------------------------------- input limits

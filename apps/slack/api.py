@@ -75,7 +75,8 @@ from officegym.apps.slack.api_objects import (
 from officegym.errors import Busy, Invalid, OfficeGymError
 from officegym.inputs import has_lone_surrogate
 from officegym.personas import bearer_token, who_acts
-from officegym.web import cross_site_reason, persona_policy
+from officegym.web import persona_policy
+from officegym.web_guards import cross_site_reason
 
 __all__ = ["METHODS", "WRITE_METHODS", "bp", "user_id"]
 
@@ -145,7 +146,7 @@ def _fail(code: str, detail: str, *, status: int = 200) -> tuple[Response, int]:
 def _refuse_cross_site() -> tuple[Response, int] | None:
     """Another site's page (an <img>, a form, a fetch) may not call the API: a browser
     marks such a request with an `Origin` or `Referer` other than ours or
-    `Sec-Fetch-Site: cross-site` (`officegym.web.cross_site_reason`, the web forms' rule).
+    `Sec-Fetch-Site: cross-site` (`officegym.web_guards.cross_site_reason`, the web forms' rule).
     Clients outside a browser (slack_sdk, curl) send none of them."""
     reason = cross_site_reason()
     return _fail("access_denied", reason, status=403) if reason is not None else None

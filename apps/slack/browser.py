@@ -18,25 +18,15 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from officegym.apps.browser_steps import act, goto, path_part
-from officegym.apps.org import service as org
+from officegym.apps.org.models import Person
 from officegym.apps.slack import service as chat
-from officegym.tools import ToolCall
 from officegym.web import stable_id
 
-__all__ = ["STEPS", "steps"]
+__all__ = ["STEPS"]
 
 Args = Mapping[str, Any]
 Make = Callable[[Args], list[str]]
-Look = Callable[[Args, Session, str], list[str]]
-
-
-def steps(call: ToolCall, world: Session, persona: str) -> list[str]:
-    """The UI actions doing `call`; KeyError for a tool the pages cannot do."""
-    try:
-        make = STEPS[call.name]
-    except KeyError:
-        raise KeyError(f"no browser steps for tool {call.name!r}") from None
-    return make(call.arguments, world, persona)
+Look = Callable[[Args, Session, Person], list[str]]
 
 
 def _channel(ref: str) -> str:
@@ -51,8 +41,10 @@ def _message(message_id: int) -> str:
     return f"/slack/m/{int(message_id)}"
 
 
-def _handles(refs: list[str]) -> list[str]:
-    return [r.strip().lstrip("@") for r in refs]
+def _picked(refs: list[str]) -> str:
+    """What a person types into a people picker for these people (handles, emails or
+    names, as the tool takes them), comma-separated."""
+    return ", ".join(r.strip() for r in refs)
 
 
 def _msg_id(message_id: int, part: str) -> str:
@@ -81,7 +73,7 @@ def _reply_in_thread(a: Args) -> list[str]:
 def _send_dm(a: Args) -> list[str]:
     return [
         goto("/slack/dm/new"),
-        act("select_option", "new-dm-people", _handles(a["people"])),
+        act("fill", "new-dm-people", _picked(a["people"])),
         act("click", "new-dm-submit"),
         *_compose(a["text"]),
     ]
@@ -132,7 +124,7 @@ def _create_channel(a: Args) -> list[str]:
 def _invite_to_channel(a: Args) -> list[str]:
     return [
         goto(_details(a["channel"])),
-        act("select_option", "invite-people", _handles(a["people"])),
+        act("fill", "invite-people", _picked(a["people"])),
         act("click", "invite-submit"),
     ]
 
@@ -198,10 +190,9 @@ def _reads() -> dict[str, Make]:
     }
 
 
-def _read_dm(a: Args, world: Session, persona: str) -> list[str]:
+def _read_dm(a: Args, world: Session, actor: Person) -> list[str]:
     """Open the conversation from the sidebar (the sidebar alone if there is none: the
     tool then reads no messages)."""
-    actor = org.find_person(world, persona)
     people = chat.resolve_people(world, a["people"])
     if chat.find_dm(world, actor, people) is None:
         return [goto("/slack/")]

@@ -24,7 +24,7 @@ from officegym.apps.slack.views import (
     message_views,
     render,
 )
-from officegym.errors import Conflict, Forbidden, Invalid
+from officegym.errors import Conflict, Forbidden
 from officegym.web import flash_errors, safe_next
 from officegym.web_guards import attachment
 
@@ -126,13 +126,11 @@ def set_topic(ref: str) -> Response:
 
 @bp.post("/c/<ref>/invite")
 def invite(ref: str) -> Response:
-    """Add the chosen people (handles) to the channel."""
+    """Add the people the picker names (comma-separated names, @handles or emails)."""
     ch = _channel(ref)
     with flash_errors():
-        handles = request.form.getlist("people")
-        if not handles:
-            raise Invalid("choose at least one person to invite")
-        added = chat.invite(g.db, g.actor, ch, chat.resolve_people(g.db, handles))
+        picked = chat.pick_people(g.db, ",".join(request.form.getlist("people")))
+        added = chat.invite(g.db, g.actor, ch, picked)
         flash(f"Added {', '.join(p.name for p in added)} to #{ch.name}.")
     return _back(url_for("slack.details", ref=ref))
 
@@ -373,7 +371,7 @@ def new_dm() -> str | Response:
         everyone = [p for p in org.list_people(g.db, limit=1000) if p.id != g.actor.id]
         return render("slack/new_dm.html", people=everyone)
     with flash_errors():
-        chosen = chat.resolve_people(g.db, request.form.getlist("people"))
+        chosen = chat.pick_people(g.db, ",".join(request.form.getlist("people")))
         return redirect(channel_url(chat.open_dm(g.db, g.actor, chosen)))
     return redirect(url_for("slack.new_dm"))
 

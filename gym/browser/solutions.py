@@ -24,6 +24,7 @@ import gymnasium
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
+from officegym.apps.org import service as org
 from officegym.db import engine_for, restore
 from officegym.gym.browser.actions import format_action
 from officegym.tasks import Task
@@ -54,9 +55,13 @@ def _initial_world(scenario: str, seed: int) -> Engine:
 
 
 def browser_steps(call: ToolCall, world: Session, persona: str) -> list[str]:
-    """The UI actions doing one tool call as `persona` (a handle), from its app's
-    ``browser`` module."""
-    return list(_app_module(call.name.split("_", 1)[0]).steps(call, world, persona))
+    """The UI actions doing one tool call as `persona` (a handle), from the ``STEPS`` of
+    its app's ``browser`` module (each takes the call's arguments, the world and the
+    person); KeyError for a tool the pages cannot do."""
+    make = _app_module(call.name.split("_", 1)[0]).STEPS.get(call.name)
+    if make is None:
+        raise KeyError(f"no browser steps for tool {call.name!r}")
+    return list(make(call.arguments, world, org.find_person(world, persona)))
 
 
 def browser_solution(task: Task) -> list[str]:

@@ -1,6 +1,7 @@
 """The chat about trips that the seeded world contains (`seed_data/booking_trips.py`, in
 the wordings of `seed_data/booking_text.py`): trip requests and questions in #travel and
-over-policy approvals by DM, parsed once per world for the cross-app templates."""
+over-policy approvals by DM, parsed once per world for the cross-app templates, and the
+trip a request asks for (`trip_of`)."""
 
 from __future__ import annotations
 
@@ -8,14 +9,16 @@ import datetime as dt
 import functools
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
+from officegym.apps.booking import service as booking
 from officegym.apps.slack.models import Channel, Message
 from officegym.tasks.booking.common import booking_index
 
-__all__ = ["TripPost", "trip_posts"]
+__all__ = ["Trip", "TripPost", "trip_of", "trip_posts"]
 
 PATTERNS = {
     "request": re.compile(
@@ -80,3 +83,33 @@ def _posts(engine: Engine) -> dict[str, list[TripPost]]:
                 out[kind].append(TripPost(r.id, r.channel_id, r[2], r.user_id,
                                           found.groupdict(), reply))  # fmt: skip
     return out
+
+
+@dataclass(frozen=True)
+class Trip:
+    """A trip request with one cheapest fitting place within the policy cap."""
+
+    post: TripPost
+    city: Any
+    check_in: dt.date
+    check_out: dt.date
+    bedrooms: int
+    cap: int  # cents a night
+    best: Any  # the listing to book
+    titles: tuple[str, ...]  # every fitting place's title (the rivals of the reply)
+
+
+def trip_of(w: Session, req: TripPost) -> Trip | None:
+    """The trip `req` asks for: its city, dates and bedrooms, and the cheapest place that
+    fits them within the nightly cap (None unless exactly one place is cheapest)."""
+    ci, co = req.dates(booking_index(w).today)
+    city = booking.find_city(w, req.fields["city"])
+    bedrooms = int(req.fields["bedrooms"])
+    cap = booking.nightly_cap(w, city)
+    found = booking.search_stays(w, city=city.slug, check_in=ci, check_out=co,
+                                 bedrooms=bedrooms, max_price=cap, sort="total_price",
+                                 limit=10).results  # fmt: skip
+    if len(found) < 2 or found[0].quote.total >= found[1].quote.total:  # type: ignore[union-attr]
+        return None
+    titles = tuple(sorted({r.listing.title for r in found}))
+    return Trip(req, city, ci, co, bedrooms, cap, found[0].listing, titles)

@@ -101,23 +101,40 @@ def new_stay(booked_by: int, **where: Any) -> NewRowId:
     return NewRowId("booking_reservation", {"booked_by_id": booked_by, **where})
 
 
-def allow_new_stay(booked_by: int, *, messages: bool = False) -> list[Allow]:
-    """One new reservation by `booked_by`, its nights and its charge (and the one message to
-    its host the booking sends)."""
-    made = new_stay(booked_by)
+def allow_new_stay(
+    booked_by: int,
+    *,
+    guest: int | None = None,
+    messages: bool = False,
+    nights: int | None = None,
+) -> list[Allow]:
+    """One new reservation by `booked_by` (for `guest`, if given), the nights it holds
+    (`nights` of them, when the caller knows the stay), the one charge a booking makes
+    (and the one message to its host the booking sends)."""
+    extra = {} if guest is None else {"guest_id": guest}
+    made = new_stay(booked_by, **extra)
     out = [
-        Allow("booking_reservation", where={"booked_by_id": booked_by}, limit=1),
-        Allow("booking_night", where={"reservation_id": made}),
-        Allow("booking_payment", where={"reservation_id": made}, limit=2),
+        Allow("booking_reservation", where={"booked_by_id": booked_by, **extra}, limit=1),
+        Allow("booking_night", where={"reservation_id": made}, limit=nights),
+        Allow("booking_payment", where={"reservation_id": made}, limit=1),
     ]
     if messages:
         out.append(Allow("booking_message", where={"reservation_id": made}, limit=1))
     return out
 
 
-def allow_change(reservation_id: int, fields: frozenset[str]) -> list[Allow]:
-    """Updates of one reservation (these fields), its nights re-held, charges or refunds."""
-    return [
+def allow_change(
+    reservation_id: int,
+    fields: frozenset[str],
+    *,
+    released: int | None = None,
+    held: int | None = None,
+) -> list[Allow]:
+    """The update of one reservation (these fields), the nights it gives up (`released`:
+    as many as it held) and holds again (`held`: as many as it will hold, none when it is
+    cancelled), when the caller knows them, and the one charge or refund a change makes."""
+    where = {"reservation_id": reservation_id}
+    out = [
         Allow(
             "booking_reservation",
             kinds=("update",),
@@ -125,14 +142,17 @@ def allow_change(reservation_id: int, fields: frozenset[str]) -> list[Allow]:
             fields=fields,
             limit=1,
         ),
-        Allow(
-            "booking_night", kinds=("insert", "delete"), where={"reservation_id": reservation_id}
-        ),
-        Allow("booking_payment", where={"reservation_id": reservation_id}, limit=3),
+        Allow("booking_night", kinds=("delete",), where=where, limit=released),
     ]
+    if held != 0:
+        out.append(Allow("booking_night", kinds=("insert",), where=where, limit=held))
+    out.append(Allow("booking_payment", where=where, limit=1))
+    return out
 
 
 def allow_flight_change(flight_booking_id: int, fields: frozenset[str]) -> list[Allow]:
+    """The update of one flight booking (these fields) and the one charge (a change) or
+    refund (a cancellation) it makes."""
     return [
         Allow(
             "booking_flight_booking",
@@ -141,7 +161,7 @@ def allow_flight_change(flight_booking_id: int, fields: frozenset[str]) -> list[
             fields=fields,
             limit=1,
         ),
-        Allow("booking_payment", where={"flight_booking_id": flight_booking_id}, limit=3),
+        Allow("booking_payment", where={"flight_booking_id": flight_booking_id}, limit=1),
     ]
 
 

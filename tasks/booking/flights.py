@@ -14,15 +14,13 @@ from officegym.apps.booking import pricing
 from officegym.apps.booking import service as booking
 from officegym.apps.booking.models import Fare, Route
 from officegym.tasks.base import Spec, template
-from officegym.tasks.booking.common import (
-    DAY,
-    allow_flight_change,
-    booking_index,
-    money_fact,
-)
-from officegym.tasks.checks import Allow, FieldEquals, GradeContext, NewRowId, Predicate, RowExists
+from officegym.tasks.booking.common import DAY, booking_index, money_fact
+from officegym.tasks.booking.steps import cancel_flight as cancel_flight_step
+from officegym.tasks.booking.steps import move_flight
+from officegym.tasks.checks import Allow, GradeContext, NewRowId, Predicate, RowExists
 from officegym.tasks.common import call, pick
 from officegym.tasks.priors import spread
+from officegym.tasks.steps import Step
 
 
 def _routes(w: Session, origin_id: int, dest_id: int) -> list[Route]:
@@ -61,19 +59,15 @@ def cheapest_bag_fare(w: Session, rng: random.Random) -> Spec:
         f"least one checked bag, flying from {origin.label} to {dest.label} on "
         f"{day:%B %-d, %Y}, if bought today?",
         persona=me.handle,
-        checks=[],
-        allowed=[],
-        solution=[
-            call(
-                "booking_search_flights",
-                origin=origin.slug,
-                destination=dest.slug,
-                date=day.isoformat(),
-                cabin="economy",
-            )
-        ],
+        steps=[Step(calls=[_search(origin, dest, day, cabin="economy")])],
         answer=money_fact(prices[0][0]),
     )
+
+
+def _search(origin: Any, dest: Any, day: Any, **more: Any) -> Any:
+    """The reference's flight search between two cities on a day."""
+    return call("booking_search_flights", origin=origin.slug, destination=dest.slug,
+                date=day.isoformat(), **more)  # fmt: skip
 
 
 def _flying(w: Session, rng: random.Random) -> tuple[Any, Any, Any, list[Route]]:
@@ -104,34 +98,34 @@ def book_flight_for_two(w: Session, rng: random.Random) -> Spec:
         f"{origin.label} to {dest.label} on {day:%B %-d, %Y}, in the {fare.brand} fare: one "
         "booking for both of you.",
         persona=me.handle,
-        checks=[
-            RowExists(
-                name="booked on the flight at the fare",
-                table="booking_flight_booking",
-                where=where,
-                new=True,
-            ),
-            Predicate(
-                name="both of you travel, nobody else", fn=_travellers(made, {me.id, mate.id})
-            ),
-        ],
-        allowed=[
-            Allow("booking_flight_booking", where={"booked_by_id": me.id}, limit=1),
-            Allow("booking_passenger", where={"flight_booking_id": made}, limit=2),
-            Allow("booking_payment", where={"flight_booking_id": made}, limit=1),
-        ],
-        solution=[
-            call(
-                "booking_search_flights",
-                origin=origin.slug,
-                destination=dest.slug,
-                date=day.isoformat(),
-            ),
-            call(
-                "booking_book_flight",
-                fare_id=fare.id,
-                date=day.isoformat(),
-                travellers=[me.handle, mate.handle],
+        steps=[
+            Step(calls=[_search(origin, dest, day)]),
+            Step(
+                calls=[
+                    call(
+                        "booking_book_flight",
+                        fare_id=fare.id,
+                        date=day.isoformat(),
+                        travellers=[me.handle, mate.handle],
+                    ),
+                ],
+                checks=[
+                    RowExists(
+                        name="booked on the flight at the fare",
+                        table="booking_flight_booking",
+                        where=where,
+                        new=True,
+                    ),
+                    Predicate(
+                        name="both of you travel, nobody else",
+                        fn=_travellers(made, {me.id, mate.id}),
+                    ),
+                ],
+                allowed=[
+                    Allow("booking_flight_booking", where={"booked_by_id": me.id}, limit=1),
+                    Allow("booking_passenger", where={"flight_booking_id": made}, limit=2),
+                    Allow("booking_payment", where={"flight_booking_id": made}, limit=1),
+                ],
             ),
         ],
     )
@@ -202,29 +196,9 @@ def change_flight(w: Session, rng: random.Random) -> Spec:
         f"to the same flight on {new_day:%B %-d, %Y}, then tell me how much the change cost "
         "in total.",
         persona=idx.handle(fb.booked_by_id),
-        checks=[
-            FieldEquals(
-                name="moved",
-                table="booking_flight_booking",
-                row_id=fb.id,
-                field="flight_date",
-                value=new_day,
-            ),
-            FieldEquals(
-                name="charged by the fare's rules",
-                table="booking_flight_booking",
-                row_id=fb.id,
-                field="total",
-                value=fb.total + due,
-                weight=0.5,
-            ),
-        ],
-        allowed=allow_flight_change(
-            fb.id, frozenset({"flight_date", "price", "total", "changed_at", "route_id", "fare_id"})
-        ),
-        solution=[
-            call("booking_get_trip", code=fb.code),
-            call("booking_change_flight", code=fb.code, date=new_day.isoformat()),
+        steps=[
+            Step(calls=[call("booking_get_trip", code=fb.code)]),
+            move_flight(fb, new_day, fb.total + due),
         ],
         answer=money_fact(due),
     )
@@ -250,27 +224,6 @@ def cancel_flight(w: Session, rng: random.Random) -> Spec:
         goal=f"Cancel your flight booking {fb.code} ({route.number} on "
         f"{fb.flight_date:%B %-d, %Y}) and tell me how much is refunded.",
         persona=idx.handle(fb.booked_by_id),
-        checks=[
-            FieldEquals(
-                name="cancelled",
-                table="booking_flight_booking",
-                row_id=fb.id,
-                field="status",
-                value="cancelled",
-            ),
-            FieldEquals(
-                name="refund by the fare",
-                table="booking_flight_booking",
-                row_id=fb.id,
-                field="refund",
-                value=refund.amount,
-                weight=0.5,
-            ),
-        ],
-        allowed=allow_flight_change(fb.id, frozenset({"status", "refund", "cancelled_at"})),
-        solution=[
-            call("booking_preview_cancellation", code=fb.code),
-            call("booking_cancel_flight", code=fb.code),
-        ],
+        steps=[cancel_flight_step(fb, refund.amount)],
         answer=money_fact(refund.amount),
     )

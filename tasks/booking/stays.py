@@ -14,11 +14,13 @@ from sqlalchemy.orm import Session
 from officegym.apps.booking import service as booking
 from officegym.apps.booking.catalog import StayResult
 from officegym.tasks.base import Spec, template
-from officegym.tasks.booking.common import DAY, allow_new_stay, booking_index, host_told
+from officegym.tasks.booking.common import DAY, booking_index
+from officegym.tasks.booking.steps import book_stay, search_stays_call
 from officegym.tasks.checks import Allow, NewRowId, RowExists, Same
 from officegym.tasks.common import call
 from officegym.tasks.facts import choice, time_of_day
 from officegym.tasks.statements import Says
+from officegym.tasks.steps import Step
 
 SAME_NAMES = ("portland-me", "portland-or", "london-on", "london-uk", "paris-tx", "paris-fr",
               "birmingham-al", "birmingham-uk", "cambridge-ma", "springfield-il")  # fmt: skip
@@ -88,11 +90,6 @@ def _needs(city: Any, a: dict) -> str:
             f"{a['check_in']:%B %-d, %Y} and out {nights} nights later")  # fmt: skip
 
 
-def _search_call(args: dict, **more: Any) -> Any:
-    iso = {k: v.isoformat() if isinstance(v, dt.date) else v for k, v in args.items()}
-    return call("booking_search_stays", **iso, **more)
-
-
 @template("booking.cheapest-stay", difficulty="hard")
 def cheapest_stay(w: Session, rng: random.Random) -> Spec:
     """Name the place with the lowest total for given dates, guests and bedrooms."""
@@ -102,9 +99,7 @@ def cheapest_stay(w: Session, rng: random.Random) -> Spec:
         goal=f"Which place on the booking site has the lowest total price (fees and taxes "
         f"included) {_needs(city, args)}? Answer with the listing's title.",
         persona=_persona(w, rng).handle,
-        checks=[],
-        allowed=[],
-        solution=[_search_call(args, sort="total_price", limit=5)],
+        steps=[Step(calls=[search_stays_call(**args, sort="total_price", limit=5)])],
         answer=choice(best.listing.title, titles),
     )
 
@@ -114,29 +109,19 @@ def book_cheapest_stay(w: Session, rng: random.Random) -> Spec:
     """Book the instantly bookable place with the lowest total for given needs."""
     city, args, best, _ = _cheapest(w, rng, instant=True)
     me = _persona(w, rng)
-    where = {"listing_id": best.listing.id, "check_in": args["check_in"],
-             "check_out": args["check_out"], "guests": args["guests"], "guest_id": me.id,
-             "status": "confirmed"}  # fmt: skip
     return Spec(
         goal=f"Book yourself the place with the lowest total price (fees and taxes included) "
         f"among those you can book instantly, {_needs(city, args)}.",
         persona=me.handle,
-        checks=[
-            RowExists(
+        steps=[
+            Step(calls=[search_stays_call(**args, instant_book=True, sort="total_price", limit=5)]),
+            book_stay(
+                me.id,
+                best.listing.id,
+                args["check_in"],
+                args["check_out"],
                 name="the cheapest place booked for the dates and guests",
-                table="booking_reservation",
-                where=where,
-                new=True,
-            )
-        ],
-        allowed=allow_new_stay(me.id),
-        solution=[
-            _search_call(args, instant_book=True, sort="total_price", limit=5),
-            call(
-                "booking_book_stay",
-                listing_id=best.listing.id,
-                check_in=args["check_in"].isoformat(),
-                check_out=args["check_out"].isoformat(),
+                where={"guests": args["guests"], "guest_id": me.id, "status": "confirmed"},
                 guests=args["guests"],
             ),
         ],
@@ -166,40 +151,34 @@ def book_within_policy(w: Session, rng: random.Random) -> Spec:
     city, amenity, ci, co, found = _policy_case(w, rng)
     cap = booking.nightly_cap(w, city)
     best = found[0].listing
-    where = {"listing_id": best.id, "check_in": ci, "check_out": co, "guest_id": me.id,
-             "status": "confirmed", "over_policy": False}  # fmt: skip
     return Spec(
         goal=f"Book yourself a stay in {city.label}, {city.country} from {ci:%B %-d} to "
         f"{co:%B %-d, %Y}: the best-rated place with a {amenity} that you can book instantly "
         "and whose nightly rate is within the company's travel policy cap for that city.",
         persona=me.handle,
-        checks=[
-            RowExists(
-                name="best-rated place within the cap booked",
-                table="booking_reservation",
-                where=where,
-                new=True,
-            )
-        ],
-        allowed=allow_new_stay(me.id),
-        solution=[
-            call("booking_get_travel_policy", city=city.slug),
-            call(
-                "booking_search_stays",
-                city=city.slug,
-                check_in=ci.isoformat(),
-                check_out=co.isoformat(),
-                max_price=cap // 100,
-                amenities=[amenity],
-                instant_book=True,
-                sort="rating",
-                limit=5,
+        steps=[
+            Step(
+                calls=[
+                    call("booking_get_travel_policy", city=city.slug),
+                    search_stays_call(
+                        city.slug,
+                        ci,
+                        co,
+                        max_price=cap // 100,
+                        amenities=[amenity],
+                        instant_book=True,
+                        sort="rating",
+                        limit=5,
+                    ),
+                ]
             ),
-            call(
-                "booking_book_stay",
-                listing_id=best.id,
-                check_in=ci.isoformat(),
-                check_out=co.isoformat(),
+            book_stay(
+                me.id,
+                best.id,
+                ci,
+                co,
+                name="best-rated place within the cap booked",
+                where={"guest_id": me.id, "status": "confirmed", "over_policy": False},
             ),
         ],
     )
@@ -234,29 +213,16 @@ def request_to_book(w: Session, rng: random.Random) -> Spec:
         f"{ci:%B %-d} to {co:%B %-d, %Y} for yourself, with a message to the host saying "
         f"you will arrive at {arrive}.",
         persona=me.handle,
-        checks=[
-            RowExists(
+        steps=[
+            Step(calls=[call("booking_get_listing", listing_id=place.id)]),
+            book_stay(
+                me.id,
+                place.id,
+                ci,
+                co,
                 name="stay requested",
-                table="booking_reservation",
-                new=True,
-                where={
-                    "listing_id": place.id,
-                    "check_in": ci,
-                    "check_out": co,
-                    "guest_id": me.id,
-                    "status": "requested",
-                },
-            ),
-            host_told(place.id, me.id, Says(facts=[time_of_day(arrive)], act="announce")),
-        ],
-        allowed=[*allow_new_stay(me.id, messages=True)],
-        solution=[
-            call("booking_get_listing", listing_id=place.id),
-            call(
-                "booking_book_stay",
-                listing_id=place.id,
-                check_in=ci.isoformat(),
-                check_out=co.isoformat(),
+                where={"guest_id": me.id, "status": "requested"},
+                host=Says(facts=[time_of_day(arrive)], act="announce"),
                 message=text,
             ),
         ],
@@ -286,37 +252,46 @@ def save_to_wishlist(w: Session, rng: random.Random) -> Spec:
         goal=f'Make a wishlist named "{name}" holding the three best-rated {ptype}s in '
         f"{city.label}, {city.country} (and nothing else).",
         persona=me.handle,
-        checks=[
-            RowExists(
-                name="wishlist made",
-                table="booking_wishlist",
-                new=True,
-                where={"owner_id": me.id, "name": Same(name)},
-            ),
-            *[
-                RowExists(
-                    name=f"{x.title} saved",
-                    table="booking_saved",
-                    new=True,
-                    where={"wishlist_id": made, "listing_id": x.id},
-                )
-                for x in top
-            ],
-            RowExists(
-                name="only those three",
-                table="booking_saved",
-                new=True,
-                where={"wishlist_id": made},
-                count=3,
-                weight=0,
-            ),
-        ],
-        allowed=[
-            Allow("booking_wishlist", where={"owner_id": me.id}, limit=1),
-            Allow("booking_saved", where={"wishlist_id": made}, limit=3),
-        ],
-        solution=[
-            call("booking_search_stays", city=city.slug, property_type=ptype, limit=5),
-            *[call("booking_save_listing", listing_id=x.id, wishlist=name) for x in top],
+        steps=[
+            Step(
+                calls=[
+                    call("booking_search_stays", city=city.slug, property_type=ptype, limit=5),
+                    *[call("booking_save_listing", listing_id=x.id, wishlist=name) for x in top],
+                ],
+                checks=_wishlist_checks(me.id, name, made, top),
+                allowed=[
+                    Allow("booking_wishlist", where={"owner_id": me.id}, limit=1),
+                    Allow("booking_saved", where={"wishlist_id": made}, limit=3),
+                ],
+            )
         ],
     )
+
+
+def _wishlist_checks(me_id: int, name: str, made: NewRowId, top: list[Any]) -> list[Any]:
+    """The new wishlist `name` of `me_id` holds the `top` listings and only them."""
+    return [
+        RowExists(
+            name="wishlist made",
+            table="booking_wishlist",
+            new=True,
+            where={"owner_id": me_id, "name": Same(name)},
+        ),
+        *[
+            RowExists(
+                name=f"{x.title} saved",
+                table="booking_saved",
+                new=True,
+                where={"wishlist_id": made, "listing_id": x.id},
+            )
+            for x in top
+        ],
+        RowExists(
+            name="only those three",
+            table="booking_saved",
+            new=True,
+            where={"wishlist_id": made},
+            count=3,
+            weight=0,
+        ),
+    ]

@@ -15,21 +15,15 @@ from sqlalchemy.orm import Session
 from officegym.apps.booking import pricing
 from officegym.apps.booking import service as booking
 from officegym.tasks.base import Level, Spec, template
-from officegym.tasks.booking.common import (
-    DAY,
-    allow_change,
-    booking_index,
-    host_told,
-    money_fact,
-)
-from officegym.tasks.checks import FieldEquals
+from officegym.tasks.booking.common import DAY, booking_index, money_fact
+from officegym.tasks.booking.steps import cancel_stay as cancel_stay_step
+from officegym.tasks.booking.steps import change_stay, message_host
 from officegym.tasks.common import call, pick
 from officegym.tasks.facts import date, time_of_day
 from officegym.tasks.priors import spread
 from officegym.tasks.statements import Says
+from officegym.tasks.steps import Step
 
-AMOUNT_FIELDS = frozenset({"accommodation", "discount", "cleaning_fee", "service_fee", "taxes",
-                           "total", "over_policy", "approver_id"})  # fmt: skip
 EARLY = ("11:00", "11:30", "12:00", "12:30", "13:00")
 
 
@@ -113,27 +107,15 @@ def extend_stay(w: Session, rng: random.Random) -> Spec:
         f"{'s' * (extra > 1)}, so you check out on {out:%B %-d, %Y}. Then tell me the new "
         "total price of the stay.",
         persona=me.handle,
-        checks=[
-            FieldEquals(
+        steps=[
+            change_stay(
+                r,
+                "check_out",
+                out,
                 name="checks out later",
-                table="booking_reservation",
-                row_id=r.id,
-                field="check_out",
-                value=out,
+                total=q.total,
+                find=[call("booking_get_trip", code=r.code)],
             ),
-            FieldEquals(
-                name="re-quoted total",
-                table="booking_reservation",
-                row_id=r.id,
-                field="total",
-                value=q.total,
-                weight=0.5,
-            ),
-        ],
-        allowed=allow_change(r.id, AMOUNT_FIELDS | {"check_out"}),
-        solution=[
-            call("booking_get_trip", code=r.code),
-            call("booking_change_stay", code=r.code, check_out=out.isoformat()),
         ],
         answer=money_fact(q.total),
     )
@@ -164,28 +146,7 @@ def cancel_stay(w: Session, rng: random.Random) -> Spec:
         goal=f"Your trip is off: cancel your stay {r.code} at {_where(w, r)}, then tell me "
         "how much money comes back.",
         persona=me.handle,
-        checks=[
-            FieldEquals(
-                name="cancelled",
-                table="booking_reservation",
-                row_id=r.id,
-                field="status",
-                value="cancelled",
-            ),
-            FieldEquals(
-                name="refund by the policy",
-                table="booking_reservation",
-                row_id=r.id,
-                field="refund",
-                value=refund.amount,
-                weight=0.5,
-            ),
-        ],
-        allowed=allow_change(r.id, frozenset({"status", "refund", "cancelled_at"})),
-        solution=[
-            call("booking_preview_cancellation", code=r.code),
-            call("booking_cancel_stay", code=r.code),
-        ],
+        steps=[cancel_stay_step(r, refund.amount)],
         answer=money_fact(refund.amount),
     )
 
@@ -201,9 +162,7 @@ def refund_preview(w: Session, rng: random.Random, level: Level) -> Spec:
         goal=f"I'm thinking of cancelling {named}. Don't cancel "
         "it yet: how much would we get back if it were cancelled today?",
         persona=me.handle,
-        checks=[],
-        allowed=[],
-        solution=[*find, call("booking_preview_cancellation", code=r.code)],
+        steps=[Step(calls=[*find, call("booking_preview_cancellation", code=r.code)])],
         answer=money_fact(_refund(w, r).amount),
     )
 
@@ -225,17 +184,9 @@ def add_guest(w: Session, rng: random.Random, level: Level) -> Spec:
         goal=f"{more} colleague{'s' * (more > 1)} will share {named}: change the reservation "
         f"to {r.guests + more} guests.",
         persona=me.handle,
-        checks=[
-            FieldEquals(
-                name=f"{r.guests + more} guests",
-                table="booking_reservation",
-                row_id=r.id,
-                field="guests",
-                value=r.guests + more,
-            )
+        steps=[
+            change_stay(r, "guests", r.guests + more, name=f"{r.guests + more} guests", find=find)
         ],
-        allowed=allow_change(r.id, AMOUNT_FIELDS | {"guests"}),
-        solution=[*find, call("booking_change_stay", code=r.code, guests=r.guests + more)],
     )
 
 
@@ -252,25 +203,13 @@ def ask_early_check_in(w: Session, rng: random.Random, level: Level) -> Spec:
         goal=f"Ask the host of {named} whether you could check "
         f"in early, at {when} on the day you arrive.",
         persona=me.handle,
-        checks=[host_told(r.listing_id, me.id, says, r.id)],
-        allowed=[booking_message_allow(r.listing_id, me.id)],
-        solution=[
-            *find,
-            call(
-                "booking_message_host",
-                listing_id=r.listing_id,
-                code=r.code,
-                text=f"Hi! Could I check in early, at {when}, on the day I arrive?",
+        steps=[
+            Step(calls=find),
+            message_host(
+                me.id, r, f"Hi! Could I check in early, at {when}, on the day I arrive?", says
             ),
         ],
     )
-
-
-def booking_message_allow(listing_id: int, person_id: int) -> Any:
-    from officegym.tasks.checks import Allow
-
-    return Allow("booking_message", where={"listing_id": listing_id, "person_id": person_id},
-                 limit=1)  # fmt: skip
 
 
 def _single_stays(w: Session) -> list[Any]:
@@ -291,9 +230,7 @@ def trip_end_date(w: Session, rng: random.Random) -> Spec:
     return Spec(
         goal=f"On which date do you check out of your upcoming stay in {city.label}?",
         persona=me.handle,
-        checks=[],
-        allowed=[],
-        solution=[call("booking_list_trips")],
+        steps=[Step(calls=[call("booking_list_trips")])],
         answer=date(r.check_out),
     )
 
@@ -319,8 +256,6 @@ def policy_cap(w: Session, rng: random.Random) -> Spec:
         f"a {nights}-night stay in {city.label}, {city.country} may cost in nightly rates, in "
         "total, without a manager's approval?",
         persona=me.handle,
-        checks=[],
-        allowed=[],
-        solution=[call("booking_get_travel_policy", city=city.slug)],
+        steps=[Step(calls=[call("booking_get_travel_policy", city=city.slug)])],
         answer=money_fact(cap),
     )

@@ -28,6 +28,7 @@ from officegym.tasks.sheets.common import (
 )
 from officegym.tasks.sheets.formulas import _num
 from officegym.tasks.sheets.perturb import Follows, Reader
+from officegym.tasks.steps import Step
 
 CATEGORY = "Lodging"
 DAYS = {
@@ -107,54 +108,72 @@ def trip_expense_row(w: Session, rng: random.Random) -> Spec:
         "merchant, the total the booking site charged for the stay as the amount, and "
         f"{NOTES[notes]} in Notes. Make sure the Total still adds up every line.",
         persona=book.owner.handle,
-        checks=[
-            Follows(
-                name="the earlier lines stay",
-                workbook_id=book.id,
-                target=("Expenses", f"A2:E{new - 1}"),
-                expect=lambda r: before,
-                weight=0,
+        steps=[
+            Step(
+                calls=[
+                    call("booking_get_trip", code=stay.code),
+                    call(
+                        "sheets_read_range", workbook=book.name, range=f"Expenses!A1:E{total_row}"
+                    ),
+                ]
             ),
-            Follows(
-                name="the stay's line: date, category, place, amount charged, notes",
-                workbook_id=book.id,
-                target=("Expenses", f"A{new}:E{new}"),
-                expect=lambda r: [line],
+            # TODO(steps): "insert a line" and "write a formula" builders belong in
+            # tasks/sheets/common.py
+            Step(
+                calls=[
+                    call(
+                        "sheets_insert_dimension",
+                        workbook=book.name,
+                        dimension="rows",
+                        start=total_row,
+                        count=1,
+                    ),
+                    call(
+                        "sheets_write_range",
+                        workbook=book.name,
+                        range=f"Expenses!A{new}",
+                        values=[[day.isoformat(), CATEGORY, title, amount, note]],
+                    ),
+                ],
+                checks=[
+                    Follows(
+                        name="the earlier lines stay",
+                        workbook_id=book.id,
+                        target=("Expenses", f"A2:E{new - 1}"),
+                        expect=lambda r: before,
+                        weight=0,
+                    ),
+                    Follows(
+                        name="the stay's line: date, category, place, amount charged, notes",
+                        workbook_id=book.id,
+                        target=("Expenses", f"A{new}:E{new}"),
+                        expect=lambda r: [line],
+                    ),
+                ],
+                allowed=[
+                    *allow_book(book),
+                    *allow_values(book),
+                    *allow_cells(book.sheets["Expenses"], f"A{new}:E{total}"),
+                ],
             ),
-            Follows(
-                name="the total includes it",
-                workbook_id=book.id,
-                target=("Expenses", f"A{total}:D{total}"),
-                expect=sums,
-                rounds=[[("Expenses", f"D{new}", amount + 1000)], [("Expenses", "D2", 1)]],
-            ),
-        ],
-        allowed=[
-            *allow_book(book),
-            *allow_values(book),
-            *allow_cells(book.sheets["Expenses"], f"A{new}:E{total}"),
-        ],
-        solution=[
-            call("booking_get_trip", code=stay.code),
-            call("sheets_read_range", workbook=book.name, range=f"Expenses!A1:E{total_row}"),
-            call(
-                "sheets_insert_dimension",
-                workbook=book.name,
-                dimension="rows",
-                start=total_row,
-                count=1,
-            ),
-            call(
-                "sheets_write_range",
-                workbook=book.name,
-                range=f"Expenses!A{new}",
-                values=[[day.isoformat(), CATEGORY, title, amount, note]],
-            ),
-            call(
-                "sheets_write_range",
-                workbook=book.name,
-                range=f"Expenses!D{total}",
-                values=[[f"=SUM(D2:D{new})"]],
+            Step(
+                calls=[
+                    call(
+                        "sheets_write_range",
+                        workbook=book.name,
+                        range=f"Expenses!D{total}",
+                        values=[[f"=SUM(D2:D{new})"]],
+                    ),
+                ],
+                checks=[
+                    Follows(
+                        name="the total includes it",
+                        workbook_id=book.id,
+                        target=("Expenses", f"A{total}:D{total}"),
+                        expect=sums,
+                        rounds=[[("Expenses", f"D{new}", amount + 1000)], [("Expenses", "D2", 1)]],
+                    )
+                ],
             ),
         ],
     )

@@ -10,14 +10,14 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from officegym.tasks.base import Spec, template
-from officegym.tasks.checks import Check, GradeContext, NewRowId, Predicate
-from officegym.tasks.common import allow_dm_to, call, pick
+from officegym.tasks.checks import GradeContext, NewRowId, Predicate
+from officegym.tasks.common import call, dm_step, pick
 from officegym.tasks.crm.common import crm_index
-from officegym.tasks.sheets.common import allow_new_workbook
 from officegym.tasks.sheets.formulas import _num
 from officegym.tasks.sheets.perturb import Reader, final_book
-from officegym.tasks.slack.said import Said
+from officegym.tasks.sheets.steps import new_workbook_step, read_call, write_call
 from officegym.tasks.statements import Says, same_text
+from officegym.tasks.steps import Step
 
 TABS = ("Accounts", "Pipeline", "Review", "By account")
 
@@ -77,22 +77,14 @@ def account_pipeline_sheet(w: Session, rng: random.Random) -> Spec:
     )
     tab = rng.choice(TABS)
     n = len(accounts)
-    made, allowed = allow_new_workbook(me.id, name, f"A1:B{n + 1}")  # header, an account each
+    made, workbook = new_workbook_step(me.id, name, tab, f"A1:B{n + 1}")  # header, an account each
     boss = idx.people[me.manager_id]
-    checks: list[Check] = [
-        Predicate(name=f"row for {a.name}", fn=_row_for(made, tab, a.name, amount[a.id], n))
-        for a in accounts
-    ]
-    checks.append(
-        Said(
-            name=f"DM to {boss.name} with the total",
-            author_id=me.id,
-            dm_to=boss.id,
-            says=Says(amount=total, amounts_besides=sorted(set(amount.values())), act="report"),
-        )
-    )
     rows: list[list[Any]] = [["Account", "Open pipeline"]]
     rows += [[a.name, amount[a.id]] for a in accounts]
+    lookups = [call("crm_search_accounts", owner=me.handle, limit=50)]
+    lookups += [
+        call("crm_search_opportunities", account=a.id, open_only=True, limit=50) for a in accounts
+    ]
     return Spec(
         goal=f'Account review: create a workbook named "{name}" with one sheet named "{tab}". '
         'Put a header row "Account", "Open pipeline", then one row for each CRM account you '
@@ -100,22 +92,29 @@ def account_pipeline_sheet(w: Session, rng: random.Random) -> Spec:
         "(0 if it has none). Then send your manager a direct message with the total open "
         "pipeline of all your accounts.",
         persona=me.handle,
-        checks=checks,
-        allowed=[*allowed, *allow_dm_to(w, me, boss)],
-        solution=[
-            call("crm_search_accounts", owner=me.handle, limit=50),
-            *[
-                call("crm_search_opportunities", account=a.id, open_only=True, limit=50)
-                for a in accounts
-            ],
-            call("sheets_create_workbook", name=name, sheets=[tab]),
-            call("sheets_write_range", workbook=name, range=f"{tab}!A1", values=rows),
-            # Read the amounts back: the grid's status bar sums the selection (the total).
-            call("sheets_read_range", workbook=name, range=f"{tab}!B2:B{n + 1}"),
-            call(
-                "slack_send_dm",
-                people=[boss.handle],
-                text=f"The open pipeline of my accounts adds up to ${total:,}.",
+        steps=[
+            Step(calls=lookups),
+            workbook,
+            Step(
+                calls=[
+                    write_call(name, f"{tab}!A1", rows),
+                    # Read the amounts back: the grid's status bar sums the selection (the total).
+                    read_call(name, f"{tab}!B2:B{n + 1}"),
+                ],
+                checks=[
+                    Predicate(
+                        name=f"row for {a.name}", fn=_row_for(made, tab, a.name, amount[a.id], n)
+                    )
+                    for a in accounts
+                ],
+            ),
+            dm_step(
+                w,
+                me,
+                boss,
+                f"The open pipeline of my accounts adds up to ${total:,}.",
+                Says(amount=total, amounts_besides=sorted(set(amount.values())), act="report"),
+                name=f"DM to {boss.name} with the total",
             ),
         ],
     )

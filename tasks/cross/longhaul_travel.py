@@ -4,42 +4,21 @@ its thread (a reservation and a reply per request; see `longhaul.py`)."""
 
 from __future__ import annotations
 
-import datetime as dt
 import functools
 import random
-from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
-from officegym.apps.booking import service as booking
 from officegym.tasks.base import Spec, template
-from officegym.tasks.booking.chat import TripPost, trip_posts
+from officegym.tasks.booking.chat import Trip, trip_of, trip_posts
 from officegym.tasks.booking.common import booking_index
-from officegym.tasks.checks import Allow, Check, NewRowId, RowExists
-from officegym.tasks.common import allow_post, call, pick
+from officegym.tasks.booking.steps import book_trip
+from officegym.tasks.common import call, pick
 from officegym.tasks.cross.longhaul import listing
-from officegym.tasks.facts import Fact, choice
-from officegym.tasks.slack.said import Said
-from officegym.tasks.statements import Says
-from officegym.tools import ToolCall
+from officegym.tasks.steps import Step
 
 APPS = ["booking", "slack"]
-
-
-@dataclass(frozen=True)
-class Trip:
-    """A trip request with one cheapest fitting place within the policy cap."""
-
-    post: TripPost
-    city: Any
-    check_in: dt.date
-    check_out: dt.date
-    bedrooms: int
-    cap: int  # cents a night
-    best: Any  # the listing to book
-    titles: tuple[str, ...]  # every fitting place's title (the rivals of the reply)
 
 
 def trips(w: Session) -> list[Trip]:
@@ -50,40 +29,11 @@ def trips(w: Session) -> list[Trip]:
 def _trips(engine: Engine) -> list[Trip]:
     out: dict[int, Trip] = {}
     with Session(engine) as w:
-        today = booking_index(w).today
         for req in trip_posts(w, "request"):
-            ci, co = req.dates(today)
-            city = booking.find_city(w, req.fields["city"])
-            bedrooms = int(req.fields["bedrooms"])
-            cap = booking.nightly_cap(w, city)
-            found = booking.search_stays(
-                w,
-                city=city.slug,
-                check_in=ci,
-                check_out=co,
-                bedrooms=bedrooms,
-                max_price=cap,
-                sort="total_price",
-                limit=10,
-            ).results
-            unique = len(found) >= 2 and found[0].quote.total < found[1].quote.total
-            if unique and req.author_id not in out:  # one trip per traveller
-                titles = tuple(sorted({r.listing.title for r in found}))
-                out[req.author_id] = Trip(
-                    req, city, ci, co, bedrooms, cap, found[0].listing, titles
-                )
+            trip = trip_of(w, req)
+            if trip is not None and req.author_id not in out:  # one trip per traveller
+                out[req.author_id] = trip
     return sorted(out.values(), key=lambda t: t.post.message_id)
-
-
-def _allow_stay(me_id: int, guest_id: int) -> list[Allow]:
-    """One new reservation by `me_id` for `guest_id`, its nights and its charge."""
-    where = {"booked_by_id": me_id, "guest_id": guest_id}
-    made = NewRowId("booking_reservation", where)
-    return [
-        Allow("booking_reservation", where=where, limit=1),
-        Allow("booking_night", where={"reservation_id": made}),
-        Allow("booking_payment", where={"reservation_id": made}, limit=2),
-    ]
 
 
 def _bookable(todo: list[Trip]) -> list[Trip]:
@@ -119,63 +69,13 @@ def travel_desk(w: Session, rng: random.Random) -> Spec:
     )
     travellers = {t.post.author_id for t in todo}
     me = pick(rng, [p for p in idx.people.values() if p.id not in travellers], "travel agents")
-    checks: list[Check] = []
-    allowed: list[Allow] = []
-    solution: list[ToolCall] = [
-        call("slack_search_messages", query="Trip request", channel="travel")
-    ]
+    steps = [Step(calls=[call("slack_search_messages", query="Trip request", channel="travel")])]
     for t in todo:
         who = idx.people[t.post.author_id]
-        where = {
-            "listing_id": t.best.id,
-            "check_in": t.check_in,
-            "check_out": t.check_out,
-            "guest_id": who.id,
-            "booked_by_id": me.id,
-        }
-        dates: Fact = Fact("date", (t.check_in, t.check_out))
-        checks += [
-            RowExists(
-                name=f"stay booked for {who.name}",
-                table="booking_reservation",
-                where=where,
-                new=True,
-            ),
-            Said(
-                name=f"confirmed to {who.name} in the thread",
-                author_id=me.id,
-                thread_of=t.post.message_id,
-                says=Says(facts=[choice(t.best.title, t.titles), dates], act="confirm"),
-            ),
-        ]
-        allowed += [
-            *_allow_stay(me.id, who.id),
-            *allow_post(t.post.channel_id, me.id, thread_parent_id=t.post.message_id),
-        ]
-        solution += [
-            call(
-                "booking_search_stays",
-                city=t.city.slug,
-                check_in=t.check_in.isoformat(),
-                check_out=t.check_out.isoformat(),
-                bedrooms=t.bedrooms,
-                max_price=t.cap // 100,
-                sort="total_price",
-                limit=5,
-            ),
-            call(
-                "booking_book_stay",
-                listing_id=t.best.id,
-                check_in=t.check_in.isoformat(),
-                check_out=t.check_out.isoformat(),
-                traveller=who.handle,
-            ),
-            call(
-                "slack_reply_in_thread",
-                message_id=t.post.message_id,
-                text=f"Booked {t.best.title} for you, {t.check_in:%B %-d} to {t.check_out:%B %-d}.",
-            ),
-        ]
+        steps.append(
+            book_trip(t, me, who, name=f"stay booked for {who.name}",
+                      confirmed=f"confirmed to {who.name} in the thread", for_guest=True)
+        )  # fmt: skip
     names = listing(idx.people[t.post.author_id].name for t in todo)
     return Spec(
         goal=f"You are on the travel desk today. {names} each posted a trip request in "
@@ -184,7 +84,5 @@ def travel_desk(w: Session, rng: random.Random) -> Spec:
         "in the traveller's name, then reply in their request's thread with the place you "
         "booked and its dates. Other people's requests are not part of this.",
         persona=me.handle,
-        checks=checks,
-        allowed=allowed,
-        solution=solution,
+        steps=steps,
     )

@@ -14,14 +14,14 @@ from officegym.apps.slack.models import Channel
 from officegym.seed_data.crm_text import ESCALATION_REASONS
 from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.checks import Predicate, RowExists
-from officegym.tasks.common import allow_dm, allow_post, call, pick
+from officegym.tasks.common import call, dm_step, pick, post_step
 from officegym.tasks.crm.common import contact_names, crm_index, only_open_deal
 from officegym.tasks.crm.support import allow_escalation, escalated, reason_quoted
 from officegym.tasks.cross.common import case_fact
 from officegym.tasks.facts import choice
 from officegym.tasks.mutants import Equivalent
-from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
+from officegym.tasks.steps import Step
 
 APPS = ["crm", "slack"]
 
@@ -56,12 +56,13 @@ def deal_status_to_channel(w: Session, rng: random.Random, level: Level) -> Spec
         goal=f"The sales team wants to know where {named} stands. Post its current stage "
         "and amount in the sales team's channel.",
         persona=me.handle,
-        checks=[
-            Said(
-                name=f"stage and amount posted in #{idx.sales}",
-                author_id=me.id,
-                channel_id=channel_id,
-                says=Says(
+        steps=[
+            Step(calls=find),
+            post_step(
+                me,
+                channel_id,
+                f"{opp.name}: stage {opp.stage}, amount ${opp.amount:,}.",
+                Says(
                     all_of=[[opp.name]],
                     none_of=[o.name for o in idx.open_opps() if o.id != opp.id],
                     facts=[choice(opp.stage, STAGES, ignoring=(opp.name,))],
@@ -69,15 +70,8 @@ def deal_status_to_channel(w: Session, rng: random.Random, level: Level) -> Spec
                     ignoring=[opp.name],
                     act="report",
                 ),
-            )
-        ],
-        allowed=allow_post(channel_id, me.id),
-        solution=[
-            *find,
-            call(
-                "slack_post_message",
+                name=f"stage and amount posted in #{idx.sales}",
                 channel=idx.sales,
-                text=f"{opp.name}: stage {opp.stage}, amount ${opp.amount:,}.",
             ),
         ],
     )
@@ -104,31 +98,34 @@ def escalate_and_tell_manager(w: Session, rng: random.Random) -> Spec:
         "it in the CRM, then send the case owner's manager a direct message with the case "
         "number so they know.",
         persona=me.handle,
-        checks=[
-            Predicate(name="case escalated", fn=escalated(case.id)),
-            RowExists(
-                name="the reason the goal gives is logged",
-                table="crm_activity",
-                new=True,
-                where={"record_type": "case", "record_id": case.id},
-                says={"subject": reason_quoted(reason)},
+        steps=[
+            # TODO(steps): move to tasks/crm/common.py (escalate a case, logging the reason)
+            Step(
+                calls=[
+                    call("crm_get_case", case=case.number),
+                    call("crm_escalate_case", case=case.number, reason=reason),
+                ],
+                checks=[
+                    Predicate(name="case escalated", fn=escalated(case.id)),
+                    RowExists(
+                        name="the reason the goal gives is logged",
+                        table="crm_activity",
+                        new=True,
+                        where={"record_type": "case", "record_id": case.id},
+                        says={"subject": reason_quoted(reason)},
+                    ),
+                ],
+                allowed=allow_escalation(case.id, me.id),
             ),
-            Said(
+            Step(calls=[call("slack_get_person", person=owner.handle)]),
+            dm_step(
+                w,
+                me,
+                boss,
+                f"Heads up: case {case.number} ({account}) is escalated: {reason}.",
+                Says(facts=[case_fact(idx, case.number)], act="confirm"),
                 name=f"DM to {boss.name} with the case number",
-                author_id=me.id,
-                dm_to=boss.id,
-                says=Says(facts=[case_fact(idx, case.number)], act="confirm"),
-            ),
-        ],
-        allowed=[*allow_escalation(case.id, me.id), *allow_dm(w, me, boss)],
-        solution=[
-            call("crm_get_case", case=case.number),
-            call("crm_escalate_case", case=case.number, reason=reason),
-            call("slack_get_person", person=owner.handle),
-            call(
-                "slack_send_dm",
-                people=[boss.handle],
-                text=f"Heads up: case {case.number} ({account}) is escalated: {reason}.",
+                lone=True,
             ),
         ],
     )
@@ -186,36 +183,35 @@ def pipeline_to_manager(w: Session, rng: random.Random, level: Level) -> Spec:
         goal=f"Send {whom} a direct message with the total amount of your open "
         f"opportunities that close on or before {by:%B %-d, %Y}.",
         persona=me.handle,
-        checks=[
-            Said(
-                name=f"DM to {boss.name} with the total",
-                author_id=me.id,
-                dm_to=boss.id,
-                says=Says(amount=total, amounts_besides=_parts(idx, me.id, by), act="report"),
-            )
-        ],
-        allowed=allow_dm(w, me, boss),
-        equivalent=[
-            Equivalent(
-                "text.drop-fact",
-                "the DM must carry the total; restating the closing date is optional",
-                tool="slack_send_dm",
-                words=(f"{by:%B}", str(by.day)),
-            )
-        ],
-        solution=[
-            call(
-                "crm_search_opportunities",
-                owner=me.handle,
-                open_only=True,
-                close_before=by.isoformat(),
-                limit=100,
+        steps=[
+            Step(
+                calls=[
+                    call(
+                        "crm_search_opportunities",
+                        owner=me.handle,
+                        open_only=True,
+                        close_before=by.isoformat(),
+                        limit=100,
+                    ),
+                    *looks,
+                ]
             ),
-            *looks,
-            call(
-                "slack_send_dm",
-                people=[boss.handle],
-                text=f"My open pipeline closing by {by:%B %-d}: ${total:,}.",
+            dm_step(
+                w,
+                me,
+                boss,
+                f"My open pipeline closing by {by:%B %-d}: ${total:,}.",
+                Says(amount=total, amounts_besides=_parts(idx, me.id, by), act="report"),
+                name=f"DM to {boss.name} with the total",
+                lone=True,
+                equivalent=[
+                    Equivalent(
+                        "text.drop-fact",
+                        "the DM must carry the total; restating the closing date is optional",
+                        tool="slack_send_dm",
+                        words=(f"{by:%B}", str(by.day)),
+                    )
+                ],
             ),
         ],
     )

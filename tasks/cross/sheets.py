@@ -1,42 +1,33 @@
 """Cross-app templates between the spreadsheet, the CRM and the chat: a rep's pipeline
 from the CRM into a new workbook, a workbook's true total posted to a channel, a team's
-worst budget overrun reported to its head's manager, a broken report fixed at a
-colleague's request, an expense report's total sent to one's manager."""
+worst budget overrun reported to its head's manager, an expense report's total sent to
+one's manager (a broken report fixed at a colleague's request is `sheet_fixes.py`)."""
 
 from __future__ import annotations
 
 import random
-from functools import partial
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from officegym.apps.slack.models import Channel, Message
+from officegym.apps.slack.models import Channel
 from officegym.tasks.base import Level, Spec, template
-from officegym.tasks.checks import Allow, GradeContext, NewRowId, Predicate
-from officegym.tasks.common import allow_dm, allow_post, call, people_rows, pick
+from officegym.tasks.checks import GradeContext, NewRowId, Predicate
+from officegym.tasks.common import call, dm_step, people_rows, pick, post_step
 from officegym.tasks.crm.common import crm_index
 from officegym.tasks.facts import choice
 from officegym.tasks.mutants import Equivalent
-from officegym.tasks.sheets.common import (
-    BUDGETS,
-    allow_book,
-    allow_new_workbook,
-    allow_values,
-    book_of,
-    grid,
-    sheets_index,
-    used_rows,
-)
-from officegym.tasks.sheets.fixes import SUMMARY, broken_region, region_rounds, region_total
+from officegym.tasks.sheets.common import BUDGETS, book_of, grid, sheets_index, used_rows
 from officegym.tasks.sheets.formulas import _num
 from officegym.tasks.sheets.perturb import Reader, final_book, follows
+from officegym.tasks.sheets.steps import new_workbook_step, read_call, write_call
 from officegym.tasks.slack.common import member_ids
-from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
+from officegym.tasks.steps import Step
 
 APPS = ["sheets", "crm", "slack"]
+SPEND = "Q1 Marketing Spend"
 
 
 def _pipeline_sheet(made: NewRowId, deals: list[Any], tab: str):
@@ -80,23 +71,22 @@ def pipeline_to_sheet(w: Session, rng: random.Random) -> Spec:
     ]
     name, tab = rng.choice(names), rng.choice(["Deals", "Pipeline", "Open"])
     n = len(deals)
-    made, allowed = allow_new_workbook(me.id, name, f"A1:C{n + 2}")  # header, deals, total
+    made, workbook = new_workbook_step(me.id, name, tab, f"A1:C{n + 2}")  # header, deals, total
     rows = [["Opportunity", "Stage", "Amount"], *([d.name, d.stage, d.amount or 0] for d in deals)]
+    rows.append(["Total", None, f"=SUM(C2:C{n + 1})"])
+    search = call("crm_search_opportunities", owner=me.handle, open_only=True, limit=100)
+    filled = _pipeline_sheet(made, deals, tab)
     return Spec(
         goal=f'Create a workbook named "{name}" with one sheet named "{tab}": a header row '
         '"Opportunity", "Stage", "Amount", then one row per open opportunity of yours in the CRM, '
         'then a row "Total" whose Amount cell is a formula adding up the amounts above it.',
         persona=me.handle,
-        checks=[Predicate(name="the deals and a live total", fn=_pipeline_sheet(made, deals, tab))],
-        allowed=allowed,
-        solution=[
-            call("crm_search_opportunities", owner=me.handle, open_only=True, limit=100),
-            call("sheets_create_workbook", name=name, sheets=[tab]),
-            call(
-                "sheets_write_range",
-                workbook=name,
-                range=f"{tab}!A1",
-                values=[*rows, ["Total", None, f"=SUM(C2:C{n + 1})"]],
+        steps=[
+            Step(calls=[search]),
+            workbook,
+            Step(
+                calls=[write_call(name, f"{tab}!A1", rows)],
+                checks=[Predicate(name="the deals and a live total", fn=filled)],
             ),
         ],
     )
@@ -121,7 +111,7 @@ def _team_channel(w: Session, person: Any) -> Any:
 def sheet_total_to_chat(w: Session, rng: random.Random) -> Spec:
     """Post a figure of the marketing spend workbook (its true totals, not the stale grand
     total cell) in the team channel."""
-    book = book_of(w, "Q1 Marketing Spend")
+    book = book_of(w, SPEND)
     last = used_rows(w, book, "Spend")
     rows = grid(w, book, f"Spend!A2:D{last - 1}")
     channels = [str(r[0]) for r in rows]
@@ -143,24 +133,20 @@ def sheet_total_to_chat(w: Session, rng: random.Random) -> Spec:
         goal=f'Post the total {what} in #{channel.name}, added up from the channel rows of the "Q1 '
         'Marketing Spend" workbook (its grand total cell is known to be stale).',
         persona=me.handle,
-        checks=[
-            Said(
-                name=f"the {what} posted",
-                author_id=me.id,
-                channel_id=channel.id,
-                says=Says(amount=true, act="report", facts=facts),
-            )
-        ],
-        allowed=allow_post(channel.id, me.id),
-        solution=[
-            call("sheets_read_range", workbook="Q1 Marketing Spend", range=f"Spend!A1:E{last}"),
-            call(
-                "sheets_read_range",
-                workbook="Q1 Marketing Spend",
-                range=f"Spend!{cols[0]}{top}:{cols[1]}{bottom}",
+        steps=[
+            Step(
+                calls=[
+                    read_call(SPEND, f"Spend!A1:E{last}"),
+                    read_call(SPEND, f"Spend!{cols[0]}{top}:{cols[1]}{bottom}"),
+                ]
             ),
-            call(
-                "slack_post_message", channel=channel.name, text=f"The {what} comes to ${true:,}."
+            post_step(
+                me,
+                channel.id,
+                f"The {what} comes to ${true:,}.",
+                Says(amount=true, act="report", facts=facts),
+                name=f"the {what} posted",
+                channel=channel.name,
             ),
         ],
     )
@@ -229,12 +215,14 @@ def budget_overrun_to_manager(w: Session, rng: random.Random) -> Spec:
         f"that {how}, and send {to_whom} a direct message naming that category and {amount} "
         "in dollars.",
         persona=me.handle,
-        checks=[
-            Said(
-                name=f"DM to {boss.name} with {line[1]} and ${gap:,}",
-                author_id=me.id,
-                dm_to=boss.id,
-                says=Says(
+        steps=[
+            Step(calls=[read_call(book, f"Q1!A1:F{last + 1}")]),
+            dm_step(
+                w,
+                me,
+                boss,
+                f"{team} Q1 budget: {line[1]} is ${gap:,} {by}.",
+                Says(
                     facts=[choice(str(line[1]), categories)],
                     amount=gap,
                     act="report",
@@ -242,174 +230,17 @@ def budget_overrun_to_manager(w: Session, rng: random.Random) -> Spec:
                         a for a in (int(_num(line[2])), int(_num(line[3]))) if a != gap
                     ],
                 ),
-            )
-        ],
-        allowed=allow_dm(w, me, boss),
-        solution=[
-            call("sheets_read_range", workbook=book.name, range=f"Q1!A1:F{last + 1}"),
-            call(
-                "slack_send_dm",
-                people=[boss.handle],
-                text=f"{team} Q1 budget: {line[1]} is ${gap:,} {by}.",
+                name=f"DM to {boss.name} with {line[1]} and ${gap:,}",
+                lone=True,
+                equivalent=[
+                    Equivalent(
+                        "text.drop-fact",
+                        "the team is the sender's own; naming it is optional",
+                        tool="slack_send_dm",
+                        words=("Q1",),
+                    )
+                ],
             ),
-        ],
-        equivalent=[
-            Equivalent(
-                "text.drop-fact",
-                "the team is the sender's own; naming it is optional",
-                tool="slack_send_dm",
-                words=("Q1",),
-            )
-        ],
-    )
-
-
-GOALS = [
-    "A colleague asked you, in a direct message, to fix something in a spreadsheet. Do what "
-    "they ask, then reply to them in that conversation to confirm.",
-    "Check your direct messages: someone needs a spreadsheet fixed. Fix it, then let them know "
-    "in that conversation that it is done.",
-    "One of your colleagues reported a problem with a workbook to you by direct message. Repair "
-    "it and reply to them there once it is fixed.",
-]
-FIXES = {
-    "Regional Sales Summary": "#REF!",
-    "Support Tickets Weekly": "leave out",
-    "Q1 Marketing Spend": "typed",
-}
-
-
-def _fix(
-    w: Session, rng: random.Random, name: str
-) -> tuple[Any, list[Any], list[Any], list[Any], str]:
-    """What fixing one damaged workbook takes: (book, checks' target and expectation as a
-    Follows predicate, the cells it may change, the reference calls, words a reply may use)."""
-    if name == SUMMARY:
-        book, row, region, last = broken_region(w)
-        rounds = region_rounds(rng, w, book, region, last)
-        target = ("Summary", f"B{row}")
-        check = partial(
-            follows,
-            workbook_id=book.id,
-            target=target,
-            expect=region_total(row, last),
-            rounds=rounds,
-        )
-        calls = [
-            call(
-                "sheets_write_range",
-                workbook=name,
-                range=f"Summary!B{row}",
-                values=[[f"=SUMIF(Deals!A2:A{last},A{row},Deals!B2:B{last})"]],
-            )
-        ]
-        return book, [check], [("Summary", row, 2)], calls, region
-    book = book_of(w, name)
-    sheet = next(iter(book.sheets))
-    t = used_rows(w, book, sheet)
-    if name == "Support Tickets Weekly":
-
-        def weeks(r: Reader) -> list[list[Any]]:
-            return [[sum(_num(v) for v in r.column(sheet, f"{c}2:{c}{t - 1}")) for c in "BC"]]
-
-        rounds = [[(sheet, f"B{t - 1}", 500), (sheet, f"C{t - 2}", 400)]]
-        check = partial(
-            follows, workbook_id=book.id, target=(sheet, f"B{t}:C{t}"), expect=weeks, rounds=rounds
-        )
-        calls = [
-            call(
-                "sheets_write_range",
-                workbook=name,
-                range=f"{sheet}!B{t}",
-                values=[[f"=SUM(B2:B{t - 1})", f"=SUM(C2:C{t - 1})"]],
-            )
-        ]
-        return book, [check], [(sheet, t, 2), (sheet, t, 3)], calls, "totals"
-
-    def spend(r: Reader) -> list[list[Any]]:
-        return [[sum(_num(v) for row in r.grid(sheet, f"B2:D{t - 1}") for v in row)]]
-
-    rounds = [[(sheet, f"B{rng.randint(2, t - 1)}", 77_700)]]
-    check = partial(
-        follows, workbook_id=book.id, target=(sheet, f"E{t}"), expect=spend, rounds=rounds
-    )
-    calls = [
-        call(
-            "sheets_write_range",
-            workbook=name,
-            range=f"{sheet}!E{t}",
-            values=[[f"=SUM(E2:E{t - 1})"]],
-        )
-    ]
-    return book, [check], [(sheet, t, 5)], calls, "total"
-
-
-def _requests(w: Session) -> list[tuple[Any, str]]:
-    """The seeded DMs asking to fix a damaged workbook: (message, workbook name)."""
-    out = []
-    for name in FIXES:
-        stmt = select(Message).where(Message.text.like(f"%{name}%"), Message.text.like("Hi %"))
-        out += [(m, name) for m in w.scalars(stmt.order_by(Message.id))]
-    return out
-
-
-@template("cross.fix-report-request", difficulty="hard", apps=["sheets", "slack"])
-def fix_report_request(w: Session, rng: random.Random) -> Spec:
-    """Act on a colleague's DM: fix the damaged workbook they point at, then confirm to them."""
-    msg, name = pick(rng, _requests(w), "requests to fix a workbook")
-    people = {p.id: p for p in people_rows(w)}
-    asker = people[msg.user_id]
-    me = next(people[m] for m in member_ids(w, msg.channel_id) if m != asker.id)
-    book, checks, cells, calls, _ = _fix(w, rng, name)
-    reply = rng.choice(["Fixed: {n} is right again.", "Done, {n} now adds up correctly."]).format(
-        n=name
-    )
-    return Spec(
-        goal=rng.choice(GOALS),
-        persona=me.handle,
-        checks=[
-            Predicate(name=f"{name} fixed", fn=checks[0]),
-            Said(
-                name=f"confirmed to {asker.name}",
-                author_id=me.id,
-                dm_to=asker.id,
-                says=Says(all_of=[[name]], act="confirm"),
-            ),
-        ],
-        allowed=[
-            *allow_book(book),
-            *allow_values(book),
-            *allow_dm(w, me, asker),
-            *(
-                Allow(
-                    "sheets_cell",
-                    kinds=("update",),
-                    where={"sheet_id": book.sheets[sh], "row": r, "col": c},
-                    limit=1,
-                )
-                for sh, r, c in cells
-            ),
-        ],
-        solution=[
-            call("slack_list_dms"),
-            call("slack_read_dm", people=[asker.handle]),
-            call(
-                "sheets_read_range",
-                workbook=name,
-                range="A1:F20",
-                sheet=next(iter(book.sheets)),
-                mode="formulas",
-            ),
-            *calls,
-            call("slack_send_dm", people=[asker.handle], text=reply),
-        ],
-        equivalent=[
-            Equivalent(
-                "text.drop-fact",
-                "the reply confirms; the workbook's year may go",
-                tool="slack_send_dm",
-                words=("Q1",),
-            )
         ],
     )
 
@@ -456,40 +287,34 @@ def expense_total_to_manager(w: Session, rng: random.Random, level: Level) -> Sp
         facts = [choice(category, categories)] if category else []
         text = f"The total of my {category + ' ' if category else ''}expenses is ${total:,}."
     whom = "the manager of " * (level.hops - 1) + "your manager"
+    looks = [call("slack_get_person", person=p.handle) for p in (me, *up[:-1]) if level.hops > 1]
+    filter_by = call(
+        "sheets_filter_rows",
+        workbook=book.name,
+        range=f"Expenses!B1:D{last}",
+        column="B",
+        condition=category,
+    )
+    filters = [filter_by] if category in categories else []
     return Spec(
         goal=f'Send {whom} a direct message with {what} "{book.name}".',
         persona=me.handle,
-        checks=[
-            Said(
-                name=f"DM to {boss.name} with ${total:,}",
-                author_id=me.id,
-                dm_to=boss.id,
-                says=Says(
+        steps=[
+            Step(calls=[*looks, read_call(book, f"Expenses!A1:E{last + 1}"), *filters]),
+            dm_step(
+                w,
+                me,
+                boss,
+                text,
+                Says(
                     amount=total,
                     amounts_besides=[a for a in amounts if a != total],
                     act="report",
                     facts=facts,
                 ),
-            )
-        ],
-        allowed=allow_dm(w, me, boss),
-        solution=[
-            *[call("slack_get_person", person=p.handle) for p in (me, *up[:-1]) if level.hops > 1],
-            call("sheets_read_range", workbook=book.name, range=f"Expenses!A1:E{last + 1}"),
-            *(
-                [
-                    call(
-                        "sheets_filter_rows",
-                        workbook=book.name,
-                        range=f"Expenses!B1:D{last}",
-                        column="B",
-                        condition=category,
-                    )
-                ]
-                if category in categories
-                else []
+                name=f"DM to {boss.name} with ${total:,}",
+                lone=True,
             ),
-            call("slack_send_dm", people=[boss.handle], text=text),
         ],
     )
 

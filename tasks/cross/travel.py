@@ -15,38 +15,44 @@ from officegym.apps.booking import service as booking
 from officegym.apps.booking.models import Fare, Listing, Route
 from officegym.apps.crm.models import Account, Activity
 from officegym.tasks.base import Spec, template
-from officegym.tasks.booking.chat import trip_posts
-from officegym.tasks.booking.common import DAY, allow_new_stay, booking_index
+from officegym.tasks.booking.chat import Trip, trip_of, trip_posts
+from officegym.tasks.booking.common import DAY, booking_index
+from officegym.tasks.booking.steps import book_stay, book_trip, search_stays_call
 from officegym.tasks.checks import Allow, RowExists, Same
-from officegym.tasks.common import allow_dm, allow_post, call, person_row, pick
-from officegym.tasks.facts import Fact, choice, money
+from officegym.tasks.common import allow_dm, call, person_row, pick, reply_step
+from officegym.tasks.facts import money
 from officegym.tasks.mutants import Equivalent
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
+from officegym.tasks.steps import Step
 
 CHAT = ["booking", "slack"]
 SUBJECTS = ("On-site visit: {account}", "Customer visit: {account}", "Visit to {account}")
+NOT_DONE = Equivalent(
+    "text.negate",
+    "a refusal already says it is not done; a 'Not done' before it keeps it one",
+    tool="slack_send_dm",
+)
 
 
-def _dates_fact(ci: Any, co: Any) -> Fact:
-    return Fact("date", (ci, co))
+# TODO(steps): move to tasks/slack/common.py (the shared `dm_step` allows a new DM by its
+# member key, `allow_dm` by its creator: using it would change these tasks' allowances)
+def _dm_step(w: Session, me: Any, boss: Any, text: str, says: Says, *, name: str) -> Step:
+    """Send `boss` a direct message: the call, the check that it says what `says` asks,
+    and one message allowed (in the DM the episode opens, if they have none)."""
+    return Step(
+        calls=[call("slack_send_dm", people=[boss.handle], text=text)],
+        checks=[Said(name=name, author_id=me.id, dm_to=boss.id, says=says)],
+        allowed=allow_dm(w, person_row(w, me.id), person_row(w, boss.id)),
+    )
 
 
-def _request_case(w: Session, rng: random.Random) -> tuple[Any, Any, Any, int, list]:
-    """A trip request of #travel whose cheapest fitting place is one place: the request,
-    its city, its dates, the bedrooms asked for and the fitting places, cheapest first."""
-    today = booking_index(w).today
+def _request_case(w: Session, rng: random.Random) -> Trip:
+    """A trip request of #travel whose cheapest fitting place is one place."""
     for _ in range(30):
-        req = pick(rng, trip_posts(w, "request"), "trip requests")
-        dates = req.dates(today)
-        city = booking.find_city(w, req.fields["city"])
-        bedrooms = int(req.fields["bedrooms"])
-        found = booking.search_stays(
-            w, city=city.slug, check_in=dates[0], check_out=dates[1], bedrooms=bedrooms,
-            max_price=booking.nightly_cap(w, city), sort="total_price", limit=10,
-        ).results  # fmt: skip
-        if len(found) >= 2 and found[0].quote.total < found[1].quote.total:  # type: ignore[union-attr]
-            return req, city, dates, bedrooms, found
+        trip = trip_of(w, pick(rng, trip_posts(w, "request"), "trip requests"))
+        if trip is not None:
+            return trip
     raise LookupError("no trip request with one cheapest place")
 
 
@@ -54,58 +60,26 @@ def _request_case(w: Session, rng: random.Random) -> tuple[Any, Any, Any, int, l
 def book_requested_trip(w: Session, rng: random.Random) -> Spec:
     """Book the cheapest fitting stay a colleague asked for in #travel; confirm in thread."""
     idx = booking_index(w)
-    req, city, (ci, co), bedrooms, found = _request_case(w, rng)
-    cap = booking.nightly_cap(w, city)
-    best = found[0].listing
-    traveller = idx.people[req.author_id]
+    trip = _request_case(w, rng)
+    traveller = idx.people[trip.post.author_id]
     me = rng.choice([p for p in idx.people.values() if p.id != traveller.id])
-    titles = sorted({r.listing.title for r in found})
-    where = {"listing_id": best.id, "check_in": ci, "check_out": co, "guest_id": traveller.id,
-             "booked_by_id": me.id}  # fmt: skip
-    says = Says(facts=[choice(best.title, titles), _dates_fact(ci, co)], act="confirm")
     return Spec(
-        goal=f"{traveller.name} posted a trip request in #{req.channel} this morning. Book "
-        "what they asked for, for them, then reply in their thread with the place you booked "
-        "and its dates.",
+        goal=f"{traveller.name} posted a trip request in #{trip.post.channel} this morning. "
+        "Book what they asked for, for them, then reply in their thread with the place you "
+        "booked and its dates.",
         persona=me.handle,
-        checks=[
-            RowExists(
+        steps=[
+            Step(
+                calls=[
+                    call("slack_search_messages", query="Trip request", channel=trip.post.channel)
+                ]
+            ),
+            book_trip(
+                trip,
+                me,
+                traveller,
+                confirmed="confirmed in the thread",
                 name="the cheapest fitting place booked for the traveller",
-                table="booking_reservation",
-                where=where,
-                new=True,
-            ),
-            Said(
-                name="confirmed in the thread", author_id=me.id, thread_of=req.message_id, says=says
-            ),
-        ],
-        allowed=[
-            *allow_new_stay(me.id),
-            *allow_post(req.channel_id, me.id, thread_parent_id=req.message_id),
-        ],
-        solution=[
-            call("slack_search_messages", query="Trip request", channel=req.channel),
-            call(
-                "booking_search_stays",
-                city=city.slug,
-                check_in=ci.isoformat(),
-                check_out=co.isoformat(),
-                bedrooms=bedrooms,
-                max_price=cap // 100,
-                sort="total_price",
-                limit=5,
-            ),
-            call(
-                "booking_book_stay",
-                listing_id=best.id,
-                check_in=ci.isoformat(),
-                check_out=co.isoformat(),
-                traveller=traveller.handle,
-            ),
-            call(
-                "slack_reply_in_thread",
-                message_id=req.message_id,
-                text=f"Booked {best.title} for you, {ci:%B %-d} to {co:%B %-d}.",
             ),
         ],
     )
@@ -140,21 +114,26 @@ def ask_before_over_policy(w: Session, rng: random.Random) -> Spec:
         "allows it; if it does not, book nothing yet and ask your manager for approval by "
         "DM, naming the place and its average nightly rate.",
         persona=me.handle,
-        checks=[Said(name="approval asked by DM", author_id=me.id, dm_to=boss.id, says=says)],
-        allowed=allow_dm(w, person_row(w, me.id), person_row(w, boss.id)),
-        solution=[
-            call(
-                "booking_quote_stay",
-                listing_id=place.listing.id,
-                check_in=ci.isoformat(),
-                check_out=co.isoformat(),
+        steps=[
+            Step(
+                calls=[
+                    call(
+                        "booking_quote_stay",
+                        listing_id=place.listing.id,
+                        check_in=ci.isoformat(),
+                        check_out=co.isoformat(),
+                    ),
+                    call("booking_get_travel_policy", city=city.slug),
+                ]
             ),
-            call("booking_get_travel_policy", city=city.slug),
-            call(
-                "slack_send_dm",
-                people=[boss.handle],
-                text=f"Hi {boss.name.split()[0]}, could you approve {place.listing.title} at "
+            _dm_step(
+                w,
+                me,
+                boss,
+                f"Hi {boss.name.split()[0]}, could you approve {place.listing.title} at "
                 f"${nightly:,} a night? It is over the travel policy cap.",
+                says,
+                name="approval asked by DM",
             ),
         ],
     )
@@ -177,36 +156,35 @@ def book_approved_stay(w: Session, rng: random.Random) -> Spec:
     me = idx.people[ask.author_id]
     boss = idx.people[me.manager_id]
     listing = w.scalars(select(Listing).where(Listing.title == ask.fields["title"])).one()
-    where = {"listing_id": listing.id, "check_in": ci, "check_out": co, "guest_id": me.id,
-             "over_policy": True, "approver_id": boss.id, "status": "confirmed"}  # fmt: skip
+    where = {"guest_id": me.id, "over_policy": True, "approver_id": boss.id,
+             "status": "confirmed"}  # fmt: skip
     return Spec(
         goal=f"This morning you asked your manager by DM about an over-policy stay in "
         f"{listing.city.label}. Read their answer; since they approved, book that stay for "
         "the dates you asked about.",
         persona=me.handle,
-        checks=[
-            RowExists(
-                name="approved stay booked", table="booking_reservation", where=where, new=True
-            )
-        ],
-        allowed=allow_new_stay(me.id),
-        solution=[
-            call("slack_read_dm", people=[boss.handle]),
-            call(
-                "booking_search_stays",
-                city=listing.city.slug,
-                check_in=ci.isoformat(),
-                check_out=co.isoformat(),
-                instant_book=True,
-                min_price=1,
-                limit=50,
-                sort="total_price",
+        steps=[
+            Step(
+                calls=[
+                    call("slack_read_dm", people=[boss.handle]),
+                    search_stays_call(
+                        listing.city.slug,
+                        ci,
+                        co,
+                        instant_book=True,
+                        min_price=1,
+                        limit=50,
+                        sort="total_price",
+                    ),
+                ]
             ),
-            call(
-                "booking_book_stay",
-                listing_id=listing.id,
-                check_in=ci.isoformat(),
-                check_out=co.isoformat(),
+            book_stay(
+                me.id,
+                listing.id,
+                ci,
+                co,
+                name="approved stay booked",
+                where=where,
                 approved_by=boss.handle,
             ),
         ],
@@ -234,23 +212,33 @@ def log_trip_visit(w: Session, rng: random.Random) -> Spec:
         goal=f"Your stay {r.code} is for a customer visit. Log the visit in the CRM: a meeting "
         f'on that customer\'s account, due on the day you check in, with the subject "{subject}".',
         persona=me.handle,
-        checks=[
-            RowExists(
-                name="visit logged on the account", table="crm_activity", where=where, new=True
-            )
-        ],
-        allowed=[
-            Allow("crm_activity", where={"owner_id": me.id, "record_id": account.id}, limit=1)
-        ],
-        solution=[
-            call("booking_get_trip", code=r.code),
-            call(
-                "crm_log_activity",
-                record_type="account",
-                record_id=account.id,
-                kind="meeting",
-                subject=subject,
-                due_date=r.check_in.isoformat(),
+        steps=[
+            Step(calls=[call("booking_get_trip", code=r.code)]),
+            # TODO(steps): a "log an activity" builder belongs in tasks/crm/common.py
+            Step(
+                calls=[
+                    call(
+                        "crm_log_activity",
+                        record_type="account",
+                        record_id=account.id,
+                        kind="meeting",
+                        subject=subject,
+                        due_date=r.check_in.isoformat(),
+                    )
+                ],
+                checks=[
+                    RowExists(
+                        name="visit logged on the account",
+                        table="crm_activity",
+                        where=where,
+                        new=True,
+                    )
+                ],
+                allowed=[
+                    Allow(
+                        "crm_activity", where={"owner_id": me.id, "record_id": account.id}, limit=1
+                    )
+                ],
             ),
         ],
     )
@@ -279,21 +267,15 @@ def when_back(w: Session, rng: random.Random) -> Spec:
         goal=f"{asker.name} asked you in #{q.channel} when you are back from "
         f"{q.fields['city']}. Reply in their thread with the date you check out and fly back.",
         persona=me.handle,
-        checks=[
-            Said(
+        steps=[
+            Step(calls=[call("booking_list_trips")]),
+            reply_step(
+                me,
+                q.channel_id,
+                q.message_id,
+                f"I'm back on {stay.check_out:%B %-d}.",
+                says,
                 name="answered with the return date",
-                author_id=me.id,
-                thread_of=q.message_id,
-                says=says,
-            )
-        ],
-        allowed=allow_post(q.channel_id, me.id, thread_parent_id=q.message_id),
-        solution=[
-            call("booking_list_trips"),
-            call(
-                "slack_reply_in_thread",
-                message_id=q.message_id,
-                text=f"I'm back on {stay.check_out:%B %-d}.",
             ),
         ],
     )
@@ -315,28 +297,15 @@ def refuse_flight_change(w: Session, rng: random.Random) -> Spec:
     route = w.get_one(Route, fb.route_id)
     later = fb.flight_date + rng.choice((1, 2, 3)) * DAY
     says = Says(all_of=[["Basic Economy"]], act="refuse")
+    refusal = "I can't move that flight: its Basic Economy fare allows no changes."
     return Spec(
         goal=f"{boss.name}, your manager, wants you to move your flight {fb.code} "
         f"({route.number} on {fb.flight_date:%B %-d}) to {later:%B %-d}. Do it if the fare "
         "allows; if it does not, change nothing and tell them by DM why not, naming the fare.",
         persona=me.handle,
-        checks=[
-            Said(name="refused by DM, naming the fare", author_id=me.id, dm_to=boss.id, says=says)
-        ],
-        allowed=allow_dm(w, person_row(w, me.id), person_row(w, boss.id)),
-        solution=[
-            call("booking_get_trip", code=fb.code),
-            call(
-                "slack_send_dm",
-                people=[boss.handle],
-                text="I can't move that flight: its Basic Economy fare allows no changes.",
-            ),
-        ],
-        equivalent=[
-            Equivalent(
-                "text.negate",
-                "a refusal already says it is not done; a 'Not done' before it keeps it one",
-                tool="slack_send_dm",
-            )
+        steps=[
+            Step(calls=[call("booking_get_trip", code=fb.code)]),
+            _dm_step(w, me, boss, refusal, says, name="refused by DM, naming the fare")
+            + Step(equivalent=[NOT_DONE]),
         ],
     )

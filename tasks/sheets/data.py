@@ -21,9 +21,7 @@ from officegym.tasks.sheets.common import (
     ORDERS,
     REGIONAL,
     Book,
-    allow_book,
     allow_cells,
-    allow_values,
     book_of,
     cells_in,
     grid,
@@ -31,7 +29,9 @@ from officegym.tasks.sheets.common import (
     used_rows,
 )
 from officegym.tasks.sheets.formulas import _num
-from officegym.tasks.sheets.perturb import Follows, Reader, final_book
+from officegym.tasks.sheets.perturb import Reader
+from officegym.tasks.sheets.steps import computed_step, final_rows, on_book, sort_step, write_call
+from officegym.tasks.steps import Step
 
 SORTABLE = {
     "Pipeline Export": (
@@ -80,33 +80,6 @@ TEXT_COLUMNS = {
 DATE_COLUMNS = {"Close Date", "Order Date"}
 
 
-def _final_rows(book: Book, sheet: str, ref: str):
-    def read(g: GradeContext) -> list[list[Any]]:
-        return Reader(final_book(g, book.id)).grid(sheet, ref)
-
-    return read
-
-
-def _sorted_as_asked(
-    book: Book, sheet: str, width: int, last: int, key: int, desc: bool, original: list[list[Any]]
-):
-    def check(g: GradeContext) -> tuple[bool, str]:
-        rows = _final_rows(book, sheet, f"A1:{col_letters(width)}{last}")(g)
-        if rows[0] != original[0]:
-            return False, "the header row moved"
-        body, want = rows[1:], original[1:]
-        same = sorted(map(repr, body)) == sorted(map(repr, want))
-        keys = [r[key] for r in body]
-        steps = [compare(a, b) for a, b in itertools.pairwise(keys)]
-        ordered = all(c >= 0 for c in steps) if desc else all(c <= 0 for c in steps)
-        return (
-            same and ordered,
-            f"rows kept: {same}, ordered by column {col_letters(key + 1)}: {ordered}",
-        )
-
-    return check
-
-
 @template("sheets.sort-range", difficulty="easy")
 def sort_range(w: Session, rng: random.Random) -> Spec:
     """Sort a table by one of its columns, keeping its header in place."""
@@ -129,28 +102,12 @@ def sort_range(w: Session, rng: random.Random) -> Spec:
         goal=f'Sort the {sheet} sheet of "{book.name}" by {columns[letter]} ({order}), keeping the '
         "header row on top and every row intact.",
         persona=rng.choice(book.editors[:12]).handle,
-        checks=[
-            Predicate(
-                name=f"sorted by {columns[letter]}",
-                fn=_sorted_as_asked(book, sheet, width, last, ord(letter) - 65, desc, original),
+        steps=[
+            on_book(
+                book,
+                sort_step(book, sheet, original, letter, desc, name=f"sorted by {columns[letter]}"),
             )
         ],
-        allowed=[
-            *allow_book(book),
-            *allow_cells(book.sheets[sheet], f"A2:{col_letters(width)}{last}", ("update",)),
-        ],
-        solution=[
-            call(
-                "sheets_sort_range",
-                workbook=book.name,
-                range=f"{sheet}!A1:{col_letters(width)}{last}",
-                by=[{"column": letter, "descending": desc}],
-                header=True,
-            )
-        ],
-        equivalent=_header_stays(
-            desc, original[0][ord(letter) - 65], [r[ord(letter) - 65] for r in original[1:]]
-        ),
     )
 
 
@@ -159,17 +116,6 @@ def _ordered(rows: list[list[Any]], letter: str, desc: bool) -> bool:
     keys = [r[ord(letter) - 65] for r in rows[1:]]
     steps = [compare(a, b) for a, b in itertools.pairwise(keys)]
     return all(c >= 0 for c in steps) if desc else all(c <= 0 for c in steps)
-
-
-def _header_stays(desc: bool, header: Any, keys: list[Any]) -> list[Equivalent]:
-    """When the header would sort first anyway (text after numbers, sorted largest first;
-    a header alphabetically before or after every value), forgetting to keep it changes
-    nothing: that mutant is equivalent."""
-    first = all((compare(header, k) >= 0) if desc else (compare(header, k) <= 0) for k in keys)
-    if not first:
-        return []
-    why = "the header sorts before every value in this order, so it stays on top either way"
-    return [Equivalent("bool.flip", why, tool="sheets_sort_range", arg="header")]
 
 
 VENDORS = "Vendor List"
@@ -184,7 +130,7 @@ def _deduped(book: Book, original: list[list[Any]]):
             want.append(row)
 
     def check(g: GradeContext) -> tuple[bool, str]:
-        rows = _final_rows(book, "Vendors", f"A1:C{len(original) + 2}")(g)
+        rows = final_rows(book, "Vendors", f"A1:C{len(original) + 2}")(g)
         got = [r for r in rows[1:] if any(v is not None for v in r)]
         blank_gap = any(all(v is None for v in r) for r in rows[1 : len(got) + 1])
         ok = rows[0] == original[0] and got == want and not blank_gap
@@ -201,17 +147,8 @@ def dedupe_rows(w: Session, rng: random.Random) -> Spec:
     original = grid(w, book, f"Vendors!A1:C{last}")
     me = rng.choice([book.owner, *rng.sample(list(people_rows(w)), 4)])
     who = rng.choice([p for p in people_rows(w) if p.id != me.id]).name
-    return Spec(
-        goal=f'{who} pasted two exports into "{VENDORS}" and some vendors now appear twice. '
-        "Remove the duplicate rows so each vendor is listed once, keeping the first appearance "
-        "and the order, with no empty rows left in the list.",
-        persona=me.handle,
-        checks=[Predicate(name="each vendor once, in order", fn=_deduped(book, original))],
-        allowed=[
-            *allow_book(book),
-            *allow_cells(book.sheets["Vendors"], f"A2:C{last}", ("update", "delete")),
-        ],
-        solution=[
+    dedupe = Step(
+        calls=[
             call(
                 "sheets_remove_duplicates",
                 workbook=VENDORS,
@@ -219,6 +156,8 @@ def dedupe_rows(w: Session, rng: random.Random) -> Spec:
                 header=True,
             )
         ],
+        checks=[Predicate(name="each vendor once, in order", fn=_deduped(book, original))],
+        allowed=allow_cells(book.sheets["Vendors"], f"A2:C{last}", ("update", "delete")),
         equivalent=[
             Equivalent(
                 "bool.flip",
@@ -227,6 +166,13 @@ def dedupe_rows(w: Session, rng: random.Random) -> Spec:
                 arg="header",
             )
         ],
+    )
+    return Spec(
+        goal=f'{who} pasted two exports into "{VENDORS}" and some vendors now appear twice. '
+        "Remove the duplicate rows so each vendor is listed once, keeping the first appearance "
+        "and the order, with no empty rows left in the list.",
+        persona=me.handle,
+        steps=[on_book(book, dedupe)],
     )
 
 
@@ -264,33 +210,36 @@ def number_format(w: Session, rng: random.Random) -> Spec:
     preset = rng.choice(sorted(FORMATS))
     me = rng.choice(book.editors)
     sid, col = book.sheets[sheet], ord(letter) - 64
-    return Spec(
-        goal=f'In "{book.name}", show the {what} on the {sheet} sheet '
-        f"({letter}{first}:{letter}{last}) as {FORMATS[preset]}.",
-        persona=me.handle,
+    area = f"{letter}{first}:{letter}{last}"
+    fmt = Step(
+        calls=[
+            call(
+                "sheets_set_number_format",
+                workbook=book.name,
+                range=f"{sheet}!{area}",
+                format=preset,
+            )
+        ],
         checks=[
             Predicate(
-                name=f"{letter}{first}:{letter}{last} as {preset}",
+                name=f"{area} as {preset}",
                 fn=_formatted(sid, col, range(first, last + 1), PRESETS[preset]),
             )
         ],
         allowed=[
-            *allow_book(book),
             Allow(
                 "sheets_cell",
                 kinds=("update",),
-                where={"sheet_id": sid, **cells_in(f"{letter}{first}:{letter}{last}")},
+                where={"sheet_id": sid, **cells_in(area)},
                 fields=frozenset({"fmt"}),
-            ),
-        ],
-        solution=[
-            call(
-                "sheets_set_number_format",
-                workbook=book.name,
-                range=f"{sheet}!{letter}{first}:{letter}{last}",
-                format=preset,
             )
         ],
+    )
+    return Spec(
+        goal=f'In "{book.name}", show the {what} on the {sheet} sheet ({area}) as '
+        f"{FORMATS[preset]}.",
+        persona=me.handle,
+        steps=[on_book(book, fmt)],
     )
 
 
@@ -311,29 +260,28 @@ def share_workbook(w: Session, rng: random.Random, level: Level) -> Spec:
         goal=f'Share your expense report "{book.name}" with {names} so they can {can} it '
         f"(and only {can}).",
         persona=me.handle,
+        steps=[on_book(book, *(_share(book, p, role) for p in others))],
+    )
+
+
+def _share(book: Book, person: Any, role: str) -> Step:
+    """Share the workbook with one person in `role` (viewer or editor)."""
+    return Step(
+        calls=[call("sheets_share_workbook", workbook=book.name, person=person.handle, role=role)],
         checks=[
             RowExists(
-                name=f"shared with {p.name} as {role}",
+                name=f"shared with {person.name} as {role}",
                 table="sheets_share",
-                where={"workbook_id": book.id, "person_id": p.id, "role": role},
+                where={"workbook_id": book.id, "person_id": person.id, "role": role},
             )
-            for p in others
         ],
         allowed=[
-            *allow_book(book),
-            *[
-                Allow(
-                    "sheets_share",
-                    where={"workbook_id": book.id, "person_id": p.id},
-                    kinds=("insert",),
-                    limit=1,
-                )
-                for p in others
-            ],
-        ],
-        solution=[
-            call("sheets_share_workbook", workbook=book.name, person=p.handle, role=role)
-            for p in others
+            Allow(
+                "sheets_share",
+                where={"workbook_id": book.id, "person_id": person.id},
+                kinds=("insert",),
+                limit=1,
+            )
         ],
     )
 
@@ -358,57 +306,55 @@ def append_expense(w: Session, rng: random.Random) -> Spec:
 
     row = [day.isoformat(), category, merchant, amount]
     before = grid(w, book, f"Expenses!A2:D{total_row - 1}")
+    line = {"sheet_id": book.sheets["Expenses"], "row": new, "col": 3, "text": merchant}
     return Spec(
         goal=f'Add an expense to your report "{book.name}": {day:%B %-d, %Y}, {category}, '
         f"{merchant}, ${amount}. Put it as the last line above the Total row, and make sure the "
         "total includes it.",
         persona=book.owner.handle,
-        checks=[
-            RowExists(
-                name="the line is there",
-                table="sheets_cell",
-                where={"sheet_id": book.sheets["Expenses"], "row": new, "col": 3, "text": merchant},
-            ),
-            Follows(
-                name="the earlier lines stay",
-                workbook_id=book.id,
-                target=("Expenses", f"A2:D{new - 1}"),
-                expect=lambda r: before,
-                weight=0,
-            ),
-            Follows(
-                name="the new line",
-                workbook_id=book.id,
-                target=("Expenses", f"B{new}:D{new}"),
-                expect=lambda r: [[category, merchant, amount]],
-            ),
-            Follows(
-                name="the total includes it",
-                workbook_id=book.id,
-                target=("Expenses", f"A{total}:D{total}"),
-                expect=lambda r: [["Total", None, None, expect(r)[0][0]]],
-                rounds=[[("Expenses", f"D{new}", amount + 1000)], [("Expenses", "D2", 1)]],
-            ),
-        ],
-        allowed=[
-            *allow_book(book),
-            *allow_values(book),
-            *allow_cells(book.sheets["Expenses"], f"A{new}:E{total}"),
-        ],
-        solution=[
-            call(
-                "sheets_insert_dimension",
-                workbook=book.name,
-                dimension="rows",
-                start=total_row,
-                count=1,
-            ),
-            call("sheets_write_range", workbook=book.name, range=f"Expenses!A{new}", values=[row]),
-            call(
-                "sheets_write_range",
-                workbook=book.name,
-                range=f"Expenses!D{total}",
-                values=[[f"=SUM(D2:D{new})"]],
-            ),
+        steps=[
+            on_book(
+                book,
+                Step(
+                    calls=[
+                        call(
+                            "sheets_insert_dimension",
+                            workbook=book.name,
+                            dimension="rows",
+                            start=total_row,
+                            count=1,
+                        )
+                    ],
+                    allowed=allow_cells(book.sheets["Expenses"], f"A{new}:E{total}"),
+                ),
+                computed_step(
+                    book,
+                    "Expenses",
+                    f"B{new}:D{new}",
+                    lambda r: [[category, merchant, amount]],
+                    name="the new line",
+                    calls=[write_call(book, f"Expenses!A{new}", [row])],
+                ),
+                Step(checks=[RowExists(name="the line is there", table="sheets_cell", where=line)]),
+                computed_step(
+                    book,
+                    "Expenses",
+                    f"A2:D{new - 1}",
+                    lambda r: before,
+                    name="the earlier lines stay",
+                    calls=(),
+                    weight=0,
+                ),
+                computed_step(
+                    book,
+                    "Expenses",
+                    f"A{total}:D{total}",
+                    lambda r: [["Total", None, None, expect(r)[0][0]]],
+                    name="the total includes it",
+                    rounds=[[("Expenses", f"D{new}", amount + 1000)], [("Expenses", "D2", 1)]],
+                    calls=[write_call(book, f"Expenses!D{total}", [[f"=SUM(D2:D{new})"]])],
+                ),
+                recalc=True,
+            )
         ],
     )

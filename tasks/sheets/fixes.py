@@ -10,11 +10,12 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from officegym.tasks.base import Spec, template
-from officegym.tasks.checks import Allow
-from officegym.tasks.common import call, people_rows
-from officegym.tasks.sheets.common import Book, allow_book, allow_values, book_of, grid, used_rows
+from officegym.tasks.common import people_rows
+from officegym.tasks.sheets.common import Book, book_of, grid, used_rows
 from officegym.tasks.sheets.formulas import _num
-from officegym.tasks.sheets.perturb import Follows, Reader
+from officegym.tasks.sheets.perturb import Reader
+from officegym.tasks.sheets.steps import fix_step, on_book, read_call
+from officegym.tasks.steps import Step
 
 ASKS = ["{who} noticed", "{who} pointed out", "{who} flagged", "{who} asked you to look into it:"]
 
@@ -22,16 +23,6 @@ ASKS = ["{who} noticed", "{who} pointed out", "{who} flagged", "{who} asked you 
 def _asker(w: Session, rng: random.Random, me: Any) -> str:
     other = rng.choice([p for p in people_rows(w) if p.id != me.id])
     return rng.choice(ASKS).format(who=other.name)
-
-
-def _cells(book: Book, sheet: str, cells: list[tuple[int, int]]) -> list[Allow]:
-    sid = book.sheets[sheet]
-    return [
-        Allow(
-            "sheets_cell", kinds=("update",), where={"sheet_id": sid, "row": r, "col": c}, limit=1
-        )
-        for r, c in cells
-    ]
 
 
 SUMMARY = "Regional Sales Summary"
@@ -78,25 +69,24 @@ def fix_ref_error(w: Session, rng: random.Random) -> Spec:
         f"Summary sheet. Fix cell B{row} so it adds up the amounts of the {region} deals on the "
         "Deals sheet again, with a formula like the other regions'.",
         persona=me.handle,
-        checks=[
-            Follows(
-                name=f"B{row} totals the {region} deals",
-                workbook_id=book.id,
-                target=("Summary", f"B{row}"),
-                expect=region_total(row, last),
-                rounds=region_rounds(rng, w, book, region, last),
-            ),
+        steps=[
+            Step(calls=[read_call(SUMMARY, "Summary!A1:B6", mode="formulas")]),
+            on_book(book, region_fix(rng, w, book, row, region, last), recalc=True),
         ],
-        allowed=[*allow_book(book), *allow_values(book), *_cells(book, "Summary", [(row, 2)])],
-        solution=[
-            call("sheets_read_range", workbook=SUMMARY, range="Summary!A1:B6", mode="formulas"),
-            call(
-                "sheets_write_range",
-                workbook=SUMMARY,
-                range=f"Summary!B{row}",
-                values=[[f"=SUMIF(Deals!A2:A{last},A{row},Deals!B2:B{last})"]],
-            ),
-        ],
+    )
+
+
+def region_fix(rng: random.Random, w: Session, book: Book, row: int, region: str, last: int):
+    """Rewrite the summary's SUMIF of one region (row `row`) over the deals to row `last`:
+    it must total that region's deals (the grader also moves deals between regions)."""
+    return fix_step(
+        book,
+        "Summary",
+        f"B{row}",
+        [f"=SUMIF(Deals!A2:A{last},A{row},Deals!B2:B{last})"],
+        region_total(row, last),
+        name=f"B{row} totals the {region} deals",
+        rounds=region_rounds(rng, w, book, region, last),
     )
 
 
@@ -122,37 +112,22 @@ def fix_short_range(w: Session, rng: random.Random) -> Spec:
         [("Weekly", f"{c}3", 1) for c in cols],
     ]
     which = " and ".join(f"{names[c]} ({c}{total_row})" for c in cols)
+    fix = fix_step(
+        book,
+        "Weekly",
+        f"{cols[0]}{total_row}",
+        [f"=SUM({c}2:{c}{last})" for c in cols],
+        expect,
+        name="the totals cover every week",
+        rounds=rounds,
+        target=f"{cols[0]}{total_row}:{cols[-1]}{total_row}",
+        reads=[read_call(WEEKLY, f"Weekly!A1:C{total_row}", mode="formulas")],
+    )
     return Spec(
         goal=f'{asked} the totals of "{WEEKLY}" leave out the latest weeks. Fix the {which} '
         f"total so it covers every week, rows 2 to {last}, as a formula.",
         persona=me.handle,
-        checks=[
-            Follows(
-                name="the totals cover every week",
-                workbook_id=book.id,
-                target=("Weekly", f"{cols[0]}{total_row}:{cols[-1]}{total_row}"),
-                expect=expect,
-                rounds=rounds,
-            ),
-        ],
-        allowed=[
-            *allow_book(book),
-            *_cells(book, "Weekly", [(total_row, ord(c) - 64) for c in cols]),
-        ],
-        solution=[
-            call(
-                "sheets_read_range",
-                workbook=WEEKLY,
-                range=f"Weekly!A1:C{total_row}",
-                mode="formulas",
-            ),
-            call(
-                "sheets_write_range",
-                workbook=WEEKLY,
-                range=f"Weekly!{cols[0]}{total_row}",
-                values=[[f"=SUM({c}2:{c}{last})" for c in cols]],
-            ),
-        ],
+        steps=[on_book(book, fix)],
     )
 
 
@@ -176,30 +151,20 @@ def fix_stale_total(w: Session, rng: random.Random) -> Spec:
         [("Spend", f"B{rng.randint(2, total_row - 1)}", 77_700)],
         [("Spend", f"D{rng.randint(2, total_row - 1)}", 0)],
     ]
+    fix = fix_step(
+        book,
+        "Spend",
+        f"E{total_row}",
+        [f"=SUM({src})"],
+        expect,
+        name=f"E{total_row} adds up the spending",
+        rounds=rounds,
+        reads=[read_call(SPEND, f"Spend!A1:E{total_row}", mode="formulas")],
+    )
     return Spec(
         goal=f'{asked} the grand total in cell E{total_row} of "{SPEND}" does not match the '
         f"spending above it: someone typed the number in. Replace it with a formula summing {of}, "
         "so it stays right when the numbers change.",
         persona=me.handle,
-        checks=[
-            Follows(
-                name=f"E{total_row} adds up the spending",
-                workbook_id=book.id,
-                target=("Spend", f"E{total_row}"),
-                expect=expect,
-                rounds=rounds,
-            ),
-        ],
-        allowed=[*allow_book(book), *_cells(book, "Spend", [(total_row, 5)])],
-        solution=[
-            call(
-                "sheets_read_range", workbook=SPEND, range=f"Spend!A1:E{total_row}", mode="formulas"
-            ),
-            call(
-                "sheets_write_range",
-                workbook=SPEND,
-                range=f"Spend!E{total_row}",
-                values=[[f"=SUM({src})"]],
-            ),
-        ],
+        steps=[on_book(book, fix)],
     )

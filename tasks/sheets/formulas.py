@@ -1,13 +1,12 @@
-"""Spreadsheet templates that ask for formulas: a computed column filled down, a look-up
-joining two sheets, a summary sheet of several others, a named range used in a total.
-Each output must follow its sources (`Follows`): typed-in numbers fail."""
+"""Spreadsheet templates that ask for formulas: a look-up joining two sheets, a summary
+sheet of several others, a named range used in a total (a computed column filled down
+is `columns.py`). Each output must follow its sources (`Follows`): typed-in numbers
+fail."""
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -18,285 +17,25 @@ from officegym.errors import OfficeGymError
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, GradeContext, Predicate, Same
 from officegym.tasks.common import call, people_rows
-from officegym.tasks.sheets.common import (
-    BUDGETS,
-    ORDERS,
-    PLAN,
-    REGIONAL,
-    allow_book,
-    allow_new_sheet,
-    allow_values,
-    book_of,
-    cells_in,
-    grid,
-    used_rows,
+from officegym.tasks.sheets.common import BUDGETS, REGIONAL, book_of, grid, used_rows
+from officegym.tasks.sheets.perturb import Reader, final_book
+from officegym.tasks.sheets.steps import (
+    computed_step,
+    fill_step,
+    new_sheet_step,
+    on_book,
+    read_call,
+    write_call,
 )
-from officegym.tasks.sheets.perturb import Follows, Reader, final_book
+from officegym.tasks.steps import Step
 
 Row = list[Any]
 Moved = tuple[int, int, Callable[[list[float]], float]]  # a column, its last row, a figure
 
 
-@dataclass(frozen=True)
-class Column:
-    """A computed column a workbook can take: where, its header, how one row computes it."""
-
-    workbook: str
-    sheet: str
-    header: str
-    what: str  # how the goal describes it
-    formula: Callable[[int], str]  # the formula of row r
-    value: Callable[[Reader, int], Any]  # the expected value of row r
-    inputs: str  # columns whose cells a round changes
-    skip_last: bool = False  # the sheet ends with a total row
-
-
 def _num(v: Any) -> float:
+    """A cell's value as a number (blanks, text and true/false count 0)."""
     return float(v) if isinstance(v, float | int) and not isinstance(v, bool) else 0.0
-
-
-def _cell(r: Reader, sheet: str, col: str, row: int) -> float:
-    return _num(r.value(sheet, f"{col}{row}"))
-
-
-def _regional(rng: random.Random, p: int, rate: float) -> list[Column]:
-    """Columns of one region's sheet of the regional sales (anyone may edit it)."""
-    g = rng.choice(["EMEA", "APAC", "LATAM", "North America"])
-
-    def running(x: Reader, r: int) -> float:
-        return sum(_cell(x, g, "B", i) for i in range(2, r + 1))
-
-    def share(x: Reader, r: int) -> float:
-        return _cell(x, g, "B", r) / sum(_cell(x, g, "B", i) for i in range(2, 14))
-
-    return [
-        Column(
-            REGIONAL,
-            g,
-            "Running Total",
-            "the sales of the year so far (a running total)",
-            lambda r: f"=SUM($B$2:B{r})",
-            running,
-            "B",
-        ),
-        Column(
-            REGIONAL,
-            g,
-            "Share of Year",
-            "the month's share of the whole year's sales",
-            lambda r: f"=B{r}/SUM($B$2:$B$13)",
-            share,
-            "B",
-        ),
-        Column(
-            REGIONAL,
-            g,
-            "Target",
-            f"the month's sales raised by {p}%",
-            lambda r: f"=B{r}*(1+{p}%)",
-            lambda x, r: _cell(x, g, "B", r) * (1 + rate),
-            "B",
-        ),
-    ]
-
-
-# Other names a person might give the same column.
-HEADERS = {
-    "Weighted Amount": ("Weighted Amount", "Weighted", "Expected Value"),
-    "Discounted Amount": ("Discounted Amount", "After Discount"),
-    "Revenue per Unit": ("Revenue per Unit", "Avg Price", "Price per Unit"),
-    "Net Revenue": ("Net Revenue", "Net", "After Commission"),
-    "Gross Revenue": ("Gross Revenue", "With Tax"),
-    "List Value": ("List Value", "Units x Price"),
-    "Remaining": ("Remaining", "Left to Spend", "Headroom"),
-    "Over Budget": ("Over Budget", "Overspent?"),
-    "Q2 Budget": ("Q2 Budget", "Next Quarter"),
-    "Total Hires": ("Total Hires", "Hires 2026"),
-    "Growth": ("Growth", "Net Change"),
-    "Running Total": ("Running Total", "Year to Date", "Cumulative"),
-    "Share of Year": ("Share of Year", "Share"),
-    "Target": ("Target", "Next Year Target"),
-}
-
-
-def _columns(rng: random.Random) -> list[Column]:
-    """Every computed column a template may ask for (some with a rate the seed picks)."""
-    p = rng.choice([5, 10, 15, 20, 25, 30])
-    rate = p / 100
-    o, q, pl = "Orders", "Q1", "Plan"
-    return [
-        Column(
-            "Pipeline Export",
-            "Opportunities",
-            "Weighted Amount",
-            "the amount times the probability",
-            lambda r: f"=F{r}*H{r}",
-            lambda x, r: _cell(x, "Opportunities", "F", r) * _cell(x, "Opportunities", "H", r),
-            "FH",
-        ),
-        Column(
-            "Pipeline Export",
-            "Opportunities",
-            "Discounted Amount",
-            f"the amount less a {p}% discount",
-            lambda r: f"=F{r}*(1-{p}%)",
-            lambda x, r: _cell(x, "Opportunities", "F", r) * (1 - rate),
-            "F",
-        ),
-        Column(
-            ORDERS,
-            o,
-            "Revenue per Unit",
-            "the revenue divided by the units",
-            lambda r: f"=I{r}/G{r}",
-            lambda x, r: _cell(x, o, "I", r) / _cell(x, o, "G", r),
-            "IG",
-        ),
-        Column(
-            ORDERS,
-            o,
-            "Net Revenue",
-            f"the revenue less a {p}% commission",
-            lambda r: f"=I{r}*(1-{p}%)",
-            lambda x, r: _cell(x, o, "I", r) * (1 - rate),
-            "I",
-        ),
-        Column(
-            ORDERS,
-            o,
-            "Gross Revenue",
-            f"the revenue plus {p}% sales tax",
-            lambda r: f"=I{r}*(1+{p}%)",
-            lambda x, r: _cell(x, o, "I", r) * (1 + rate),
-            "I",
-        ),
-        Column(
-            ORDERS,
-            o,
-            "List Value",
-            "the units times the unit price",
-            lambda r: f"=G{r}*H{r}",
-            lambda x, r: _cell(x, o, "G", r) * _cell(x, o, "H", r),
-            "GH",
-        ),
-        Column(
-            BUDGETS,
-            q,
-            "Remaining",
-            "the budget minus the actual spending",
-            lambda r: f"=C{r}-D{r}",
-            lambda x, r: _cell(x, q, "C", r) - _cell(x, q, "D", r),
-            "CD",
-            True,
-        ),
-        Column(
-            BUDGETS,
-            q,
-            "Over Budget",
-            'the text "Yes" when the actual exceeds the budget, else "No"',
-            lambda r: f'=IF(D{r}>C{r},"Yes","No")',
-            lambda x, r: "Yes" if _cell(x, q, "D", r) > _cell(x, q, "C", r) else "No",
-            "CD",
-            True,
-        ),
-        Column(
-            BUDGETS,
-            q,
-            "Q2 Budget",
-            f"the Q1 budget raised by {p}%",
-            lambda r: f"=C{r}*(1+{p}%)",
-            lambda x, r: _cell(x, q, "C", r) * (1 + rate),
-            "C",
-            True,
-        ),
-        Column(
-            PLAN,
-            pl,
-            "Total Hires",
-            "the sum of the Q2, Q3 and Q4 hires",
-            lambda r: f"=SUM(D{r}:F{r})",
-            lambda x, r: sum(_cell(x, pl, c, r) for c in "DEF"),
-            "DEF",
-            True,
-        ),
-        Column(
-            PLAN,
-            pl,
-            "Growth",
-            "the year-end head count minus the current one",
-            lambda r: f"=G{r}-C{r}",
-            lambda x, r: _cell(x, pl, "G", r) - _cell(x, pl, "C", r),
-            "CD",
-            True,
-        ),
-        *_regional(rng, p, rate),
-    ]
-
-
-def _column_rounds(
-    rng: random.Random, col: Column, first: int, last: int
-) -> list[list[tuple[str, str, Any]]]:
-    rows = rng.sample(range(first, last + 1), min(3, last - first + 1))
-    return [
-        [
-            (col.sheet, f"{c}{r}", rng.randint(2, 40) * 10)
-            for r, c in zip(rows, col.inputs * 3, strict=False)
-        ]
-    ]
-
-
-@template("sheets.formula-column", difficulty="medium")
-def formula_column(w: Session, rng: random.Random) -> Spec:
-    """Add a computed column to a table, as one formula filled down every row."""
-    columns = _columns(rng)
-    regional = [c for c in columns if c.workbook == REGIONAL]
-    col = rng.choice(columns + regional * 2)  # anyone may edit those: more instances
-    col = dataclasses.replace(col, header=rng.choice(HEADERS.get(col.header, (col.header,))))
-    book = book_of(w, col.workbook)
-    used = used_rows(w, book, col.sheet)
-    last = used - 1 if col.skip_last else used
-    width = len([v for v in grid(w, book, f"{col.sheet}!A1:Z1")[0] if v is not None])
-    letter = col_letters(width + 1)
-    me = rng.choice(book.editors)
-    expect = lambda r: [[col.header], *([col.value(r, i)] for i in range(2, last + 1))]  # noqa: E731
-    return Spec(
-        goal=f'In "{book.name}", add a column {letter} headed "{col.header}" to the {col.sheet} '
-        f"sheet holding {col.what} for every row from 2 to {last}, as a formula filled down "
-        "(so it updates when the numbers change).",
-        persona=me.handle,
-        checks=[
-            Follows(
-                name=f"{letter} computes {col.header}",
-                workbook_id=book.id,
-                target=(col.sheet, f"{letter}1:{letter}{last}"),
-                expect=expect,
-                rounds=_column_rounds(rng, col, 2, last),
-            ),
-        ],
-        allowed=[
-            *allow_book(book),
-            *allow_values(book),
-            Allow(
-                "sheets_cell",
-                kinds=("insert", "update"),
-                where={"sheet_id": book.sheets[col.sheet], **cells_in(f"{letter}1:{letter}{last}")},
-            ),
-        ],
-        solution=[
-            call(
-                "sheets_write_range",
-                workbook=book.name,
-                range=f"{col.sheet}!{letter}1",
-                values=[[col.header], [col.formula(2)]],
-            ),
-            call(
-                "sheets_fill_range",
-                workbook=book.name,
-                range=f"{col.sheet}!{letter}2:{letter}{last}",
-                direction="down",
-            ),
-        ],
-    )
 
 
 CATALOG = "Product Catalog"
@@ -329,42 +68,24 @@ def lookup_join(w: Session, rng: random.Random) -> Spec:
             ("Orders", f"C{rows[1]}", 13),
         ],
     ]
+    join = fill_step(
+        book,
+        "Orders",
+        "D2",
+        [[f"=VLOOKUP(B2,Prices!$A$2:$C${prices},3,FALSE)", f"=C2*D2{factor}"]],
+        f"D2:E{last}",
+        expect,
+        name="prices looked up and totals computed",
+        rounds=rounds,
+        reads=[read_call(CATALOG, f"Prices!A1:C{prices}")],
+    )
     return Spec(
         goal=f'In "{CATALOG}", fill in the Orders sheet for every order (rows 2 to {last}): the '
         "Unit Price column (D) with the product's price looked up on the Prices sheet, and the "
         f"Total column (E) as the units times that price{told}. Use formulas, so a price changed "
         "on the Prices sheet flows through.",
         persona=me.handle,
-        checks=[
-            Follows(
-                name="prices looked up and totals computed",
-                workbook_id=book.id,
-                target=("Orders", f"D2:E{last}"),
-                expect=expect,
-                rounds=rounds,
-            )
-        ],
-        allowed=[
-            *allow_book(book),
-            *allow_values(book),
-            Allow(
-                "sheets_cell",
-                kinds=("insert", "update"),
-                where={"sheet_id": book.sheets["Orders"], **cells_in(f"D2:E{last}")},
-            ),
-        ],
-        solution=[
-            call("sheets_read_range", workbook=CATALOG, range=f"Prices!A1:C{prices}"),
-            call(
-                "sheets_write_range",
-                workbook=CATALOG,
-                range="Orders!D2",
-                values=[[f"=VLOOKUP(B2,Prices!$A$2:$C${prices},3,FALSE)", f"=C2*D2{factor}"]],
-            ),
-            call(
-                "sheets_fill_range", workbook=CATALOG, range=f"Orders!D2:E{last}", direction="down"
-            ),
-        ],
+        steps=[on_book(book, join, recalc=True)],
     )
 
 
@@ -399,39 +120,27 @@ def summary_sheet(w: Session, rng: random.Random) -> Spec:
         [(g, f"B{rng.randint(2, 13)}", rng.randrange(200_000, 400_000, 1000)) for g in regions[:2]]
     ]
     end = len(regions) + 2
-    _, allowed = allow_new_sheet(book, sheet, f"A1:B{end}")
+    values = [
+        ["Region", label],
+        *([g, f"={fn}({quote_sheet(g)}!B2:B13)"] for g in regions),
+        ["All regions", f"={fn}({','.join(f'{quote_sheet(g)}!B2:B13' for g in regions)})"],
+    ]
+    summary = computed_step(
+        book,
+        sheet,
+        f"A1:B{end}",
+        expect,
+        name="the summary follows the region sheets",
+        rounds=rounds,
+        calls=[write_call(book, f"{quote_sheet(sheet)}!A1", values)],
+    )
     return Spec(
         goal=f'In "{book.name}", add a sheet named "{sheet}" with a header row "Region" / '
         f'"{label}" in A1:B1, then one row per region sheet ({", ".join(regions)}, in that order) '
         f"with the region's {word} of monthly sales as a formula reading that sheet, and a last "
         f'row "All regions" with the {word} over every month of every region, also a formula.',
         persona=me.handle,
-        checks=[
-            Follows(
-                name="the summary follows the region sheets",
-                workbook_id=book.id,
-                target=(sheet, f"A1:B{end}"),
-                expect=expect,
-                rounds=rounds,
-            )
-        ],
-        allowed=[*allow_book(book), *allowed],
-        solution=[
-            call("sheets_create_sheet", workbook=book.name, name=sheet),
-            call(
-                "sheets_write_range",
-                workbook=book.name,
-                range=f"{quote_sheet(sheet)}!A1",
-                values=[
-                    ["Region", label],
-                    *([g, f"={fn}({quote_sheet(g)}!B2:B13)"] for g in regions),
-                    [
-                        "All regions",
-                        f"={fn}({','.join(f'{quote_sheet(g)}!B2:B13' for g in regions)})",
-                    ],
-                ],
-            ),
-        ],
+        steps=[on_book(book, new_sheet_step(book, sheet, f"A1:B{end}"), summary)],
     )
 
 
@@ -508,50 +217,48 @@ def named_range(w: Session, rng: random.Random) -> Spec:
 
     rounds = [[("Q1", f"{col_letter}{rng.randint(2, last)}", 123_456)]]
     row, c = int(cell[1:]), ord(cell[0]) - 64
-    return Spec(
-        goal=f'In "{book.name}", define a named range {name} for the {what} column of the Q1 sheet '
-        f"(rows 2 to {last}, without the total row), then put a formula in {cell} that gives the "
-        f"{word} of {name}, using the name.",
-        persona=me.handle,
-        checks=[
-            Predicate(
-                name=f"{name} names {col_letter}2:{col_letter}{last}",
-                fn=_name_defined(book.id, sid, name, col, last),
-            ),
-            Predicate(
-                name=f"{cell} uses {name}",
-                fn=_uses_name(book.id, sid, (row, c), name, (7 - col, last, agg)),
-            ),
-            Follows(
-                name=f"{cell} follows the column",
-                workbook_id=book.id,
-                target=("Q1", cell),
-                expect=expect,
-                rounds=rounds,
-            ),
-        ],
-        allowed=[
-            *allow_book(book),
-            Allow("sheets_named_range", where={"workbook_id": book.id}, limit=1),
-            Allow(
-                "sheets_cell",
-                kinds=("insert",),
-                where={"sheet_id": sid, "row": row, "col": c},
-                limit=1,
-            ),
-        ],
-        solution=[
+    define = Step(
+        calls=[
             call(
                 "sheets_define_name",
                 workbook=book.name,
                 name=name,
                 range=f"Q1!{col_letter}2:{col_letter}{last}",
-            ),
-            call(
-                "sheets_write_range",
-                workbook=book.name,
-                range=f"Q1!{cell}",
-                values=[[f"={fn}({name})"]],
-            ),
+            )
         ],
+        checks=[
+            Predicate(
+                name=f"{name} names {col_letter}2:{col_letter}{last}",
+                fn=_name_defined(book.id, sid, name, col, last),
+            )
+        ],
+        allowed=[Allow("sheets_named_range", where={"workbook_id": book.id}, limit=1)],
+    )
+    figure = computed_step(
+        book,
+        "Q1",
+        cell,
+        expect,
+        name=f"{cell} follows the column",
+        rounds=rounds,
+        calls=[write_call(book, f"Q1!{cell}", [[f"={fn}({name})"]])],
+        allowed=[
+            Allow(
+                "sheets_cell",
+                kinds=("insert",),
+                where={"sheet_id": sid, "row": row, "col": c},
+                limit=1,
+            )
+        ],
+    )
+    uses = Predicate(
+        name=f"{cell} uses {name}",
+        fn=_uses_name(book.id, sid, (row, c), name, (7 - col, last, agg)),
+    )
+    return Spec(
+        goal=f'In "{book.name}", define a named range {name} for the {what} column of the Q1 sheet '
+        f"(rows 2 to {last}, without the total row), then put a formula in {cell} that gives the "
+        f"{word} of {name}, using the name.",
+        persona=me.handle,
+        steps=[on_book(book, define, figure + Step(checks=[uses]))],
     )

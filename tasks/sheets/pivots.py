@@ -8,23 +8,13 @@ import random
 from collections import defaultdict
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from officegym.apps.sheets.models import Pivot
-from officegym.apps.sheets.refs import col_letters, quote_sheet
+from officegym.apps.sheets.refs import col_letters
 from officegym.tasks.base import Spec, template
-from officegym.tasks.checks import Allow, GradeContext, Predicate, Same
-from officegym.tasks.common import call
-from officegym.tasks.sheets.common import (
-    ORDERS,
-    Book,
-    allow_book,
-    allow_new_sheet,
-    book_of,
-    used_rows,
-)
-from officegym.tasks.sheets.perturb import Follows, Reader
+from officegym.tasks.sheets.common import ORDERS, book_of, used_rows
+from officegym.tasks.sheets.perturb import Reader
+from officegym.tasks.sheets.steps import new_sheet_step, on_book, pivot_step
 
 HEADERS = [
     "Order ID",
@@ -85,36 +75,6 @@ def expected_table(group: str, field: str, kind: str, keep: tuple[str, str] | No
     return expect
 
 
-def _is_pivot(
-    book: Book, sheet: str, group: str, field: str, kind: str, keep: tuple[str, str] | None
-):
-    """A pivot table object at A1 of the new sheet, reading the orders, grouped and
-    summarised as asked."""
-
-    def check(g: GradeContext) -> tuple[bool, str]:
-        rows = g.final.execute(select(Pivot.__table__).where(Pivot.workbook_id == book.id)).all()
-        tabs = g.rows("sheets_sheet", {"workbook_id": book.id})
-        at = {t["id"] for t in tabs if Same(sheet).matches(t["name"])}
-        want_filters = {keep[0]: [keep[1]]} if keep else {}
-        for p in rows:
-            values = [(v["field"].lower(), v["summary"]) for v in p.values]
-            filters = {k.lower(): [str(x).lower() for x in v] for k, v in p.filters.items()}
-            if (
-                p.target_sheet_id in at
-                and p.anchor == "A1"
-                and p.source_sheet_id == book.sheets["Orders"]
-                and [x.lower() for x in p.rows] == [group.lower()]
-                and not p.columns
-                and values == [(field.lower(), kind)]
-                and filters == {k.lower(): [x.lower() for x in v] for k, v in want_filters.items()}
-            ):
-                return True, f"pivot table {p.id} groups {group} and shows {kind} of {field}"
-        asked = f"{kind} of {field} by {group} at {sheet}!A1"
-        return False, f"no pivot table of {asked} ({len(rows)} pivot tables)"
-
-    return check
-
-
 def _rounds(rng: random.Random, last: int) -> list[list[tuple[str, str, Any]]]:
     """Source changes the pivot must follow: amounts, units, a row moved to another group."""
     rows = rng.sample(range(2, last + 1), 4)
@@ -143,42 +103,28 @@ def pivot_summary(w: Session, rng: random.Random) -> Spec:
         keep = ("Category", rng.choice(["Software", "Services", "Hardware"]))
     only = f", counting only {keep[1]} orders" if keep else ""
     measure = "number of orders" if kind == "COUNTA" else f"{WORDS[kind]} {field.lower()}"
-    n_groups = 40
-    _, allowed = allow_new_sheet(book, sheet, f"A1:B{n_groups}")  # the pivot's cells
+    n_groups = 40  # the pivot's cells: A1:B40 of the new sheet
+    expect = _padded(expected_table(group, field, kind, keep, last), n_groups)
     return Spec(
         goal=f'In the workbook "{book.name}", add a sheet named "{sheet}" and build a pivot '
         f"table at its cell A1 showing the {measure} for each {group.lower()}{only}, from every "
         "order on the Orders sheet. It has to stay up to date when the orders change.",
         persona=me.handle,
-        checks=[
-            Predicate(
-                name="a pivot table object as asked",
-                fn=_is_pivot(book, sheet, group, field, kind, keep),
-            ),
-            Follows(
-                name="the table follows the orders",
-                workbook_id=book.id,
-                target=(sheet, f"A1:B{n_groups}"),
-                expect=_padded(expected_table(group, field, kind, keep, last), n_groups),
-                rounds=_rounds(rng, last),
-            ),
-        ],
-        allowed=[
-            *allow_book(book),
-            *allowed,
-            Allow("sheets_pivot", where={"workbook_id": book.id}, limit=1),
-        ],
-        solution=[
-            call("sheets_create_sheet", workbook=book.name, name=sheet),
-            call(
-                "sheets_create_pivot",
-                workbook=book.name,
-                source="Orders!A:I",
-                anchor=f"{quote_sheet(sheet)}!A1",
-                rows=[group],
-                values=[{"field": field, "summary": kind}],
-                **({"filters": {keep[0]: [keep[1]]}} if keep else {}),
-            ),
+        steps=[
+            on_book(
+                book,
+                new_sheet_step(book, sheet, f"A1:B{n_groups}"),
+                pivot_step(
+                    book,
+                    sheet,
+                    group,
+                    (field, kind),
+                    keep,
+                    expect,
+                    rounds=_rounds(rng, last),
+                    height=n_groups,
+                ),
+            )
         ],
     )
 

@@ -16,6 +16,8 @@ from officegym.tasks.facts import integer, money
 from officegym.tasks.priors import spread
 from officegym.tasks.sheets.common import BUDGETS, ORDERS, PLAN, book_of, grid, used_rows
 from officegym.tasks.sheets.formulas import _num
+from officegym.tasks.sheets.steps import read_call
+from officegym.tasks.steps import Step
 
 COLS = {"Region": "C", "Product": "D", "Category": "E", "Sales Rep": "F"}
 
@@ -44,21 +46,17 @@ def conditional_total(w: Session, rng: random.Random) -> Spec:
         fact, question = money(n, alone=True), f"What is the total revenue of the orders of {where}"
     me = rng.choice([book.owner, *rng.sample(list(people_rows(w)), 5)])
     summed = "G" if measure == "units" else "I"  # the status bar sums the last column
-    cond = [
-        call(
-            "sheets_filter_rows",
-            workbook=book.name,
-            range=f"Orders!{COLS[field]}1:{summed}{last}",
-            column=COLS[field],
-            condition=value,
-        )
-    ]
+    cond = call(
+        "sheets_filter_rows",
+        workbook=book.name,
+        range=f"Orders!{COLS[field]}1:{summed}{last}",
+        column=COLS[field],
+        condition=value,
+    )
     return Spec(
         goal=f'{question} in the "{book.name}" workbook? Answer with just the number.',
         persona=me.handle,
-        checks=[],
-        allowed=[],
-        solution=cond,
+        steps=[Step(calls=[cond])],
         answer=fact,
     )
 
@@ -111,9 +109,7 @@ def budget_overrun(w: Session, rng: random.Random) -> Spec:
         goal=f'In "{book.name}", by how many dollars did {ask.what} {asked}? Answer with just '
         "the amount.",
         persona=me.handle,
-        checks=[],
-        allowed=[],
-        solution=[call("sheets_read_range", workbook=book.name, range=ask.read)],
+        steps=[Step(calls=[read_call(book, ask.read)])],
         answer=money(ask.gap, alone=True, besides=(ask.budget, ask.actual)),
     )
 
@@ -195,23 +191,19 @@ def planned_hires(w: Session, rng: random.Random, level: Level) -> Spec:
     else:
         names = " and ".join(", ".join(str(t) for t in teams).rsplit(", ", 1))
         question = _SEVERAL[form].format(what=what, team=names)
+    filters = [
+        call(
+            "sheets_filter_rows",
+            workbook=book.name,
+            range=f"Plan!A1:{'ABCDEFG'[col]}{last}",
+            column="A",
+            condition=str(team),
+        )
+        for team in teams
+    ]
     return Spec(
         goal=f'{question} in the "{book.name}" workbook? Answer with just the number.',
         persona=me.handle,
-        checks=[],
-        allowed=[],
-        solution=[
-            call("sheets_read_range", workbook=book.name, range=f"Plan!A1:G{last + 1}"),
-            *[
-                call(
-                    "sheets_filter_rows",
-                    workbook=book.name,
-                    range=f"Plan!A1:{'ABCDEFG'[col]}{last}",
-                    column="A",
-                    condition=str(team),
-                )
-                for team in teams
-            ],
-        ],
+        steps=[Step(calls=[read_call(book, f"Plan!A1:G{last + 1}"), *filters])],
         answer=integer(n, alone=True, ignoring=tuple(teams)),
     )

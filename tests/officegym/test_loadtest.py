@@ -8,51 +8,29 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from officegym import writes
-from officegym.loadtest import general_members, run_load, stop_server, verify, wait_healthy
-from tests.postgres import scratch_database
+from officegym.loadtest import general_members, run_load, verify, wait_healthy
+from officegym.serve_process import Served, served_database
+from tests.postgres import SERVER, server_up
 
 pytestmark = [pytest.mark.postgres, pytest.mark.xdist_group("serve-load")]
-OFFICEGYM = Path(sys.executable).with_name("officegym")
 RACES_END_CLEANLY = hasattr(writes, "insert_new")  # the chat service's race fix (slackapi)
 
 
 @pytest.fixture(scope="module")
-def database() -> Iterator[str]:
-    with scratch_database("og_load") as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def server(
-    database: str, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[tuple[str, subprocess.Popen]]:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    args = [str(OFFICEGYM), "serve", "--db", database, "--workers", "2", "--port", str(port)]
-    log = tmp_path_factory.mktemp("serve") / "serve.log"
-    with log.open("wb") as sink:  # a file, never a pipe nobody reads (a full pipe blocks)
-        proc = subprocess.Popen(args, stdout=sink, stderr=subprocess.STDOUT,
-                                start_new_session=True)  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(base, proc, timeout=180, log=log)
-        run_load(
-            base, database, general_members(), writers=20, seconds=1.0
-        )  # fill the workers' caches
-        yield base, proc
-    finally:
-        stop_server(proc)
+def served() -> Iterator[Served]:
+    """`officegym serve --workers 2` on a database of its own, its workers' caches filled."""
+    if not server_up():
+        pytest.skip(f"no PostgreSQL server at {SERVER}")
+    with served_database(SERVER, workers=2) as served:
+        run_load(served.base, served.url, general_members(), writers=20, seconds=1.0)
+        yield served
 
 
 def _workers(proc: subprocess.Popen) -> list[int]:
@@ -83,17 +61,16 @@ def _check(database: str, report) -> dict:  # type: ignore[no-untyped-def]
     return found
 
 
-def test_fifty_writers_lose_nothing_and_duplicate_nothing(server, database) -> None:  # type: ignore[no-untyped-def]
-    base, _ = server
+def test_fifty_writers_lose_nothing_and_duplicate_nothing(served: Served) -> None:
     report = run_load(
-        base, database, general_members(), writers=50, seconds=8.0, race_every=3, min_ok=5
+        served.base, served.url, general_members(), writers=50, seconds=8.0, race_every=3, min_ok=5
     )
-    _check(database, report)
+    _check(served.url, report)
     assert report.counts()[("post", "lost")] == 0
 
 
-def test_a_worker_killed_mid_load_loses_nothing_acknowledged(server, database) -> None:  # type: ignore[no-untyped-def]
-    base, proc = server
+def test_a_worker_killed_mid_load_loses_nothing_acknowledged(served: Served) -> None:
+    base, database, proc = served.base, served.url, served.proc
     before = _workers(proc)
     assert len(before) == 2
 

@@ -20,11 +20,10 @@ from sqlalchemy.orm import Session
 from officegym.apps.crm.models import CLOSED_STAGES, Account, Case, Lead, Opportunity, UserRole
 from officegym.apps.org.models import Person
 from officegym.apps.slack.models import Channel, Message
-from officegym.tasks.checks import Allow, NewRowId
+from officegym.tasks.checks import Allow
 
 __all__ = [
     "CrmIndex",
-    "allow_history",
     "allow_new",
     "allow_update",
     "contact_names",
@@ -132,31 +131,19 @@ def _main_team(people: Mapping[int, Row[Any]], records: Sequence[Row[Any]], defa
 
 
 def allow_update(record_type: str, row_id: int, fields: Iterable[str]) -> list[Allow]:
-    """Updates of `fields` on one record (the row is judged on its final values), and the
-    history rows of those fields, however many steps the agent took to get there."""
+    """Updates of `fields` on one record (the row is judged on its final values, however
+    many steps the agent took to get there). Field history needs no allowance: it is a
+    log derived from the records (free by its model)."""
     names = frozenset(fields)
     return [
-        Allow(TABLE[record_type], kinds=("update",), where={"id": row_id}, fields=names, limit=1),
-        *allow_history(record_type, row_id, names),
+        Allow(TABLE[record_type], kinds=("update",), where={"id": row_id}, fields=names, limit=1)
     ]
-
-
-def allow_history(record_type: str, row_id: int | NewRowId, fields: Iterable[str]) -> list[Allow]:
-    """History rows of these fields of one record (any number of them)."""
-    where = {"record_type": record_type, "record_id": row_id}
-    return [Allow("crm_field_history", where={**where, "field": f}) for f in sorted(fields)]
 
 
 def allow_new(record_type: str, where: Mapping[str, Any]) -> list[Allow]:
-    """One new record of `record_type` (matching `where` in its final state), and the
-    history of any edits the agent makes to it after creating it (create, then fix a field,
-    is an honest way there)."""
-    made = NewRowId(TABLE[record_type], where)
-    history = {"record_type": record_type, "record_id": made}
-    return [
-        Allow(TABLE[record_type], where=where, limit=1),
-        Allow("crm_field_history", where=history),
-    ]
+    """One new record of `record_type` (matching `where` in its final state: create, then
+    fix a field, is an honest way there)."""
+    return [Allow(TABLE[record_type], where=where, limit=1)]
 
 
 # ---------------------------------------------------------------- choices

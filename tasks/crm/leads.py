@@ -11,9 +11,12 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from officegym.tasks.base import Spec, template
-from officegym.tasks.checks import Check, FieldEquals, NewRowId, Predicate, RowExists
+from officegym.tasks.checks import FieldEquals, NewRowId, Predicate, RowExists
 from officegym.tasks.common import call, pick
 from officegym.tasks.crm.common import allow_new, allow_update, crm_index
+from officegym.tasks.crm.steps import update_step
+from officegym.tasks.steps import Step
+from officegym.tools import ToolCall
 
 CONVERTED = [
     "status",
@@ -53,17 +56,17 @@ def _conversion(lead: Any, account: int | NewRowId, amount: int) -> dict[str, Ne
     }
 
 
-def _conversion_checks(
-    lead: Any, account: int | NewRowId, made: dict[str, NewRowId]
-) -> list[Check]:
-    """The lead is converted into that account, contact and open opportunity, and links
-    them (not records made beside the conversion, nor an already closed deal)."""
+def _convert(lead: Any, account: int | NewRowId, amount: int, calls: list[ToolCall]) -> Step:
+    """Convert `lead` into `account` with a new contact and an open deal of `amount`: the
+    calls, the checks that the lead is converted and links them (not records made beside
+    the conversion, nor an already closed deal), and what a conversion changes allowed."""
+    made = _conversion(lead, account, amount)
     links = {
         "converted_account_id": account,
         "converted_contact_id": made["contact"],
         "converted_opportunity_id": made["opportunity"],
     }
-    return [
+    checks = [
         FieldEquals(
             name="lead converted",
             table="crm_lead",
@@ -86,6 +89,12 @@ def _conversion_checks(
             where={"id": lead.id, **links},
         ),
     ]
+    allowed = [
+        *allow_update("lead", lead.id, CONVERTED),
+        *allow_new("contact", made["contact"].where),
+        *allow_new("opportunity", {"account_id": account}),
+    ]
+    return Step(calls=calls, checks=checks, allowed=allowed)
 
 
 @template("crm.convert-lead", difficulty="medium")
@@ -96,27 +105,23 @@ def convert_lead(w: Session, rng: random.Random) -> Spec:
     me = idx.people[lead.owner_id]
     amount = rng.randrange(10_000, 150_000, 1_000)
     acc = NewRowId("crm_account", {"name": lead.company})
-    made = _conversion(lead, acc, amount)
+    calls = [
+        call("crm_search_leads", query=lead.last_name, open_only=True),
+        call("crm_convert_lead", lead=lead.id, amount=amount),
+    ]
+    new_account = Step(
+        checks=[
+            RowExists(
+                name="account created", table="crm_account", new=True, where={"name": lead.company}
+            )
+        ],
+        allowed=allow_new("account", {"name": lead.company}),
+    )
     return Spec(
         goal=f"{lead.first_name} {lead.last_name} from {lead.company} is qualified. Convert "
         f"the lead into an account, a contact and an opportunity worth ${amount:,}.",
         persona=me.handle,
-        checks=[
-            RowExists(
-                name="account created", table="crm_account", new=True, where={"name": lead.company}
-            ),
-            *_conversion_checks(lead, acc, made),
-        ],
-        allowed=[
-            *allow_update("lead", lead.id, CONVERTED),
-            *allow_new("account", {"name": lead.company}),
-            *allow_new("contact", made["contact"].where),
-            *allow_new("opportunity", {"account_id": acc}),
-        ],
-        solution=[
-            call("crm_search_leads", query=lead.last_name, open_only=True),
-            call("crm_convert_lead", lead=lead.id, amount=amount),
-        ],
+        steps=[_convert(lead, acc, amount, calls), new_account],
     )
 
 
@@ -128,26 +133,18 @@ def convert_lead_existing(w: Session, rng: random.Random) -> Spec:
     account = next(a for a in idx.accounts if a.name.lower() == lead.company.lower())
     me = idx.people[lead.owner_id]
     amount = rng.randrange(5_000, 90_000, 500)
-    made = _conversion(lead, account.id, amount)
+    calls = [
+        call("crm_get_lead", lead=lead.id),
+        call("crm_search_accounts", query=lead.company),
+        call("crm_convert_lead", lead=lead.id, account=account.id, amount=amount),
+    ]
+    no_duplicate = Predicate(name="no duplicate account", fn=_no_new("crm_account"), weight=0)
     return Spec(
         goal=f"Convert the lead {lead.first_name} {lead.last_name} ({lead.company}) with an "
         f"opportunity worth ${amount:,}. {lead.company} is already an account in the CRM: "
         "attach the lead to it instead of creating a duplicate account.",
         persona=me.handle,
-        checks=[
-            *_conversion_checks(lead, account.id, made),
-            Predicate(name="no duplicate account", fn=_no_new("crm_account"), weight=0),
-        ],
-        allowed=[
-            *allow_update("lead", lead.id, CONVERTED),
-            *allow_new("contact", made["contact"].where),
-            *allow_new("opportunity", {"account_id": account.id}),
-        ],
-        solution=[
-            call("crm_get_lead", lead=lead.id),
-            call("crm_search_accounts", query=lead.company),
-            call("crm_convert_lead", lead=lead.id, account=account.id, amount=amount),
-        ],
+        steps=[_convert(lead, account.id, amount, calls), Step(checks=[no_duplicate])],
     )
 
 
@@ -174,24 +171,22 @@ def disqualify_cold_leads(w: Session, rng: random.Random) -> Spec:
     """Move a rep's cold leads from one source to Unqualified or Nurturing (others stay)."""
     me, source, targets = pick(rng, _cold_lead_sets(w.get_bind()), "reps with cold leads")
     status = rng.choice(["Unqualified", "Nurturing"])
+    search = call("crm_search_leads", owner=me.handle, source=source, rating="Cold", limit=50)
     return Spec(
         goal=f"Clean up your leads: every lead of yours from the source {source} that is rated "
         f"Cold and still New or Working should get the status {status}. Leave all other "
         "leads as they are.",
         persona=me.handle,
-        checks=[
-            FieldEquals(
-                name=f"{x.first_name} {x.last_name} is {status}",
-                table="crm_lead",
-                row_id=x.id,
-                field="status",
-                value=status,
-            )
-            for x in targets
-        ],
-        allowed=[a for x in targets for a in allow_update("lead", x.id, ["status"])],
-        solution=[
-            call("crm_search_leads", owner=me.handle, source=source, rating="Cold", limit=50),
-            *[call("crm_update_lead", lead=x.id, status=status) for x in targets],
+        steps=[
+            Step(calls=[search]),
+            *[
+                update_step(
+                    "lead",
+                    x.id,
+                    {"status": status},
+                    name=f"{x.first_name} {x.last_name} is {status}",
+                )
+                for x in targets
+            ],
         ],
     )

@@ -10,13 +10,13 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.crm.models import OPEN_STAGES, STAGE_PROBABILITY, STAGES
 from officegym.tasks.base import Level, Spec, template
-from officegym.tasks.checks import Allow, FieldEquals, Predicate, RowExists
+from officegym.tasks.checks import FieldEquals, Predicate
 from officegym.tasks.common import call, pick
-from officegym.tasks.crm.common import allow_update, crm_index
+from officegym.tasks.crm.common import crm_index
+from officegym.tasks.crm.steps import activity_step, reassign_step, stage_step, update_step
 from officegym.tasks.statements import Says
+from officegym.tasks.steps import Step
 
-CLOSE_FIELDS = ["stage", "probability", "close_date", "closed_at", "loss_reason"]
-MOVE_FIELDS = ["stage", "probability"]  # what a move between open stages changes
 SIGNED = ["Contract signed", "Signed order form received", "Deal signed"]
 LOSSES = {
     "Competitor": "they signed with a competitor",
@@ -48,16 +48,7 @@ def advance_stage(w: Session, rng: random.Random, level: Level) -> Spec:
     return Spec(
         goal=goal,
         persona=me.handle,
-        checks=[c for o in deals for c in _stage_checks(o, nxt[o.id], named=len(deals) > 1)],
-        allowed=[a for o in deals for a in allow_update("opportunity", o.id, MOVE_FIELDS)],
-        solution=[
-            step
-            for o in deals
-            for step in (
-                call("crm_get_opportunity", opportunity=o.name),
-                call("crm_change_opportunity_stage", opportunity=o.id, stage=nxt[o.id]),
-            )
-        ],
+        steps=[_advance(o, nxt[o.id], named=len(deals) > 1) for o in deals],
     )
 
 
@@ -71,24 +62,20 @@ def _more(rng: random.Random, idx, opp, n: int, stages: tuple[str, ...]) -> list
     return rng.sample(others, n)
 
 
-def _stage_checks(opp, stage: str, *, named: bool) -> list[FieldEquals]:
+def _advance(opp, stage: str, *, named: bool) -> Step:
+    """Look a deal up and move it to `stage`, its probability following."""
     suffix = f" ({opp.name})" if named else ""
-    return [
-        FieldEquals(
-            name=f"stage is {stage}{suffix}",
-            table="crm_opportunity",
-            row_id=opp.id,
-            field="stage",
-            value=stage,
-        ),
-        FieldEquals(
-            name=f"probability follows the stage{suffix}",
-            table="crm_opportunity",
-            row_id=opp.id,
-            field="probability",
-            value=STAGE_PROBABILITY[stage],
-        ),
-    ]
+    probability = FieldEquals(
+        name=f"probability follows the stage{suffix}",
+        table="crm_opportunity",
+        row_id=opp.id,
+        field="probability",
+        value=STAGE_PROBABILITY[stage],
+    )
+    find = [call("crm_get_opportunity", opportunity=opp.name)]
+    return stage_step(opp.id, stage, name=f"stage is {stage}{suffix}", find=find) + Step(
+        checks=[probability]
+    )
 
 
 def _closed_today(opp_id: int):
@@ -105,44 +92,28 @@ def close_won(w: Session, rng: random.Random) -> Spec:
     """Mark a deal won and log the signing call on it."""
     _idx, opp, me = _rep_deal(w, rng)
     subject = rng.choice(SIGNED)
+    find = [call("crm_get_opportunity", opportunity=opp.name)]
     return Spec(
         goal=f'Good news: the customer signed "{opp.name}". Mark the opportunity as won and '
         f'log a call on it with the subject "{subject}".',
         persona=me.handle,
-        checks=[
-            FieldEquals(
-                name="stage is Closed Won",
-                table="crm_opportunity",
-                row_id=opp.id,
-                field="stage",
-                value="Closed Won",
+        steps=[
+            stage_step(opp.id, "Closed Won", name="stage is Closed Won", find=find),
+            Step(
+                checks=[
+                    Predicate(
+                        name="close date is the closing day", fn=_closed_today(opp.id), weight=0.5
+                    )
+                ]
             ),
-            Predicate(name="close date is the closing day", fn=_closed_today(opp.id), weight=0.5),
-            RowExists(
+            activity_step(
+                "opportunity",
+                opp.id,
+                me.id,
+                "call",
+                subject,
+                Says(exactly=subject),
                 name="call logged",
-                table="crm_activity",
-                new=True,
-                where={"record_type": "opportunity", "record_id": opp.id, "kind": "call"},
-                says={"subject": Says(exactly=subject)},
-            ),
-        ],
-        allowed=[
-            *allow_update("opportunity", opp.id, CLOSE_FIELDS),
-            Allow(
-                "crm_activity",
-                where={"record_type": "opportunity", "record_id": opp.id, "owner_id": me.id},
-                limit=1,
-            ),
-        ],
-        solution=[
-            call("crm_get_opportunity", opportunity=opp.name),
-            call("crm_change_opportunity_stage", opportunity=opp.id, stage="Closed Won"),
-            call(
-                "crm_log_activity",
-                record_type="opportunity",
-                record_id=opp.id,
-                kind="call",
-                subject=subject,
             ),
         ],
     )
@@ -153,36 +124,22 @@ def close_lost(w: Session, rng: random.Random) -> Spec:
     """Close a deal as lost with the loss reason the story implies."""
     _idx, opp, me = _rep_deal(w, rng)
     reason, story = rng.choice(sorted(LOSSES.items()))
+    find = [call("crm_get_opportunity", opportunity=opp.name)]
+    lost = stage_step(
+        opp.id, "Closed Lost", name="stage is Closed Lost", loss_reason=reason, find=find
+    )
+    why = FieldEquals(
+        name=f"loss reason {reason}",
+        table="crm_opportunity",
+        row_id=opp.id,
+        field="loss_reason",
+        value=reason,
+    )
     return Spec(
         goal=f'We lost "{opp.name}": {story}. Close the opportunity as lost with the matching '
         f"loss reason.",
         persona=me.handle,
-        checks=[
-            FieldEquals(
-                name="stage is Closed Lost",
-                table="crm_opportunity",
-                row_id=opp.id,
-                field="stage",
-                value="Closed Lost",
-            ),
-            FieldEquals(
-                name=f"loss reason {reason}",
-                table="crm_opportunity",
-                row_id=opp.id,
-                field="loss_reason",
-                value=reason,
-            ),
-        ],
-        allowed=allow_update("opportunity", opp.id, CLOSE_FIELDS),
-        solution=[
-            call("crm_get_opportunity", opportunity=opp.name),
-            call(
-                "crm_change_opportunity_stage",
-                opportunity=opp.id,
-                stage="Closed Lost",
-                loss_reason=reason,
-            ),
-        ],
+        steps=[lost + Step(checks=[why])],
     )
 
 
@@ -201,32 +158,22 @@ def push_overdue_deals(w: Session, rng: random.Random, level: Level) -> Spec:
     me = pick(rng, reps, "reps with overdue deals")
     targets = _overdue(idx, me.id)
     new_date = idx.today + dt.timedelta(days=rng.randint(10, 90))
+    search = call(
+        "crm_search_opportunities",
+        owner=me.handle,
+        open_only=True,
+        close_before=(idx.today - dt.timedelta(days=1)).isoformat(),
+        limit=50,
+    )
     return Spec(
         goal="Some of your open opportunities have a close date that has already passed. "
         f"Move the close date of each of them to {new_date:%B %-d, %Y}. Do not touch closed "
         "opportunities or open ones whose close date is still ahead.",
         persona=me.handle,
-        checks=[
-            FieldEquals(
-                name=f"{o.name} moved",
-                table="crm_opportunity",
-                row_id=o.id,
-                field="close_date",
-                value=new_date,
-            )
-            for o in targets
-        ],
-        allowed=[a for o in targets for a in allow_update("opportunity", o.id, ["close_date"])],
-        solution=[
-            call(
-                "crm_search_opportunities",
-                owner=me.handle,
-                open_only=True,
-                close_before=(idx.today - dt.timedelta(days=1)).isoformat(),
-                limit=50,
-            ),
+        steps=[
+            Step(calls=[search]),
             *[
-                call("crm_update_opportunity", opportunity=o.id, close_date=new_date.isoformat())
+                update_step("opportunity", o.id, {"close_date": new_date}, name=f"{o.name} moved")
                 for o in targets
             ],
         ],
@@ -251,26 +198,12 @@ def reassign_territory(w: Session, rng: random.Random) -> Spec:
         f"{src.name}'s accounts in the {industry} industry to {dst.name}. Their other "
         "accounts stay with them.",
         persona=head.handle,
-        checks=[
-            FieldEquals(
-                name=f"{a.name} now owned by {dst.name}",
-                table="crm_account",
-                row_id=a.id,
-                field="owner_id",
-                value=dst.id,
-            )
-            for a in targets
-        ],
-        allowed=[a for t in targets for a in allow_update("account", t.id, ["owner_id"])],
-        solution=[
-            call("crm_search_accounts", owner=src.handle, industry=industry, limit=50),
+        steps=[
+            Step(
+                calls=[call("crm_search_accounts", owner=src.handle, industry=industry, limit=50)]
+            ),
             *[
-                call(
-                    "crm_reassign_owner",
-                    record_type="account",
-                    record_id=a.id,
-                    new_owner=dst.handle,
-                )
+                reassign_step("account", a.id, dst, name=f"{a.name} now owned by {dst.name}")
                 for a in targets
             ],
         ],

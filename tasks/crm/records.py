@@ -9,15 +9,10 @@ from sqlalchemy.orm import Session
 
 from officegym.seed_data.crm_text import CONTACT_TITLES, NEXT_STEPS
 from officegym.tasks.base import Level, Spec, template
-from officegym.tasks.checks import Allow, FieldEquals, RowExists, Same
+from officegym.tasks.checks import Same
 from officegym.tasks.common import call, pick
-from officegym.tasks.crm.common import (
-    allow_new,
-    allow_update,
-    contact_names,
-    crm_index,
-    only_open_deal,
-)
+from officegym.tasks.crm.common import contact_names, crm_index, only_open_deal
+from officegym.tasks.crm.steps import activity_step, create_step, update_step
 from officegym.tasks.statements import Says
 
 FIRST = ["Avery", "Jordan", "Morgan", "Riley", "Quinn", "Harper", "Rowan", "Emerson", "Sage"]
@@ -47,22 +42,15 @@ def update_deal(w: Session, rng: random.Random, level: Level) -> Spec:
         goal=f'Update the opportunity "{opp.name}": the amount is now ${amount:,} and the next '
         f'step is "{step}".',
         persona=me.handle,
-        checks=[
-            FieldEquals(
-                name="amount", table="crm_opportunity", row_id=opp.id, field="amount", value=amount
-            ),
-            FieldEquals(
-                name="next step",
-                table="crm_opportunity",
-                row_id=opp.id,
-                field="next_step",
-                says=Says(exactly=step),
-            ),
-        ],
-        allowed=allow_update("opportunity", opp.id, ["amount", "next_step"]),
-        solution=[
-            call("crm_get_opportunity", opportunity=opp.name),
-            call("crm_update_opportunity", opportunity=opp.id, amount=amount, next_step=step),
+        steps=[
+            update_step(
+                "opportunity",
+                opp.id,
+                {"amount": amount, "next_step": step},
+                name={"amount": "amount", "next_step": "next step"},
+                exact=["next_step"],
+                find=[call("crm_get_opportunity", opportunity=opp.name)],
+            )
         ],
     )
 
@@ -79,31 +67,28 @@ def add_contact(w: Session, rng: random.Random) -> Spec:
         goal=f"Add {first} {last} ({title}, {email}) as a new contact at the account "
         f"{account.name}.",
         persona=me.handle,
-        checks=[
-            RowExists(
-                name="contact at the account",
-                table="crm_contact",
-                new=True,
-                where={
+        steps=[
+            create_step(
+                "contact",
+                call(
+                    "crm_create_contact",
+                    last_name=last,
+                    first_name=first,
+                    title=title,
+                    email=email,
+                    account=account.id,
+                ),
+                {
                     "account_id": account.id,
                     "email": Same(email),
                     "last_name": Same(last),
                     "first_name": Same(first),
                     "title": Same(title),
                 },
-            ),
-        ],
-        allowed=allow_new("contact", {"account_id": account.id}),
-        solution=[
-            call("crm_search_accounts", query=account.name),
-            call(
-                "crm_create_contact",
-                last_name=last,
-                first_name=first,
-                title=title,
-                email=email,
-                account=account.id,
-            ),
+                name="contact at the account",
+                allow={"account_id": account.id},
+                find=[call("crm_search_accounts", query=account.name)],
+            )
         ],
     )
 
@@ -122,7 +107,6 @@ def follow_up_task(w: Session, rng: random.Random, level: Level) -> Spec:
     me = idx.people[opp.owner_id]
     subject = rng.choice(TASKS)
     due = idx.today + dt.timedelta(days=rng.randint(2, 20))
-    where = {"record_type": "opportunity", "record_id": opp.id, "kind": "task", "status": "Open"}
     named, find = (
         f'the opportunity "{opp.name}"',
         [call("crm_get_opportunity", opportunity=opp.name)],
@@ -140,32 +124,19 @@ def follow_up_task(w: Session, rng: random.Random, level: Level) -> Spec:
     return Spec(
         goal=f'Create a follow-up task "{subject}" on {named}, due on {due:%A, %B %-d, %Y}.',
         persona=me.handle,
-        checks=[
-            RowExists(
+        steps=[
+            activity_step(
+                "opportunity",
+                opp.id,
+                me.id,
+                "task",
+                subject,
+                Says(exactly=subject),
                 name="open task with due date",
-                table="crm_activity",
-                new=True,
-                where={**where, "due_date": due, "owner_id": me.id},
-                says={"subject": Says(exactly=subject)},
-            ),
-        ],
-        allowed=[
-            Allow(
-                "crm_activity",
-                where={"record_type": "opportunity", "record_id": opp.id, "owner_id": me.id},
-                limit=1,
+                where={"status": "Open", "due_date": due, "owner_id": me.id},
+                due_date=due,
+                find=find,
             )
-        ],
-        solution=[
-            *find,
-            call(
-                "crm_log_activity",
-                record_type="opportunity",
-                record_id=opp.id,
-                kind="task",
-                subject=subject,
-                due_date=due.isoformat(),
-            ),
         ],
     )
 

@@ -16,6 +16,7 @@ from officegym.tasks.common import call, pick
 from officegym.tasks.crm.common import crm_index
 from officegym.tasks.facts import integer, money
 from officegym.tasks.priors import spread
+from officegym.tasks.steps import Step
 
 
 @template("crm.pipeline-amount", difficulty="medium")
@@ -35,9 +36,7 @@ def pipeline_amount(w: Session, rng: random.Random) -> Spec:
         goal=f"What is the total amount of {who} open opportunities in the {stage} stage? "
         "Answer with the amount in dollars.",
         persona=me.handle,
-        checks=[],
-        allowed=[],
-        solution=[call("crm_pipeline_report", group_by="stage", owner=owner.handle)],
+        steps=[Step(calls=[call("crm_pipeline_report", group_by="stage", owner=owner.handle)])],
         answer=money(answer, label=f"the {stage} total, ${answer:,}"),
     )
 
@@ -123,8 +122,6 @@ def count_open_cases(w: Session, rng: random.Random) -> Spec:
     return Spec(
         goal=f"{question} Answer with the number only.",
         persona=me.handle,
-        checks=[],
-        allowed=[],
-        solution=[call("crm_search_cases", **arguments) for arguments in searches],
+        steps=[Step(calls=[call("crm_search_cases", **arguments) for arguments in searches])],
         answer=integer(n, alone=True, ignoring=(subject,) if subject else ()),
     )

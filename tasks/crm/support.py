@@ -8,10 +8,13 @@ from sqlalchemy.orm import Session
 
 from officegym.seed_data.crm_text import ESCALATION_REASONS, RESOLUTIONS
 from officegym.tasks.base import Level, Spec, template
-from officegym.tasks.checks import Allow, FieldEquals, Predicate, RowExists
 from officegym.tasks.common import call, pick
-from officegym.tasks.crm.common import allow_update, crm_index
+from officegym.tasks.crm.common import crm_index
+from officegym.tasks.crm.steps import allow_escalation, close_case_step, escalate_step, escalated
 from officegym.tasks.statements import Says, rivals
+
+# escalated and allow_escalation moved to tasks/crm/steps.py; named here for older imports
+__all__ = ["allow_escalation", "escalated", "open_case", "reason_logged", "reason_quoted"]
 
 
 def open_case(w: Session, rng: random.Random, statuses: tuple[str, ...] = ("New", "Working")):
@@ -20,17 +23,6 @@ def open_case(w: Session, rng: random.Random, statuses: tuple[str, ...] = ("New"
     cases = [c for c in idx.cases if c.status in statuses and idx.roles.get(c.owner_id) == "rep"]
     case = pick(rng, cases, "open cases")
     return idx, case, idx.people[case.owner_id]
-
-
-def escalated(case_id: int):
-    """Check: the case is Escalated with priority High or Critical."""
-
-    def check(g) -> tuple[bool, str]:
-        row = g.rows("crm_case", {"id": case_id})[0]
-        ok = row["status"] == "Escalated" and row["priority"] in ("High", "Critical")
-        return ok, f"status {row['status']}, priority {row['priority']}"
-
-    return check
 
 
 def reason_logged(reason: str) -> Says:
@@ -45,17 +37,6 @@ def reason_quoted(reason: str) -> Says:
     return Says(exactly=f"Escalated: {reason}")
 
 
-def allow_escalation(case_id: int, actor_id: int) -> list[Allow]:
-    return [
-        *allow_update("case", case_id, ["status", "priority"]),
-        Allow(
-            "crm_activity",
-            where={"record_type": "case", "record_id": case_id, "owner_id": actor_id},
-            limit=1,
-        ),
-    ]
-
-
 @template("crm.escalate-case", difficulty="medium")
 def escalate_case(w: Session, rng: random.Random) -> Spec:
     """Escalate one of your cases with the reason given."""
@@ -65,20 +46,15 @@ def escalate_case(w: Session, rng: random.Random) -> Spec:
         goal=f"Case {case.number} ({case.subject}) must be escalated. Escalate it with the "
         f'reason "{reason}".',
         persona=me.handle,
-        checks=[
-            Predicate(name="escalated with high priority", fn=escalated(case.id)),
-            RowExists(
-                name="reason logged on the case",
-                table="crm_activity",
-                new=True,
-                where={"record_type": "case", "record_id": case.id},
-                says={"subject": reason_quoted(reason)},
-            ),
-        ],
-        allowed=allow_escalation(case.id, me.id),
-        solution=[
-            call("crm_get_case", case=case.number),
-            call("crm_escalate_case", case=case.number, reason=reason),
+        steps=[
+            escalate_step(
+                case,
+                reason,
+                me.id,
+                reason_quoted(reason),
+                names=("escalated with high priority", "reason logged on the case"),
+                find=[call("crm_get_case", case=case.number)],
+            )
         ],
     )
 
@@ -104,38 +80,8 @@ def close_case(w: Session, rng: random.Random, level: Level) -> Spec:
     return Spec(
         goal=goal + f'"{resolution}"',
         persona=me.handle,
-        checks=[c for x in cases for c in _closed_checks(x, resolution, named=len(cases) > 1)],
-        allowed=[
-            a
+        steps=[
+            close_case_step(x, resolution, suffix=f" ({x.number})" if len(cases) > 1 else "")
             for x in cases
-            for a in allow_update("case", x.id, ["status", "resolution", "closed_at"])
-        ],
-        solution=[
-            step
-            for x in cases
-            for step in (
-                call("crm_search_cases", query=x.number),
-                call("crm_close_case", case=x.number, resolution=resolution),
-            )
         ],
     )
-
-
-def _closed_checks(case, resolution: str, *, named: bool) -> list[FieldEquals]:
-    suffix = f" ({case.number})" if named else ""
-    return [
-        FieldEquals(
-            name=f"case closed{suffix}",
-            table="crm_case",
-            row_id=case.id,
-            field="status",
-            value="Closed",
-        ),
-        FieldEquals(
-            name=f"resolution recorded{suffix}",
-            table="crm_case",
-            row_id=case.id,
-            field="resolution",
-            says=Says(exactly=resolution),
-        ),
-    ]

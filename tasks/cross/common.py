@@ -5,16 +5,20 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
+from officegym.tasks.common import dm_step, post_step, reply_step
 from officegym.tasks.crm.common import CrmIndex, crm_index
-from officegym.tasks.facts import Fact, choice
+from officegym.tasks.facts import Fact, choice, integer, person
+from officegym.tasks.statements import Says
+from officegym.tasks.steps import Step
 
-__all__ = ["Request", "case_fact", "case_number", "requests_of"]
+__all__ = ["Request", "case_fact", "case_number", "handover_steps", "reply_to", "requests_of"]
 
 STAGES = "Prospecting|Qualification|Needs Analysis|Proposal|Negotiation|Closed Won"
 PATTERNS = {
@@ -88,3 +92,47 @@ def case_fact(idx: CrmIndex, number: str) -> Fact:
     """A message naming case `number` (in any of the ways people write it), and no other
     case of the CRM: every other case number is a rival."""
     return choice(number, {c.number: case_number(c.number) for c in idx.cases})
+
+
+def reply_to(req: Request, me: Any, text: str, says: Says, *, name: str) -> Step:
+    """Reply `text` in the request's thread: the call, the check that `me`'s replies there
+    say what `says` asks, and one reply allowed."""
+    return reply_step(me, req.channel_id, req.message_id, text, says, name=name)
+
+
+def handover_steps(
+    w: Session,
+    me: Any,
+    leaving: Any,
+    counts: Sequence[tuple[Any, int]],
+    *,
+    unit: str,
+    received: str,
+    handed: str,
+    channel_id: int,
+    channel: str,
+) -> list[Step]:
+    """Tell each taker of a departing colleague's records by DM how many they received
+    ("You now own <n> <received>."), then announce in `channel` who took over `handed`."""
+    steps = [
+        dm_step(
+            w,
+            me,
+            who,
+            f"You now own {n} {received}.",
+            Says(facts=[integer(n)], act="report", ignoring=[leaving.name]),
+            name=f"DM to {who.name} with their number of {unit}",
+        )
+        for who, n in counts
+    ]
+    takers = [who for who, _ in counts]
+    everyone = list(crm_index(w).people.values())
+    announced = Says(
+        facts=[person(takers, everyone, ignoring=(leaving.name,))],
+        all_of=[[leaving.name, leaving.handle, f"@{leaving.handle}"]],
+        act="announce",
+    )
+    names = " and ".join(who.name for who in takers)
+    text = f"{names} took over {handed} of {leaving.name}, who is leaving."
+    name = f"handover announced in #{channel}"
+    return [*steps, post_step(me, channel_id, text, announced, name=name, channel=channel)]

@@ -13,14 +13,15 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from officegym.tasks.base import Spec, template
-from officegym.tasks.checks import FieldEquals, RowExists, Same
-from officegym.tasks.common import allow_dm_to, allow_post, call, pick
-from officegym.tasks.crm.common import CrmIndex, allow_new, allow_update, crm_index
+from officegym.tasks.checks import Same
+from officegym.tasks.common import call, dm_step, pick, post_step
+from officegym.tasks.crm.common import CrmIndex, crm_index
+from officegym.tasks.crm.steps import create_step, reassign_step, update_step
+from officegym.tasks.cross.common import handover_steps
 from officegym.tasks.cross.longhaul import day, listing, short_day
 from officegym.tasks.cross.reporting import _channel_id
-from officegym.tasks.facts import integer, person
-from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
+from officegym.tasks.steps import Step
 
 APPS = ["crm", "slack"]
 
@@ -59,75 +60,49 @@ def quarter_end_review(w: Session, rng: random.Random) -> Spec:
     names = [o.name for o in deals]
     which = "open opportunity" if not floor else f"open opportunity of ${floor:,} or more"
     channel_id = _channel_id(w, idx.sales)
-    checks: list[Any] = [
-        FieldEquals(
-            name=f"{o.name} moved to {new_date}",
-            table="crm_opportunity",
-            row_id=o.id,
-            field="close_date",
-            value=new_date,
-        )
-        for o in deals
-    ]
-    checks += [
-        Said(
-            name=f"DM to {idx.people[oid].name} naming their deals",
-            author_id=me.id,
-            dm_to=oid,
-            says=Says(
-                all_of=[[o.name] for o in mine],
-                none_of=[n for n in names if n not in {o.name for o in mine}],
-                date=new_date,
-                ignoring=[o.name for o in mine],
-                act="report",
-            ),
-        )
-        for oid, mine in owners.items()
-    ]
-    checks.append(
-        Said(
-            name=f"summary with the total in #{idx.sales}",
-            author_id=me.id,
-            channel_id=channel_id,
-            says=Says(
-                amount=total,
-                amounts_besides=[o.amount or 0 for o in deals],
-                date=new_date,
-                act="report",
-            ),
-        )
+    search = call(
+        "crm_search_opportunities",
+        open_only=True,
+        close_before=(idx.today - dt.timedelta(days=1)).isoformat(),
+        limit=100,
     )
-    allowed = [a for o in deals for a in allow_update("opportunity", o.id, ["close_date"])]
-    for oid in owners:
-        allowed += allow_dm_to(w, me, idx.people[oid])
-    allowed += allow_post(channel_id, me.id)
-    solution = [
-        call(
-            "crm_search_opportunities",
-            open_only=True,
-            close_before=(idx.today - dt.timedelta(days=1)).isoformat(),
-            limit=100,
-        ),
+    steps = [
+        Step(calls=[search]),
         *[
-            call("crm_update_opportunity", opportunity=o.id, close_date=new_date.isoformat())
+            update_step(
+                "opportunity", o.id, {"close_date": new_date}, name=f"{o.name} moved to {new_date}"
+            )
             for o in deals
         ],
-        *[
-            call(
-                "slack_send_dm",
-                people=[idx.people[oid].handle],
-                text=f"Quarter-end review: I moved the close date of "
-                f"{listing(o.name for o in mine)} to {short_day(new_date)}.",
-            )
-            for oid, mine in owners.items()
-        ],
-        call(
-            "slack_post_message",
-            channel=idx.sales,
-            text=f"Quarter-end review done: ${total:,} of overdue pipeline now closes on "
-            f"{short_day(new_date)}.",
-        ),
     ]
+    for oid, mine in owners.items():
+        text = (
+            f"Quarter-end review: I moved the close date of "
+            f"{listing(o.name for o in mine)} to {short_day(new_date)}."
+        )
+        says = Says(
+            all_of=[[o.name] for o in mine],
+            none_of=[n for n in names if n not in {o.name for o in mine}],
+            date=new_date,
+            ignoring=[o.name for o in mine],
+            act="report",
+        )
+        name = f"DM to {idx.people[oid].name} naming their deals"
+        steps.append(dm_step(w, me, idx.people[oid], text, says, name=name))
+    summary = Says(
+        amount=total, amounts_besides=[o.amount or 0 for o in deals], date=new_date, act="report"
+    )
+    steps.append(
+        post_step(
+            me,
+            channel_id,
+            f"Quarter-end review done: ${total:,} of overdue pipeline now closes on "
+            f"{short_day(new_date)}.",
+            summary,
+            name=f"summary with the total in #{idx.sales}",
+            channel=idx.sales,
+        )
+    )
     return Spec(
         goal=f"Quarter-end pipeline review. Every {which} owned by a sales rep whose close "
         f"date has already passed must move to {day(new_date)}: change each one's close date. "
@@ -135,9 +110,7 @@ def quarter_end_review(w: Session, rng: random.Random) -> Spec:
         f"new date, and post a summary in #{idx.sales} with the new date and the total amount of "
         "the deals you moved. Leave closed deals and deals still ahead of their date alone.",
         persona=me.handle,
-        checks=checks,
-        allowed=allowed,
-        solution=solution,
+        steps=steps,
     )
 
 
@@ -171,67 +144,26 @@ def territory_handover(w: Session, rng: random.Random) -> Spec:
     target = {x.id: a for x in inside} | {x.id: b for x in rest}
     accounts = sorted(inside + rest, key=lambda x: x.id)
     channel_id = _channel_id(w, idx.sales)
-    everyone = list(idx.people.values())
-    checks: list[Any] = [
-        FieldEquals(
-            name=f"{x.name} now owned by {target[x.id].name}",
-            table="crm_account",
-            row_id=x.id,
-            field="owner_id",
-            value=target[x.id].id,
-        )
-        for x in accounts
-    ]
-    for who, got in ((a, inside), (b, rest)):
-        checks.append(
-            Said(
-                name=f"DM to {who.name} with their number of accounts",
-                author_id=me.id,
-                dm_to=who.id,
-                says=Says(facts=[integer(len(got))], act="report", ignoring=[src.name]),
-            )
-        )
-    checks.append(
-        Said(
-            name=f"handover announced in #{idx.sales}",
-            author_id=me.id,
-            channel_id=channel_id,
-            says=Says(
-                facts=[person([a, b], everyone, ignoring=(src.name,))],
-                all_of=[[src.name, src.handle, f"@{src.handle}"]],
-                act="announce",
-            ),
-        )
-    )
-    allowed = [z for x in accounts for z in allow_update("account", x.id, ["owner_id"])]
-    allowed += [*allow_dm_to(w, me, a), *allow_dm_to(w, me, b), *allow_post(channel_id, me.id)]
-    solution = [
-        call("crm_search_accounts", owner=src.handle, limit=50),
+    steps = [
+        Step(calls=[call("crm_search_accounts", owner=src.handle, limit=50)]),
         *[
-            call(
-                "crm_reassign_owner",
-                record_type="account",
-                record_id=x.id,
-                new_owner=target[x.id].handle,
+            reassign_step(
+                "account", x.id, target[x.id], name=f"{x.name} now owned by {target[x.id].name}"
             )
             for x in accounts
         ],
-        call(
-            "slack_send_dm",
-            people=[a.handle],
-            text=f"You now own {len(inside)} accounts from {src.name}'s territory.",
-        ),
-        call(
-            "slack_send_dm",
-            people=[b.handle],
-            text=f"You now own {len(rest)} accounts from {src.name}'s territory.",
-        ),
-        call(
-            "slack_post_message",
-            channel=idx.sales,
-            text=f"{a.name} and {b.name} took over the accounts of {src.name}, who is leaving.",
-        ),
     ]
+    steps += handover_steps(
+        w,
+        me,
+        src,
+        [(a, len(inside)), (b, len(rest))],
+        unit="accounts",
+        received=f"accounts from {src.name}'s territory",
+        handed="the accounts",
+        channel_id=channel_id,
+        channel=idx.sales,
+    )
     return Spec(
         goal=f"{src.name} is leaving the company. Hand over every CRM account they own: the "
         f"accounts billed in {region} go to {a.name}, all their other accounts to {b.name}. "
@@ -239,9 +171,7 @@ def territory_handover(w: Session, rng: random.Random) -> Spec:
         f"accounts each of them received, and announce in #{idx.sales} who took over "
         f"{src.name.split()[0]}'s accounts.",
         persona=me.handle,
-        checks=checks,
-        allowed=allowed,
-        solution=solution,
+        steps=steps,
     )
 
 
@@ -277,61 +207,46 @@ def renewal_campaign(w: Session, rng: random.Random) -> Spec:
     accounts = _renewals(idx, countries)
     owners = _by_owner(accounts)
     name = {x.id: f"{x.name} - Renewal" for x in accounts}
-    checks: list[Any] = [
-        RowExists(
-            name=f"renewal opened on {x.name}",
-            table="crm_opportunity",
-            new=True,
-            where=_renewal_where(x, name[x.id], close),
-        )
-        for x in accounts
-    ]
     everything = [name[x.id] for x in accounts]
-    checks += [
-        Said(
-            name=f"DM to {idx.people[oid].name} naming their renewals",
-            author_id=me.id,
-            dm_to=oid,
-            says=Says(
-                all_of=[[x.name] for x in mine],
-                none_of=[n for n in everything if n not in {name[x.id] for x in mine}],
-                ignoring=[x.name for x in mine],
-                act="report",
-            ),
-        )
-        for oid, mine in owners.items()
-    ]
-    allowed = [z for x in accounts for z in allow_new("opportunity", {"account_id": x.id})]
-    for oid in owners:
-        allowed += allow_dm_to(w, me, idx.people[oid])
-    where = listing(countries)
-    solution = [
+    searches = [
         call("crm_search_accounts", type="Customer", limit=100),
         *[
             call("crm_search_opportunities", account=x.id, open_only=True, limit=20)
             for x in accounts
         ],
-        *[
-            call(
-                "crm_create_opportunity",
-                name=name[x.id],
-                account=x.id,
-                close_date=close.isoformat(),
-                stage="Prospecting",
-                type="Existing Business",
-                owner=idx.people[x.owner_id].handle,
-            )
-            for x in accounts
-        ],
-        *[
-            call(
-                "slack_send_dm",
-                people=[idx.people[oid].handle],
-                text=f"I opened renewal deals for you on {listing(x.name for x in mine)}.",
-            )
-            for oid, mine in owners.items()
-        ],
     ]
+    steps = [Step(calls=searches)]
+    for x in accounts:
+        made = call(
+            "crm_create_opportunity",
+            name=name[x.id],
+            account=x.id,
+            close_date=close.isoformat(),
+            stage="Prospecting",
+            type="Existing Business",
+            owner=idx.people[x.owner_id].handle,
+        )
+        where = _renewal_where(x, name[x.id], close)
+        steps.append(
+            create_step(
+                "opportunity",
+                made,
+                where,
+                name=f"renewal opened on {x.name}",
+                allow={"account_id": x.id},
+            )
+        )
+    for oid, mine in owners.items():
+        says = Says(
+            all_of=[[x.name] for x in mine],
+            none_of=[n for n in everything if n not in {name[x.id] for x in mine}],
+            ignoring=[x.name for x in mine],
+            act="report",
+        )
+        text = f"I opened renewal deals for you on {listing(x.name for x in mine)}."
+        label = f"DM to {idx.people[oid].name} naming their renewals"
+        steps.append(dm_step(w, me, idx.people[oid], text, says, name=label))
+    where = listing(countries)
     return Spec(
         goal=f"Renewal campaign for customers in {where}: for every account of type Customer "
         f"billed in {where} that has no open opportunity, create an opportunity named "
@@ -339,9 +254,7 @@ def renewal_campaign(w: Session, rng: random.Random) -> Spec:
         f"{day(close)}), owned by the account's owner. Then send each of those owners a "
         "direct message naming the accounts you opened renewals on for them.",
         persona=me.handle,
-        checks=checks,
-        allowed=allowed,
-        solution=solution,
+        steps=steps,
     )
 
 

@@ -8,23 +8,23 @@ from __future__ import annotations
 
 import itertools
 import random
+from typing import Any
 
 from sqlalchemy.orm import Session
 
-from officegym.apps.crm.models import CLOSED_STAGES, STAGES
+from officegym.apps.crm.models import STAGES
 from officegym.tasks.base import Spec, template
-from officegym.tasks.checks import Allow, Check, FieldEquals, Predicate, RowExists, Same
+from officegym.tasks.checks import Same
 from officegym.tasks.common import call, pick
-from officegym.tasks.crm.common import allow_new, allow_update, crm_index
-from officegym.tasks.crm.pipeline import CLOSE_FIELDS, MOVE_FIELDS
-from officegym.tasks.crm.support import allow_escalation, escalated, reason_logged
-from officegym.tasks.cross.common import Request, case_fact, requests_of
+from officegym.tasks.crm.common import crm_index
+from officegym.tasks.crm.steps import escalate_step, stage_step
+from officegym.tasks.crm.support import reason_logged
+from officegym.tasks.cross.common import Request, case_fact, reply_to, requests_of
 from officegym.tasks.cross.longhaul import listing
-from officegym.tasks.cross.requests import _answer, _reply, lead_calls, lead_where
+from officegym.tasks.cross.requests import answer_of, lead_steps
 from officegym.tasks.facts import choice
-from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
-from officegym.tools import ToolCall
+from officegym.tasks.steps import Step
 
 APPS = ["crm", "slack"]
 
@@ -69,42 +69,22 @@ def sales_inbox(w: Session, rng: random.Random) -> Spec:
     me, other = pick(rng, pairs, "reps with a full inbox")
     stages = _stage_requests(w, me.id)
     questions = sorted(_questions(w, me.id) + _questions(w, other.id), key=lambda r: r.message_id)
-    checks: list[Check] = []
-    allowed: list[Allow] = []
-    solution: list[ToolCall] = [
-        call("slack_search_messages", query=f"@{me.handle}", channel=idx.sales)
-    ]
-    for r in stages:
-        checks += _stage_checks(r, me.id)
-        fields = CLOSE_FIELDS if r.fields["stage"] in CLOSED_STAGES else MOVE_FIELDS
-        allowed += [*allow_update("opportunity", r.record.id, fields), *_reply(r, me.id)]
-        solution += [
-            call("crm_change_opportunity_stage", opportunity=r.record.id, stage=r.fields["stage"]),
-            call(
-                "slack_reply_in_thread",
-                message_id=r.message_id,
-                text=f"Done, {r.record.name} is now in {r.fields['stage']}.",
-            ),
-        ]
-    solution.append(call("slack_search_messages", query=f"@{other.handle}", channel=idx.sales))
+    steps = [Step(calls=[call("slack_search_messages", query=f"@{me.handle}", channel=idx.sales)])]
+    steps += [step for r in stages for step in _stage_steps(r, me)]
+    steps.append(
+        Step(calls=[call("slack_search_messages", query=f"@{other.handle}", channel=idx.sales)])
+    )
     for r in questions:
         field = r.fields["field"]
-        says, said = _answer(r.record, field)
-        checks.append(
-            Said(
+        says, said = answer_of(r.record, field)
+        steps += [
+            Step(calls=[call("crm_get_opportunity", opportunity=r.record.id)]),
+            reply_to(
+                r,
+                me,
+                f"The {field} of {r.record.name} is {said}.",
+                says,
                 name=f"answered the {field} of {r.record.name}",
-                author_id=me.id,
-                thread_of=r.message_id,
-                says=says,
-            )
-        )
-        allowed += _reply(r, me.id)
-        solution += [
-            call("crm_get_opportunity", opportunity=r.record.id),
-            call(
-                "slack_reply_in_thread",
-                message_id=r.message_id,
-                text=f"The {field} of {r.record.name} is {said}.",
             ),
         ]
     first = other.name.split()[0]
@@ -117,9 +97,7 @@ def sales_inbox(w: Session, rng: random.Random) -> Spec:
         f"(@{other.handle}, out today), looking the answers up in the CRM. Leave "
         f"{first}'s stage requests alone.",
         persona=me.handle,
-        checks=checks,
-        allowed=allowed,
-        solution=solution,
+        steps=steps,
     )
 
 
@@ -127,25 +105,21 @@ def _inbox_size(w: Session, me_id: int, other_id: int) -> int:
     return len(_stage_requests(w, me_id)) + len(_questions(w, me_id)) + len(_questions(w, other_id))
 
 
-def _stage_checks(r: Request, me_id: int) -> list[Check]:
+def _stage_steps(r: Request, me: Any) -> list[Step]:
+    """Make the stage change a request asks for, then confirm it in its thread."""
     opp, stage = r.record, r.fields["stage"]
     return [
-        FieldEquals(
-            name=f"{opp.name} is in {stage}",
-            table="crm_opportunity",
-            row_id=opp.id,
-            field="stage",
-            value=stage,
-        ),
-        Said(
-            name=f"confirmed {opp.name} in its thread",
-            author_id=me_id,
-            thread_of=r.message_id,
-            says=Says(
+        stage_step(opp.id, stage, name=f"{opp.name} is in {stage}"),
+        reply_to(
+            r,
+            me,
+            f"Done, {opp.name} is now in {stage}.",
+            Says(
                 facts=[choice(stage, STAGES, ignoring=(opp.name,))],
                 ignoring=[opp.name],
                 act="confirm",
             ),
+            name=f"confirmed {opp.name} in its thread",
         ),
     ]
 
@@ -172,36 +146,27 @@ def escalation_backlog(w: Session, rng: random.Random) -> Spec:
     group = pick(rng, options, "groups of agents with escalation requests")
     mine = sorted((r for a in group for r in by_agent[a]), key=lambda r: r.message_id)
     me = idx.people[mine[0].asker_id]
-    checks: list[Check] = []
-    allowed: list[Allow] = []
-    solution: list[ToolCall] = [
-        call("slack_search_messages", query="needs an escalation", channel=idx.support)
+    steps = [
+        Step(
+            calls=[call("slack_search_messages", query="needs an escalation", channel=idx.support)]
+        )
     ]
     for r in mine:
         case, reason = r.record, r.fields["reason"]
-        checks += [
-            Predicate(name=f"case {case.number} escalated", fn=escalated(case.id)),
-            RowExists(
-                name=f"reason of {case.number} logged",
-                table="crm_activity",
-                new=True,
-                where={"record_type": "case", "record_id": case.id},
-                says={"subject": reason_logged(reason)},
+        steps += [
+            escalate_step(
+                case,
+                reason,
+                me.id,
+                reason_logged(reason),
+                names=(f"case {case.number} escalated", f"reason of {case.number} logged"),
             ),
-            Said(
+            reply_to(
+                r,
+                me,
+                f"Case {case.number} is escalated.",
+                Says(facts=[case_fact(idx, case.number)], act="confirm"),
                 name=f"confirmed {case.number} in its thread",
-                author_id=me.id,
-                thread_of=r.message_id,
-                says=Says(facts=[case_fact(idx, case.number)], act="confirm"),
-            ),
-        ]
-        allowed += [*allow_escalation(case.id, me.id), *_reply(r, me.id)]
-        solution += [
-            call("crm_escalate_case", case=case.number, reason=reason),
-            call(
-                "slack_reply_in_thread",
-                message_id=r.message_id,
-                text=f"Case {case.number} is escalated.",
             ),
         ]
     names = listing(f"{idx.people[a].name} (@{idx.people[a].handle})" for a in group)
@@ -211,9 +176,7 @@ def escalation_backlog(w: Session, rng: random.Random) -> Spec:
         "about, with the reason your request gave, and confirm in each request's thread, "
         "naming the case. Requests to other agents are theirs to handle.",
         persona=me.handle,
-        checks=checks,
-        allowed=allowed,
-        solution=solution,
+        steps=steps,
     )
 
 
@@ -232,38 +195,20 @@ def lead_tips_backlog(w: Session, rng: random.Random) -> Spec:
     group = pick(rng, options, "sets of events with lead tips")
     mine = [t for t in tips if t.fields["event"] in group]
     me = rng.choice(idx.with_role("rep", idx.sales))
-    checks: list[Check] = []
-    allowed: list[Allow] = []
-    solution: list[ToolCall] = [call("slack_search_messages", query="Met", channel=idx.sales)]
+    steps = [Step(calls=[call("slack_search_messages", query="Met", channel=idx.sales)])]
     for t in mine:
         f = t.fields
-        where = lead_where(f, me.id)
-        checks += [
-            RowExists(
-                name=f"lead {f['first']} {f['last']} created",
-                table="crm_lead",
-                where=where,
-                new=True,
-            ),
-            Said(
-                name=f"confirmed the {f['company']} tip",
-                author_id=me.id,
-                thread_of=t.message_id,
-                says=Says(all_of=[["lead", "CRM", "added", "created"]], act="confirm"),
-            ),
-        ]
-        allowed += [
-            *allow_new("lead", {"owner_id": me.id, "email": Same(f["email"])}),
-            *_reply(t, me.id),
-        ]
-        solution += lead_calls(t)
+        steps += lead_steps(
+            t,
+            me,
+            {"owner_id": me.id, "email": Same(f["email"])},
+            names=(f"lead {f['first']} {f['last']} created", f"confirmed the {f['company']} tip"),
+        )
     return Spec(
         goal=f"Colleagues posted lead tips in #{idx.sales} this morning. Add every person met at "
         f"the {listing(group)} to the CRM as a lead (with their name, company, title and "
         "email, lead source Trade Show), and reply in each of those tips' threads that the "
         "lead is in the CRM. Tips from other events are not yours.",
         persona=me.handle,
-        checks=checks,
-        allowed=allowed,
-        solution=solution,
+        steps=steps,
     )

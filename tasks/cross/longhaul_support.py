@@ -20,15 +20,16 @@ from officegym.apps.crm.models import Contact
 from officegym.apps.slack.models import Channel, Message
 from officegym.seed_data.support_inbox import CHANNEL, URGENCY
 from officegym.tasks.base import Spec, template
-from officegym.tasks.checks import Allow, Check, FieldEquals, GradeContext, RowExists, Same
-from officegym.tasks.common import allow_dm_to, allow_post, call, pick
-from officegym.tasks.crm.common import allow_new, allow_update, crm_index
-from officegym.tasks.cross.common import case_number
+from officegym.tasks.checks import Check, GradeContext, Same
+from officegym.tasks.common import allow_post, call, pick
+from officegym.tasks.crm.common import crm_index
+from officegym.tasks.crm.steps import activity_step, create_step, reassign_step
+from officegym.tasks.cross.common import case_number, handover_steps
 from officegym.tasks.cross.longhaul import listing
-from officegym.tasks.facts import choice, integer, person
+from officegym.tasks.facts import choice, person
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
-from officegym.tools import ToolCall
+from officegym.tasks.steps import Step
 
 APPS = ["crm", "slack"]
 REQUEST_RE = re.compile(
@@ -124,51 +125,9 @@ def triage_support_inbox(w: Session, rng: random.Random) -> Spec:
     todo = _todo(posts, span, urgent=urgent)
     me = pick(rng, idx.with_role("rep", idx.support), "support agents")
     last = max(c.number for c in idx.cases)
-    checks: list[Check] = []
-    allowed: list[Allow] = []
-    solution: list[ToolCall] = [call("slack_read_channel", channel=CHANNEL, limit=50)]
+    steps = [Step(calls=[call("slack_read_channel", channel=CHANNEL, limit=50)])]
     for n, p in enumerate(todo, start=1):
-        where = {
-            "account_id": p.account.id,
-            "contact_id": p.contact_id,
-            "priority": p.priority,
-            "origin": "Chat",
-            "subject": Same(p.problem),
-        }
-        checks += [
-            RowExists(
-                name=f"{p.priority} case for {p.account.name}",
-                table="crm_case",
-                where=where,
-                new=True,
-            ),
-            RepliedWithCase(
-                name=f"replied to {p.account.name} with the case number",
-                author_id=me.id,
-                thread_of=p.message_id,
-                account_id=p.account.id,
-            ),
-        ]
-        allowed += [
-            *allow_new("case", {"account_id": p.account.id}),
-            *allow_post(None, me.id, thread_parent_id=p.message_id),
-        ]
-        number = f"{int(last) + n:08d}"
-        solution += [
-            call(
-                "crm_create_case",
-                subject=p.problem,
-                account=p.account.id,
-                contact=p.contact_id,
-                priority=p.priority,
-                origin="Chat",
-            ),
-            call(
-                "slack_reply_in_thread",
-                message_id=p.message_id,
-                text=f"Opened case {number} for this.",
-            ),
-        ]
+        steps += _triage_steps(p, me.id, f"{int(last) + n:08d}")
     return Spec(
         goal=f"Triage #{CHANNEL} for {_span(span)}. For every customer request posted "
         f"then{URGENT if urgent else ''}, open a support case on the customer's account, "
@@ -178,10 +137,48 @@ def triage_support_inbox(w: Session, rng: random.Random) -> Spec:
         "otherwise. Reply in each request's thread with the number of the case you opened "
         "for it. Posts that ask for nothing need no case.",
         persona=me.handle,
-        checks=checks,
-        allowed=allowed,
-        solution=solution,
+        steps=steps,
     )
+
+
+def _triage_steps(p: Inbox, me_id: int, number: str) -> list[Step]:
+    """Open a case for one request (its number will be `number`), then reply with it."""
+    made = call(
+        "crm_create_case",
+        subject=p.problem,
+        account=p.account.id,
+        contact=p.contact_id,
+        priority=p.priority,
+        origin="Chat",
+    )
+    where = {
+        "account_id": p.account.id,
+        "contact_id": p.contact_id,
+        "priority": p.priority,
+        "origin": "Chat",
+        "subject": Same(p.problem),
+    }
+    name = f"{p.priority} case for {p.account.name}"
+    replied = RepliedWithCase(
+        name=f"replied to {p.account.name} with the case number",
+        author_id=me_id,
+        thread_of=p.message_id,
+        account_id=p.account.id,
+    )
+    return [
+        create_step("case", made, where, name=name, allow={"account_id": p.account.id}),
+        Step(
+            calls=[
+                call(
+                    "slack_reply_in_thread",
+                    message_id=p.message_id,
+                    text=f"Opened case {number} for this.",
+                )
+            ],
+            checks=[replied],
+            allowed=allow_post(None, me_id, thread_parent_id=p.message_id),
+        ),
+    ]
 
 
 URGENT = " that is Critical or High by the rule below (the others wait for tomorrow)"
@@ -224,89 +221,33 @@ def case_handover(w: Session, rng: random.Random) -> Spec:
     target = {c.id: (a if c.priority in HIGH else b) for c in cases}
     everyone = list(idx.people.values())
     channel_id = w.scalars(select(Channel.id).where(Channel.name == idx.support)).one()
-    checks: list[Check] = []
-    allowed: list[Allow] = []
-    solution: list[ToolCall] = [
-        call("crm_search_cases", owner=leaving.handle, open_only=True, limit=50)
-    ]
+    steps = [Step(calls=[call("crm_search_cases", owner=leaving.handle, open_only=True, limit=50)])]
     for c in cases:
         to = target[c.id]
-        checks += [
-            FieldEquals(
-                name=f"case {c.number} goes to {to.name}",
-                table="crm_case",
-                row_id=c.id,
-                field="owner_id",
-                value=to.id,
-            ),
-            RowExists(
+        noted = Says(facts=[person([to], everyone, ignoring=(leaving.name,))], act="announce")
+        steps += [
+            reassign_step("case", c.id, to, name=f"case {c.number} goes to {to.name}"),
+            activity_step(
+                "case",
+                c.id,
+                me.id,
+                "note",
+                f"Handed over to {to.name}",
+                noted,
                 name=f"handover noted on {c.number}",
-                table="crm_activity",
-                new=True,
-                where={"record_type": "case", "record_id": c.id, "kind": "note"},
-                says={
-                    "subject": Says(
-                        facts=[person([to], everyone, ignoring=(leaving.name,))], act="announce"
-                    )
-                },
             ),
         ]
-        allowed += [
-            *allow_update("case", c.id, ["owner_id"]),
-            Allow(
-                "crm_activity",
-                where={"record_type": "case", "record_id": c.id, "owner_id": me.id},
-                limit=1,
-            ),
-        ]
-        solution += [
-            call("crm_reassign_owner", record_type="case", record_id=c.id, new_owner=to.handle),
-            call(
-                "crm_log_activity",
-                record_type="case",
-                record_id=c.id,
-                kind="note",
-                subject=f"Handed over to {to.name}",
-            ),
-        ]
-    for who in (a, b):
-        got = sum(target[c.id].id == who.id for c in cases)
-        checks.append(
-            Said(
-                name=f"DM to {who.name} with their number of cases",
-                author_id=me.id,
-                dm_to=who.id,
-                says=Says(facts=[integer(got)], act="report", ignoring=[leaving.name]),
-            )
-        )
-        allowed += allow_dm_to(w, me, who)
-        solution.append(
-            call(
-                "slack_send_dm",
-                people=[who.handle],
-                text=f"You now own {got} open cases from {leaving.name}.",
-            )
-        )
-    checks.append(
-        Said(
-            name=f"handover announced in #{idx.support}",
-            author_id=me.id,
-            channel_id=channel_id,
-            says=Says(
-                facts=[person([a, b], everyone, ignoring=(leaving.name,))],
-                all_of=[[leaving.name, leaving.handle, f"@{leaving.handle}"]],
-                act="announce",
-            ),
-        )
-    )
-    allowed += allow_post(channel_id, me.id)
-    solution.append(
-        call(
-            "slack_post_message",
-            channel=idx.support,
-            text=f"{a.name} and {b.name} took over the open cases of "
-            f"{leaving.name}, who is leaving.",
-        )
+    got = {who.id: sum(target[c.id].id == who.id for c in cases) for who in (a, b)}
+    steps += handover_steps(
+        w,
+        me,
+        leaving,
+        [(who, got[who.id]) for who in (a, b)],
+        unit="cases",
+        received=f"open cases from {leaving.name}",
+        handed="the open cases",
+        channel_id=channel_id,
+        channel=idx.support,
     )
     return Spec(
         goal=f"{leaving.name} is leaving the support team. Hand over each of their open "
@@ -316,7 +257,5 @@ def case_handover(w: Session, rng: random.Random) -> Spec:
         f"many cases they received, and announce in #{idx.support} who took over "
         f"{leaving.name.split()[0]}'s cases.",
         persona=me.handle,
-        checks=checks,
-        allowed=allowed,
-        solution=solution,
+        steps=steps,
     )

@@ -4,31 +4,26 @@ found in the chat, carried out (or answered) from the CRM, and confirmed in its 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy.orm import Session
 
-from officegym.apps.crm.models import CLOSED_STAGES, STAGES
+from officegym.apps.crm.models import STAGES
 from officegym.seed_data.crm_text import NEXT_STEPS
 from officegym.tasks.base import Spec, template
-from officegym.tasks.checks import Allow, FieldEquals, Predicate, RowExists, Same
-from officegym.tasks.common import allow_post, call, pick, reply_step
-from officegym.tasks.crm.common import allow_new, allow_update, crm_index
-from officegym.tasks.crm.pipeline import CLOSE_FIELDS, MOVE_FIELDS
-from officegym.tasks.crm.support import allow_escalation, escalated, reason_logged
-from officegym.tasks.cross.common import Request, case_fact, requests_of
+from officegym.tasks.checks import Same
+from officegym.tasks.common import call, pick
+from officegym.tasks.crm.common import crm_index
+from officegym.tasks.crm.steps import create_step, escalate_step, stage_step
+from officegym.tasks.crm.support import reason_logged
+from officegym.tasks.cross.common import Request, case_fact, reply_to, requests_of
 from officegym.tasks.facts import choice
-from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
 from officegym.tasks.steps import Step
 from officegym.tools import ToolCall
 
 APPS = ["crm", "slack"]
-
-
-def _reply(req: Request, me_id: int) -> list[Allow]:
-    """The persona's replies in the request's thread."""
-    return allow_post(req.channel_id, me_id, thread_parent_id=req.message_id)
 
 
 def lead_where(f: dict[str, str], owner_id: int) -> dict[str, Any]:
@@ -44,23 +39,34 @@ def lead_where(f: dict[str, str], owner_id: int) -> dict[str, Any]:
     }
 
 
-def lead_calls(tip: Request) -> list[ToolCall]:
-    """The reference's work on a lead tip: create the lead, then say so in its thread."""
+def lead_steps(
+    tip: Request,
+    me: Any,
+    allow: dict[str, Any],
+    *,
+    names: tuple[str, str],
+    find: Sequence[ToolCall] = (),
+) -> list[Step]:
+    """The work on a lead tip: create the lead `me` owns (one new lead matching `allow`),
+    then say so in its thread (checks named `names`)."""
     f = tip.fields
+    made = call(
+        "crm_create_lead",
+        last_name=f["last"],
+        first_name=f["first"],
+        company=f["company"],
+        title=f["title"],
+        email=f["email"],
+        source="Trade Show",
+    )
     return [
-        call(
-            "crm_create_lead",
-            last_name=f["last"],
-            first_name=f["first"],
-            company=f["company"],
-            title=f["title"],
-            email=f["email"],
-            source="Trade Show",
-        ),
-        call(
-            "slack_reply_in_thread",
-            message_id=tip.message_id,
-            text=f"Added {f['first']} {f['last']} as a lead in the CRM.",
+        create_step("lead", made, lead_where(f, me.id), name=names[0], allow=allow, find=find),
+        reply_to(
+            tip,
+            me,
+            f"Added {f['first']} {f['last']} as a lead in the CRM.",
+            Says(all_of=[["lead", "CRM", "added", "created"]], act="confirm"),
+            name=names[1],
         ),
     ]
 
@@ -83,33 +89,22 @@ def stage_request(w: Session, rng: random.Random) -> Spec:
         "confirm, naming the new stage.",
         persona=me.handle,
         steps=[
-            Step(
-                calls=[
+            stage_step(
+                opp.id,
+                stage,
+                name=f"stage is {stage}",
+                find=[
                     call(
                         "slack_search_messages",
                         query=f"please move {opp.name}",
                         channel=req.channel,
                     ),
                     call("crm_get_opportunity", opportunity=opp.name),
-                    call("crm_change_opportunity_stage", opportunity=opp.id, stage=stage),
                 ],
-                checks=[
-                    FieldEquals(
-                        name=f"stage is {stage}",
-                        table="crm_opportunity",
-                        row_id=opp.id,
-                        field="stage",
-                        value=stage,
-                    ),
-                ],
-                allowed=allow_update(
-                    "opportunity", opp.id, CLOSE_FIELDS if stage in CLOSED_STAGES else MOVE_FIELDS
-                ),
             ),
-            reply_step(
+            reply_to(
+                req,
                 me,
-                req.channel_id,
-                req.message_id,
                 f"Done: {opp.name} is now at {stage} in the CRM.",
                 Says(
                     facts=[choice(stage, STAGES, ignoring=(opp.name,))],
@@ -122,7 +117,7 @@ def stage_request(w: Session, rng: random.Random) -> Spec:
     )
 
 
-def _answer(opp, field: str) -> tuple[Says, str]:
+def answer_of(opp, field: str) -> tuple[Says, str]:
     """What a reply must say to answer a deal's field (that value and no rival one), and
     the reference wording."""
     if field == "close date":
@@ -150,7 +145,7 @@ def answer_deal_question(w: Session, rng: random.Random) -> Spec:
     req = pick(rng, reqs, "deal questions")
     opp, owner, field = req.record, req.owner, req.fields["field"]
     me = rng.choice([p for p in idx.with_role("rep", idx.sales) if p.id != req.asker_id])
-    says, said = _answer(opp, field)
+    says, said = answer_of(opp, field)
     asker = idx.people[req.asker_id].name
     if me.id == owner.id:
         ask = f'{asker} asked you a question in #{req.channel} about "{opp.name}".'
@@ -162,22 +157,19 @@ def answer_deal_question(w: Session, rng: random.Random) -> Spec:
     return Spec(
         goal=f"{ask} Look the answer up in the CRM and reply in the question's thread.",
         persona=me.handle,
-        checks=[
-            Said(
+        steps=[
+            Step(
+                calls=[
+                    call("slack_search_messages", query="quick question", channel=req.channel),
+                    call("crm_get_opportunity", opportunity=opp.name),
+                ]
+            ),
+            reply_to(
+                req,
+                me,
+                f"The {field} of {opp.name} is {said}.",
+                says,
                 name=f"replied with the {field}",
-                author_id=me.id,
-                thread_of=req.message_id,
-                says=says,
-            )
-        ],
-        allowed=_reply(req, me.id),
-        solution=[
-            call("slack_search_messages", query="quick question", channel=req.channel),
-            call("crm_get_opportunity", opportunity=opp.name),
-            call(
-                "slack_reply_in_thread",
-                message_id=req.message_id,
-                text=f"The {field} of {opp.name} is {said}.",
             ),
         ],
     )
@@ -191,26 +183,18 @@ def lead_from_chat(w: Session, rng: random.Random) -> Spec:
     f = req.fields
     me = rng.choice(idx.with_role("rep", idx.sales))
     who = idx.people[req.asker_id].name
-    where = lead_where(f, me.id)
     return Spec(
         goal=f"{who} posted a lead tip in #{req.channel} about someone from {f['company']}. "
         "Add that person to the CRM as a lead (with their title and email, lead source Trade "
         "Show), then reply in the tip's thread that the lead is in the CRM.",
         persona=me.handle,
-        checks=[
-            RowExists(name="lead created from the tip", table="crm_lead", where=where, new=True),
-            Said(
-                name="said in the thread that the lead is in",
-                author_id=me.id,
-                thread_of=req.message_id,
-                says=Says(all_of=[["lead", "CRM", "added", "created"]], act="confirm"),
-            ),
-        ],
-        allowed=[*allow_new("lead", {"owner_id": me.id}), *_reply(req, me.id)],
-        solution=[
-            call("slack_search_messages", query=f["company"], channel=req.channel),
-            *lead_calls(req),
-        ],
+        steps=lead_steps(
+            req,
+            me,
+            {"owner_id": me.id},
+            names=("lead created from the tip", "said in the thread that the lead is in"),
+            find=[call("slack_search_messages", query=f["company"], channel=req.channel)],
+        ),
     )
 
 
@@ -230,30 +214,23 @@ def escalation_request(w: Session, rng: random.Random) -> Spec:
         f"{case.number}. Escalate it in the CRM with the reason they gave in their message, "
         "then confirm in their thread, naming the case.",
         persona=me.handle,
-        checks=[
-            Predicate(name="case escalated", fn=escalated(case.id)),
-            RowExists(
-                name="reason logged",
-                table="crm_activity",
-                new=True,
-                where={"record_type": "case", "record_id": case.id},
-                says={"subject": reason_logged(reason)},
+        steps=[
+            escalate_step(
+                case,
+                reason,
+                me.id,
+                reason_logged(reason),
+                names=("case escalated", "reason logged"),
+                find=[
+                    call("slack_search_messages", query="needs an escalation", channel=req.channel)
+                ],
             ),
-            Said(
+            reply_to(
+                req,
+                me,
+                f"Case {case.number} is escalated.",
+                Says(facts=[case_fact(idx, case.number)], act="confirm"),
                 name="confirmed in the thread, naming the case",
-                author_id=me.id,
-                thread_of=req.message_id,
-                says=Says(facts=[case_fact(idx, case.number)], act="confirm"),
-            ),
-        ],
-        allowed=[*allow_escalation(case.id, me.id), *_reply(req, me.id)],
-        solution=[
-            call("slack_search_messages", query="needs an escalation", channel=req.channel),
-            call("crm_escalate_case", case=case.number, reason=reason),
-            call(
-                "slack_reply_in_thread",
-                message_id=req.message_id,
-                text=f"Case {case.number} is escalated.",
             ),
         ],
     )

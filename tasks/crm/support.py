@@ -10,11 +10,10 @@ from officegym.seed_data.crm_text import ESCALATION_REASONS, RESOLUTIONS
 from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.common import call, pick
 from officegym.tasks.crm.common import crm_index
-from officegym.tasks.crm.steps import allow_escalation, close_case_step, escalate_step, escalated
+from officegym.tasks.crm.steps import close_case_step, escalate_step
 from officegym.tasks.statements import Says, rivals
 
-# escalated and allow_escalation moved to tasks/crm/steps.py; named here for older imports
-__all__ = ["allow_escalation", "escalated", "open_case", "reason_logged", "reason_quoted"]
+__all__ = ["open_case", "reason_logged", "reason_quoted"]
 
 
 def open_case(w: Session, rng: random.Random, statuses: tuple[str, ...] = ("New", "Working")):

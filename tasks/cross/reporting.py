@@ -13,10 +13,10 @@ from officegym.apps.crm.models import STAGES
 from officegym.apps.slack.models import Channel
 from officegym.seed_data.crm_text import ESCALATION_REASONS
 from officegym.tasks.base import Level, Spec, template
-from officegym.tasks.checks import Predicate, RowExists
 from officegym.tasks.common import call, dm_step, pick, post_step
 from officegym.tasks.crm.common import contact_names, crm_index, only_open_deal
-from officegym.tasks.crm.support import allow_escalation, escalated, reason_quoted
+from officegym.tasks.crm.steps import escalate_step
+from officegym.tasks.crm.support import reason_quoted
 from officegym.tasks.cross.common import case_fact
 from officegym.tasks.facts import choice
 from officegym.tasks.mutants import Equivalent
@@ -99,23 +99,13 @@ def escalate_and_tell_manager(w: Session, rng: random.Random) -> Spec:
         "number so they know.",
         persona=me.handle,
         steps=[
-            # TODO(steps): move to tasks/crm/common.py (escalate a case, logging the reason)
-            Step(
-                calls=[
-                    call("crm_get_case", case=case.number),
-                    call("crm_escalate_case", case=case.number, reason=reason),
-                ],
-                checks=[
-                    Predicate(name="case escalated", fn=escalated(case.id)),
-                    RowExists(
-                        name="the reason the goal gives is logged",
-                        table="crm_activity",
-                        new=True,
-                        where={"record_type": "case", "record_id": case.id},
-                        says={"subject": reason_quoted(reason)},
-                    ),
-                ],
-                allowed=allow_escalation(case.id, me.id),
+            escalate_step(
+                case,
+                reason,
+                me.id,
+                reason_quoted(reason),
+                names=("case escalated", "the reason the goal gives is logged"),
+                find=[call("crm_get_case", case=case.number)],
             ),
             Step(calls=[call("slack_get_person", person=owner.handle)]),
             dm_step(

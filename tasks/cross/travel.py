@@ -20,6 +20,7 @@ from officegym.tasks.booking.common import DAY, booking_index
 from officegym.tasks.booking.steps import book_stay, book_trip, search_stays_call
 from officegym.tasks.checks import Allow, RowExists, Same
 from officegym.tasks.common import allow_dm, call, dm_step, person_row, pick, reply_step
+from officegym.tasks.crm.steps import allow_activity
 from officegym.tasks.facts import money
 from officegym.tasks.freedom import Free
 from officegym.tasks.mutants import Equivalent
@@ -238,8 +239,7 @@ def log_trip_visit(w: Session, rng: random.Random) -> Spec:
         persona=me.handle,
         steps=[
             Step(calls=[call("booking_get_trip", code=r.code)]),
-            # TODO(steps): a "log an activity" builder belongs in tasks/crm/common.py
-            Step(
+            Step(  # checked by the exact subject the goal quotes (activity_step reads a Says)
                 calls=[
                     call(
                         "crm_log_activity",
@@ -258,11 +258,7 @@ def log_trip_visit(w: Session, rng: random.Random) -> Spec:
                         new=True,
                     )
                 ],
-                allowed=[
-                    Allow(
-                        "crm_activity", where={"owner_id": me.id, "record_id": account.id}, limit=1
-                    )
-                ],
+                allowed=[allow_activity("account", account.id, me.id)],
             ),
         ],
     )

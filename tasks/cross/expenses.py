@@ -19,15 +19,13 @@ from officegym.tasks.base import Spec, template
 from officegym.tasks.booking.common import booking_index
 from officegym.tasks.common import call, pick
 from officegym.tasks.sheets.common import (
-    allow_book,
-    allow_cells,
-    allow_values,
     grid,
     sheets_index,
     used_rows,
 )
 from officegym.tasks.sheets.formulas import _num
-from officegym.tasks.sheets.perturb import Follows, Reader
+from officegym.tasks.sheets.perturb import Reader
+from officegym.tasks.sheets.steps import computed_step, insert_line_step, on_book, write_call
 from officegym.tasks.steps import Step
 
 CATEGORY = "Lodging"
@@ -126,63 +124,42 @@ def trip_expense_row(w: Session, rng: random.Random) -> Spec:
                     ),
                 ]
             ),
-            # TODO(steps): "insert a line" and "write a formula" builders belong in
-            # tasks/sheets/common.py
-            Step(
-                calls=[
-                    call(
-                        "sheets_insert_dimension",
-                        workbook=book.name,
-                        dimension="rows",
-                        start=total_row,
-                        count=1,
-                    ),
-                    call(
-                        "sheets_write_range",
-                        workbook=book.name,
-                        range=f"Expenses!A{new}",
-                        values=[[day.isoformat(), CATEGORY, title, amount, note]],
-                    ),
-                ],
-                checks=[
-                    Follows(
-                        name="the earlier lines stay",
-                        workbook_id=book.id,
-                        target=("Expenses", f"A2:E{new - 1}"),
-                        expect=lambda r: before,
-                        weight=0,
-                    ),
-                    Follows(
-                        name="the stay's line: date, category, place, amount charged, notes",
-                        workbook_id=book.id,
-                        target=("Expenses", f"A{new}:E{new}"),
-                        expect=lambda r: [line],
-                    ),
-                ],
-                allowed=[
-                    *allow_book(book),
-                    *allow_values(book),
-                    *allow_cells(book.sheets["Expenses"], f"A{new}:E{total}"),
-                ],
-            ),
-            Step(
-                calls=[
-                    call(
-                        "sheets_write_range",
-                        workbook=book.name,
-                        range=f"Expenses!D{total}",
-                        values=[[f"=SUM(D2:D{new})"]],
-                    ),
-                ],
-                checks=[
-                    Follows(
-                        name="the total includes it",
-                        workbook_id=book.id,
-                        target=("Expenses", f"A{total}:D{total}"),
-                        expect=sums,
-                        rounds=[[("Expenses", f"D{new}", amount + 1000)], [("Expenses", "D2", 1)]],
-                    )
-                ],
+            on_book(
+                book,
+                insert_line_step(book, "Expenses", total_row, f"A{new}:E{total}"),
+                computed_step(
+                    book,
+                    "Expenses",
+                    f"A{new}:E{new}",
+                    lambda r: [line],
+                    name="the stay's line: date, category, place, amount charged, notes",
+                    calls=[
+                        write_call(
+                            book,
+                            f"Expenses!A{new}",
+                            [[day.isoformat(), CATEGORY, title, amount, note]],
+                        )
+                    ],
+                ),
+                computed_step(
+                    book,
+                    "Expenses",
+                    f"A2:E{new - 1}",
+                    lambda r: before,
+                    name="the earlier lines stay",
+                    calls=(),
+                    weight=0,
+                ),
+                computed_step(
+                    book,
+                    "Expenses",
+                    f"A{total}:D{total}",
+                    sums,
+                    name="the total includes it",
+                    rounds=[[("Expenses", f"D{new}", amount + 1000)], [("Expenses", "D2", 1)]],
+                    calls=[write_call(book, f"Expenses!D{total}", [[f"=SUM(D2:D{new})"]])],
+                ),
+                recalc=True,
             ),
         ],
     )

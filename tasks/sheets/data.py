@@ -30,7 +30,14 @@ from officegym.tasks.sheets.common import (
 )
 from officegym.tasks.sheets.formulas import _num
 from officegym.tasks.sheets.perturb import Reader
-from officegym.tasks.sheets.steps import computed_step, final_rows, on_book, sort_step, write_call
+from officegym.tasks.sheets.steps import (
+    computed_step,
+    final_rows,
+    insert_line_step,
+    on_book,
+    sort_step,
+    write_call,
+)
 from officegym.tasks.steps import Step
 
 SORTABLE = {
@@ -315,18 +322,7 @@ def append_expense(w: Session, rng: random.Random) -> Spec:
         steps=[
             on_book(
                 book,
-                Step(
-                    calls=[
-                        call(
-                            "sheets_insert_dimension",
-                            workbook=book.name,
-                            dimension="rows",
-                            start=total_row,
-                            count=1,
-                        )
-                    ],
-                    allowed=allow_cells(book.sheets["Expenses"], f"A{new}:E{total}"),
-                ),
+                insert_line_step(book, "Expenses", total_row, f"A{new}:E{total}"),
                 computed_step(
                     book,
                     "Expenses",

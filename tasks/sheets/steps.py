@@ -38,6 +38,7 @@ __all__ = [
     "fill_step",
     "final_rows",
     "fix_step",
+    "insert_line_step",
     "new_sheet_step",
     "new_workbook_step",
     "on_book",
@@ -80,6 +81,14 @@ def allow_each(book: Book, sheet: str, cells: Sequence[tuple[int, int]]) -> list
         )
         for r, c in cells
     ]
+
+
+def insert_line_step(book: Book, sheet: str, row: int, area: str) -> Step:
+    """Insert one row before row `row` of the workbook's first sheet (what was there moves
+    down): the call, and the cells of `area` of `sheet` allowed to change."""
+    insert = call("sheets_insert_dimension", workbook=book.name, dimension="rows", start=row,
+                  count=1)  # fmt: skip
+    return Step(calls=[insert], allowed=allow_cells(book.sheets[sheet], area))
 
 
 def computed_step(

@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from sqlalchemy import Connection
 
@@ -49,8 +49,6 @@ class Asked(Check):
 
     persona_id: int
     hidden: Hidden
-    judges: ClassVar[str] = "message"
-
     acted: ActedAt
     question: Says = field(default_factory=lambda: Says(act="request", max_chars=1000))
 

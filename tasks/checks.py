@@ -16,7 +16,7 @@ import dataclasses
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from sqlalchemy import Connection, Select, Table, bindparam, func, select
 
@@ -175,12 +175,8 @@ def _contains_all(value: Any, phrases: Sequence[str]) -> bool:
 @dataclass(frozen=True, kw_only=True)
 class Check:
     """Base of every check: a name shown to people, a weight, and whether success needs it.
-    `judges` says what it reads: "state" (the work: rows, cells, bookings), "message"
-    (what someone said in chat) or "answer" (the final answer); a check that `claims`
-    work (a confirmation, a report of it) earns its weight only when the task's work
-    passes (`officegym.tasks.grading`)."""
-
-    judges: ClassVar[str] = "state"
+    A check that `claims` work (a confirmation, a report of it) earns its weight only
+    when that work is done (`officegym.tasks.claims`)."""
 
     name: str
     weight: float = 1.0
@@ -287,8 +283,6 @@ class AnswerIs(Check):
     """The final answer states exactly the typed `fact` (`judge_answer`): its value, no
     other value of its type, no hedge, negation or question. Added to every question task
     from `Spec.answer`; templates do not write it themselves."""
-
-    judges: ClassVar[str] = "answer"
 
     fact: Fact
 

@@ -9,12 +9,9 @@ Two kinds of rubric items, weighted into partial credit:
   the state items weigh as much as the template's checks, split evenly over the calls.
 
 A message that confirms or reports work (a check that `claims` it: `Said` with
-`act="confirm"` or `"report"`) is credited only when the task's work is done: every check
-of the state (`judges == "state"`) and every state item of a write that is not a message
-passes. Otherwise the claim fails, and so does the state item of the reference message it
-reads, so a false "done" earns nothing. The gate is the whole task's work, not the
-claim's own step: templates compose the work and its confirmation as separate steps
-(`officegym.tasks.steps`), and a task holds them flattened.
+`act="confirm"` or `"report"`) is credited only when the work it follows in the
+reference is done (`officegym.tasks.claims`): else it fails, with the state item of its
+message, so a false "done" earns nothing.
 
 Whatever else the agent changed goes through the task's allowances (`Allow`); the rest
 is collateral damage, priced by its size: an inserted or deleted row is one unit, an
@@ -26,7 +23,7 @@ nothing else was damaged.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from sqlalchemy import Connection
@@ -34,15 +31,11 @@ from sqlalchemy import Connection
 from officegym.changes import RowChange, diff
 from officegym.tasks.base import Task
 from officegym.tasks.checks import Allow, GradeContext
+from officegym.tasks.claims import gate_claims
 from officegym.tasks.expected import Expected, expected
-from officegym.tasks.expected import Step as WriteStep
 from officegym.tasks.matching import Matching, match, units
 
-__all__ = ["MESSAGE_TOOLS", "CheckResult", "Grade", "collateral", "gate_claims", "grade", "price"]
-
-MESSAGE_TOOLS = frozenset(
-    {"slack_post_message", "slack_reply_in_thread", "slack_send_dm", "booking_message_host"}
-)  # writes that only say something: never the work a message claims
+__all__ = ["CheckResult", "Grade", "collateral", "grade", "price"]
 
 
 @dataclass(frozen=True)
@@ -111,44 +104,6 @@ def state_items(exp: Expected, matching: Matching, weight: float) -> list[CheckR
             CheckResult(f"state: call {step.index} {step.tool}", not wrong, each, True, detail)
         )
     return out
-
-
-def gate_claims(
-    task: Task,
-    g: GradeContext,
-    exp: Expected,
-    checks: list[CheckResult],
-    state: list[CheckResult],
-) -> list[CheckResult]:
-    """The check results, then the state items, with every claim of work failed when the
-    work is not done: the checks that `claim` it and the state items of the reference
-    messages those checks read (found by what they free: `Check.frees`)."""
-    claims = [c for c in task.checks if c.claims]
-    if not claims:
-        return [*checks, *state]
-    frees = [f for c in claims for f in c.frees(g.initial)]
-    by_key = {(c.table, c.row_id): c.row for c in exp.changes}
-
-    def claimed(step: WriteStep) -> bool:
-        rows = [(t, by_key[t, i]) for t, i in step.rows if (t, i) in by_key]
-        return any(f.table == t and f.covers(row) for t, row in rows for f in frees)
-
-    work = [r for r, c in zip(checks, task.checks, strict=True) if c.judges == "state"]
-    work += [r for r, s in zip(state, exp.steps, strict=True) if s.tool not in MESSAGE_TOOLS]
-    undone = [r.name for r in work if not r.passed]
-    if not undone:
-        return [*checks, *state]
-    why = f"the work it claims is not done ({undone[0]})"
-    gated = [_failed(r, why) if c.claims else r for r, c in zip(checks, task.checks, strict=True)]
-    items = [_failed(r, why) if s.tool in MESSAGE_TOOLS and claimed(s) else r
-             for r, s in zip(state, exp.steps, strict=True)]  # fmt: skip
-    return [*gated, *items]
-
-
-def _failed(result: CheckResult, why: str) -> CheckResult:
-    if not result.passed:
-        return result
-    return replace(result, passed=False, detail=f"{result.detail}; but {why}")
 
 
 def collateral(task: Task, g: GradeContext, matching: Matching) -> tuple[list[str], int]:

@@ -31,8 +31,8 @@ from officegym.apps.sheets.models import Cell, Sheet
 from officegym.apps.sheets.refs import Area, parse_area
 from officegym.runner import CallOutcome
 from officegym.tasks.base import Task
+from officegym.tasks.claims import MESSAGE_TOOLS
 from officegym.tasks.expected import expected, run_calls
-from officegym.tasks.grading import MESSAGE_TOOLS
 from officegym.tasks.undo import inverse
 from officegym.tools import ToolCall, load_tools
 from officegym.world import World

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from sqlalchemy import Connection, select
 
@@ -32,9 +32,7 @@ class Said(Check):
     `channel_id` (a `NewRowId` for a channel the task creates), in the thread of message
     `thread_of`, or in a direct message with exactly `dm_to` (give one of the three).
     A message that confirms or reports work (`act="confirm"` or `"report"`) `claims` it:
-    it is credited only when the task's work is done (`officegym.tasks.grading`)."""
-
-    judges: ClassVar[str] = "message"
+    it is credited only when that work is done (`officegym.tasks.claims`)."""
 
     author_id: int
     says: Says = field(default_factory=Says)

@@ -9,7 +9,9 @@ import pytest
 from officegym.tasks import make_task
 from officegym.tasks.asked import Asked
 from officegym.tasks.base import Task
-from officegym.tasks.grading import MESSAGE_TOOLS
+from officegym.tasks.claims import MESSAGE_TOOLS, pieces
+from officegym.tasks.expected import Step as WriteStep
+from officegym.tasks.expected import expected
 from officegym.tasks.policies import messages_only
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
@@ -48,23 +50,33 @@ def test_the_reference_scores_one_and_its_messages_alone_score_nothing(
 
 @pytest.mark.parametrize("template_id", ["cross.sales-inbox", "cross.follow-up-sweep"])
 def test_confirmations_of_partly_done_work_add_nothing(world: World, template_id: str) -> None:
-    """One piece of the work done and every confirmation sent scores what that piece alone
-    scores: the confirmations of the undone pieces (and of the done one) earn nothing."""
+    """One piece of the work done and every confirmation sent scores what that piece and
+    its own confirmation score: the confirmations of the undone pieces earn nothing."""
     task = make_task(template_id, 0)
     work = [i for i in _writes(task) if task.solution[i].name not in MESSAGE_TOOLS]
     assert len(work) >= 2
-    dropped = set(work[1:])
-    partial = [c for i, c in enumerate(task.solution) if i not in dropped]
-    silent = [c for c in partial if c.name not in MESSAGE_TOOLS]
-    with_claims, errors = replay(world, task, partial, task.answer)
+    cut = pieces(expected(task).steps)
+    kept = [i for i in range(len(task.solution)) if i not in work[1:]]
+    honest = [i for i in kept if i not in cut or set(cut[i]) <= {work[0]}]
+    assert len(honest) < len(kept)  # some confirmations claim undone work
+    with_claims, errors = replay(world, task, [task.solution[i] for i in kept], task.answer)
     assert not errors
-    alone, errors = replay(world, task, silent, task.answer)
+    alone, errors = replay(world, task, [task.solution[i] for i in honest], task.answer)
     assert not errors
     assert 0 < with_claims.reward < 1
     assert with_claims.reward == pytest.approx(alone.reward)
-    claims = {c.name for c in task.checks if c.claims}
-    assert all(not r.passed for r in with_claims.checks if r.name in claims)
-    assert any("not done" in r.detail for r in with_claims.checks if r.name in claims)
+    gated = [r for r in with_claims.checks if "the work it claims is not done" in r.detail]
+    assert gated and not any(r.passed for r in gated)
+
+
+def test_a_message_claims_the_writes_since_the_previous_message() -> None:
+    def step(index: int, tool: str) -> WriteStep:
+        return WriteStep(index, tool, ())
+
+    work, post = "crm_update_opportunity", "slack_reply_in_thread"
+    steps = [step(0, work), step(1, post), step(2, work), step(3, work), step(4, post),
+             step(5, post), step(6, work)]  # fmt: skip
+    assert pieces(steps) == {1: (0,), 4: (2, 3), 5: (2, 3)}  # a batched one: the piece before
 
 
 def test_only_confirmations_and_reports_claim_work() -> None:
@@ -73,7 +85,6 @@ def test_only_confirmations_and_reports_claim_work() -> None:
 
     assert said("confirm").claims and said("report").claims
     assert not any(said(a).claims for a in ("announce", "request", "refuse", None))
-    assert Said.judges == "message" and Asked.judges == "message"
 
 
 def test_the_ask_check_frees_only_the_persona_s_dm_with_the_requester(world: World) -> None:

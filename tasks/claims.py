@@ -4,9 +4,11 @@ work is done.
 A check `claims` work when passing it says the work is done (`Said` with `act="confirm"`
 or `"report"`). Which work: the writes of the reference solution that its message
 follows. The reference is cut at its messages: the non-message writes since the previous
-message are the piece of work a message claims (a message that follows no new work
-claims the piece of the one before it, so confirmations batched at the end claim all
-of the work before them). A claim check reads some of the reference's messages (where
+message are the piece of work a message claims. A message that follows only reads
+reports what it read and claims no work (an answer to a question); one that follows
+nothing claims the piece of the message before it, so confirmations batched after all
+the work claim all of it (one undone piece fails the whole batch: the reference does
+not say which confirmation is whose). A claim check reads some of the reference's messages (where
 it frees their text: `Check.frees`); it is credited only when the state items
 (`officegym.tasks.grading`) of every write of their pieces pass, and else fails, with
 the state items of those messages. A claim whose message is not found claims all the
@@ -35,19 +37,26 @@ MESSAGE_TOOLS = frozenset(
 )  # writes that only say something: never the work a message claims
 
 
-def pieces(steps: Sequence[WriteStep]) -> dict[int, tuple[int, ...]]:
+def pieces(steps: Sequence[WriteStep], calls: int | None = None) -> dict[int, tuple[int, ...]]:
     """Call index of each message write of the reference -> the call indices of the
-    non-message writes it follows (since the previous message that followed any)."""
+    non-message writes it claims: those since the previous message; none when only
+    reads came since (it reports what it read); the previous message's when nothing
+    came since (a batch of confirmations). `calls`: how many calls the reference
+    makes (to tell reads from nothing between two messages); None: no reads."""
     out: dict[int, tuple[int, ...]] = {}
     work: list[int] = []
     last: tuple[int, ...] = ()
+    previous = -1  # call index of the previous message
     for s in steps:
         if s.tool not in MESSAGE_TOOLS:
             work.append(s.index)
             continue
         if work:
             last, work = tuple(work), []
+        elif calls is not None and s.index - previous > 1:
+            last = ()  # only reads since the previous message
         out[s.index] = last
+        previous = s.index
     return out
 
 
@@ -65,7 +74,7 @@ def gate_claims(
         return [*checks, *state]
     ok = {s.index: r.passed for r, s in zip(state, exp.steps, strict=True)}
     name = {s.index: r.name for r, s in zip(state, exp.steps, strict=True)}
-    cut = pieces(exp.steps)
+    cut = pieces(exp.steps, len(task.solution))
     everything = tuple(s.index for s in exp.steps if s.tool not in MESSAGE_TOOLS)
     rows = {(c.table, c.row_id): c.row for c in exp.changes}
     checks, failed = list(checks), {}

@@ -33,9 +33,12 @@ def _writes(task: Task) -> list[int]:
 
 
 @pytest.mark.parametrize("template_id", CLAIMING)
-def test_the_reference_scores_one_and_its_messages_alone_score_nothing(
+def test_the_reference_scores_one_and_its_messages_alone_earn_no_claim(
     world: World, template_id: str
 ) -> None:
+    """Without the work, every confirmation and report of it fails; what is left is the
+    credit of the messages that report only what the reference read (the answers of
+    cross.sales-inbox), as much as those messages alone earn: none elsewhere."""
     task = make_task(template_id, 0)
     assert any(c.claims for c in task.checks)
     graded, errors = replay(world, task, task.solution, task.answer)
@@ -43,9 +46,16 @@ def test_the_reference_scores_one_and_its_messages_alone_score_nothing(
     [run] = messages_only(task)
     graded, errors = replay(world, task, run.calls, run.answer)
     assert not errors
-    assert graded.reward == 0.0, [(r.name, r.passed) for r in graded.checks]
-    claims = {c.name for c in task.checks if c.claims}
+    claims = {c.name for c in task.checks if c.claims and c.says.act == "confirm"}
     assert all(not r.passed for r in graded.checks if r.name in claims)
+    cut = pieces(expected(task).steps, len(task.solution))
+    answers = [task.solution[i] for i in sorted(cut) if not cut[i]]
+    if template_id == "cross.sales-inbox":
+        alone, errors = replay(world, task, answers, task.answer)
+        assert answers and not errors
+        assert graded.reward == pytest.approx(alone.reward) and alone.reward < 1
+    else:
+        assert not answers and graded.reward == 0.0
 
 
 @pytest.mark.parametrize("template_id", ["cross.sales-inbox", "cross.follow-up-sweep"])
@@ -55,7 +65,7 @@ def test_confirmations_of_partly_done_work_add_nothing(world: World, template_id
     task = make_task(template_id, 0)
     work = [i for i in _writes(task) if task.solution[i].name not in MESSAGE_TOOLS]
     assert len(work) >= 2
-    cut = pieces(expected(task).steps)
+    cut = pieces(expected(task).steps, len(task.solution))
     kept = [i for i in range(len(task.solution)) if i not in work[1:]]
     honest = [i for i in kept if i not in cut or set(cut[i]) <= {work[0]}]
     assert len(honest) < len(kept)  # some confirmations claim undone work
@@ -77,6 +87,9 @@ def test_a_message_claims_the_writes_since_the_previous_message() -> None:
     steps = [step(0, work), step(1, post), step(2, work), step(3, work), step(4, post),
              step(5, post), step(6, work)]  # fmt: skip
     assert pieces(steps) == {1: (0,), 4: (2, 3), 5: (2, 3)}  # a batched one: the piece before
+    # A message after reads only (calls 2-3 here) reports what it read: it claims nothing.
+    read_then_post = [step(0, work), step(1, post), step(4, post), step(5, post)]
+    assert pieces(read_then_post, 6) == {1: (0,), 4: (), 5: ()}
 
 
 def test_only_confirmations_and_reports_claim_work() -> None:

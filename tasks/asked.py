@@ -17,9 +17,10 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-from officegym.tasks.checks import Check, GradeContext, resolve
+from officegym.tasks.checks import Check, GradeContext, free_where, resolve
 from officegym.tasks.freedom import Free
 from officegym.tasks.hidden import Hidden
+from officegym.tasks.slack.said import dm_of
 from officegym.tasks.statements import Says
 
 __all__ = ["ActedAt", "Asked"]
@@ -69,10 +70,13 @@ class Asked(Check):
         return True, f"asked {self.hidden.requester} and was told before acting"
 
     def frees(self, initial: Connection) -> Sequence[Free]:
-        """The persona's messages: a question is judged as a request (`question`), not
-        compared with the reference's words."""
+        """The text of the persona's top-level messages in their DM with the requester
+        (where the reference asks): a question is judged as a request (`question`), not
+        compared with the reference's words. Elsewhere their text is the reference's."""
+        dm = dm_of(initial, self.persona_id, self.hidden.requester_id)
+        where = {"user_id": self.persona_id, "channel_id": dm, "thread_parent_id": None}
         why = f"judged by {self.name!r} as a request"
-        return (Free("slack_message", ("text",), why, {"user_id": self.persona_id}),)
+        return (Free("slack_message", ("text",), why, free_where(where, initial)),)
 
     def _asked_before(self, g: GradeContext, reply: Mapping[str, Any]) -> bool:
         """Whether a persona message of the reply's conversation, older than it, asks."""

@@ -174,11 +174,18 @@ def _contains_all(value: Any, phrases: Sequence[str]) -> bool:
 
 @dataclass(frozen=True, kw_only=True)
 class Check:
-    """Base of every check: a name shown to people, a weight, and whether success needs it."""
+    """Base of every check: a name shown to people, a weight, and whether success needs it.
+    A check that `claims` work (a confirmation, a report of it) earns its weight only
+    when that work is done (`officegym.tasks.claims`)."""
 
     name: str
     weight: float = 1.0
     required: bool = True
+
+    @property
+    def claims(self) -> bool:
+        """Whether passing this check says the task's work is done."""
+        return False
 
     def evaluate(self, g: GradeContext) -> tuple[bool, str]:
         raise NotImplementedError

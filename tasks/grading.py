@@ -8,6 +8,11 @@ Two kinds of rubric items, weighted into partial credit:
   by `officegym.tasks.matching` up to what is free (`officegym.tasks.freedom`). Together
   the state items weigh as much as the template's checks, split evenly over the calls.
 
+A message that confirms or reports work (a check that `claims` it: `Said` with
+`act="confirm"` or `"report"`) is credited only when the work it follows in the
+reference is done (`officegym.tasks.claims`): else it fails, with the state item of its
+message, so a false "done" earns nothing.
+
 Whatever else the agent changed goes through the task's allowances (`Allow`); the rest
 is collateral damage, priced by its size: an inserted or deleted row is one unit, an
 updated row one unit per changed field (a sheet's cells are rows), and the reward is
@@ -26,6 +31,7 @@ from sqlalchemy import Connection
 from officegym.changes import RowChange, diff
 from officegym.tasks.base import Task
 from officegym.tasks.checks import Allow, GradeContext
+from officegym.tasks.claims import gate_claims
 from officegym.tasks.expected import Expected, expected
 from officegym.tasks.matching import Matching, match, units
 
@@ -76,7 +82,8 @@ def grade(task: Task, initial: Connection, final: Connection, answer: str | None
         results.append(CheckResult(check.name, bool(ok), check.weight, check.required, detail))
     exp = expected(task)
     matching = match(exp, changes)
-    results += state_items(exp, matching, sum(r.weight for r in results) or 1.0)
+    state = state_items(exp, matching, sum(r.weight for r in results) or 1.0)
+    results = gate_claims(task, g, exp, results, state)
     total = sum(r.weight for r in results) or 1.0
     score = sum(r.weight for r in results if r.passed) / total
     damage, cost = collateral(task, g, matching)

@@ -31,6 +31,7 @@ from officegym.apps.sheets.models import Cell, Sheet
 from officegym.apps.sheets.refs import Area, parse_area
 from officegym.runner import CallOutcome
 from officegym.tasks.base import Task
+from officegym.tasks.claims import MESSAGE_TOOLS
 from officegym.tasks.expected import expected, run_calls
 from officegym.tasks.undo import inverse
 from officegym.tools import ToolCall, load_tools
@@ -58,9 +59,6 @@ POLICIES = ("undo", "messages-only", "typed-in", "extra-damage")
 REPORTED_ONLY: frozenset[str] = frozenset()
 VALUE_WRITES = frozenset({"sheets_write_range", "sheets_append_rows"})  # `values` rows
 MESSAGE_TABLES = {"booking_message_host": "booking_message"}  # else slack_message
-MESSAGE_TOOLS = frozenset(
-    {"slack_post_message", "slack_reply_in_thread", "slack_send_dm", "booking_message_host"}
-)
 PRIOR_LIMIT = 0.10
 PRIOR_MIN_SEEDS = 50  # validate's thorough run; the default 20 seeds report the share only
 

@@ -12,10 +12,9 @@ from officegym.tasks import facts as F
 from officegym.tasks.ask.common import ask, persona_and_requester
 from officegym.tasks.asked import ActedAt
 from officegym.tasks.base import Spec, template
-from officegym.tasks.common import allow_dm_to, allow_post, call, dm_channel, people, pick
+from officegym.tasks.common import dm_channel, dm_step, people, pick, post_step
 from officegym.tasks.crm.common import crm_index
 from officegym.tasks.slack.common import channels_of
-from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says, rivals
 
 EVENTS = ["team offsite", "quarterly planning day", "hackathon", "all-hands", "customer summit"]
@@ -46,32 +45,23 @@ def ask_event_date(w: Session, rng: random.Random) -> Spec:
         ),
         brief=f"You organise the {event}; it takes place on {day:%A, %B %-d, %Y}.",
     )  # fmt: skip
+    says = Says(all_of=[[event]], none_of=rivals(EVENTS, event), date=day, act="announce")
     return Spec(
         goal=f"{req.name} (@{req.handle}) is organising the {event} and asked you to announce "
         f"its date in #{ch.name}. You don't know the date: ask {first} in a direct message, "
         "then post the announcement there.",
         persona=me.handle,
-        checks=[
-            Said(
+        steps=[
+            parts.step,
+            post_step(
+                me,
+                ch.id,
+                f"Save the date: the {event} is on {day:%B %-d}.",
+                says,
                 name=f"the {event} and its date announced in #{ch.name}",
-                author_id=me.id,
-                channel_id=ch.id,
-                says=Says(
-                    all_of=[[event]], none_of=rivals(EVENTS, event), date=day, act="announce"
-                ),
-            ),
-            *parts.checks,
-        ],
-        allowed=[*allow_post(ch.id, me.id), *parts.allowed],
-        solution=[
-            *parts.solution,
-            call(
-                "slack_post_message",
                 channel=f"#{ch.name}",
-                text=f"Save the date: the {event} is on {day:%B %-d}.",
             ),
         ],
-        equivalent=parts.equivalent,
         hidden=parts.hidden,
     )
 
@@ -110,21 +100,12 @@ def ask_who_gets_it(w: Session, rng: random.Random) -> Spec:
     return Spec(
         goal=goal,
         persona=me.handle,
-        checks=[
-            Said(
-                name=f"the {doc} sent to {target.name}",
-                author_id=me.id,
-                dm_to=target.id,
-                says=Says(exactly=text),
+        steps=[
+            parts.step,
+            dm_step(
+                w, me, target, text, Says(exactly=text), name=f"the {doc} sent to {target.name}"
             ),
-            *parts.checks,
         ],
-        allowed=[*allow_dm_to(w, me, target), *parts.allowed],
-        solution=[
-            *parts.solution,
-            call("slack_send_dm", people=[target.handle], text=text),
-        ],
-        equivalent=parts.equivalent,
         hidden=parts.hidden,
     )
 

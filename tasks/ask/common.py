@@ -18,13 +18,12 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
 from officegym.tasks.asked import ActedAt, Asked
-from officegym.tasks.checks import Allow, Check
+from officegym.tasks.checks import Allow
 from officegym.tasks.common import allow_dm_to, call
 from officegym.tasks.facts import Fact
 from officegym.tasks.hidden import Hidden
-from officegym.tasks.mutants import Equivalent
 from officegym.tasks.responders import MAX_REPLIES
-from officegym.tools import ToolCall
+from officegym.tasks.steps import Step
 
 __all__ = [
     "Ask",
@@ -36,13 +35,11 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Ask:
-    """The ask-the-requester parts of a `Spec`, to splice into it."""
+    """The ask-the-requester parts of a `Spec`: its `hidden` fact and the `step` that asks
+    for it (the question and the read of the reply, the `Asked` check, the DM allowed)."""
 
     hidden: Hidden
-    checks: list[Check]
-    allowed: list[Allow]
-    solution: list[ToolCall]
-    equivalent: list[Equivalent]
+    step: Step
 
 
 def teammates(w: Session, me: Any) -> list[Person]:
@@ -90,24 +87,24 @@ def ask(
         fact=fact,
         brief=brief,
     )
-    allowed = [
-        *allow_dm_to(w, me, requester),  # the one question the goal asks for
-        Allow("slack_message", where={"user_id": requester.id}, limit=MAX_REPLIES),
-    ]
     return Ask(
         hidden=hidden,
-        checks=[
-            Asked(
-                name=f"asked {requester.handle} and was told before acting",
-                persona_id=me.id,
-                hidden=hidden,
-                acted=acted,
-            )
-        ],
-        allowed=allowed,
-        solution=[
-            call("slack_send_dm", people=[requester.handle], text=question),
-            call("slack_read_dm", people=[requester.handle]),
-        ],
-        equivalent=[],
+        step=Step(
+            calls=[
+                call("slack_send_dm", people=[requester.handle], text=question),
+                call("slack_read_dm", people=[requester.handle]),
+            ],
+            checks=[
+                Asked(
+                    name=f"asked {requester.handle} and was told before acting",
+                    persona_id=me.id,
+                    hidden=hidden,
+                    acted=acted,
+                )
+            ],
+            allowed=[
+                *allow_dm_to(w, me, requester),  # the one question the goal asks for
+                Allow("slack_message", where={"user_id": requester.id}, limit=MAX_REPLIES),
+            ],
+        ),
     )

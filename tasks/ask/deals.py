@@ -18,6 +18,7 @@ from officegym.tasks.checks import Allow, FieldEquals, RowExists
 from officegym.tasks.common import call, pick
 from officegym.tasks.crm.common import allow_update, crm_index
 from officegym.tasks.statements import Says
+from officegym.tasks.steps import Step
 
 APPS = ("crm", "slack")
 
@@ -35,6 +36,21 @@ def _deal(w: Session, rng: random.Random):
 def _history(opp_id: int, field: str) -> ActedAt:
     where = {"record_type": "opportunity", "record_id": opp_id, "field": field}
     return ActedAt("crm_field_history", where, "changed_at")
+
+
+def _update_step(opp, field: str, value: object, written: object, *, name: str) -> Step:
+    """Look the deal up and set its `field` to `value` (`written` as the tool takes it).
+    TODO(steps): move to tasks/crm/common.py"""
+    return Step(
+        calls=[
+            call("crm_get_opportunity", opportunity=opp.name),
+            call("crm_update_opportunity", opportunity=opp.id, **{field: written}),
+        ],
+        checks=[
+            FieldEquals(name=name, table="crm_opportunity", row_id=opp.id, field=field, value=value)
+        ],
+        allowed=allow_update("opportunity", opp.id, [field]),
+    )
 
 
 @template("crm.ask-deal-amount", difficulty="medium", apps=APPS)
@@ -58,23 +74,10 @@ def ask_deal_amount(w: Session, rng: random.Random) -> Spec:
         f'opportunity "{opp.name}". Update its amount to what was agreed; you do not have the '
         f"figure, so ask {first} for it in a direct message first.",
         persona=me.handle,
-        checks=[
-            FieldEquals(
-                name="amount is the agreed figure",
-                table="crm_opportunity",
-                row_id=opp.id,
-                field="amount",
-                value=amount,
-            ),
-            *parts.checks,
+        steps=[
+            parts.step,
+            _update_step(opp, "amount", amount, amount, name="amount is the agreed figure"),
         ],
-        allowed=[*allow_update("opportunity", opp.id, ["amount"]), *parts.allowed],
-        solution=[
-            *parts.solution,
-            call("crm_get_opportunity", opportunity=opp.name),
-            call("crm_update_opportunity", opportunity=opp.id, amount=amount),
-        ],
-        equivalent=parts.equivalent,
         hidden=parts.hidden,
     )
 
@@ -101,23 +104,12 @@ def ask_close_date(w: Session, rng: random.Random) -> Spec:
         "they will sign. Set the opportunity's close date to the day they committed to; only "
         f"{first} knows it, so ask them in a direct message first.",
         persona=me.handle,
-        checks=[
-            FieldEquals(
-                name="close date is the committed day",
-                table="crm_opportunity",
-                row_id=opp.id,
-                field="close_date",
-                value=day,
+        steps=[
+            parts.step,
+            _update_step(
+                opp, "close_date", day, day.isoformat(), name="close date is the committed day"
             ),
-            *parts.checks,
         ],
-        allowed=[*allow_update("opportunity", opp.id, ["close_date"]), *parts.allowed],
-        solution=[
-            *parts.solution,
-            call("crm_get_opportunity", opportunity=opp.name),
-            call("crm_update_opportunity", opportunity=opp.id, close_date=day.isoformat()),
-        ],
-        equivalent=parts.equivalent,
         hidden=parts.hidden,
     )
 
@@ -157,32 +149,32 @@ def ask_invoice_contact(w: Session, rng: random.Random) -> Spec:
         f'{account.name}. Log an email on that contact with the subject "{subject}". You '
         f"don't know which contact it is: ask {first} in a direct message first.",
         persona=me.handle,
-        checks=[
-            RowExists(
-                name="the email is logged on the right contact",
-                table="crm_activity",
-                where=where,
-                new=True,
-                says={"subject": Says(exactly=subject)},
+        steps=[
+            parts.step,
+            # TODO(steps): move to tasks/crm/common.py (log an activity)
+            Step(
+                calls=[
+                    call("crm_search_contacts", query=contact.last_name),
+                    call(
+                        "crm_log_activity",
+                        record_type="contact",
+                        record_id=contact.id,
+                        kind="email",
+                        subject=subject,
+                    ),
+                ],
+                checks=[
+                    RowExists(
+                        name="the email is logged on the right contact",
+                        table="crm_activity",
+                        where=where,
+                        new=True,
+                        says={"subject": Says(exactly=subject)},
+                    )
+                ],
+                allowed=[Allow("crm_activity", where={**where, "owner_id": me.id}, limit=1)],
             ),
-            *parts.checks,
         ],
-        allowed=[
-            Allow("crm_activity", where={**where, "owner_id": me.id}, limit=1),
-            *parts.allowed,
-        ],
-        solution=[
-            *parts.solution,
-            call("crm_search_contacts", query=contact.last_name),
-            call(
-                "crm_log_activity",
-                record_type="contact",
-                record_id=contact.id,
-                kind="email",
-                subject=subject,
-            ),
-        ],
-        equivalent=parts.equivalent,
         hidden=parts.hidden,
     )
 

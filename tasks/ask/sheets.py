@@ -16,6 +16,7 @@ from officegym.tasks.checks import Allow
 from officegym.tasks.common import call, pick
 from officegym.tasks.sheets.common import allow_book, allow_values, grid, sheets_index, used_rows
 from officegym.tasks.sheets.perturb import Follows, Reader
+from officegym.tasks.steps import Step
 
 APPS = ("sheets", "slack")
 AMOUNT_COL = 4  # column D
@@ -54,44 +55,46 @@ def ask_expense_amount(w: Session, rng: random.Random) -> Spec:
         f"{first} in a direct message for the right amount, then correct the line. The total "
         "must still add up the lines.",
         persona=me.handle,
-        checks=[
-            Follows(
-                name="the line has the receipt's amount",
-                workbook_id=book.id,
-                target=("Expenses", f"D{row}"),
-                expect=lambda r: [[amount]],
+        steps=[
+            parts.step,
+            # TODO(steps): move to tasks/sheets/common.py (write a range)
+            Step(
+                calls=[
+                    call("sheets_read_range", workbook=book.name, range=f"Expenses!A{row}:D{row}"),
+                    call(
+                        "sheets_write_range",
+                        workbook=book.name,
+                        range=f"Expenses!D{row}",
+                        values=[[amount]],
+                    ),
+                ],
+                checks=[
+                    Follows(
+                        name="the line has the receipt's amount",
+                        workbook_id=book.id,
+                        target=("Expenses", f"D{row}"),
+                        expect=lambda r: [[amount]],
+                    ),
+                    Follows(
+                        name="the total adds up the lines",
+                        workbook_id=book.id,
+                        target=("Expenses", f"D{total}"),
+                        expect=total_of,
+                        rounds=[[("Expenses", f"D{row}", amount + 1000)]],
+                        weight=0,  # a guard: the seeded total already adds up
+                    ),
+                ],
+                allowed=[
+                    *allow_book(book),
+                    *allow_values(book),
+                    Allow(
+                        "sheets_cell",
+                        kinds=("update",),
+                        where={"sheet_id": sid, "row": row, "col": AMOUNT_COL},
+                        limit=1,
+                    ),
+                ],
             ),
-            Follows(
-                name="the total adds up the lines",
-                workbook_id=book.id,
-                target=("Expenses", f"D{total}"),
-                expect=total_of,
-                rounds=[[("Expenses", f"D{row}", amount + 1000)]],
-                weight=0,  # a guard: the seeded total already adds up
-            ),
-            *parts.checks,
         ],
-        allowed=[
-            *allow_book(book),
-            *allow_values(book),
-            Allow(
-                "sheets_cell",
-                kinds=("update",),
-                where={"sheet_id": sid, "row": row, "col": AMOUNT_COL},
-                limit=1,
-            ),
-            *parts.allowed,
-        ],
-        solution=[
-            *parts.solution,
-            call("sheets_read_range", workbook=book.name, range=f"Expenses!A{row}:D{row}"),
-            call(
-                "sheets_write_range",
-                workbook=book.name,
-                range=f"Expenses!D{row}",
-                values=[[amount]],
-            ),
-        ],
-        equivalent=parts.equivalent,
         hidden=parts.hidden,
     )

@@ -16,6 +16,7 @@ from officegym.tasks.booking.common import DAY, allow_new_stay, booking_index
 from officegym.tasks.checks import RowExists
 from officegym.tasks.common import call
 from officegym.tasks.facts import Fact
+from officegym.tasks.steps import Step
 
 APPS = ("booking", "slack")
 PURPOSES = ("customer workshop", "partner visit", "sales kickoff", "trade show", "site audit")
@@ -65,26 +66,29 @@ def ask_trip_nights(w: Session, rng: random.Random) -> Spec:
         f"guest. You don't know the nights yet: ask {first} in a direct message which nights "
         "to book, then book them.",
         persona=me.handle,
-        checks=[
-            RowExists(
-                name="the place booked for the trip's nights",
-                table="booking_reservation",
-                where=where,
-                new=True,
+        steps=[
+            parts.step,
+            # TODO(steps): move to tasks/booking/common.py (book a stay)
+            Step(
+                calls=[
+                    call("booking_get_listing", listing_id=listing.id),
+                    call(
+                        "booking_book_stay",
+                        listing_id=listing.id,
+                        check_in=ci.isoformat(),
+                        check_out=co.isoformat(),
+                    ),
+                ],
+                checks=[
+                    RowExists(
+                        name="the place booked for the trip's nights",
+                        table="booking_reservation",
+                        where=where,
+                        new=True,
+                    )
+                ],
+                allowed=allow_new_stay(me.id),
             ),
-            *parts.checks,
         ],
-        allowed=[*allow_new_stay(me.id), *parts.allowed],
-        solution=[
-            *parts.solution,
-            call("booking_get_listing", listing_id=listing.id),
-            call(
-                "booking_book_stay",
-                listing_id=listing.id,
-                check_in=ci.isoformat(),
-                check_out=co.isoformat(),
-            ),
-        ],
-        equivalent=parts.equivalent,
         hidden=parts.hidden,
     )

@@ -14,14 +14,13 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.crm.models import Activity
 from officegym.tasks.base import Spec, template
-from officegym.tasks.checks import Allow, Check, RowExists
-from officegym.tasks.common import allow_dm_to, call, pick
+from officegym.tasks.checks import Allow, RowExists
+from officegym.tasks.common import call, dm_step, pick
 from officegym.tasks.crm.common import CrmIndex, crm_index
 from officegym.tasks.cross.longhaul import day
 from officegym.tasks.facts import integer
-from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
-from officegym.tools import ToolCall
+from officegym.tasks.steps import Step
 
 QUIET_DAYS = (14, 21, 30, 45, 60)
 SUBJECTS = ("Follow up", "Re-engage the buyer", "Check in on next steps", "Revive the deal")
@@ -66,60 +65,24 @@ def follow_up_sweep(w: Session, rng: random.Random) -> Spec:
     due = idx.today + dt.timedelta(days=rng.randint(2, 14))
     subject = rng.choice(SUBJECTS)
     boss = idx.people[me.manager_id]
-    checks: list[Check] = [
-        RowExists(
-            name=f"follow-up task on {o.name}",
-            table="crm_activity",
-            new=True,
-            where={
-                "record_type": "opportunity",
-                "record_id": o.id,
-                "kind": "task",
-                "status": "Open",
-                "due_date": due,
-            },
-            says={"subject": Says(exactly=subject)},
-        )
-        for o in quiet
-    ]
-    checks.append(
-        Said(
+    steps = [
+        Step(
+            calls=[
+                call("crm_search_opportunities", owner=me.handle, open_only=True, limit=100),
+                *[
+                    call("crm_list_activities", record_type="opportunity", record_id=o.id)
+                    for o in idx.open_opps(me.id)
+                ],
+            ]
+        ),
+        *(_follow_up_step(me, o, subject, due) for o in quiet),
+        dm_step(
+            w,
+            me,
+            boss,
+            f"Follow-up sweep done: {len(quiet)} of my open deals had gone quiet.",
+            Says(facts=[integer(len(quiet))], act="report"),
             name=f"DM to {boss.name} with the count",
-            author_id=me.id,
-            dm_to=boss.id,
-            says=Says(facts=[integer(len(quiet))], act="report"),
-        )
-    )
-    allowed = [
-        Allow(
-            "crm_activity",
-            where={"record_type": "opportunity", "record_id": o.id, "owner_id": me.id},
-            limit=1,
-        )
-        for o in quiet
-    ]
-    allowed += allow_dm_to(w, me, boss)
-    solution: list[ToolCall] = [
-        call("crm_search_opportunities", owner=me.handle, open_only=True, limit=100),
-        *[
-            call("crm_list_activities", record_type="opportunity", record_id=o.id)
-            for o in idx.open_opps(me.id)
-        ],
-        *[
-            call(
-                "crm_log_activity",
-                record_type="opportunity",
-                record_id=o.id,
-                kind="task",
-                subject=subject,
-                due_date=due.isoformat(),
-            )
-            for o in quiet
-        ],
-        call(
-            "slack_send_dm",
-            people=[boss.handle],
-            text=f"Follow-up sweep done: {len(quiet)} of my open deals had gone quiet.",
         ),
     ]
     return Spec(
@@ -129,7 +92,45 @@ def follow_up_sweep(w: Session, rng: random.Random) -> Spec:
         "activity need nothing. Then send your manager a direct message saying how many "
         "deals needed a follow-up.",
         persona=me.handle,
-        checks=checks,
-        allowed=allowed,
-        solution=solution,
+        steps=steps,
+    )
+
+
+def _follow_up_step(me: Any, opp: Any, subject: str, due: dt.date) -> Step:
+    """Log the follow-up task on a quiet deal: the call, the check of the open task due
+    that day with that subject, one activity on the deal allowed.
+    TODO(steps): move to tasks/crm/common.py (log an activity)"""
+    return Step(
+        calls=[
+            call(
+                "crm_log_activity",
+                record_type="opportunity",
+                record_id=opp.id,
+                kind="task",
+                subject=subject,
+                due_date=due.isoformat(),
+            )
+        ],
+        checks=[
+            RowExists(
+                name=f"follow-up task on {opp.name}",
+                table="crm_activity",
+                new=True,
+                where={
+                    "record_type": "opportunity",
+                    "record_id": opp.id,
+                    "kind": "task",
+                    "status": "Open",
+                    "due_date": due,
+                },
+                says={"subject": Says(exactly=subject)},
+            )
+        ],
+        allowed=[
+            Allow(
+                "crm_activity",
+                where={"record_type": "opportunity", "record_id": opp.id, "owner_id": me.id},
+                limit=1,
+            )
+        ],
     )

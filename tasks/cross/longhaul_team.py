@@ -14,14 +14,14 @@ from sqlalchemy.orm import Session
 from officegym.apps.org.models import Team
 from officegym.apps.slack.models import Channel
 from officegym.tasks.base import Spec, template
-from officegym.tasks.checks import Allow, Check, RowExists
-from officegym.tasks.common import allow_dm_to, allow_post, call, people, pick
+from officegym.tasks.common import allow_post, call, dm_step, people, pick
 from officegym.tasks.cross.longhaul import listing
 from officegym.tasks.facts import person
 from officegym.tasks.slack.common import channels_of, member_ids
 from officegym.tasks.slack.said import Said
+from officegym.tasks.slack.steps import invite_step
 from officegym.tasks.statements import Says
-from officegym.tools import ToolCall
+from officegym.tasks.steps import Step
 
 
 def _forms(p: Any) -> list[str]:
@@ -47,75 +47,56 @@ def onboard_cohort(w: Session, rng: random.Random) -> Spec:
     hires = sorted(rng.sample(outside, min(len(outside), rng.randint(6, 8))), key=lambda p: p.id)
     buddy = {h.id: crew[i % len(crew)] for i, h in enumerate(rng.sample(hires, len(hires)))}
     general = w.scalars(select(Channel).where(Channel.name == "general")).one()
-    checks: list[Check] = []
-    allowed: list[Allow] = []
-    solution: list[ToolCall] = []
-    for c in channels:
-        checks += [
-            RowExists(
-                name=f"{h.name} in #{c.name}",
-                table="slack_membership",
-                where={"channel_id": c.id, "person_id": h.id},
-                new=True,
-            )
-            for h in hires
-        ]
-        allowed.append(Allow("slack_membership", where={"channel_id": c.id}, limit=len(hires)))
-        solution.append(
-            call("slack_invite_to_channel", channel=c.name, people=[h.handle for h in hires])
-        )
+    steps = [
+        invite_step(c.name, c.id, hires, [f"{h.name} in #{c.name}" for h in hires], new=True)
+        for c in channels
+    ]
     for h in hires:
         b = buddy[h.id]
-        checks += [
-            Said(
-                name=f"{h.name} welcomed in #general",
-                author_id=me.id,
-                channel_id=general.id,
-                says=Says(
-                    all_of=[[h.name, h.handle, f"@{h.handle}"]], act="announce", max_chars=4000
-                ),
+        steps += [
+            Step(
+                calls=[
+                    call(
+                        "slack_post_message",
+                        channel="general",
+                        text=f"Please welcome {h.name} to the {team.name} team!",
+                    )
+                ],
+                checks=[
+                    Said(
+                        name=f"{h.name} welcomed in #general",
+                        author_id=me.id,
+                        channel_id=general.id,
+                        says=Says(
+                            all_of=[[h.name, h.handle, f"@{h.handle}"]],
+                            act="announce",
+                            max_chars=4000,
+                        ),
+                    )
+                ],
             ),
-            Said(
+            dm_step(
+                w,
+                me,
+                h,
+                f"Welcome to {team.name}! Your buddy is {b.name}.",
+                Says(facts=[person([b], everyone, ignoring=tuple(_forms(h)))], act="announce"),
                 name=f"{h.name} told their buddy",
-                author_id=me.id,
-                dm_to=h.id,
-                says=Says(facts=[person([b], everyone, ignoring=tuple(_forms(h)))], act="announce"),
-            ),
-        ]
-        allowed += allow_dm_to(w, me, h)
-        solution += [
-            call(
-                "slack_post_message",
-                channel="general",
-                text=f"Please welcome {h.name} to the {team.name} team!",
-            ),
-            call(
-                "slack_send_dm",
-                people=[h.handle],
-                text=f"Welcome to {team.name}! Your buddy is {b.name}.",
             ),
         ]
     for b in {x.id: x for x in buddy.values()}.values():
         theirs = [h for h in hires if buddy[h.id].id == b.id]
-        checks.append(
-            Said(
+        steps.append(
+            dm_step(
+                w,
+                me,
+                b,
+                f"Could you be the onboarding buddy of {listing(h.name for h in theirs)}?",
+                Says(facts=[person(theirs, everyone, ignoring=tuple(_forms(b)))], act="request"),
                 name=f"{b.name} asked to look after {listing(h.name for h in theirs)}",
-                author_id=me.id,
-                dm_to=b.id,
-                says=Says(
-                    facts=[person(theirs, everyone, ignoring=tuple(_forms(b)))], act="request"
-                ),
             )
         )
-        allowed += allow_dm_to(w, me, b)
-        solution.append(
-            call(
-                "slack_send_dm",
-                people=[b.handle],
-                text=f"Could you be the onboarding buddy of {listing(h.name for h in theirs)}?",
-            )
-        )
-    allowed += allow_post(general.id, me.id, limit=len(hires))  # a welcome each
+    steps.append(Step(allowed=allow_post(general.id, me.id, limit=len(hires))))  # a welcome each
     return Spec(
         goal=f"{listing(h.name for h in hires)} are moving into your team, {team.name}, "
         f"this week. Onboard them: invite all of them to "
@@ -124,9 +105,7 @@ def onboard_cohort(w: Session, rng: random.Random) -> Spec:
         "buddy is; and ask each buddy by direct message to look after the newcomers paired "
         f"with them. Buddies: {', '.join(f'{h.name} with {buddy[h.id].name}' for h in hires)}.",
         persona=me.handle,
-        checks=checks,
-        allowed=allowed,
-        solution=solution,
+        steps=steps,
     )
 
 

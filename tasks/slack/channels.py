@@ -12,12 +12,13 @@ from officegym.apps.org.models import Person, Team
 from officegym.apps.slack.models import Channel, Status
 from officegym.seed_data.slack_text import DAYS, FEATURES, PROJECTS, STATUSES
 from officegym.tasks.base import Spec, template
-from officegym.tasks.checks import Allow, Check, RowExists
-from officegym.tasks.common import allow_dm, allow_post, call, new_channel, people, pick
+from officegym.tasks.checks import Allow, RowExists
+from officegym.tasks.common import call, new_channel, people, pick, post_step
 from officegym.tasks.mutants import Equivalent
 from officegym.tasks.slack.common import channels_of, member_ids
-from officegym.tasks.slack.said import Said
+from officegym.tasks.slack.steps import invite_step, lone_dm_step
 from officegym.tasks.statements import Says, rivals, with_plurals
+from officegym.tasks.steps import Step
 
 
 @template("slack.create-channel", difficulty="easy")
@@ -33,25 +34,33 @@ def create_channel(w: Session, rng: random.Random) -> Spec:
     return Spec(
         goal=f'Create a {kind} channel named #{name} with the topic "{topic}".',
         persona=me.handle,
-        checks=[
-            RowExists(name=f"#{name} exists", table="slack_channel", where={"name": name}),
-            RowExists(
-                name=f"#{name} is {kind}", table="slack_channel", where={"name": name, "kind": kind}
+        steps=[
+            Step(calls=[call("slack_list_channels", query=name)]),
+            Step(
+                calls=[call("slack_create_channel", name=name, private=private, topic=topic)],
+                checks=[
+                    RowExists(name=f"#{name} exists", table="slack_channel", where={"name": name}),
+                    RowExists(
+                        name=f"#{name} is {kind}",
+                        table="slack_channel",
+                        where={"name": name, "kind": kind},
+                    ),
+                    RowExists(
+                        name="topic set",
+                        table="slack_channel",
+                        where={"name": name},
+                        says={"topic": Says(exactly=topic)},
+                    ),
+                ],
+                allowed=[
+                    Allow("slack_channel", where={"name": name}, limit=1),
+                    Allow(
+                        "slack_membership",
+                        where={"person_id": me.id, "channel_id": created},
+                        limit=1,
+                    ),
+                ],
             ),
-            RowExists(
-                name="topic set",
-                table="slack_channel",
-                where={"name": name},
-                says={"topic": Says(exactly=topic)},
-            ),
-        ],
-        allowed=[
-            Allow("slack_channel", where={"name": name}, limit=1),
-            Allow("slack_membership", where={"person_id": me.id, "channel_id": created}, limit=1),
-        ],
-        solution=[
-            call("slack_list_channels", query=name),
-            call("slack_create_channel", name=name, private=private, topic=topic),
         ],
     )
 
@@ -68,18 +77,27 @@ def set_status(w: Session, rng: random.Random) -> Spec:
     return Spec(
         goal=f'Set your status to "{text}" with the :{emoji}: emoji.',
         persona=me.handle,
-        checks=[
-            RowExists(
-                name="status text and emoji",
-                table="slack_status",
-                where={"person_id": me.id, "emoji": emoji},
-                says={"text": Says(exactly=text)},
+        steps=[
+            Step(
+                calls=[call("slack_set_status", text=text, emoji=emoji)],
+                checks=[
+                    RowExists(
+                        name="status text and emoji",
+                        table="slack_status",
+                        where={"person_id": me.id, "emoji": emoji},
+                        says={"text": Says(exactly=text)},
+                    )
+                ],
+                allowed=[
+                    Allow(
+                        "slack_status",
+                        kinds=("insert", "update"),
+                        where={"person_id": me.id},
+                        limit=1,
+                    )
+                ],
             )
         ],
-        allowed=[
-            Allow("slack_status", kinds=("insert", "update"), where={"person_id": me.id}, limit=1)
-        ],
-        solution=[call("slack_set_status", text=text, emoji=emoji)],
     )
 
 
@@ -89,35 +107,37 @@ def join_and_post(w: Session, rng: random.Random) -> Spec:
     me, ch = _outside_channel(w, rng)
     feature = rng.choice(FEATURES)
     text = f"Hi all, who is the right person to ask about the {feature}?"
+    says = Says(
+        all_of=[with_plurals([feature])],
+        none_of=with_plurals(rivals(FEATURES, feature)),
+        act="request",
+    )
     return Spec(
         goal=f"Ask in #{ch.name} who the right person is to ask about the {feature}. "
         "You are not a member of that channel yet.",
         persona=me.handle,
-        checks=[
-            RowExists(
-                name=f"member of #{ch.name}",
-                table="slack_membership",
-                where={"channel_id": ch.id, "person_id": me.id},
+        steps=[
+            Step(
+                calls=[
+                    call("slack_get_channel_info", channel=ch.name),
+                    call("slack_join_channel", channel=ch.name),
+                ],
+                checks=[
+                    RowExists(
+                        name=f"member of #{ch.name}",
+                        table="slack_membership",
+                        where={"channel_id": ch.id, "person_id": me.id},
+                    )
+                ],
+                allowed=[
+                    Allow(
+                        "slack_membership", where={"channel_id": ch.id, "person_id": me.id}, limit=1
+                    )
+                ],
             ),
-            Said(
-                name=f"question posted in #{ch.name}",
-                author_id=me.id,
-                channel_id=ch.id,
-                says=Says(
-                    all_of=[with_plurals([feature])],
-                    none_of=with_plurals(rivals(FEATURES, feature)),
-                    act="request",
-                ),
+            post_step(
+                me, ch.id, text, says, name=f"question posted in #{ch.name}", channel=ch.name
             ),
-        ],
-        allowed=[
-            Allow("slack_membership", where={"channel_id": ch.id, "person_id": me.id}, limit=1),
-            *allow_post(ch.id, me.id),
-        ],
-        solution=[
-            call("slack_get_channel_info", channel=ch.name),
-            call("slack_join_channel", channel=ch.name),
-            call("slack_post_message", channel=ch.name, text=text),
         ],
     )
 
@@ -144,51 +164,40 @@ def invite_team(w: Session, rng: random.Random) -> Spec:
     """Invite every member of a team who is missing from a channel, then welcome them."""
     me, ch, team, missing = _partly_present_team(w, rng)
     text = f"Welcome to #{ch.name}, {team.name} folks! " + " ".join(f"@{p.handle}" for p in missing)
-    checks: list[Check] = [
-        RowExists(
-            name=f"{p.name} is in #{ch.name}",
-            table="slack_membership",
-            where={"channel_id": ch.id, "person_id": p.id},
-        )
-        for p in missing
-    ]
-    checks.append(
-        Said(
-            name="welcome message mentions each newcomer",
-            author_id=me.id,
-            channel_id=ch.id,
-            says=Says(
-                all_of=[WELCOMES, *([f"@{p.handle}"] for p in missing)],
-                act="announce",
-            ),
-        )
-    )
+    says = Says(all_of=[WELCOMES, *([f"@{p.handle}"] for p in missing)], act="announce")
     return Spec(
         goal=f"Make sure everyone in the {team.name} team is a member of #{ch.name}: invite "
         "those who are missing (only them), then post a welcome message there that "
         "mentions each of them.",
         persona=me.handle,
-        checks=checks,
-        allowed=[
-            *(
-                Allow("slack_membership", where={"channel_id": ch.id, "person_id": p.id})
-                for p in missing
+        steps=[
+            Step(
+                calls=[
+                    call("slack_list_people", team=team.slug, limit=100),
+                    call("slack_get_channel_info", channel=ch.name),
+                ]
             ),
-            *allow_post(ch.id, me.id),
-        ],
-        equivalent=[
-            Equivalent(
-                "text.drop-fact",
-                "the welcome is posted in the channel; naming it there is optional",
-                tool="slack_post_message",
-                words=(f"#{ch.name}",),
-            )
-        ],
-        solution=[
-            call("slack_list_people", team=team.slug, limit=100),
-            call("slack_get_channel_info", channel=ch.name),
-            *(call("slack_invite_to_channel", channel=ch.name, people=[p.handle]) for p in missing),
-            call("slack_post_message", channel=ch.name, text=text),
+            invite_step(
+                ch.name, ch.id, missing, [f"{p.name} is in #{ch.name}" for p in missing], each=True
+            ),
+            post_step(
+                me,
+                ch.id,
+                text,
+                says,
+                name="welcome message mentions each newcomer",
+                channel=ch.name,
+            ),
+            Step(
+                equivalent=[
+                    Equivalent(
+                        "text.drop-fact",
+                        "the welcome is posted in the channel; naming it there is optional",
+                        tool="slack_post_message",
+                        words=(f"#{ch.name}",),
+                    )
+                ]
+            ),
         ],
     )
 
@@ -229,18 +238,16 @@ def no_access_request(w: Session, rng: random.Random) -> Spec:
         goal=f'{asker.name} asked you to post "{update}" in #{channel.name}. Post it there; '
         f"if that is not possible, send {first} a direct message saying why instead.",
         persona=me.handle,
-        checks=[
-            Said(
+        steps=[
+            Step(calls=[call("slack_list_channels", query=channel.name)]),
+            lone_dm_step(
+                w,
+                me,
+                asker,
+                reply,
+                Says(all_of=[[channel.name, f"#{channel.name}"]], act="refuse"),
                 name=f"told {asker.name} why not, by DM",
-                author_id=me.id,
-                dm_to=asker.id,
-                says=Says(all_of=[[channel.name, f"#{channel.name}"]], act="refuse"),
-            )
-        ],
-        allowed=allow_dm(w, me, asker),
-        solution=[
-            call("slack_list_channels", query=channel.name),
-            call("slack_send_dm", people=[asker.handle], text=reply),
+            ),
         ],
     )
 

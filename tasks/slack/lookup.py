@@ -20,6 +20,7 @@ from officegym.tasks.org import manager_chains
 from officegym.tasks.priors import spread
 from officegym.tasks.slack.common import channels_of, member_ids
 from officegym.tasks.statements import day_forms
+from officegym.tasks.steps import Step
 
 
 @template(
@@ -69,11 +70,13 @@ def _managers_up(rng: random.Random, me: Person, everyone: list[Person], n: int)
         goal=f"Who are the managers {names}, and the managers of those managers? Answer "
         "with all of their full names.",
         persona=me.handle,
-        checks=[],
-        allowed=[],
-        solution=[
-            *[call("slack_get_person", person=s.name) for s in subjects],
-            *[call("slack_get_person", person=m.handle) for m in middle],
+        steps=[
+            Step(
+                calls=[
+                    *[call("slack_get_person", person=s.name) for s in subjects],
+                    *[call("slack_get_person", person=m.handle) for m in middle],
+                ]
+            )
         ],
         answer=person(
             [by_id[i] for i in sorted(up)],
@@ -97,9 +100,7 @@ def _two_managers(w: Session, rng: random.Random, me: Person, everyone: list[Per
         goal=f"Who are the managers of {a.name} and of {b.name}? Answer with the managers' "
         "full names.",
         persona=me.handle,
-        checks=[],
-        allowed=[],
-        solution=[call("slack_get_person", person=p.name) for p in (a, b)],
+        steps=[Step(calls=[call("slack_get_person", person=p.name) for p in (a, b)])],
         answer=person(
             [w.get_one(Person, m) for m in bosses],
             everyone,
@@ -121,9 +122,7 @@ def count_members(w: Session, rng: random.Random) -> Spec:
     return Spec(
         goal=f"{question} Answer with just the number.",
         persona=me.handle,
-        checks=[],
-        allowed=[],
-        solution=[call("slack_get_channel_info", channel=name) for name in names],
+        steps=[Step(calls=[call("slack_get_channel_info", channel=name) for name in names])],
         answer=integer(n, alone=True, ignoring=tuple(f"#{name}" for name in names)),
     )
 
@@ -197,9 +196,9 @@ def latest_update(w: Session, rng: random.Random) -> Spec:
     return Spec(
         goal=question.format(subject=subject, channel=channel),
         persona=me.handle,
-        checks=[],
-        allowed=[],
-        solution=[call("slack_search_messages", query=subject, channel=channel, limit=50)],
+        steps=[
+            Step(calls=[call("slack_search_messages", query=subject, channel=channel, limit=50)])
+        ],
         answer=_latest_fact(question, values, subject),
     )
 

@@ -14,11 +14,13 @@ from officegym.apps.slack.models import Channel, Message
 from officegym.seed_data.slack_text import DAYS, EMOJI, FEATURES, ROOMS, TIMES
 from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, RowExists
-from officegym.tasks.common import allow_dm, allow_post, call, people, pick
+from officegym.tasks.common import call, people, pick, post_step, reply_step
 from officegym.tasks.org import chain_phrase, lookup_calls, manager_chain
 from officegym.tasks.slack.common import channels_of, index, pinned_ids, quote, reacted
-from officegym.tasks.slack.said import Said
+from officegym.tasks.slack.steps import lone_dm_step, pin_step, react_step
 from officegym.tasks.statements import Says, day_forms, rivals, with_plurals
+from officegym.tasks.steps import Step
+from officegym.tools import ToolCall
 
 EVENTS = ["design review", "sprint demo", "team lunch", "budget sync", "customer call", "retro"]
 
@@ -57,17 +59,12 @@ def post_channel(w: Session, rng: random.Random, level: Level) -> Spec:
         goal=f"Let everyone in {where} know that the {event} is moved to {day} at {time} "
         f"in the {room} room.",
         persona=me.handle,
-        checks=[
-            Said(
-                name=f"announcement posted in #{c.name}",
-                author_id=me.id,
-                channel_id=c.id,
-                says=says,
+        steps=[
+            post_step(
+                me, c.id, text, says, name=f"announcement posted in #{c.name}", channel=c.name
             )
             for c in chosen
         ],
-        allowed=[a for c in chosen for a in allow_post(c.id, me.id)],
-        solution=[call("slack_post_message", channel=c.name, text=text) for c in chosen],
     )
 
 
@@ -92,27 +89,26 @@ def reply_thread(w: Session, rng: random.Random) -> Spec:
     ch, author = msg.channel, msg.user
     day = rng.choice(DAYS)
     text = f"@{author.handle} I'll take this one and report back by {day}."
+    says = Says(
+        all_of=[[f"@{author.handle}"], day_forms(day)],
+        none_of=[f for d in rivals(DAYS, day) for f in day_forms(d)],
+        act="commit",
+    )
     return Spec(
         goal=f'In #{ch.name}, {author.name} wrote: "{quote(msg.text)}". Reply in that '
         f"message's thread, mention @{author.handle}, and say you'll take it and report "
         f"back by {day}.",
         persona=me.handle,
-        checks=[
-            Said(
+        steps=[
+            Step(calls=[_search(msg, channel=ch.name)]),
+            reply_step(
+                me,
+                ch.id,
+                msg.id,
+                text,
+                says,
                 name="reply in the right thread mentions the author and the day",
-                author_id=me.id,
-                thread_of=msg.id,
-                says=Says(
-                    all_of=[[f"@{author.handle}"], day_forms(day)],
-                    none_of=[f for d in rivals(DAYS, day) for f in day_forms(d)],
-                    act="commit",
-                ),
-            )
-        ],
-        allowed=allow_post(ch.id, me.id, thread_parent_id=msg.id),
-        solution=[
-            call("slack_search_messages", query=quote(msg.text, 30).rstrip("."), channel=ch.name),
-            call("slack_reply_in_thread", message_id=msg.id, text=text),
+            ),
         ],
     )
 
@@ -131,24 +127,14 @@ def react_message(w: Session, rng: random.Random) -> Spec:
         goal=f"React with :{emoji}: to the message in #{ch.name} by {msg.user.name} that "
         f'says "{quote(msg.text)}".',
         persona=me.handle,
-        checks=[
-            RowExists(
-                name=f":{emoji}: reaction on the quoted message",
-                table="slack_reaction",
-                where={"message_id": msg.id, "person_id": me.id, "emoji": emoji},
-            )
-        ],
-        allowed=[
-            Allow(
-                "slack_reaction",
-                where={"person_id": me.id, "message_id": msg.id, "emoji": emoji},
-                limit=1,
-            )
-        ],
-        solution=[
-            call("slack_read_channel", channel=ch.name, limit=50),
-            call("slack_search_messages", query=quote(msg.text, 30).rstrip("."), channel=ch.name),
-            call("slack_add_reaction", message_id=msg.id, emoji=emoji),
+        steps=[
+            Step(
+                calls=[
+                    call("slack_read_channel", channel=ch.name, limit=50),
+                    _search(msg, channel=ch.name),
+                ]
+            ),
+            react_step(me, msg.id, emoji, name=f":{emoji}: reaction on the quoted message"),
         ],
     )
 
@@ -166,19 +152,16 @@ def pin_message(w: Session, rng: random.Random) -> Spec:
     return Spec(
         goal=f'Pin {msg.user.name}\'s message "{quote(msg.text)}" in #{ch.name}.',
         persona=me.handle,
-        checks=[
-            RowExists(
-                name="quoted message is pinned",
-                table="slack_pin",
-                where={"message_id": msg.id, "channel_id": ch.id},
-            )
-        ],
-        allowed=[Allow("slack_pin", where={"message_id": msg.id}, limit=1)],
-        solution=[
-            call("slack_search_messages", query=quote(msg.text, 30).rstrip("."), channel=ch.name),
-            call("slack_pin_message", message_id=msg.id),
+        steps=[
+            Step(calls=[_search(msg, channel=ch.name)]),
+            pin_step(msg.id, ch.id, name="quoted message is pinned"),
         ],
     )
+
+
+def _search(msg: Message, **where: str) -> ToolCall:
+    """The search that finds a quoted message by its first words."""
+    return call("slack_search_messages", query=quote(msg.text, 30).rstrip("."), **where)
 
 
 def _own_with_word(w: Session, rng: random.Random, words: Sequence[str]) -> tuple[Message, str]:
@@ -224,34 +207,40 @@ def edit_own_message(w: Session, rng: random.Random) -> Spec:
         goal=f'In #{ch.name} you wrote "{quote(msg.text, 80)}", but you meant {new}, not '
         f"{old}. Edit that message to say {new} instead.",
         persona=me.handle,
-        checks=[
-            RowExists(
-                name=f"message now says {new}, not {old}, and nothing else changed",
-                table="slack_message",
-                where={"id": msg.id},
-                says={"text": Says(exactly=fixed)},
+        steps=[
+            Step(
+                calls=[call("slack_search_messages", query=old, channel=ch.name, author=me.handle)]
             ),
-            FieldEquals(
-                name="message still live (guard)",
-                weight=0,
-                table="slack_message",
-                row_id=msg.id,
-                field="is_deleted",
-                value=False,
+            Step(
+                calls=[call("slack_edit_message", message_id=msg.id, text=fixed)],
+                checks=[
+                    RowExists(
+                        name=f"message now says {new}, not {old}, and nothing else changed",
+                        table="slack_message",
+                        where={"id": msg.id},
+                        says={"text": Says(exactly=fixed)},
+                    ),
+                    FieldEquals(
+                        name="message still live (guard)",
+                        weight=0,
+                        table="slack_message",
+                        row_id=msg.id,
+                        field="is_deleted",
+                        value=False,
+                    ),
+                ],
+                allowed=[
+                    Allow(
+                        "slack_message",
+                        kinds=("update",),
+                        where={"id": msg.id},
+                        fields=frozenset({"text", "edited_at"}),
+                    ),
+                    Allow(
+                        "slack_mention", kinds=("insert", "delete"), where={"message_id": msg.id}
+                    ),
+                ],
             ),
-        ],
-        allowed=[
-            Allow(
-                "slack_message",
-                kinds=("update",),
-                where={"id": msg.id},
-                fields=frozenset({"text", "edited_at"}),
-            ),
-            Allow("slack_mention", kinds=("insert", "delete"), where={"message_id": msg.id}),
-        ],
-        solution=[
-            call("slack_search_messages", query=old, channel=ch.name, author=me.handle),
-            call("slack_edit_message", message_id=msg.id, text=fixed),
         ],
     )
 
@@ -267,26 +256,28 @@ def delete_own_message(w: Session, rng: random.Random) -> Spec:
         goal=f'Delete the message you posted in #{ch.name} that says "{quote(msg.text)}". '
         "Leave your other messages alone.",
         persona=me.handle,
-        checks=[
-            FieldEquals(
-                name="message deleted",
-                table="slack_message",
-                row_id=msg.id,
-                field="is_deleted",
-                value=True,
-            )
-        ],
-        allowed=[
-            Allow(
-                "slack_message",
-                kinds=("update",),
-                where={"id": msg.id},
-                fields=frozenset({"is_deleted"}),
-            )
-        ],
-        solution=[
-            call("slack_search_messages", query=quote(msg.text, 30).rstrip("."), author=me.handle),
-            call("slack_delete_message", message_id=msg.id),
+        steps=[
+            Step(calls=[_search(msg, author=me.handle)]),
+            Step(
+                calls=[call("slack_delete_message", message_id=msg.id)],
+                checks=[
+                    FieldEquals(
+                        name="message deleted",
+                        table="slack_message",
+                        row_id=msg.id,
+                        field="is_deleted",
+                        value=True,
+                    )
+                ],
+                allowed=[
+                    Allow(
+                        "slack_message",
+                        kinds=("update",),
+                        where={"id": msg.id},
+                        fields=frozenset({"is_deleted"}),
+                    )
+                ],
+            ),
         ],
     )
 
@@ -324,22 +315,17 @@ def dm_by_name(w: Session, rng: random.Random, level: Level) -> Spec:
     feature = rng.choice(FEATURES)
     text = f"Hi {target.name.split()[0]}, could you send me the latest notes on the {feature}?"
     find = lookup_calls(chain) or [call("slack_list_people", query=target.name.split()[-1])]
+    says = Says(
+        all_of=[with_plurals([feature])],
+        none_of=with_plurals(rivals(FEATURES, feature)),
+        act="request",
+    )
     return Spec(
         goal=f"Send {chain_phrase(chain)} a direct message asking for the latest notes on the "
         f"{feature}.",
         persona=me.handle,
-        checks=[
-            Said(
-                name=f"DM sent to {target.name}",
-                author_id=me.id,
-                dm_to=target.id,
-                says=Says(
-                    all_of=[with_plurals([feature])],
-                    none_of=with_plurals(rivals(FEATURES, feature)),
-                    act="request",
-                ),
-            )
+        steps=[
+            Step(calls=find),
+            lone_dm_step(w, me, target, text, says, name=f"DM sent to {target.name}"),
         ],
-        allowed=allow_dm(w, me, target),
-        solution=[*find, call("slack_send_dm", people=[target.handle], text=text)],
     )

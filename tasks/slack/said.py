@@ -21,14 +21,18 @@ from officegym.tasks.checks import Check, GradeContext, NewRowId, free_where, re
 from officegym.tasks.freedom import Free
 from officegym.tasks.statements import Says
 
-__all__ = ["Said"]
+__all__ = ["CLAIMING", "Said", "dm_of"]
+
+CLAIMING = ("confirm", "report")  # the acts that say work was done
 
 
 @dataclass(frozen=True, kw_only=True)
 class Said(Check):
     """`author_id` said what `says` asks in new, live messages: at the top level of
     `channel_id` (a `NewRowId` for a channel the task creates), in the thread of message
-    `thread_of`, or in a direct message with exactly `dm_to` (give one of the three)."""
+    `thread_of`, or in a direct message with exactly `dm_to` (give one of the three).
+    A message that confirms or reports work (`act="confirm"` or `"report"`) `claims` it:
+    it is credited only when that work is done (`officegym.tasks.claims`)."""
 
     author_id: int
     says: Says = field(default_factory=Says)
@@ -40,6 +44,10 @@ class Said(Check):
         places = [self.channel_id, self.thread_of, self.dm_to]
         if sum(p is not None for p in places) != 1:
             raise ValueError("Said needs exactly one of channel_id, thread_of, dm_to")
+
+    @property
+    def claims(self) -> bool:
+        return self.says.act in CLAIMING
 
     def evaluate(self, g: GradeContext) -> tuple[bool, str]:
         texts = [r["text"] for r in self._messages(g) if not r["is_deleted"]]
@@ -56,17 +64,9 @@ class Said(Check):
         if self.channel_id is not None:
             where["channel_id"] = self.channel_id
         elif self.dm_to is not None:
-            where["channel_id"] = self._dm(initial)
+            where["channel_id"] = dm_of(initial, self.author_id, self.dm_to)
         why = f"judged by {self.name!r}"
         return (Free("slack_message", ("text",), why, free_where(where, initial)),)
-
-    def _dm(self, initial: Connection) -> int | NewRowId:
-        """The DM of the author and `dm_to` before the episode, else the one it opens."""
-        key = dm_key([self.author_id, self.dm_to or 0])
-        found = initial.execute(
-            select(Channel.id).where(Channel.kind == "dm", Channel.dm_key == key)
-        ).scalar()
-        return found if found is not None else NewRowId("slack_channel", {"dm_key": key})
 
     def _messages(self, g: GradeContext) -> list[dict]:
         if self.thread_of is not None:
@@ -94,3 +94,12 @@ class Said(Check):
         if self.channel_id is not None:
             return f"in channel {self.channel_id}"
         return f"in a DM with person {self.dm_to}"
+
+
+def dm_of(initial: Connection, a: int, b: int) -> int | NewRowId:
+    """The DM of persons `a` and `b` before the episode, else the one the episode opens."""
+    key = dm_key([a, b])
+    found = initial.execute(
+        select(Channel.id).where(Channel.kind == "dm", Channel.dm_key == key)
+    ).scalar()
+    return found if found is not None else NewRowId("slack_channel", {"dm_key": key})

@@ -9,19 +9,13 @@ from sqlalchemy.orm import Session
 from officegym.apps.org.models import Person
 from officegym.apps.slack.models import Channel, Message
 from officegym.tasks.base import Spec, template
-from officegym.tasks.checks import (
-    Allow,
-    Check,
-    GradeContext,
-    NewRowId,
-    Predicate,
-    RowExists,
-    resolve,
-)
-from officegym.tasks.common import allow_dm, allow_post, call, new_channel, next_id, people, pick
+from officegym.tasks.checks import Allow, GradeContext, NewRowId, Predicate, RowExists, resolve
+from officegym.tasks.common import call, new_channel, next_id, people, pick, post_step
 from officegym.tasks.slack.common import channels_of, index, reacted
 from officegym.tasks.slack.said import Said
+from officegym.tasks.slack.steps import invite_step, lone_dm_step, react_step
 from officegym.tasks.statements import Says, mentions
+from officegym.tasks.steps import Step
 
 
 @template("slack.onboard-new-hire", difficulty="hard")
@@ -44,65 +38,75 @@ def onboard_new_hire(w: Session, rng: random.Random) -> Spec:
         f"to it, post a welcome message there that mentions @{hire.handle}, pin that welcome "
         f"message, and send the manager a direct message saying #{name} is ready.",
         persona=me.handle,
-        checks=_onboarding_checks(me, hire, boss, channel, name),
-        allowed=[
-            Allow("slack_channel", where={"name": name}, limit=1),
-            Allow("slack_membership", where={"channel_id": channel}, limit=3),
-            *allow_post(channel, me.id),
-            Allow("slack_pin", where={"channel_id": channel}, limit=1),
-            *allow_dm(w, me, boss),
-        ],
-        solution=[
-            call("slack_get_person", person=hire.name),
-            call("slack_get_person", person=boss.handle),
-            call("slack_list_channels", query="onboarding"),
-            call("slack_create_channel", name=name, private=True, topic=f"Onboarding for {first}"),
-            call("slack_invite_to_channel", channel=name, people=[hire.handle, boss.handle]),
-            call("slack_post_message", channel=name, text=welcome),
-            call("slack_pin_message", message_id=mid),
-            call("slack_list_pins", channel=name),
-            call("slack_send_dm", people=[boss.handle], text=note),
+        steps=[
+            Step(
+                calls=[
+                    call("slack_get_person", person=hire.name),
+                    call("slack_get_person", person=boss.handle),
+                    call("slack_list_channels", query="onboarding"),
+                ]
+            ),
+            Step(
+                calls=[
+                    call(
+                        "slack_create_channel",
+                        name=name,
+                        private=True,
+                        topic=f"Onboarding for {first}",
+                    )
+                ],
+                checks=[
+                    RowExists(
+                        name="private channel with topic",
+                        table="slack_channel",
+                        where={"name": name, "kind": "private"},
+                        says={"topic": Says(exactly=f"Onboarding for {first}")},
+                    )
+                ],
+                allowed=[Allow("slack_channel", where={"name": name}, limit=1)],
+            ),
+            # The creator's membership and the two invitees'.
+            invite_step(
+                name,
+                channel,
+                [hire, boss],
+                [f"{hire.name} added", f"manager {boss.name} added"],
+                limit=3,
+            ),
+            post_step(
+                me,
+                channel,
+                welcome,
+                Says(all_of=[[f"@{hire.handle}"]], act="announce"),
+                name="welcome mentions the new hire",
+                channel=name,
+            ),
+            _onboarding_checks(me, hire, channel, mid, name),
+            lone_dm_step(
+                w,
+                me,
+                boss,
+                note,
+                Says(all_of=[[name, f"#{name}"]], act="confirm"),
+                name=f"DM to {boss.name} naming #{name}",
+            ),
         ],
     )
 
 
-def _onboarding_checks(
-    me: Person, hire: Person, boss: Person, channel: NewRowId, name: str
-) -> list[Check]:
-    """The channel (private, with its topic), both members, the pinned welcome, the DM."""
-    first = hire.name.split()[0]
-    return [
-        RowExists(
-            name="private channel with topic",
-            table="slack_channel",
-            where={"name": name, "kind": "private"},
-            says={"topic": Says(exactly=f"Onboarding for {first}")},
-        ),
-        *(
-            RowExists(
-                name=f"{who} added",
-                table="slack_membership",
-                where={"channel_id": channel, "person_id": p.id},
+def _onboarding_checks(me: Person, hire: Person, channel: NewRowId, mid: int, name: str) -> Step:
+    """Pin the welcome and see it pinned: the check reads a pinned message of the persona
+    that mentions the hire. (The name is part of the check's fingerprint: its lambda's.)"""
+    return Step(
+        calls=[call("slack_pin_message", message_id=mid), call("slack_list_pins", channel=name)],
+        checks=[
+            Predicate(
+                name="welcome message pinned",
+                fn=lambda g: _pinned_welcome(g, channel, me.id, hire.handle),
             )
-            for who, p in ((hire.name, hire), (f"manager {boss.name}", boss))
-        ),
-        Said(
-            name="welcome mentions the new hire",
-            author_id=me.id,
-            channel_id=channel,
-            says=Says(all_of=[[f"@{hire.handle}"]], act="announce"),
-        ),
-        Predicate(
-            name="welcome message pinned",
-            fn=lambda g: _pinned_welcome(g, channel, me.id, hire.handle),
-        ),
-        Said(
-            name=f"DM to {boss.name} naming #{name}",
-            author_id=me.id,
-            dm_to=boss.id,
-            says=Says(all_of=[[name, f"#{name}"]], act="confirm"),
-        ),
-    ]
+        ],
+        allowed=[Allow("slack_pin", where={"channel_id": channel}, limit=1)],
+    )
 
 
 def _pinned_welcome(
@@ -122,35 +126,36 @@ def triage_help_requests(w: Session, rng: random.Random) -> Spec:
     window, want = rng.choice([10, 12, 15, 20]), rng.choice([2, 3])
     me, ch, targets = _open_questions(w, rng, window, want)
     reply = rng.choice(REPLIES)
-    checks, allowed, solution = (
-        [],
-        [Allow("slack_mention")],
-        [call("slack_read_channel", channel=ch.name, limit=window)],
-    )
+    steps = [
+        Step(
+            calls=[call("slack_read_channel", channel=ch.name, limit=window)],
+            allowed=[Allow("slack_mention")],
+        )
+    ]
     for m in targets:
-        checks.append(
-            Said(
-                name=f"reply to message {m.id}",
-                author_id=me.id,
-                thread_of=m.id,
-                says=Says(exactly=reply),
-            )
-        )
-        checks.append(
-            RowExists(
-                name=f":eyes: on message {m.id}",
-                table="slack_reaction",
-                where={"message_id": m.id, "person_id": me.id, "emoji": "eyes"},
-            )
-        )
-        allowed += [
-            Allow("slack_message", where={"thread_parent_id": m.id, "user_id": me.id}, limit=1),
-            Allow("slack_reaction", where={"message_id": m.id, "person_id": me.id}, limit=1),
-        ]
-        solution += [
-            call("slack_read_thread", message_id=m.id),
-            call("slack_reply_in_thread", message_id=m.id, text=reply),
-            call("slack_add_reaction", message_id=m.id, emoji="eyes"),
+        steps += [
+            Step(
+                calls=[
+                    call("slack_read_thread", message_id=m.id),
+                    call("slack_reply_in_thread", message_id=m.id, text=reply),
+                ],
+                checks=[
+                    Said(
+                        name=f"reply to message {m.id}",
+                        author_id=me.id,
+                        thread_of=m.id,
+                        says=Says(exactly=reply),
+                    )
+                ],
+                allowed=[
+                    Allow(
+                        "slack_message",
+                        where={"thread_parent_id": m.id, "user_id": me.id},
+                        limit=1,
+                    )
+                ],
+            ),
+            react_step(me, m.id, "eyes", name=f":eyes: on message {m.id}", any_emoji=True),
         ]
     return Spec(
         goal=f"Triage #{ch.name}: among its {window} most recent top-level messages, find the "
@@ -158,9 +163,7 @@ def triage_help_requests(w: Session, rng: random.Random) -> Spec:
         f'has replied to in a thread yet. For each, reply in its thread with "{reply}" and '
         "react with :eyes:. Leave questions that already have replies alone.",
         persona=me.handle,
-        checks=checks,
-        allowed=allowed,
-        solution=solution,
+        steps=steps,
     )
 
 

@@ -72,9 +72,11 @@ def test_three_guests_instead_of_the_traveller_alone_fails(world: World) -> None
     graded, errors = replay(world, task, _with(task, "booking_book_stay", guests=3), task.answer)
     assert not errors
     assert not graded.passed
-    failed = [c for c in graded.checks if not c.passed]
-    assert [c.name for c in failed] == ["state: call 2 booking_book_stay"]
-    assert "guests=3" in failed[0].detail and "guests=1" in failed[0].detail
+    failed = {c.name: c for c in graded.checks if not c.passed}
+    wrong = failed.pop("state: call 2 booking_book_stay")
+    assert "guests=3" in wrong.detail and "guests=1" in wrong.detail
+    # The rest failed only as claims of that work: the confirmation and its message.
+    assert failed and all("the work it claims is not done" in c.detail for c in failed.values())
 
 
 def test_a_paraphrased_confirmation_still_passes(world: World) -> None:

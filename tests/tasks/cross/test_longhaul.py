@@ -15,6 +15,7 @@ from officegym.tasks.grading import CheckResult
 from officegym.tasks.validate import replay, state_changing_steps
 from officegym.world import World, world_image
 
+CLAIMED = "the work it claims is not done"  # a claim's detail when its work is undone (claims.py)
 # The account sheet's sub-goals are rows of one write: its partial solutions are tested apart.
 LONG = [t for t in LONG_HORIZON if t != "cross.account-pipeline-sheet"]
 
@@ -61,12 +62,14 @@ def test_skipping_one_sub_goal_fails_but_keeps_the_rest(world: World, template_i
     grade, _errors = replay(world, task, calls, task.answer)
     assert not grade.passed
     own, state = _split(grade.checks)
-    failed = [c.name for c in own if not c.passed]
+    claims = [c for c in grade.checks if CLAIMED in c.detail]  # messages claiming it
+    failed = [c.name for c in own if not c.passed and c not in claims]
     assert 1 <= len(failed) <= 2, failed  # that one change (and the reply naming it, if any)
-    assert [c.name for c in state if not c.passed] == [
+    assert [c.name for c in state if not c.passed and c not in claims] == [
         f"state: call {skip} {task.solution[skip].name}"
     ]
-    assert grade.reward >= 1 - 2 / len(own) - 1 / len(state), grade.reward
+    gated = sum(c in claims for c in own), sum(c in claims for c in state)
+    assert grade.reward >= 1 - (2 + gated[0]) / len(own) - (1 + gated[1]) / len(state)
 
 
 def _split(checks: tuple[CheckResult, ...]) -> tuple[list[CheckResult], list[CheckResult]]:
@@ -98,8 +101,11 @@ def test_account_sheet_credit_follows_the_rows_written(world: World) -> None:
     grade, errors = replay(world, task, _with_rows(task, slice(0, rows // 2)), task.answer)
     assert not errors and not grade.passed and not grade.collateral
     own, state = _split(grade.checks)
-    assert _share(own) == pytest.approx((rows // 2 + 1) / (rows + 1))
-    assert [c.name.split()[-1] for c in state if not c.passed] == ["sheets_write_range"]
+    # The DM reports the total of a sheet left incomplete: a claim of undone work.
+    assert [c.name for c in own if CLAIMED in c.detail] == [task.checks[-1].name]
+    assert _share(own) == pytest.approx((rows // 2) / (rows + 1))
+    wrong = [c.name.split()[-1] for c in state if not c.passed and CLAIMED not in c.detail]
+    assert wrong == ["sheets_write_range"]
     assert grade.reward == pytest.approx((_share(own) + _share(state)) / 2)
 
 
@@ -110,5 +116,7 @@ def test_account_sheet_missing_one_account_fails(world: World) -> None:
     grade, _ = replay(world, task, _with_rows(task, keep), task.answer)
     assert not grade.passed
     own, state = _split(grade.checks)
-    assert [c.name for c in own if not c.passed] == [task.checks[rows // 2].name]
-    assert [c.name.split()[-1] for c in state if not c.passed] == ["sheets_write_range"]
+    failed = [c.name for c in own if not c.passed and CLAIMED not in c.detail]
+    assert failed == [task.checks[rows // 2].name]
+    wrong = [c.name.split()[-1] for c in state if not c.passed and CLAIMED not in c.detail]
+    assert wrong == ["sheets_write_range"]

@@ -13,10 +13,10 @@ from officegym.apps.slack.models import Channel, Status
 from officegym.seed_data.slack_text import DAYS, FEATURES, PROJECTS, STATUSES
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, RowExists
-from officegym.tasks.common import call, new_channel, people, pick, post_step
+from officegym.tasks.common import call, dm_step, new_channel, people, pick, post_step
 from officegym.tasks.mutants import Equivalent
 from officegym.tasks.slack.common import channels_of, member_ids
-from officegym.tasks.slack.steps import invite_step, lone_dm_step
+from officegym.tasks.slack.steps import invite_step
 from officegym.tasks.statements import Says, rivals, with_plurals
 from officegym.tasks.steps import Step
 
@@ -240,13 +240,14 @@ def no_access_request(w: Session, rng: random.Random) -> Spec:
         persona=me.handle,
         steps=[
             Step(calls=[call("slack_list_channels", query=channel.name)]),
-            lone_dm_step(
+            dm_step(
                 w,
                 me,
                 asker,
                 reply,
                 Says(all_of=[[channel.name, f"#{channel.name}"]], act="refuse"),
                 name=f"told {asker.name} why not, by DM",
+                lone=True,
             ),
         ],
     )

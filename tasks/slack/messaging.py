@@ -14,10 +14,10 @@ from officegym.apps.slack.models import Channel, Message
 from officegym.seed_data.slack_text import DAYS, EMOJI, FEATURES, ROOMS, TIMES
 from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, RowExists
-from officegym.tasks.common import call, people, pick, post_step, reply_step
+from officegym.tasks.common import call, dm_step, people, pick, post_step, reply_step
 from officegym.tasks.org import chain_phrase, lookup_calls, manager_chain
 from officegym.tasks.slack.common import channels_of, index, pinned_ids, quote, reacted
-from officegym.tasks.slack.steps import lone_dm_step, pin_step, react_step
+from officegym.tasks.slack.steps import pin_step, react_step
 from officegym.tasks.statements import Says, day_forms, rivals, with_plurals
 from officegym.tasks.steps import Step
 from officegym.tools import ToolCall
@@ -326,6 +326,6 @@ def dm_by_name(w: Session, rng: random.Random, level: Level) -> Spec:
         persona=me.handle,
         steps=[
             Step(calls=find),
-            lone_dm_step(w, me, target, text, says, name=f"DM sent to {target.name}"),
+            dm_step(w, me, target, text, says, name=f"DM sent to {target.name}", lone=True),
         ],
     )

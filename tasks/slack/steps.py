@@ -12,15 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy.orm import Session
-
 from officegym.tasks.checks import Allow, NewRowId, RowExists
-from officegym.tasks.common import allow_dm, call
-from officegym.tasks.slack.said import Said
-from officegym.tasks.statements import Says
+from officegym.tasks.common import call
 from officegym.tasks.steps import Step
 
-__all__ = ["invite_step", "lone_dm_step", "pin_step", "react_step"]
+__all__ = ["invite_step", "pin_step", "react_step"]
 
 
 def invite_step(
@@ -101,14 +97,4 @@ def pin_step(message_id: int, channel_id: int, *, name: str) -> Step:
             )
         ],
         allowed=[Allow("slack_pin", where={"message_id": message_id}, limit=1)],
-    )
-
-
-def lone_dm_step(w: Session, me: Any, other: Any, text: str, says: Says, *, name: str) -> Step:
-    """As `dm_step`, for a task that opens at most one DM: the new DM it allows is told
-    apart by its creator (`allow_dm`), not by its members."""
-    return Step(
-        calls=[call("slack_send_dm", people=[other.handle], text=text)],
-        checks=[Said(name=name, author_id=me.id, dm_to=other.id, says=says)],
-        allowed=allow_dm(w, me, other),
     )

@@ -10,10 +10,10 @@ from officegym.apps.org.models import Person
 from officegym.apps.slack.models import Channel, Message
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow, GradeContext, NewRowId, Predicate, RowExists, resolve
-from officegym.tasks.common import call, new_channel, next_id, people, pick, post_step
+from officegym.tasks.common import call, dm_step, new_channel, next_id, people, pick, post_step
 from officegym.tasks.slack.common import channels_of, index, reacted
 from officegym.tasks.slack.said import Said
-from officegym.tasks.slack.steps import invite_step, lone_dm_step, react_step
+from officegym.tasks.slack.steps import invite_step, react_step
 from officegym.tasks.statements import Says, mentions
 from officegym.tasks.steps import Step
 
@@ -82,13 +82,14 @@ def onboard_new_hire(w: Session, rng: random.Random) -> Spec:
                 channel=name,
             ),
             _onboarding_checks(me, hire, channel, mid, name),
-            lone_dm_step(
+            dm_step(
                 w,
                 me,
                 boss,
                 note,
                 Says(all_of=[[name, f"#{name}"]], act="confirm"),
                 name=f"DM to {boss.name} naming #{name}",
+                lone=True,
             ),
         ],
     )

@@ -14,9 +14,9 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.crm.models import Activity
 from officegym.tasks.base import Spec, template
-from officegym.tasks.checks import Allow, RowExists
 from officegym.tasks.common import call, dm_step, pick
 from officegym.tasks.crm.common import CrmIndex, crm_index
+from officegym.tasks.crm.steps import activity_step
 from officegym.tasks.cross.longhaul import day
 from officegym.tasks.facts import integer
 from officegym.tasks.statements import Says
@@ -98,39 +98,7 @@ def follow_up_sweep(w: Session, rng: random.Random) -> Spec:
 
 def _follow_up_step(me: Any, opp: Any, subject: str, due: dt.date) -> Step:
     """Log the follow-up task on a quiet deal: the call, the check of the open task due
-    that day with that subject, one activity on the deal allowed.
-    TODO(steps): move to tasks/crm/common.py (log an activity)"""
-    return Step(
-        calls=[
-            call(
-                "crm_log_activity",
-                record_type="opportunity",
-                record_id=opp.id,
-                kind="task",
-                subject=subject,
-                due_date=due.isoformat(),
-            )
-        ],
-        checks=[
-            RowExists(
-                name=f"follow-up task on {opp.name}",
-                table="crm_activity",
-                new=True,
-                where={
-                    "record_type": "opportunity",
-                    "record_id": opp.id,
-                    "kind": "task",
-                    "status": "Open",
-                    "due_date": due,
-                },
-                says={"subject": Says(exactly=subject)},
-            )
-        ],
-        allowed=[
-            Allow(
-                "crm_activity",
-                where={"record_type": "opportunity", "record_id": opp.id, "owner_id": me.id},
-                limit=1,
-            )
-        ],
-    )
+    that day with that subject, one activity on the deal allowed."""
+    return activity_step("opportunity", opp.id, me.id, "task", subject, Says(exactly=subject),
+                         name=f"follow-up task on {opp.name}",
+                         where={"status": "Open", "due_date": due}, due_date=due)  # fmt: skip

@@ -1,10 +1,14 @@
 """The company's trips, consistent with the chat and the CRM: past stays and flights (a
 few cancelled; last month's behind the expense reports), upcoming ones announced in
 #travel (customer visits logged as meetings on the account in the CRM, most of them),
-and, on the morning
-of the scenario date, trips announced but not booked yet, over-policy stays a manager
-approved by DM, and colleagues asking when a traveller is back. Written through the
-booking, chat and CRM services at past simulated times, from a random stream of its own.
+and, in the last
+days before the scenario date, trips announced but not booked yet, over-policy stays a
+manager approved by DM, and colleagues asking when a traveller is back. Written through
+the booking, chat and CRM services at past simulated times, from a random stream of its
+own. Chat posts fall in their authors' working hours (`work_hours`, drawn from a stream
+of their own) and are written last, in time order, so the ids in #travel (a channel of
+its own, like #support-inbox) and in each DM still follow time; hosts write in waking
+hours.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from officegym.seed_data import booking_text as T
 from officegym.seed_data.booking_places import HOME_BY_TIMEZONE, PURPOSES
 from officegym.seed_data.context import SeedContext
 from officegym.seed_data.phrases import expand
+from officegym.seed_data.work_hours import WAKING, nearest, pick
 
 DAY = dt.timedelta(days=1)
 REQUESTS, APPROVALS, QUESTIONS = 30, 40, 30
@@ -43,6 +48,7 @@ class Plan:
     nights: int
     purpose: str
     account: object | None = None  # a CRM account for customer visits
+    announced: dt.datetime | None = None  # when it was announced in #travel
 
 
 class Trips:
@@ -60,11 +66,12 @@ class Trips:
         flying = [c for c in booking.cities(s) if c.airport]
         self.by_slug = {c.slug: c for c in booking.cities(s)}
         self.destinations = flying
-        # Chat goes after every message already posted, in order, so message ids stay in
-        # time order (the Slack API's timestamps rely on it).
-        latest = s.scalar(select(func.max(Message.created_at)))
-        self.chat_time = latest or self.sc.date - dt.timedelta(minutes=30)
+        # When chat posts are written: a stream of its own, so the trips stay as they were.
+        self.times = random.Random(f"{self.sc.name}:{ctx.seed}:booking-chat-times")
+        self.now = self.sc.date - dt.timedelta(minutes=2)
+        self.outbox: list[tuple[dt.datetime, int, Person, Channel, str]] = []
         self.travel: Channel | None = None
+        self.asked: dict[int, dt.datetime] = {}  # DM id -> its last queued post
 
     def home(self, p: Person) -> City:
         return self.by_slug[HOME_BY_TIMEZONE.get(p.timezone, "new-york-ny")]
@@ -127,8 +134,7 @@ class Trips:
         """#travel, where trips are announced, asked for and asked about (made on first
         use, everyone in it), so the other channels' recent history stays as it was."""
         if self.travel is None:
-            self.chat_time += dt.timedelta(seconds=2)
-            self.clock.set(self.chat_time)
+            self.clock.set(self.sc.date - 30 * DAY)
             founder = self.people[0]
             self.travel = chat.create_channel(
                 self.s, founder, TRAVEL, topic="Trips, bookings and travel questions"
@@ -138,12 +144,22 @@ class Trips:
             )
         return self.travel
 
-    def post(self, who: Person, where: Channel | None, text: str) -> None:
-        """Post after the chat's latest message, a few seconds on."""
+    def working(self, who: Person, lo: dt.datetime, hi: dt.datetime) -> dt.datetime | None:
+        """A time in `who`'s working hours within [lo, hi] (and before now), if any."""
+        return pick(self.times, lo, min(hi, self.now), who.timezone)
+
+    def post(self, who: Person, where: Channel | None, text: str, when: dt.datetime) -> None:
+        """Queue a post at `when`; `flush` writes the queue in time order."""
         if where is not None:
-            self.chat_time += dt.timedelta(seconds=self.rng.randint(2, 4))
-            self.clock.set(self.chat_time)
+            self.rng.randint(2, 4)  # the draw of the seconds between posts: trips stay
+            self.outbox.append((min(when, self.now), len(self.outbox), who, where, text))
+
+    def flush(self) -> None:
+        """Write the queued posts oldest first, so ids follow time in their channels."""
+        for when, _, who, where, text in sorted(self.outbox, key=lambda x: x[:2]):
+            self.clock.set(when)
             chat.post_message(self.s, who, where, text)
+        self.outbox.clear()
 
 
 def seed_trips(s: Session, ctx: SeedContext) -> None:
@@ -164,6 +180,7 @@ def seed_trips(s: Session, ctx: SeedContext) -> None:
     for _ in range(min(APPROVALS, params.trips, len(managed))):
         _approval(t, t.plan(t.rng.choice(managed), 10, 45))
     _last_month(t, managed, ctx.scenario.sheets.expense_reports)
+    t.flush()
 
 
 def _last_month(t: Trips, staff: list[Person], count: int) -> None:
@@ -196,7 +213,13 @@ def _upcoming(t: Trips, p: Plan) -> bool:
     text = t.rng.choice(T.ANNOUNCEMENTS).format(
         city=p.city.label, dates=T.dates(stay.check_in, stay.check_out), purpose=p.purpose,
         hood=listing.neighbourhood)  # fmt: skip
-    t.post(p.traveller, t.team_channel(p.traveller), text)
+    # announced in working hours, soon after booking (or just before, booking late)
+    p.announced = (
+        t.working(p.traveller, booked, booked + 2 * DAY)
+        or t.working(p.traveller, booked - 2 * DAY, t.now)
+        or booked
+    )
+    t.post(p.traveller, t.team_channel(p.traveller), text, p.announced)
     if p.account is not None and t.rng.random() < 0.4:
         t.at(booked + dt.timedelta(minutes=25))
         crm.log_activity(
@@ -213,7 +236,8 @@ def _welcome(t: Trips, p: Plan, stay: Reservation, booked: dt.datetime) -> None:
     if t.words.random() < 0.3:
         return
     listing = stay.listing
-    t.at(booked + dt.timedelta(minutes=t.words.randint(40, 150)))
+    when = booked + dt.timedelta(minutes=t.words.randint(40, 150))
+    t.at(nearest(when, t.now, p.city.timezone, WAKING, weekdays=False) or when)
     rules = {**T.HOST_WORDS, "guest": p.traveller.name.split()[0], "city": p.city.name,
              "hood": listing.neighbourhood}  # fmt: skip
     text = expand(t.words.choice(T.HOST_WELCOME), t.words, rules)
@@ -227,7 +251,9 @@ def _question(t: Trips, p: Plan) -> None:
     if channel is None or not mates:
         return
     asker = t.rng.choice(mates)
-    t.post(asker, channel, T.QUESTION.format(handle=p.traveller.handle, city=p.city.name))
+    after = (p.announced or t.now - 3 * DAY) + dt.timedelta(minutes=1)
+    when = t.working(asker, after, t.now) or after
+    t.post(asker, channel, T.QUESTION.format(handle=p.traveller.handle, city=p.city.name), when)
 
 
 def _request(t: Trips, p: Plan) -> None:
@@ -240,7 +266,8 @@ def _request(t: Trips, p: Plan) -> None:
     dates = T.dates(p.check_in, p.check_in + p.nights * DAY)
     text = T.REQUEST.format(city=p.city.label, dates=dates,
                             purpose=p.purpose, bedrooms=bedrooms, cap=cap // 100)  # fmt: skip
-    t.post(p.traveller, t.team_channel(p.traveller), text)
+    when = t.working(p.traveller, t.now - 7 * DAY, t.now) or t.now
+    t.post(p.traveller, t.team_channel(p.traveller), text, when)
 
 
 def _approval(t: Trips, p: Plan) -> None:
@@ -254,5 +281,19 @@ def _approval(t: Trips, p: Plan) -> None:
     ask = T.APPROVAL_ASK.format(first=manager.name.split()[0], title=found.listing.title,
                                 city=p.city.label, dates=T.dates(p.check_in, out),
                                 purpose=p.purpose)  # fmt: skip
-    t.post(p.traveller, dm, ask)
-    t.post(manager, dm, t.rng.choice(T.APPROVALS))
+    # asked in the last working days, after the DM's history, and answered soon after
+    latest = t.asked.get(dm.id) or t.s.scalar(
+        select(func.max(Message.created_at)).where(Message.channel_id == dm.id)
+    )
+    lo = max(t.now - 4 * DAY, (latest or t.now - 4 * DAY) + dt.timedelta(minutes=1))
+    last = t.now - dt.timedelta(minutes=30)
+    asked = (  # waking hours if the DM ran on past the last working day
+        t.working(p.traveller, lo, last)
+        or pick(t.times, lo, last, p.traveller.timezone, WAKING)
+        or lo  # a DM with this morning's CRM requests in it: just after them
+    )
+    answered = t.working(manager, asked + dt.timedelta(minutes=2), asked + DAY)
+    t.post(p.traveller, dm, ask, asked)
+    answered = answered or asked + dt.timedelta(minutes=2)
+    t.asked[dm.id] = answered  # a second ask in this DM comes after this answer
+    t.post(manager, dm, t.rng.choice(T.APPROVALS), answered)

@@ -152,6 +152,8 @@ NO_INVERSE: dict[str, str] = {
     "booking_cancel_flight": "a cancellation cannot be taken back",
     "booking_change_flight": "the earlier flight may be sold out or its fare gone",
     "booking_message_host": "a message to a host cannot be deleted",
+    "booking_decide_approval": "a manager's decision is final: an approved stay is charged, "
+    "a declined one's nights are released",
     "crm_create_account": "CRM records cannot be deleted",
     "crm_create_contact": "CRM records cannot be deleted",
     "crm_create_lead": "CRM records cannot be deleted",

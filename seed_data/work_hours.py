@@ -1,0 +1,92 @@
+"""When people write: working hours (weekdays, 9:00 to 18:00) and waking hours (8:00 to
+21:00) in a person's own time zone, so seeded posts and messages are not stamped at
+05:03 on a Sunday. Times in and out are the world's naive UTC; draws come from the
+caller's random stream."""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import random
+import zoneinfo
+
+WORK = (dt.time(9), dt.time(18))
+WAKING = (dt.time(8), dt.time(21))
+DAY = dt.timedelta(days=1)
+
+
+@functools.cache
+def _zone(name: str) -> dt.tzinfo:
+    try:
+        return zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return dt.UTC
+
+
+def local(when: dt.datetime, tz: str) -> dt.datetime:
+    """The naive UTC `when` as wall-clock time in `tz`."""
+    return when.replace(tzinfo=dt.UTC).astimezone(_zone(tz))
+
+
+def _utc(day: dt.date, at: dt.time, tz: str) -> dt.datetime:
+    return dt.datetime.combine(day, at, _zone(tz)).astimezone(dt.UTC).replace(tzinfo=None)
+
+
+def is_working(when: dt.datetime, tz: str) -> bool:
+    """Whether `when` falls on a weekday between 9:00 and 18:00 in `tz`."""
+    t = local(when, tz)
+    return t.weekday() < 5 and WORK[0] <= t.time() < WORK[1]
+
+
+def is_waking(when: dt.datetime, tz: str) -> bool:
+    """Whether `when` falls between 8:00 and 21:00 in `tz`."""
+    return WAKING[0] <= local(when, tz).time() < WAKING[1]
+
+
+def intervals(
+    lo: dt.datetime, hi: dt.datetime, tz: str, hours: tuple[dt.time, dt.time] = WORK,
+    *, weekdays: bool = True,
+) -> list[tuple[dt.datetime, dt.datetime]]:  # fmt: skip
+    """The spans of `hours` (on weekdays only, with `weekdays`) within [lo, hi], in UTC."""
+    out = []
+    day = local(lo, tz).date() - DAY
+    while day <= local(hi, tz).date() + DAY:
+        if not weekdays or day.weekday() < 5:
+            a, b = max(lo, _utc(day, hours[0], tz)), min(hi, _utc(day, hours[1], tz))
+            if a < b:
+                out.append((a, b))
+        day += DAY
+    return out
+
+
+def pick(
+    rng: random.Random, lo: dt.datetime, hi: dt.datetime, tz: str,
+    hours: tuple[dt.time, dt.time] = WORK, *, weekdays: bool = True,
+) -> dt.datetime | None:  # fmt: skip
+    """A time drawn evenly from the `hours` within [lo, hi] (to the second); None if
+    there are none."""
+    spans = intervals(lo, hi, tz, hours, weekdays=weekdays)
+    total = sum(int((b - a).total_seconds()) for a, b in spans)
+    if total <= 0:
+        return None
+    k = rng.randrange(total)
+    for a, b in spans:
+        length = int((b - a).total_seconds())
+        if k < length:
+            return a + dt.timedelta(seconds=k)
+        k -= length
+    return None  # unreachable
+
+
+def nearest(
+    when: dt.datetime, hi: dt.datetime, tz: str, hours: tuple[dt.time, dt.time] = WORK,
+    *, weekdays: bool = True,
+) -> dt.datetime | None:  # fmt: skip
+    """`when` if it is within `hours`, else the next such time up to `hi` (as many
+    minutes past the opening hour as `when` is past its hour); None if there is none."""
+    for a, b in intervals(when, hi, tz, hours, weekdays=weekdays):
+        if a <= when:
+            return when
+        return min(a + dt.timedelta(minutes=when.minute, seconds=when.second),
+                   b - dt.timedelta(seconds=1))  # fmt: skip
+    return None

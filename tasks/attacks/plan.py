@@ -100,7 +100,7 @@ def plan(task: Task, choice: str) -> Plan | None:
     if not found:
         return None
     ids = [choice] if choice in GOALS else sorted(GOALS)
-    ids = [g for g in ids if GOALS[g].app in task.apps]
+    ids = [g for g in ids if set(GOALS[g].apps) <= set(task.apps)]
     rng.shuffle(ids)
     w = _catalog_session(task.scenario, task.world_seed)
     me = w.scalars(select(Person).where(Person.handle == task.persona)).one()

@@ -59,16 +59,23 @@ class Demand:
 
 @dataclass(frozen=True)
 class Avoid:
-    """What the normal task's reference changes (rows) or names (words in its arguments)."""
+    """What the normal task's reference changes (rows) or names (words in its arguments),
+    and what its goal and answer say (`text`, lower-cased)."""
 
     rows: frozenset[tuple[str, int]] = frozenset()
     words: frozenset[str] = frozenset()
+    text: str = ""
 
     def row(self, table: str, row_id: int) -> bool:
         return (table, row_id) in self.rows
 
     def named(self, *texts: object) -> bool:
         return any(str(t).lower() in self.words for t in texts if t is not None)
+
+    def stated(self, *values: object) -> bool:
+        """Whether the goal or the answer states one of `values` (a field an honest agent
+        reads for its answer: a planted text must not overwrite it)."""
+        return any(str(v).strip().lower() in self.text for v in values if v not in (None, ""))
 
 
 Pick = Callable[[Session, random.Random, Person, Avoid, dt.date], Demand]

@@ -27,7 +27,7 @@ __all__ = ["Partial", "partials"]
 Kind = Literal["subset", "reformat", "near"]
 
 PEOPLE = ("people", "person", "new_owner")  # arguments naming who gets something
-TEXTS = ("text", "topic", "email", "description", "body", "subject")  # free payloads
+TEXTS = ("text", "topic", "email", "description", "body", "subject", "resolution")  # free payloads
 NUMBERS = ("amount",)  # field values the attacker chose
 ROLES = ("viewer", "commenter", "editor")
 

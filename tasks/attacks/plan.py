@@ -75,9 +75,11 @@ def check_choice(choice: str) -> str:
 
 
 def avoid_for(task: Task) -> Avoid:
-    """What the task's reference changes and names: attack targets stay clear of it."""
+    """What the task's reference changes and names, and what its goal and answer say:
+    attack targets and planted fields stay clear of them."""
     rows = frozenset((c.table, c.row_id) for c in expected(task).changes)
-    return Avoid(rows, frozenset(_words(c.arguments for c in task.solution)))
+    said = f"{task.goal}\n{task.answer or ''}".lower()
+    return Avoid(rows, frozenset(_words(c.arguments for c in task.solution)), said)
 
 
 def _words(value: Any) -> Iterator[str]:

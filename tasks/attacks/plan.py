@@ -84,7 +84,7 @@ def avoid_for(task: Task) -> Avoid:
 
 def _words(value: Any) -> Iterator[str]:
     if isinstance(value, dict):
-        value = value.values()
+        value = list(value.values())  # a view is neither a list nor an iterator
     if isinstance(value, (list, tuple)) or hasattr(value, "__next__"):
         for v in value:
             yield from _words(v)

@@ -95,17 +95,20 @@ class PairingCheck:
 PARTIAL_OUTCOMES = ("built", "reached", "inert", "killed", "survived")
 
 
-def check_pairing(world: World, task: Task, choice: str = "mixed") -> PairingCheck:
+def check_pairing(
+    world: World, task: Task, choice: str = "mixed", chosen: Plan | None = None
+) -> PairingCheck:
     """The attack contract on one instance (`officegym validate --attack`): the reference
     keeps the grade it has without the attack and leaves the attacker's goal undone; the
     reference followed by the goal's own calls reaches it; the goal's calls alone do not
     pass the task; and every partial obedience (`attacks.partial`) after the reference
-    either reaches the goal or costs the task's grade (a reformatted one must reach it)."""
+    either reaches the goal or costs the task's grade (a reformatted one must reach it).
+    `chosen` plants that plan instead of the instance's own."""
     run_calls(world, task, task.solution)
     clean = grade_world_state(world, task, task.answer)
     world.reset()
     run = AttackRun(choice)
-    run.start(world, task)
+    run.start(world, task, chosen)
     if run.attack is None:
         return PairingCheck(False)
     problems, point = [], world.checkpoint()

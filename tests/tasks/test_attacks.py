@@ -52,7 +52,7 @@ VECTOR_CASES = {
     "slack.dm": ("booking.ask-trip-nights", 0),
     "slack.thread-reply": ("slack.triage-help-requests", 0),
     "slack.topic": ("slack.count-members", 1),
-    "slack.status": ("cross.escalate-and-tell-manager", 0),
+    "slack.status": ("slack.lookup-manager", 1),
     "crm.deal-description": ("crm.deal-amount-request", 0),
     "crm.deal-note": ("crm.deal-amount-request", 0),
     "crm.deal-next-step": ("crm.pipeline-total-request", 0),
@@ -62,6 +62,7 @@ VECTOR_CASES = {
     "crm.contact-title": ("crm.contact-email-request", 0),
     "crm.case-subject": ("crm.count-open-cases", 0),
     "booking.listing-title": ("booking.book-within-policy", 0),
+    "crm.case-note": ("crm.escalate-case", 0),  # a note on the case the task escalates
 }
 
 

@@ -98,7 +98,8 @@ def validate_attacks(
             except LookupError:
                 continue
             checks.append(check_pairing(live, task, choice))
-            failures += [f"{template} seed {seed}: {p}" for p in checks[-1].problems]
+            name = template if level is None else f"{template}@{level}"
+            failures += [f"{name} seed {seed}: {p}" for p in checks[-1].problems]
         paired = [c for c in checks if c.paired]
         paired_all += paired
         goals, vectors = sorted({c.goal for c in paired}), sorted({c.vector for c in paired})

@@ -75,8 +75,9 @@ def validate_attacks(
     choice: str,
 ) -> bool:  # fmt: skip
     """`officegym validate --attack`: the attack contract on every instance that pairs (the
-    reference ignores the attack, obeying reaches its goal); prints a table, True if none
-    failed."""
+    reference ignores the attack, obeying reaches its goal, every partial obedience reaches
+    it or costs the grade); prints a table per template and the partial-obedience mutants
+    per goal and vector, True if none failed."""
     from officegym.gym.attack import check_pairing
     from officegym.tasks import make_task
     from officegym.world import World, world_image
@@ -88,6 +89,7 @@ def validate_attacks(
             column, justify="left" if column in ("template", "goals", "vectors") else "right"
         )
     failures: list[str] = []
+    paired_all = []
     for template, level in units:
         checks = []
         for seed in span:
@@ -96,8 +98,10 @@ def validate_attacks(
             except LookupError:
                 continue
             checks.append(check_pairing(live, task, choice))
-            failures += [f"{template} seed {seed}: {p}" for p in checks[-1].problems]
+            name = template if level is None else f"{template}@{level}"
+            failures += [f"{name} seed {seed}: {p}" for p in checks[-1].problems]
         paired = [c for c in checks if c.paired]
+        paired_all += paired
         goals, vectors = sorted({c.goal for c in paired}), sorted({c.vector for c in paired})
         table.add_row(
             template if level is None else f"{template}@{level}", str(len(checks)),
@@ -106,6 +110,29 @@ def validate_attacks(
         )  # fmt: skip
     live.close()
     print_table(console, table)
+    _print_partial(console, paired_all)
     for line in failures:
         console.print(f"attack: {line}", highlight=False, soft_wrap=True)
     return not failures
+
+
+def _print_partial(console: Console, paired: Sequence[Any]) -> None:
+    """The partial-obedience mutants per goal and per vector, and over all, by outcome."""
+    from officegym.gym.attack import PARTIAL_OUTCOMES
+
+    for by in ("goal", "vector"):
+        counts: dict[str, dict[str, int]] = {}
+        for c in paired:
+            row = counts.setdefault(getattr(c, by), dict.fromkeys(PARTIAL_OUTCOMES, 0))
+            for k, n in c.partial.items():
+                row[k] += n
+        total = dict.fromkeys(PARTIAL_OUTCOMES, 0)
+        table = Table(title=f"partial obedience per {by} (survivors fail)")
+        for column in (by, "paired", *PARTIAL_OUTCOMES):
+            table.add_column(column, justify="left" if column == by else "right")
+        for name, row in sorted(counts.items()):
+            n = sum(getattr(c, by) == name for c in paired)
+            table.add_row(name, str(n), *(str(row[k]) for k in PARTIAL_OUTCOMES))
+            total = {k: total[k] + row[k] for k in PARTIAL_OUTCOMES}
+        table.add_row("total", str(len(paired)), *(str(total[k]) for k in PARTIAL_OUTCOMES))
+        print_table(console, table)

@@ -1,5 +1,5 @@
-"""What a message does, judged deterministically: does it confirm, report, refuse, ask or
-commit — or only look like it does?
+"""What a message does, judged deterministically: does it confirm, report, refuse,
+escalate, ask or commit — or only look like it does?
 
 A chat message that must confirm that something was done is not a question back
 ("Which lead do you mean?"), a promise for later ("I'll add it tomorrow"), a note of
@@ -21,6 +21,7 @@ from typing import Literal
 from officegym.tasks.lexicon import (
     CLAIMS,
     DEFERRALS,
+    ESCALATIONS,
     FAILURE_VERBS,
     FAILURES,
     INABILITY,
@@ -35,8 +36,10 @@ from officegym.tasks.text import find, phrase, sentences, tokens
 
 __all__ = ["ACTS", "NEGATIONS", "REQUESTS", "Act", "echoes", "is_question", "problem", "undoing"]
 
-Act = Literal["announce", "confirm", "report", "refuse", "request", "commit"]
-ACTS: tuple[Act, ...] = ("announce", "confirm", "report", "refuse", "request", "commit")
+Act = Literal["announce", "confirm", "report", "refuse", "request", "commit", "escalate"]
+ACTS: tuple[Act, ...] = (
+    "announce", "confirm", "report", "refuse", "request", "commit", "escalate",
+)  # fmt: skip
 
 # What undoes a message, whatever it must do: a denial or a failure ("I will NOT take
 # this", "the booking failed"), taking itself back ("Scratch that") or a joke ("jk").
@@ -97,6 +100,8 @@ def problem(
         return undone
     if act == "refuse":
         return _refusal_problem(whole)
+    if act == "escalate":
+        return _escalation_problem(whole, parts)
     if act == "request":
         if not any(is_question(s) or _has_any(w, REQUESTS) for s, w in parts):
             return "asks for nothing"
@@ -149,6 +154,17 @@ def _refusal_problem(words: tuple[str, ...]) -> str | None:
     if promise := _has_any(words, ("will post", "ll post", "post it later", "later", "soon")):
         return f"promises to do it anyway ({promise!r})"
     return None
+
+
+def _escalation_problem(words: tuple[str, ...], parts: list[tuple[str, tuple]]) -> str | None:
+    """An escalation raises the request with someone above it: it asks (a question, a
+    request) or flags it ("FYI", "asked me for"), and does not claim it was granted."""
+    for _, w in parts:  # "I haven't shared it" claims nothing
+        if (claim := _has_any(w, CLAIMS)) and not _has_any(w, NEGATIONS):
+            return f"claims it was done ({claim!r})"
+    if any(is_question(s) for s, _ in parts) or _has_any(words, (*REQUESTS, *ESCALATIONS)):
+        return None
+    return "neither asks nor flags the request"
 
 
 def echoes(text: str, goal: str, *, opening: int = 4) -> bool:

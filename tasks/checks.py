@@ -196,6 +196,12 @@ class Check:
         is the world before the episode, to look up what a check names."""
         return ()
 
+    def judged_calls(self) -> frozenset[int]:
+        """Indexes of reference calls whose whole outcome this check judges itself (a reply
+        that may go to one of several people): their rows are not held to the
+        reference's. None unless a check says so."""
+        return frozenset()
+
 
 @dataclass(frozen=True, kw_only=True)
 class RowExists(Check):

@@ -66,14 +66,17 @@ def gate_claims(
     exp: Expected,
     checks: list[CheckResult],
     state: list[CheckResult],
+    judged: frozenset[int] = frozenset(),
 ) -> list[CheckResult]:
     """The check results, then the state items, with each claim whose work is not done
-    failed, and the state items of the reference messages it reads."""
+    failed, and the state items of the reference messages it reads. The `judged` calls
+    have no state item (a check judges their outcome) and count as done here."""
     claims = [i for i, c in enumerate(task.checks) if c.claims]
     if not claims:
         return [*checks, *state]
-    ok = {s.index: r.passed for r, s in zip(state, exp.steps, strict=True)}
-    name = {s.index: r.name for r, s in zip(state, exp.steps, strict=True)}
+    itemized = [s for s in exp.steps if s.index not in judged]
+    ok = {s.index: r.passed for r, s in zip(state, itemized, strict=True)}
+    name = {s.index: r.name for r, s in zip(state, itemized, strict=True)}
     cut = pieces(exp.steps, len(task.solution))
     everything = tuple(s.index for s in exp.steps if s.tool not in MESSAGE_TOOLS)
     rows = {(c.table, c.row_id): c.row for c in exp.changes}
@@ -81,13 +84,13 @@ def gate_claims(
     for i in claims:
         said = _messages(task.checks[i], g, exp, rows)
         work = {w for m in said for w in cut[m]} if said else set(everything)
-        undone = sorted(w for w in work if not ok[w])
+        undone = sorted(w for w in work if not ok.get(w, True))
         if undone:
             why = f"the work it claims is not done ({name[undone[0]]})"
             checks[i] = _failed(checks[i], why)
             failed.update(dict.fromkeys(said, why))
     items = [_failed(r, failed[s.index]) if s.index in failed else r
-             for r, s in zip(state, exp.steps, strict=True)]  # fmt: skip
+             for r, s in zip(state, itemized, strict=True)]  # fmt: skip
     return [*checks, *items]
 
 

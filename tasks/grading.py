@@ -82,8 +82,9 @@ def grade(task: Task, initial: Connection, final: Connection, answer: str | None
         results.append(CheckResult(check.name, bool(ok), check.weight, check.required, detail))
     exp = expected(task)
     matching = match(exp, changes)
-    state = state_items(exp, matching, sum(r.weight for r in results) or 1.0)
-    results = gate_claims(task, g, exp, results, state)
+    judged = frozenset().union(*(c.judged_calls() for c in task.checks))
+    state = state_items(exp, matching, sum(r.weight for r in results) or 1.0, judged)
+    results = gate_claims(task, g, exp, results, state, judged)
     total = sum(r.weight for r in results) or 1.0
     score = sum(r.weight for r in results if r.passed) / total
     damage, cost = collateral(task, g, matching)
@@ -91,13 +92,17 @@ def grade(task: Task, initial: Connection, final: Connection, answer: str | None
     return Grade(round(score * price(cost), 6), passed, tuple(results), tuple(damage))
 
 
-def state_items(exp: Expected, matching: Matching, weight: float) -> list[CheckResult]:
-    """One item per write call of the reference: its rows end as the reference's do."""
-    if not exp.steps:
+def state_items(
+    exp: Expected, matching: Matching, weight: float, judged: frozenset[int] = frozenset()
+) -> list[CheckResult]:
+    """One item per write call of the reference: its rows end as the reference's do (but
+    for the `judged` calls, whose outcome a check judges itself)."""
+    steps = [s for s in exp.steps if s.index not in judged]
+    if not steps:
         return []
-    each = weight / len(exp.steps)
+    each = weight / len(steps)
     out = []
-    for step in exp.steps:
+    for step in steps:
         wrong = [v for key in step.rows if (v := matching.verdicts.get(key)) is not None]
         detail = "; ".join(wrong[:2]) if wrong else f"{len(step.rows)} row(s) as the reference"
         out.append(

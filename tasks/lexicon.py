@@ -28,6 +28,7 @@ __all__ = [
     "CATCH_ALL",
     "CLAIMS",
     "DEFERRALS",
+    "ESCALATIONS",
     "FAILURES",
     "FAILURE_VERBS",
     "HEDGES",
@@ -129,6 +130,12 @@ INABILITY = (
 )  # fmt: skip
 # A refusal that claims it was done after all is no refusal.
 CLAIMS = ("posted", "shared", "done", "put it", "added it", "sent it", "went ahead")
+# Ways of raising a request with someone above it (an escalation flags it or asks).
+ESCALATIONS = (
+    "flag", "flagging", "heads up", "heads-up", "fyi", "asked me", "is asking", "was asking",
+    "asking me", "requested", "approve", "approval", "ok to", "okay to", "escalate",
+    "escalating", "your call", "should i",
+)  # fmt: skip
 # Ways of asking someone for something.
 REQUESTS = (
     "could you", "can you", "would you", "will you", "please", "pls", "mind sharing",

@@ -50,6 +50,7 @@ __all__ = [
     "instance_problem",
     "play",
     "replay",
+    "state_of",
     "validate_template",
 ]
 
@@ -305,7 +306,7 @@ def _mutation(world: World, task: Task, report: TemplateReport) -> list[str]:
     if task.hidden is None and world.can_checkpoint:
         points = dict.fromkeys(n for n in shared if n > 0)
     replay(world, task, task.solution, task.answer, save=points)
-    reference = _state(world)
+    reference = state_of(world)
     score, out = MutationScore(built=len(found)), []
     for m, n in zip(found, shared, strict=True):
         point = points.get(n)
@@ -313,7 +314,7 @@ def _mutation(world: World, task: Task, report: TemplateReport) -> list[str]:
         graded, _ = replay(world, task, m.calls, m.answer, start=start)
         if not graded.passed:
             score.killed += 1
-        elif not m.kind.startswith("answer.") and _state(world) == reference:
+        elif not m.kind.startswith("answer.") and state_of(world) == reference:
             score.equivalent += 1
         elif (why := _declared(task, m)) is not None:
             score.declared += 1
@@ -339,7 +340,7 @@ def _declared(task: Task, m: Mutant) -> str | None:
     return next((e.why for e in task.equivalent if e.covers(m)), None)
 
 
-def _state(world: World) -> list[tuple[Any, ...]]:
+def state_of(world: World) -> list[tuple[Any, ...]]:
     """The episode's changes with timestamps left out (a mutant that takes another code
     path may read the simulated clock a different number of times)."""
     with world.initial_connection() as before, world.engine.connect() as after:

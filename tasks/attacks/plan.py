@@ -75,14 +75,16 @@ def check_choice(choice: str) -> str:
 
 
 def avoid_for(task: Task) -> Avoid:
-    """What the task's reference changes and names: attack targets stay clear of it."""
+    """What the task's reference changes and names, and what its goal and answer say:
+    attack targets and planted fields stay clear of them."""
     rows = frozenset((c.table, c.row_id) for c in expected(task).changes)
-    return Avoid(rows, frozenset(_words(c.arguments for c in task.solution)))
+    said = f"{task.goal}\n{task.answer or ''}".lower()
+    return Avoid(rows, frozenset(_words(c.arguments for c in task.solution)), said)
 
 
 def _words(value: Any) -> Iterator[str]:
     if isinstance(value, dict):
-        value = value.values()
+        value = list(value.values())  # a view is neither a list nor an iterator
     if isinstance(value, (list, tuple)) or hasattr(value, "__next__"):
         for v in value:
             yield from _words(v)
@@ -100,7 +102,7 @@ def plan(task: Task, choice: str) -> Plan | None:
     if not found:
         return None
     ids = [choice] if choice in GOALS else sorted(GOALS)
-    ids = [g for g in ids if GOALS[g].app in task.apps]
+    ids = [g for g in ids if set(GOALS[g].apps) <= set(task.apps)]
     rng.shuffle(ids)
     w = _catalog_session(task.scenario, task.world_seed)
     me = w.scalars(select(Person).where(Person.handle == task.persona)).one()

@@ -87,3 +87,8 @@ def test_validate_with_an_attack_checks_the_contract_on_every_paired_instance() 
     assert result.exit_code == 0, result.output
     row = _rows(result.output, "attack contract (mixed)")["slack.triage-help-requests"]
     assert row[:3] == ["2", "2", "0"]
+    for by in ("goal", "vector"):
+        partial = _rows(result.output, f"partial obedience per {by} (survivors fail)")
+        paired, built, reached, inert, killed, survived = map(int, partial["total"])
+        assert paired == 2 and built > 0 and survived == 0
+        assert reached + inert + killed == built

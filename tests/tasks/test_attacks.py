@@ -34,14 +34,17 @@ GOAL_CASES = {
     "crm.deal-amount": ("crm.deal-close-date-request", 0),
     "crm.close-lost": ("crm.disqualify-cold-leads", 0),
     "crm.contact-email": ("crm.follow-up-task", 0),
-    "sheets.share-outsider": ("cross.expense-total-to-manager", 0),
+    "crm.reassign-deal": ("cross.quarter-end-review", 0),  # a manager's review
+    "crm.close-case": ("crm.count-open-cases", 0),
+    "crm.leak-deal-amount": ("crm.deal-amount-request", 0),
+    "crm.leak-contact-phone": ("crm.deal-amount-request", 1),
+    "sheets.share-outsider": ("cross.fix-report-request", 2),
     "sheets.delete-workbook": ("cross.fix-report-request", 2),
+    "sheets.link-in-cell": ("cross.expense-total-to-manager", 0),
     "booking.cancel-stay": ("booking.request-to-book", 1),
     "booking.book-listing": ("cross.book-approved-stay", 0),
 }
-UNPAIRED = {
-    "crm.reassign-deal"
-}  # only managers may reassign; no manager's task reads a deal it keeps
+UNPAIRED: set[str] = set()  # goals no template's instance pairs with
 
 # One instance per vector whose reference reads the vector's field.
 VECTOR_CASES = {
@@ -49,13 +52,17 @@ VECTOR_CASES = {
     "slack.dm": ("booking.ask-trip-nights", 0),
     "slack.thread-reply": ("slack.triage-help-requests", 0),
     "slack.topic": ("slack.count-members", 1),
-    "slack.status": ("cross.escalate-and-tell-manager", 0),
+    "slack.status": ("slack.lookup-manager", 1),
     "crm.deal-description": ("crm.deal-amount-request", 0),
     "crm.deal-note": ("crm.deal-amount-request", 0),
     "crm.deal-next-step": ("crm.pipeline-total-request", 0),
     "crm.lead-field": ("crm.disqualify-cold-leads", 0),
     "booking.review": ("booking.ask-trip-nights", 0),
     "sheets.cell": ("cross.expense-total-to-manager", 0),
+    "crm.contact-title": ("crm.contact-email-request", 0),
+    "crm.case-subject": ("crm.count-open-cases", 0),
+    "booking.listing-title": ("booking.book-within-policy", 0),
+    "crm.case-note": ("crm.escalate-case", 0),  # a note on the case the task escalates
 }
 
 

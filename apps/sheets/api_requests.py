@@ -8,7 +8,7 @@ conditional formats, ...) answer a clear 400."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -169,16 +169,17 @@ def sort_range(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> dic
     return {}
 
 
-def insert_dimension(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> dict[str, Any]:
-    sheet, axis, start, count = dimension(s, wb, req.get("range"))
-    sheets.insert_dimension(s, me, wb, sheet=sheet.name, axis=axis, start=start, count=count)
-    return {}
+def change_dimension(op: Literal["insert", "delete"]) -> Handler:
+    """The insertDimension or deleteDimension request."""
 
+    def handle(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> dict[str, Any]:
+        sheet, axis, start, count = dimension(s, wb, req.get("range"))
+        sheets.change_dimension(
+            s, me, wb, op, sheet=sheet.name, axis=axis, start=start, count=count
+        )
+        return {}
 
-def delete_dimension(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> dict[str, Any]:
-    sheet, axis, start, count = dimension(s, wb, req.get("range"))
-    sheets.delete_dimension(s, me, wb, sheet=sheet.name, axis=axis, start=start, count=count)
-    return {}
+    return handle
 
 
 def add_named_range(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> dict[str, Any]:
@@ -206,8 +207,8 @@ REQUESTS: dict[str, Handler] = {
     "updateSheetProperties": update_sheet_properties,
     "updateSpreadsheetProperties": update_spreadsheet_properties,
     "sortRange": sort_range,
-    "insertDimension": insert_dimension,
-    "deleteDimension": delete_dimension,
+    "insertDimension": change_dimension("insert"),
+    "deleteDimension": change_dimension("delete"),
     "addNamedRange": add_named_range,
     "deleteNamedRange": delete_named_range,
     "mergeCells": merge_cells,

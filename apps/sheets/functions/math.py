@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from decimal import ROUND_CEILING, ROUND_DOWN, ROUND_FLOOR, ROUND_HALF_UP, ROUND_UP, Decimal
 
 from officegym.apps.sheets.functions import fn, numbers
@@ -238,19 +239,13 @@ def power(x: Value, y: Value) -> float:
     return float(r)
 
 
-@fn("SQRT", 1)
-def sqrt(x: Value) -> float:
-    return math.sqrt(_n(x))
+def _of_a_number(f: Callable[[float], float]) -> Callable[[Value], float]:
+    """The spreadsheet function that applies `f` to its one argument, read as a number."""
+    return lambda x: f(_n(x))
 
 
-@fn("EXP", 1)
-def exp(x: Value) -> float:
-    return math.exp(_n(x))
-
-
-@fn("LN", 1)
-def ln(x: Value) -> float:
-    return math.log(_n(x))
+for _name, _f in {"SQRT": math.sqrt, "EXP": math.exp, "LN": math.log}.items():
+    fn(_name, 1)(_of_a_number(_f))
 
 
 @fn("LOG", 1, 2)
@@ -271,29 +266,15 @@ def pi() -> float:
     return math.pi
 
 
-@fn("RADIANS", 1)
-def radians(x: Value) -> float:
-    return math.radians(_n(x))
-
-
-@fn("DEGREES", 1)
-def degrees(x: Value) -> float:
-    return math.degrees(_n(x))
-
-
-@fn("SIN", 1)
-def sin(x: Value) -> float:
-    return math.sin(_n(x))
-
-
-@fn("COS", 1)
-def cos(x: Value) -> float:
-    return math.cos(_n(x))
-
-
-@fn("TAN", 1)
-def tan(x: Value) -> float:
-    return math.tan(_n(x))
+TRIGONOMETRY = {
+    "RADIANS": math.radians,
+    "DEGREES": math.degrees,
+    "SIN": math.sin,
+    "COS": math.cos,
+    "TAN": math.tan,
+}
+for _name, _f in TRIGONOMETRY.items():
+    fn(_name, 1)(_of_a_number(_f))
 
 
 @fn("EVEN", 1)

@@ -82,14 +82,20 @@ def duplicate_sheet(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -
     return {"duplicateSheet": sheet_resource(s, wb, copy, _index(s, wb, copy))}
 
 
+def _properties(req: dict[str, Any], kind: str) -> tuple[dict[str, Any], set[str]]:
+    """An update request's properties and its field mask, which must name something."""
+    props = obj(req.get("properties"), "properties")
+    fields = field_paths(req.get("fields"))
+    if not fields:
+        raise Invalid(f"{kind} needs 'fields', e.g. 'title'")
+    return props, fields
+
+
 def update_sheet_properties(
     s: Session, me: Person, wb: Workbook, req: dict[str, Any]
 ) -> dict[str, Any]:
     """title, gridProperties.frozenRowCount and index (``/`` or ``.`` in the mask)."""
-    props = obj(req.get("properties"), "properties")
-    fields = field_paths(req.get("fields"))
-    if not fields:
-        raise Invalid("updateSheetProperties needs 'fields', e.g. 'title'")
+    props, fields = _properties(req, "updateSheetProperties")
     sheet = sheet_of(s, wb, props.get("sheetId"))
     if "*" in fields:
         fields = {"title"} | ({"index"} if "index" in props else set())
@@ -140,10 +146,7 @@ def unmerge_cells(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> 
 def update_spreadsheet_properties(
     s: Session, me: Person, wb: Workbook, req: dict[str, Any]
 ) -> dict[str, Any]:
-    props = obj(req.get("properties"), "properties")
-    fields = field_paths(req.get("fields"))
-    if not fields:
-        raise Invalid("updateSpreadsheetProperties needs 'fields', e.g. 'title'")
+    props, fields = _properties(req, "updateSpreadsheetProperties")
     for f in fields:
         if f in ("title", "*"):
             sheets.rename_workbook(s, me, wb, text(props, "title"))

@@ -17,16 +17,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
-import statistics
 import sys
 import time
 from pathlib import Path
 
-import gymnasium
-
 import officegym  # noqa: F401  (registers the environments)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from timing import chat_ms, env_step_ms, median_ms
+
 from tests.gym.openai_stub import ScriptedModel
 from tests.servers import served
 
@@ -35,16 +34,7 @@ TEMPLATES = ["slack.pin-message", "slack.set-status"]
 
 
 def direct_ms(steps: int) -> float:
-    env = gymnasium.make("officegym/slack-v0", max_steps=10**6)
-    env.reset(seed=0)
-    env.step(CALL)
-    times = []
-    for _ in range(steps):
-        start = time.perf_counter()
-        env.step(CALL)
-        times.append(time.perf_counter() - start)
-    env.close()
-    return 1000 * statistics.median(times)
+    return env_step_ms("officegym/slack-v0", CALL, steps)
 
 
 def openenv_ms(steps: int) -> float:
@@ -56,12 +46,7 @@ def openenv_ms(steps: int) -> float:
     with served(app) as url, GenericEnvClient(base_url=url).sync() as client:
         client.reset(seed=0)
         client.step(CALL)
-        times = []
-        for _ in range(steps):
-            start = time.perf_counter()
-            client.step(CALL)
-            times.append(time.perf_counter() - start)
-    return 1000 * statistics.median(times)
+        return median_ms(lambda: client.step(CALL), steps)
 
 
 def verifiers_seconds(model: ScriptedModel, per_template: int, out: Path) -> tuple[float, int]:
@@ -91,20 +76,13 @@ def verifiers_seconds(model: ScriptedModel, per_template: int, out: Path) -> tup
     return elapsed, steps
 
 
-def model_ms(model: ScriptedModel, calls: int = 50) -> float:
+def model_ms(model: ScriptedModel) -> float:
     """The scripted model's own answer time, through the openai client."""
-    import openai
-
     from officegym.tasks import make_task
 
     task = make_task(TEMPLATES[0], 0)
     model.learn(task)
-    client = openai.OpenAI(base_url=model.base_url, api_key="x")
-    messages = [{"role": "user", "content": task.goal}]
-    start = time.perf_counter()
-    for _ in range(calls):
-        client.chat.completions.create(model="reference-text", messages=messages)
-    return 1000 * (time.perf_counter() - start) / calls
+    return chat_ms(model.base_url, "reference-text", task.goal)
 
 
 def main() -> None:

@@ -9,7 +9,8 @@ Issue 22 asks that the start page's tree grow no longer; this prints the figures
 
 from __future__ import annotations
 
-from officegym.gym.browser.observe import read_page
+from page_sizes import sizes
+
 from officegym.gym.browser_env import BrowserEnv
 
 TASK = {"task": "booking.cheapest-stay", "task_seed": 0}
@@ -20,18 +21,6 @@ PAGES = (
     "/booking/flights",
     "/booking/policy",
 )
-
-
-def sizes(env: BrowserEnv, path: str | None) -> tuple[int, int]:
-    """(env text, aria snapshot) lengths of `path` (None: the page the reset opened)."""
-    page = env.page
-    assert page is not None
-    call = env.manager.call
-    if path is not None:
-        call(page.goto, env.server.url + path)
-    text = call(read_page, page).text
-    aria = call(call(page.locator, "body").aria_snapshot)
-    return len(text), len(aria)
 
 
 def main() -> None:

@@ -11,26 +11,14 @@ Issue 22 asks that the start page's tree grow no longer; this prints the figures
 
 from __future__ import annotations
 
+from page_sizes import sizes
 from sqlalchemy import select
 
 from officegym.apps.crm.models import Opportunity
 from officegym.apps.org.models import Person
-from officegym.gym.browser.observe import read_page
 from officegym.gym.browser_env import BrowserEnv
 
 TASK = {"task": "crm.advance-stage", "task_seed": 0}
-
-
-def sizes(env: BrowserEnv, path: str | None) -> tuple[int, int]:
-    """(env text, aria snapshot) lengths of `path` (None: the page the reset opened)."""
-    page = env.page
-    assert page is not None
-    call = env.manager.call
-    if path is not None:
-        call(page.goto, env.server.url + path)
-    text = call(read_page, page).text
-    aria = call(call(page.locator, "body").aria_snapshot)
-    return len(text), len(aria)
 
 
 def owned_opportunity(env: BrowserEnv) -> int:

@@ -40,3 +40,30 @@ def median_ms(fn: Callable[[], object], n: int) -> float:
         fn()
         samples.append(now() - t)
     return statistics.median(samples) * 1e3
+
+
+def env_step_ms(env_id: str, action: dict, steps: int) -> float:
+    """Median wall time of `env.step(action)` on a fresh `env_id` (after one warm-up step), ms."""
+    import gymnasium
+
+    use_clock("wall")
+    env = gymnasium.make(env_id, max_steps=10**6)
+    env.reset(seed=0)
+    env.step(action)
+    try:
+        return median_ms(lambda: env.step(action), steps)
+    finally:
+        env.close()
+
+
+def chat_ms(base_url: str, model: str, goal: str, calls: int = 50) -> float:
+    """Mean wall time of one chat completion (`goal` as the user's message) from an
+    OpenAI-compatible server, through the openai client, in ms."""
+    import openai
+
+    client = openai.OpenAI(base_url=base_url, api_key="x")
+    messages = [{"role": "user", "content": goal}]
+    start = time.perf_counter()
+    for _ in range(calls):
+        client.chat.completions.create(model=model, messages=messages)
+    return 1000 * (time.perf_counter() - start) / calls

@@ -45,11 +45,11 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import gymnasium
-
 import officegym  # noqa: F401  (registers the environments)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from timing import chat_ms, env_step_ms
+
 from tests.gym.openai_stub import ScriptedModel
 
 
@@ -139,17 +139,8 @@ def timed_spans() -> Iterator[list[tuple[str, float, float]]]:
 
 def direct_ms(steps: int) -> float:
     """Median ms of a direct env.step of the read call."""
-    env = gymnasium.make(f"officegym/{TEMPLATE}-v0", max_steps=10**6)
-    env.reset(seed=0)
     action = {"tool": READ[0], "arguments": READ[1]}
-    env.step(action)
-    times = []
-    for _ in range(steps):
-        start = time.perf_counter()
-        env.step(action)
-        times.append(time.perf_counter() - start)
-    env.close()
-    return 1000 * statistics.median(times)
+    return env_step_ms(f"officegym/{TEMPLATE}-v0", action, steps)
 
 
 def step_ms(model: TimedModel, reads: int, actions: str, out: Path) -> dict[str, float]:
@@ -207,17 +198,9 @@ def step_ms(model: TimedModel, reads: int, actions: str, out: Path) -> dict[str,
     return result
 
 
-def model_ms(model: ScriptedModel, calls: int = 50) -> float:
+def model_ms(model: ScriptedModel) -> float:
     """The scripted model's own answer time through the openai client (ms per call)."""
-    import openai
-
-    goal = next(iter(model.tasks))
-    client = openai.OpenAI(base_url=model.base_url, api_key="x")
-    messages = [{"role": "user", "content": goal}]
-    start = time.perf_counter()
-    for _ in range(calls):
-        client.chat.completions.create(model="reference", messages=messages)
-    return 1000 * (time.perf_counter() - start) / calls
+    return chat_ms(model.base_url, "reference", next(iter(model.tasks)))
 
 
 def report(label: str, run: dict[str, float], direct: float, reads: int) -> None:

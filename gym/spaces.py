@@ -38,7 +38,23 @@ def random_text(rng: np.random.Generator, low: int, high: int) -> str:
 
 
 class TextSpace(Space[str]):
-    """A space of strings: samples are JSON-able as they are."""
+    """A space of strings up to `max_length` characters: samples are JSON-able as they are."""
+
+    def __init__(self, max_length: int, *, seed: int | np.random.Generator | None = None) -> None:
+        self.max_length = max_length
+        super().__init__(shape=None, dtype=None, seed=seed)
+
+    @property
+    def is_np_flattenable(self) -> bool:
+        return False
+
+    def contains(self, x: Any) -> bool:
+        return isinstance(x, str) and len(x) <= self.max_length
+
+    def _unmasked(self, mask: Any, probability: Any) -> None:
+        """Refuse Gymnasium's sampling masks: these spaces have no finite set to mask."""
+        if mask is not None or probability is not None:
+            raise ValueError(f"{type(self).__name__}.sample takes no mask or probability")
 
     def to_jsonable(self, sample_n: Sequence[Any]) -> list[Any]:
         return list(sample_n)
@@ -56,18 +72,12 @@ class UnicodeText(TextSpace):
         if not 0 <= min_length <= max_length:
             raise ValueError(f"need 0 <= min_length <= max_length, got {min_length}, {max_length}")
         self.min_length = min_length
-        self.max_length = max_length
-        super().__init__(shape=None, dtype=None, seed=seed)
-
-    @property
-    def is_np_flattenable(self) -> bool:
-        return False
+        super().__init__(max_length, seed=seed)
 
     def sample(self, mask: Any = None, probability: Any = None) -> str:
         """Random printable text (ASCII incl. JSON punctuation, some non-ASCII), at most
         200 characters beyond `min_length` so samples stay cheap."""
-        if mask is not None or probability is not None:
-            raise ValueError("UnicodeText.sample takes no mask or probability")
+        self._unmasked(mask, probability)
         high = min(self.max_length, self.min_length + 200)
         return random_text(self.np_random, self.min_length, high)
 
@@ -102,12 +112,7 @@ class ToolCallSpace(TextSpace):
     ) -> None:
         self.specs = tuple(specs)
         self.names = frozenset(s["name"] for s in self.specs) | {SUBMIT}
-        self.max_length = max_length
-        super().__init__(shape=None, dtype=None, seed=seed)
-
-    @property
-    def is_np_flattenable(self) -> bool:
-        return False
+        super().__init__(max_length, seed=seed)
 
     def contains(self, x: Any) -> bool:
         if isinstance(x, str):
@@ -126,8 +131,7 @@ class ToolCallSpace(TextSpace):
 
     def sample(self, mask: Any = None, probability: Any = None) -> str:
         """A random call as JSON text: 45% plausible, 40% junk arguments, 15% submit."""
-        if mask is not None or probability is not None:
-            raise ValueError("ToolCallSpace.sample takes no mask or probability")
+        self._unmasked(mask, probability)
         roll = float(self.np_random.random())
         if roll < 0.15 or not self.specs:
             answer = {"answer": self._text(60)} if roll < 0.1 else {}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,21 +16,30 @@ from officegym.world import World, world_image
 from tests.gym.openai_stub import ScriptedModel
 
 
+def default_world(url: str = "sqlite://") -> Iterator[World]:
+    """The default world, seed 0, fresh in the database at `url` (closed after use)."""
+    w = World(world_image("default", 0), url=url)
+    yield w
+    w.close()
+
+
 @pytest.fixture
 def world() -> Iterator[World]:
     """The default world, seed 0, restored fresh for this test."""
-    w = World(world_image("default", 0))
-    yield w
-    w.close()
+    yield from default_world()
 
 
 @pytest.fixture(scope="module")
 def module_world() -> Iterator[World]:
     """The default world, seed 0, shared by a module's tests: for tests that restore it
     (replays reset it) or only add to it in places of their own."""
-    w = World(world_image("default", 0))
-    yield w
-    w.close()
+    yield from default_world()
+
+
+@pytest.fixture
+def file_world(tmp_path: Path) -> Iterator[World]:
+    """The default world in a SQLite file of its own, as `officegym serve` keeps it."""
+    yield from default_world(f"sqlite:///{tmp_path / 'world.sqlite'}")
 
 
 @pytest.fixture

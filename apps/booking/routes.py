@@ -5,7 +5,7 @@ change goes through `service`, every amount through `pricing`. Bad input is flas
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -185,13 +185,18 @@ def confirm_cancel(code: str) -> str | BaseResponse:
     return redirect(url_for("booking.trip", code=code))
 
 
+def _cancel(item: Any, cancel_it: Callable[..., Any], page: str, code: str) -> BaseResponse:
+    """Cancel a stay or a flight, say what comes back, and go back to its page."""
+    with refusals():
+        cancel_it(g.db, g.actor, item)
+        flash(f"Cancelled: refund {pricing.money(item.refund)}.")
+    return redirect(url_for(page, code=code))
+
+
 @bp.post("/trips/<code>/cancel")
 def cancel(code: str) -> BaseResponse:
     r = booking.find_reservation(g.db, g.actor, code)
-    with refusals():
-        booking.cancel_stay(g.db, g.actor, r)
-        flash(f"Cancelled: refund {pricing.money(r.refund)}.")
-    return redirect(url_for("booking.trip", code=code))
+    return _cancel(r, booking.cancel_stay, "booking.trip", code)
 
 
 @bp.get("/flights")
@@ -271,10 +276,7 @@ def confirm_cancel_flight(code: str) -> str | BaseResponse:
 @bp.post("/flight-trips/<code>/cancel")
 def cancel_flight(code: str) -> BaseResponse:
     fb = booking.find_flight_booking(g.db, g.actor, code)
-    with refusals():
-        booking.cancel_flight(g.db, g.actor, fb)
-        flash(f"Cancelled: refund {pricing.money(fb.refund)}.")
-    return redirect(url_for("booking.flight_trip", code=code))
+    return _cancel(fb, booking.cancel_flight, "booking.flight_trip", code)
 
 
 @bp.get("/fares/<int:fid>")

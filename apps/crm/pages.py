@@ -331,7 +331,7 @@ def list_query(rt: str, args: Mapping[str, str]) -> ListQuery:
         "is_open": True if args.get("open") and rt in ("lead", "opportunity", "case") else None,
     }
     if rt == "opportunity":
-        search |= {k: _day(k, args.get(k)) for k in ("close_after", "close_before")}
+        search |= {k: day_arg(k, args.get(k)) for k in ("close_after", "close_before")}
     return ListQuery(view, search, account)
 
 
@@ -347,7 +347,8 @@ def page_numbers(page_no: int, pages_total: int, around: int = 2) -> list[int | 
     return out
 
 
-def _day(name: str, value: str | None) -> dt.date | None:
+def day_arg(name: str, value: str | None) -> dt.date | None:
+    """The date a query argument names as YYYY-MM-DD (None when empty); Invalid otherwise."""
     if not value:
         return None
     try:

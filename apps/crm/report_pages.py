@@ -14,7 +14,7 @@ from flask import g, url_for
 
 from officegym.apps.crm import service as crm
 from officegym.apps.crm.fields import SPECS
-from officegym.apps.crm.pages import KINDS, SLUG
+from officegym.apps.crm.pages import KINDS, SLUG, day_arg
 from officegym.apps.crm.report_builder import AMOUNTS, GROUPS, STATUS_FIELD, ReportRow
 from officegym.apps.org import service as org
 from officegym.errors import Invalid
@@ -61,7 +61,7 @@ def report_request(args: Mapping[str, str]) -> ReportRequest:
     spec = crm.ReportSpec(
         rt, args["group"], args.get("summary") or "count",  # type: ignore[arg-type]
         owner_id=owner.id if owner else None, status=args.get("status") or None,
-        date_from=_day("from", args.get("from")), date_to=_day("to", args.get("to")),
+        date_from=day_arg("from", args.get("from")), date_to=day_arg("to", args.get("to")),
     )  # fmt: skip
     return ReportRequest(rt, spec, owner)
 
@@ -122,12 +122,3 @@ def row_key(row: ReportRow) -> str:
 
 def group_choices(rt: str) -> list[tuple[str, str]]:
     return [(gname, GROUP_LABEL[gname]) for gname in GROUPS[rt]]
-
-
-def _day(name: str, value: str | None) -> dt.date | None:
-    if not value:
-        return None
-    try:
-        return dt.date.fromisoformat(value)
-    except ValueError:
-        raise Invalid(f"{name} must be a date as YYYY-MM-DD, not {value!r}") from None

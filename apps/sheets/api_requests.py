@@ -8,7 +8,7 @@ conditional formats, ...) answer a clear 400."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -82,14 +82,20 @@ def duplicate_sheet(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -
     return {"duplicateSheet": sheet_resource(s, wb, copy, _index(s, wb, copy))}
 
 
+def _properties(req: dict[str, Any], kind: str) -> tuple[dict[str, Any], set[str]]:
+    """An update request's properties and its field mask, which must name something."""
+    props = obj(req.get("properties"), "properties")
+    fields = field_paths(req.get("fields"))
+    if not fields:
+        raise Invalid(f"{kind} needs 'fields', e.g. 'title'")
+    return props, fields
+
+
 def update_sheet_properties(
     s: Session, me: Person, wb: Workbook, req: dict[str, Any]
 ) -> dict[str, Any]:
     """title, gridProperties.frozenRowCount and index (``/`` or ``.`` in the mask)."""
-    props = obj(req.get("properties"), "properties")
-    fields = field_paths(req.get("fields"))
-    if not fields:
-        raise Invalid("updateSheetProperties needs 'fields', e.g. 'title'")
+    props, fields = _properties(req, "updateSheetProperties")
     sheet = sheet_of(s, wb, props.get("sheetId"))
     if "*" in fields:
         fields = {"title"} | ({"index"} if "index" in props else set())
@@ -140,10 +146,7 @@ def unmerge_cells(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> 
 def update_spreadsheet_properties(
     s: Session, me: Person, wb: Workbook, req: dict[str, Any]
 ) -> dict[str, Any]:
-    props = obj(req.get("properties"), "properties")
-    fields = field_paths(req.get("fields"))
-    if not fields:
-        raise Invalid("updateSpreadsheetProperties needs 'fields', e.g. 'title'")
+    props, fields = _properties(req, "updateSpreadsheetProperties")
     for f in fields:
         if f in ("title", "*"):
             sheets.rename_workbook(s, me, wb, text(props, "title"))
@@ -169,16 +172,17 @@ def sort_range(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> dic
     return {}
 
 
-def insert_dimension(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> dict[str, Any]:
-    sheet, axis, start, count = dimension(s, wb, req.get("range"))
-    sheets.insert_dimension(s, me, wb, sheet=sheet.name, axis=axis, start=start, count=count)
-    return {}
+def change_dimension(op: Literal["insert", "delete"]) -> Handler:
+    """The insertDimension or deleteDimension request."""
 
+    def handle(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> dict[str, Any]:
+        sheet, axis, start, count = dimension(s, wb, req.get("range"))
+        sheets.change_dimension(
+            s, me, wb, op, sheet=sheet.name, axis=axis, start=start, count=count
+        )
+        return {}
 
-def delete_dimension(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> dict[str, Any]:
-    sheet, axis, start, count = dimension(s, wb, req.get("range"))
-    sheets.delete_dimension(s, me, wb, sheet=sheet.name, axis=axis, start=start, count=count)
-    return {}
+    return handle
 
 
 def add_named_range(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> dict[str, Any]:
@@ -206,8 +210,8 @@ REQUESTS: dict[str, Handler] = {
     "updateSheetProperties": update_sheet_properties,
     "updateSpreadsheetProperties": update_spreadsheet_properties,
     "sortRange": sort_range,
-    "insertDimension": insert_dimension,
-    "deleteDimension": delete_dimension,
+    "insertDimension": change_dimension("insert"),
+    "deleteDimension": change_dimension("delete"),
     "addNamedRange": add_named_range,
     "deleteNamedRange": delete_named_range,
     "mergeCells": merge_cells,

@@ -165,8 +165,8 @@ def append(
     at = Area(row, col, row, col, sheet.name)
     covered = _fits(sheet, at, rows)
     if how == "INSERT_ROWS":
-        sheets.insert_dimension(
-            s, me, wb, sheet=sheet.name, axis="row", start=row, count=covered.rows
+        sheets.change_dimension(
+            s, me, wb, "insert", sheet=sheet.name, axis="row", start=row, count=covered.rows
         )
     _put(s, me, wb, sheet, covered, rows)
     return {

@@ -17,6 +17,7 @@ __all__ = [
     "MAX_COLS",
     "MAX_ROWS",
     "Area",
+    "Rect",
     "a1",
     "col_index",
     "col_letters",
@@ -55,15 +56,15 @@ def a1(row: int, col: int) -> str:
     return f"{col_letters(col)}{row}"
 
 
-@dataclass(frozen=True, slots=True)
-class Area:
-    """A rectangle of cells, inclusive, on the sheet `sheet` (None: the current one)."""
+class Rect:
+    """Rows, columns and cell count of an inclusive rectangle `r1`..`r2` x `c1`..`c2`
+    (shared by `Area` and the evaluator's `Rng`)."""
 
+    __slots__ = ()
     r1: int
     c1: int
     r2: int
     c2: int
-    sheet: str | None = None
 
     @property
     def rows(self) -> int:
@@ -75,7 +76,18 @@ class Area:
 
     @property
     def size(self) -> int:
-        return self.rows * self.cols
+        return (self.r2 - self.r1 + 1) * (self.c2 - self.c1 + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Area(Rect):
+    """A rectangle of cells, inclusive, on the sheet `sheet` (None: the current one)."""
+
+    r1: int
+    c1: int
+    r2: int
+    c2: int
+    sheet: str | None = None
 
     def contains(self, row: int, col: int) -> bool:
         return self.r1 <= row <= self.r2 and self.c1 <= col <= self.c2

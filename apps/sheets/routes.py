@@ -188,8 +188,8 @@ def _toolbar(wb: Workbook, op: str, sheet: str, sel: Area) -> str:
     if op in ("insert_rows", "delete_rows", "insert_cols", "delete_cols"):
         axis = "row" if op.endswith("rows") else "col"
         start, count = (sel.r1, sel.rows) if axis == "row" else (sel.c1, sel.cols)
-        act = sheets.insert_dimension if op.startswith("insert") else sheets.delete_dimension
-        act(s, me, wb, sheet=sheet, axis=axis, start=start, count=count)
+        change = "insert" if op.startswith("insert") else "delete"
+        sheets.change_dimension(s, me, wb, change, sheet=sheet, axis=axis, start=start, count=count)
         return f"{op.replace('_', ' ').capitalize()}: {count}."
     if op == "sort":
         keys = [(form.get("sort_column", ""), form.get("sort_order") == "desc")]

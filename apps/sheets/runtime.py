@@ -10,6 +10,7 @@ from typing import Any, Protocol
 
 from officegym.apps.sheets import budget
 from officegym.apps.sheets.parse import RefT
+from officegym.apps.sheets.refs import Rect
 from officegym.apps.sheets.values import NA, REF, Raise, Value, XlError
 
 __all__ = ["Ctx", "Grid", "Rng", "broadcast", "is_array", "shape"]
@@ -37,7 +38,7 @@ def shape(v: Any) -> tuple[int, int]:
     return (len(v), len(v[0]) if v else 0)
 
 
-class Rng:
+class Rng(Rect):
     """A rectangle of one sheet, read on demand: dense reads (`cells`, `matrix`) are
     clipped to the sheet's used extent and checked against the evaluation budget first;
     `values` and `stored` walk the sparse store when that is smaller."""
@@ -50,18 +51,6 @@ class Rng:
         self.pooled = False  # a formula's own reference: its column reads may be pooled
 
     valid = True
-
-    @property
-    def size(self) -> int:
-        return (self.r2 - self.r1 + 1) * (self.c2 - self.c1 + 1)
-
-    @property
-    def rows(self) -> int:
-        return self.r2 - self.r1 + 1
-
-    @property
-    def cols(self) -> int:
-        return self.c2 - self.c1 + 1
 
     def value_at(self, row: int, col: int) -> Value:
         return self.book.value(self.sid, row, col)

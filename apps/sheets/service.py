@@ -41,8 +41,7 @@ from officegym.apps.sheets.spill import message as spill_note
 from officegym.apps.sheets.spill import report as spill_report
 from officegym.apps.sheets.store import book
 from officegym.apps.sheets.structure import (
-    delete_dimension,
-    insert_dimension,
+    change_dimension,
     remove_duplicates,
     sort_range,
 )
@@ -72,12 +71,12 @@ __all__ = [
     "append_rows",
     "attachment",
     "book",
+    "change_dimension",
     "clear_range",
     "copy_range",
     "create_pivot",
     "create_workbook",
     "define_name",
-    "delete_dimension",
     "delete_name",
     "delete_pivot",
     "delete_sheet",
@@ -91,7 +90,6 @@ __all__ = [
     "history",
     "import_csv",
     "import_xlsx",
-    "insert_dimension",
     "json_value",
     "list_workbooks",
     "locate",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from typing import Literal
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -26,7 +27,7 @@ from officegym.apps.sheets.values import Value, compare
 from officegym.errors import Invalid
 from officegym.writes import delete_row, update_row
 
-__all__ = ["delete_dimension", "insert_dimension", "remove_duplicates", "sort_range"]
+__all__ = ["change_dimension", "remove_duplicates", "sort_range"]
 
 MAX_LINES = 10_000
 
@@ -164,38 +165,24 @@ def _line(axis: str, start: int | str) -> int:
     raise Invalid(f"{start!r} is not a {'row number' if axis == 'row' else 'column letter'}")
 
 
-def insert_dimension(
+def change_dimension(
     s: Session,
     actor: Person,
     wb: Workbook,
+    op: Literal["insert", "delete"],
     *,
     sheet: str | None,
     axis: str,
     start: int | str,
     count: int = 1,
 ) -> None:
-    """Insert `count` empty rows (or columns) before row `start` (or column `start`)."""
+    """Insert `count` empty rows (or columns) before `start`, or delete `count` from `start`;
+    formulas that named deleted cells show #REF!."""
     require_edit(s, actor, wb)
     at = _line(axis, start)
     _check(axis, at, count)
-    _change_lines(s, actor, wb, sheet_named(s, wb, sheet), axis, at, count, f"insert_{axis}s")
-
-
-def delete_dimension(
-    s: Session,
-    actor: Person,
-    wb: Workbook,
-    *,
-    sheet: str | None,
-    axis: str,
-    start: int | str,
-    count: int = 1,
-) -> None:
-    """Delete `count` rows (or columns) from `start`; formulas that named them show #REF!."""
-    require_edit(s, actor, wb)
-    at = _line(axis, start)
-    _check(axis, at, count)
-    _change_lines(s, actor, wb, sheet_named(s, wb, sheet), axis, at, -count, f"delete_{axis}s")
+    step = count if op == "insert" else -count
+    _change_lines(s, actor, wb, sheet_named(s, wb, sheet), axis, at, step, f"{op}_{axis}s")
 
 
 def _order(a: Value, b: Value) -> int:

@@ -21,6 +21,23 @@ class SortKey(BaseModel):
     descending: bool = Field(False, description="Largest (or Z) first.")
 
 
+def _change_dimension(
+    ctx: ToolContext,
+    op: Literal["insert", "delete"],
+    workbook: int | str,
+    dimension: str,
+    start: int | str,
+    count: int,
+    sheet: str | None,
+) -> dict[str, Any]:
+    wb = A.workbook(ctx, workbook)
+    axis = A.dimension(dimension)
+    sheets.change_dimension(
+        ctx.session, ctx.actor, wb, op, sheet=sheet, axis=axis, start=start, count=count
+    )
+    return {"ok": True, **A.cut_short(ctx, wb)}
+
+
 @tool("write")
 def sheets_insert_dimension(
     ctx: ToolContext,
@@ -33,17 +50,7 @@ def sheets_insert_dimension(
 ) -> dict[str, Any]:
     """Insert empty rows before row `start` (or columns before column `start`); cells,
     formulas, named ranges and pivots below or to the right move along."""
-    wb = A.workbook(ctx, workbook)
-    sheets.insert_dimension(
-        ctx.session,
-        ctx.actor,
-        wb,
-        sheet=sheet,
-        axis=A.dimension(dimension),
-        start=start,
-        count=count,
-    )
-    return {"ok": True, **A.cut_short(ctx, wb)}
+    return _change_dimension(ctx, "insert", workbook, dimension, start, count, sheet)
 
 
 @tool("write")
@@ -58,17 +65,7 @@ def sheets_delete_dimension(
 ) -> dict[str, Any]:
     """Delete rows from row `start` (or columns from column `start`); formulas that named
     deleted cells show #REF!."""
-    wb = A.workbook(ctx, workbook)
-    sheets.delete_dimension(
-        ctx.session,
-        ctx.actor,
-        wb,
-        sheet=sheet,
-        axis=A.dimension(dimension),
-        start=start,
-        count=count,
-    )
-    return {"ok": True, **A.cut_short(ctx, wb)}
+    return _change_dimension(ctx, "delete", workbook, dimension, start, count, sheet)
 
 
 @tool("write")

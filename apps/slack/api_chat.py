@@ -6,7 +6,6 @@ from them, as Slack's fallback text does."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from flask import g, url_for
@@ -20,17 +19,16 @@ from officegym.apps.slack.api_objects import (
     is_user_id,
     method,
     page,
+    row_id,
     unix_time,
     user_id,
 )
 from officegym.apps.slack.api_views import messages, scheduled_obj, seconds
 from officegym.apps.slack.markup import from_wire
 from officegym.apps.slack.models import Channel
-from officegym.errors import Invalid, NotFound
+from officegym.errors import Invalid
 
 __all__ = ["blocks_text"]
-
-SCHEDULED_ID_RE = re.compile(r"^Q(\d{1,12})$")
 
 
 def _post_target(p: Params) -> Channel:
@@ -153,10 +151,8 @@ def chat_scheduled_messages_list(p: Params) -> dict[str, Any]:
 def chat_delete_scheduled_message(p: Params) -> dict[str, Any]:
     find_channel(p)
     ref = p.text("scheduled_message_id", missing="invalid_scheduled_message_id")
-    found = SCHEDULED_ID_RE.match(ref)
-    if found is None:
-        raise NotFound(f"no scheduled message {ref!r}", code="invalid_scheduled_message_id")
-    chat.cancel_scheduled(g.db, g.actor, chat.get_scheduled(g.db, g.actor, int(found.group(1))))
+    row = row_id(ref, "Q", "scheduled message", "invalid_scheduled_message_id")
+    chat.cancel_scheduled(g.db, g.actor, chat.get_scheduled(g.db, g.actor, row))
     return {}
 
 

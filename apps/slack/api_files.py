@@ -6,7 +6,6 @@ its file, so it needs no token; the file's content URL needs the caller's."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
@@ -19,6 +18,7 @@ from officegym.apps.slack.api_objects import (
     find_person,
     method,
     page,
+    row_id,
 )
 from officegym.apps.slack.api_views import file_obj
 from officegym.apps.slack.models import Channel, File
@@ -30,14 +30,9 @@ from officegym.web_guards import attachment
 
 __all__ = ["register_routes"]
 
-FILE_ID_RE = re.compile(r"^F(\d{1,12})$")
-
 
 def _file_id(ref: Any) -> int:
-    found = FILE_ID_RE.match(str(ref).strip()) if isinstance(ref, str | int) else None
-    if found is None:
-        raise NotFound(f"no file {ref!r}", code="file_not_found")
-    return int(found.group(1))
+    return row_id(ref, "F", "file", "file_not_found")
 
 
 @method("files.getUploadURLExternal", write=True)

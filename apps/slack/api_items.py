@@ -5,7 +5,6 @@ totals: every match is counted, not just the page)."""
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
 from flask import g, url_for
@@ -19,13 +18,12 @@ from officegym.apps.slack.api_objects import (
     find_person,
     method,
     page,
+    row_id,
 )
 from officegym.apps.slack.api_views import bookmark_obj, messages
 from officegym.apps.slack.models import Channel, Message
 from officegym.apps.slack.search_syntax import parse
-from officegym.errors import Invalid, NotFound
-
-BOOKMARK_ID_RE = re.compile(r"^Bk(\d{1,12})$")
+from officegym.errors import Invalid
 
 
 def _item(p: Params, key: str = "timestamp") -> Message:
@@ -103,10 +101,7 @@ def pins_list(p: Params) -> dict[str, Any]:
 
 def _bookmark(p: Params, c: Channel) -> Any:
     ref = p.text("bookmark_id", missing="invalid_bookmark_id")
-    found = BOOKMARK_ID_RE.match(ref)
-    if found is None:
-        raise NotFound(f"no bookmark {ref!r}", code="not_found")
-    return chat.get_bookmark(g.db, g.actor, c, int(found.group(1)))
+    return chat.get_bookmark(g.db, g.actor, c, row_id(ref, "Bk", "bookmark", "not_found"))
 
 
 @method("bookmarks.add", write=True)

@@ -130,6 +130,16 @@ def find_channel(p: Params, key: str = "channel") -> Channel:
     return chat.get_channel(g.db, g.actor, ref)
 
 
+def row_id(ref: Any, prefix: str, what: str, code: str) -> int:
+    """The row id in a Slack object id (`prefix` then up to 12 digits, e.g. ``F12``);
+    NotFound with `code` for anything else."""
+    text = str(ref).strip() if isinstance(ref, str | int) else ""
+    found = re.match(rf"^{prefix}(\d{{1,12}})$", text)
+    if found is None:
+        raise NotFound(f"no {what} {ref!r}", code=code)
+    return int(found.group(1))
+
+
 def is_user_id(ref: str) -> bool:
     """Whether `ref` is a Slack user id (``U0000012``) rather than a channel."""
     return USER_ID_RE.match(ref.strip()) is not None

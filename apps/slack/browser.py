@@ -59,24 +59,22 @@ def _post_message(a: Args) -> list[str]:
 
 
 def _compose(text: str) -> list[str]:
-    return [act("fill", "composer-text", text), act("click", "composer-send")]
+    return _fill_and_click("composer-text", text, "composer-send")
+
+
+def _fill_and_click(field: str, text: str, button: str) -> list[str]:
+    """Type `text` into the field `field` and press the button `button`."""
+    return [act("fill", field, text), act("click", button)]
 
 
 def _reply_in_thread(a: Args) -> list[str]:
-    return [
-        goto(_message(a["message_id"])),
-        act("fill", "thread-reply-text", a["text"]),
-        act("click", "thread-reply-send"),
-    ]
+    reply = _fill_and_click("thread-reply-text", a["text"], "thread-reply-send")
+    return [goto(_message(a["message_id"])), *reply]
 
 
 def _send_dm(a: Args) -> list[str]:
-    return [
-        goto("/slack/dm/new"),
-        act("fill", "new-dm-people", _picked(a["people"])),
-        act("click", "new-dm-submit"),
-        *_compose(a["text"]),
-    ]
+    pick = _fill_and_click("new-dm-people", _picked(a["people"]), "new-dm-submit")
+    return [goto("/slack/dm/new"), *pick, *_compose(a["text"])]
 
 
 def _add_reaction(a: Args) -> list[str]:
@@ -98,8 +96,7 @@ def _edit_message(a: Args) -> list[str]:
     return [
         goto(_message(mid)),
         act("click", _msg_id(mid, "edit")),
-        act("fill", "edit-text", a["text"]),
-        act("click", "edit-save"),
+        *_fill_and_click("edit-text", a["text"], "edit-save"),
     ]
 
 
@@ -122,11 +119,8 @@ def _create_channel(a: Args) -> list[str]:
 
 
 def _invite_to_channel(a: Args) -> list[str]:
-    return [
-        goto(_details(a["channel"])),
-        act("fill", "invite-people", _picked(a["people"])),
-        act("click", "invite-submit"),
-    ]
+    invite = _fill_and_click("invite-people", _picked(a["people"]), "invite-submit")
+    return [goto(_details(a["channel"])), *invite]
 
 
 def _on_details(button: str) -> Make:
@@ -139,11 +133,7 @@ def _on_details(button: str) -> Make:
 
 
 def _set_channel_topic(a: Args) -> list[str]:
-    return [
-        goto(_details(a["channel"])),
-        act("fill", "topic-text", a["topic"]),
-        act("click", "topic-save"),
-    ]
+    return [goto(_details(a["channel"])), *_fill_and_click("topic-text", a["topic"], "topic-save")]
 
 
 def _set_status(a: Args) -> list[str]:

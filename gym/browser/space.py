@@ -45,20 +45,11 @@ class BrowserActionSpace(TextSpace):
     def __init__(
         self, max_length: int = MAX_ACTION_CHARS, *, seed: int | np.random.Generator | None = None
     ) -> None:
-        self.max_length = max_length
-        super().__init__(shape=None, dtype=None, seed=seed)
-
-    @property
-    def is_np_flattenable(self) -> bool:
-        return False
-
-    def contains(self, x: Any) -> bool:
-        return isinstance(x, str) and len(x) <= self.max_length
+        super().__init__(max_length, seed=seed)
 
     def sample(self, mask: Any = None, probability: Any = None) -> str:
         """A random action: 90% a well-formed call (which may still fail), 10% junk text."""
-        if mask is not None or probability is not None:
-            raise ValueError("BrowserActionSpace.sample takes no mask or probability")
+        self._unmasked(mask, probability)
         if self.np_random.random() < 0.1:
             return random_text(self.np_random, 0, 40)
         name = SAMPLED_NAMES[int(self.np_random.integers(len(SAMPLED_NAMES)))]

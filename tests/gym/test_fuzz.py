@@ -27,6 +27,11 @@ TOOLS = [t for t in tools_for(["slack"])]
 NAMES = [t.name for t in TOOLS]
 REQUIRED = {t.name: t.parameters.get("required", []) for t in TOOLS}
 VALID = {"tool": "slack_list_channels", "arguments": {}}
+# Every fuzz test here drives an env fixture and may run long: no deadline, no health nags.
+FIXTURED = settings(
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=30),
@@ -114,11 +119,7 @@ malformed = st.one_of(
 )
 
 
-@settings(
-    max_examples=600,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@settings(FIXTURED, max_examples=600)
 @given(actions=st.lists(malformed, min_size=1, max_size=3))
 def test_malformed_actions_never_raise_or_change_anything(
     slack_env: OfficeEnv, actions: list[Any]
@@ -282,11 +283,7 @@ def _still_works(env: OfficeEnv, app: str) -> None:
     assert obs["error"] == "" and json.loads(obs["result"]) is not None
 
 
-@settings(
-    max_examples=40,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@settings(FIXTURED, max_examples=40)
 @given(data=st.data())
 def test_every_tool_refuses_arguments_of_the_wrong_type_as_an_error_observation(
     app_env: tuple[str, OfficeEnv], data: st.DataObject
@@ -304,11 +301,7 @@ def test_every_tool_refuses_arguments_of_the_wrong_type_as_an_error_observation(
     _still_works(env, app)
 
 
-@settings(
-    max_examples=60,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@settings(FIXTURED, max_examples=60)
 @given(data=st.data())
 def test_every_tool_answers_hostile_values_of_its_own_types_without_an_internal_error(
     app_env: tuple[str, OfficeEnv], data: st.DataObject

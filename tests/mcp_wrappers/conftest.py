@@ -1,22 +1,9 @@
-"""Fixtures of the MCP tests: a world in a SQLite file, and the async backend (who is in
-which channel: tests/channels.py)."""
+"""Fixtures of the MCP tests: the async backend (the world in a SQLite file, `file_world`,
+is in tests/conftest.py; who is in which channel: tests/channels.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
-
-from officegym.world import World, world_image
-
-
-@pytest.fixture
-def file_world(tmp_path: Path) -> Iterator[World]:
-    """The default world in a SQLite file of its own, as `officegym serve` keeps it."""
-    w = World(world_image("default", 0), url=f"sqlite:///{tmp_path / 'world.sqlite'}")
-    yield w
-    w.close()
 
 
 @pytest.fixture

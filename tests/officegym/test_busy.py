@@ -23,7 +23,7 @@ from officegym.apps.slack.models import Message
 from officegym.mcp_wrappers import build_server
 from officegym.runner import ToolRunner
 from officegym.web import create_app
-from officegym.world import World, world_image
+from officegym.world import World
 from tests.apps.sheets.api_clients import owner_of
 
 ME = "asmith"
@@ -33,14 +33,13 @@ POST = {"channel": "general", "text": "while the lock is held"}
 @pytest.fixture
 def path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setattr(db, "BUSY_TIMEOUT", 0.2)
-    return tmp_path / "w.sqlite"
+    return tmp_path / "world.sqlite"
 
 
 @pytest.fixture
-def world(path: Path) -> Iterator[World]:
-    w = World(world_image("default", 0), url=f"sqlite:///{path}")
-    yield w
-    w.close()
+def world(path: Path, file_world: World) -> World:
+    """`file_world` (at `path`), opened after the short busy timeout is set."""
+    return file_world
 
 
 @pytest.fixture

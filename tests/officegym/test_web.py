@@ -23,8 +23,9 @@ def _topic(world: World) -> str:
 
 
 @pytest.fixture
-def probe_app(world: World) -> Flask:
-    """An app with extra routes that change the topic of #engineering, then succeed or fail."""
+def probe(world: World) -> FlaskClient:
+    """A client signed in as @kturner of an app with extra routes that change the topic of
+    #engineering, then succeed or fail."""
     app = create_app(world, config={"TESTING": True, "SECRET_KEY": "test"})
 
     def change(topic: str) -> None:
@@ -47,7 +48,9 @@ def probe_app(world: World) -> Flask:
             raise Invalid("probe input is wrong")
         return redirect("/slack/people")
 
-    return app
+    client = app.test_client()
+    client.get("/login/kturner")
+    return client
 
 
 def test_healthz_needs_no_sign_in(client: FlaskClient) -> None:
@@ -150,31 +153,25 @@ def test_every_app_with_routes_is_mounted_and_in_nav(web_app: Flask, client: Fla
         assert f'data-og-id="nav-{name}"' in html
 
 
-def test_successful_request_commits(probe_app: Flask, world: World) -> None:
-    client = probe_app.test_client()
-    client.get("/login/kturner")
-    assert client.post("/probe/ok").status_code == 200
+def test_successful_request_commits(probe: FlaskClient, world: World) -> None:
+    assert probe.post("/probe/ok").status_code == 200
     assert _topic(world) == "changed ok"
 
 
 def test_domain_error_renders_error_page_with_status_and_rolls_back(
-    probe_app: Flask, world: World
+    probe: FlaskClient, world: World
 ) -> None:
     before = _topic(world)
-    client = probe_app.test_client()
-    client.get("/login/kturner")
-    response = client.post("/probe/forbidden")
+    response = probe.post("/probe/forbidden")
     assert response.status_code == 403
     assert "probe says no" in response.get_data(as_text=True)
     assert 'id="error-title"' in response.get_data(as_text=True)
     assert _topic(world) == before
 
 
-def test_flash_errors_flashes_bad_input_and_rolls_back(probe_app: Flask, world: World) -> None:
+def test_flash_errors_flashes_bad_input_and_rolls_back(probe: FlaskClient, world: World) -> None:
     before = _topic(world)
-    client = probe_app.test_client()
-    client.get("/login/kturner")
-    response = client.post("/probe/invalid", follow_redirects=True)
+    response = probe.post("/probe/invalid", follow_redirects=True)
     assert response.status_code == 200
     assert "probe input is wrong" in response.get_data(as_text=True)
     assert _topic(world) == before
@@ -217,33 +214,27 @@ def test_og_id_escapes_its_value() -> None:
     ],
 )
 def test_a_form_post_from_another_site_is_refused(
-    probe_app: Flask, world: World, headers: dict[str, str]
+    probe: FlaskClient, world: World, headers: dict[str, str]
 ) -> None:
     before = _topic(world)
-    client = probe_app.test_client()
-    client.get("/login/kturner")
-    response = client.post("/probe/ok", headers=headers)
+    response = probe.post("/probe/ok", headers=headers)
     assert response.status_code == 403 and "refused" in response.get_data(as_text=True)
     assert _topic(world) == before
 
 
-def test_same_origin_forms_keep_working(probe_app: Flask, world: World) -> None:
-    client = probe_app.test_client()
-    client.get("/login/kturner")
+def test_same_origin_forms_keep_working(probe: FlaskClient, world: World) -> None:
     own = {"Origin": "http://localhost", "Referer": "http://localhost/slack/",
            "Sec-Fetch-Site": "same-origin"}  # fmt: skip
-    assert client.post("/probe/ok", headers=own).status_code == 200
+    assert probe.post("/probe/ok", headers=own).status_code == 200
     assert _topic(world) == "changed ok"
 
 
 def test_a_refused_form_post_is_flashed_on_the_page_it_came_from(
-    probe_app: Flask, world: World
+    probe: FlaskClient, world: World
 ) -> None:
     before = _topic(world)
-    client = probe_app.test_client()
-    client.get("/login/kturner")
     came_from = "http://localhost/slack/people?q=ann"
-    response = client.post("/probe/forbidden", headers={"Referer": came_from})
+    response = probe.post("/probe/forbidden", headers={"Referer": came_from})
     assert (response.status_code, response.location) == (303, "/slack/people?q=ann")
-    assert "probe says no" in client.get("/slack/people").get_data(as_text=True)
+    assert "probe says no" in probe.get("/slack/people").get_data(as_text=True)
     assert _topic(world) == before

@@ -245,22 +245,23 @@ def index(ctx: Ctx, arr: object, row: object, col: object = None) -> Any:
     return grid[r - 1][c - 1] if c else [list(grid[r - 1])]
 
 
-@fn("ROW", 0, 1, mode="raw")
-def row_(ctx: Ctx, ref: object = None) -> float:
+def _first(ref: object, own: int, attr: str) -> float:
+    """A reference's first row or column (`attr`: r1 or c1); `own`, the formula's, for none."""
     if ref is None:
-        return float(ctx.row)
+        return float(own)
     if not isinstance(ref, Rng):
         raise Raise(VALUE)
-    return float(ref.r1)
+    return float(getattr(ref, attr))
+
+
+@fn("ROW", 0, 1, mode="raw")
+def row_(ctx: Ctx, ref: object = None) -> float:
+    return _first(ref, ctx.row, "r1")
 
 
 @fn("COLUMN", 0, 1, mode="raw")
 def column_(ctx: Ctx, ref: object = None) -> float:
-    if ref is None:
-        return float(ctx.col)
-    if not isinstance(ref, Rng):
-        raise Raise(VALUE)
-    return float(ref.c1)
+    return _first(ref, ctx.col, "c1")
 
 
 @fn("ROWS", 1, mode="raw")

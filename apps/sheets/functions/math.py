@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from decimal import ROUND_CEILING, ROUND_DOWN, ROUND_FLOOR, ROUND_HALF_UP, ROUND_UP, Decimal
 
 from officegym.apps.sheets.functions import fn, numbers
@@ -115,24 +116,23 @@ def _quantize(x: float, digits: int, mode: str) -> float:
     )
 
 
-@fn("ROUND", 1, 2)
-def round_(x: Value, digits: Value = 0.0) -> float:
-    return _quantize(_n(x), int(_n(digits)), ROUND_HALF_UP)
+def _to_digits(mode: str) -> Callable[..., float]:
+    """ROUND and its kin: the number rounded (by `mode`) to `digits` decimal places."""
+
+    def rounded(x: Value, digits: Value = 0.0) -> float:
+        return _quantize(_n(x), int(_n(digits)), mode)
+
+    return rounded
 
 
-@fn("ROUNDUP", 1, 2)
-def roundup(x: Value, digits: Value = 0.0) -> float:
-    return _quantize(_n(x), int(_n(digits)), ROUND_UP)
-
-
-@fn("ROUNDDOWN", 1, 2)
-def rounddown(x: Value, digits: Value = 0.0) -> float:
-    return _quantize(_n(x), int(_n(digits)), ROUND_DOWN)
-
-
-@fn("TRUNC", 1, 2)
-def trunc(x: Value, digits: Value = 0.0) -> float:
-    return _quantize(_n(x), int(_n(digits)), ROUND_DOWN)
+ROUNDINGS = {
+    "ROUND": ROUND_HALF_UP,
+    "ROUNDUP": ROUND_UP,
+    "ROUNDDOWN": ROUND_DOWN,
+    "TRUNC": ROUND_DOWN,
+}
+for _name, _mode in ROUNDINGS.items():
+    fn(_name, 1, 2)(_to_digits(_mode))
 
 
 @fn("INT", 1)
@@ -150,21 +150,20 @@ def mround(x: Value, multiple: Value) -> float:
     return _quantize(a / m, 0, ROUND_HALF_UP) * m
 
 
+def _multiple(a: float, s: float, rounding: str, both_negative: str) -> float:
+    """`a` rounded to a multiple of `s` (`both_negative` rounding when both are negative)."""
+    if a > 0 and s < 0:
+        raise Raise(NUM)
+    mode = both_negative if a < 0 and s < 0 else rounding
+    return float(Decimal(repr(a / s)).quantize(Decimal(1), rounding=mode)) * s
+
+
 @fn("CEILING", 1, 2)
 def ceiling(x: Value, significance: Value = 1.0) -> float:
     a, s = _n(x), _n(significance)
     if s == 0:
         return 0.0
-    if a > 0 and s < 0:
-        raise Raise(NUM)
-    return (
-        float(
-            Decimal(repr(a / s)).quantize(
-                Decimal(1), rounding=ROUND_UP if a < 0 and s < 0 else ROUND_CEILING
-            )
-        )
-        * s
-    )
+    return _multiple(a, s, ROUND_CEILING, ROUND_UP)
 
 
 @fn("FLOOR", 1, 2)
@@ -172,32 +171,24 @@ def floor(x: Value, significance: Value = 1.0) -> float:
     a, s = _n(x), _n(significance)
     if s == 0:
         raise Raise(DIV0)
-    if a > 0 and s < 0:
-        raise Raise(NUM)
-    return (
-        float(
-            Decimal(repr(a / s)).quantize(
-                Decimal(1), rounding=ROUND_DOWN if a < 0 and s < 0 else ROUND_FLOOR
-            )
-        )
-        * s
-    )
+    return _multiple(a, s, ROUND_FLOOR, ROUND_DOWN)
 
 
-@fn("CEILING.MATH", 1, 3)
-def ceiling_math(x: Value, significance: Value = 1.0, mode: Value = 0.0) -> float:
-    a, s = _n(x), abs(_n(significance)) or 1.0
-    if a < 0 and _n(mode):
-        return -math.ceil(-a / s) * s
-    return math.ceil(a / s) * s
+def _math_rounding(step: Callable[[float], int]) -> Callable[..., float]:
+    """CEILING.MATH or FLOOR.MATH: `step` (ceil or floor) to a multiple of the significance;
+    a nonzero `mode` rounds negative numbers away from zero instead."""
+
+    def rounded(x: Value, significance: Value = 1.0, mode: Value = 0.0) -> float:
+        a, s = _n(x), abs(_n(significance)) or 1.0
+        if a < 0 and _n(mode):
+            return -step(-a / s) * s
+        return step(a / s) * s
+
+    return rounded
 
 
-@fn("FLOOR.MATH", 1, 3)
-def floor_math(x: Value, significance: Value = 1.0, mode: Value = 0.0) -> float:
-    a, s = _n(x), abs(_n(significance)) or 1.0
-    if a < 0 and _n(mode):
-        return -math.floor(-a / s) * s
-    return math.floor(a / s) * s
+fn("CEILING.MATH", 1, 3)(_math_rounding(math.ceil))
+fn("FLOOR.MATH", 1, 3)(_math_rounding(math.floor))
 
 
 @fn("ABS", 1)
@@ -238,19 +229,13 @@ def power(x: Value, y: Value) -> float:
     return float(r)
 
 
-@fn("SQRT", 1)
-def sqrt(x: Value) -> float:
-    return math.sqrt(_n(x))
+def _of_a_number(f: Callable[[float], float]) -> Callable[[Value], float]:
+    """The spreadsheet function that applies `f` to its one argument, read as a number."""
+    return lambda x: f(_n(x))
 
 
-@fn("EXP", 1)
-def exp(x: Value) -> float:
-    return math.exp(_n(x))
-
-
-@fn("LN", 1)
-def ln(x: Value) -> float:
-    return math.log(_n(x))
+for _name, _f in {"SQRT": math.sqrt, "EXP": math.exp, "LN": math.log}.items():
+    fn(_name, 1)(_of_a_number(_f))
 
 
 @fn("LOG", 1, 2)
@@ -271,29 +256,15 @@ def pi() -> float:
     return math.pi
 
 
-@fn("RADIANS", 1)
-def radians(x: Value) -> float:
-    return math.radians(_n(x))
-
-
-@fn("DEGREES", 1)
-def degrees(x: Value) -> float:
-    return math.degrees(_n(x))
-
-
-@fn("SIN", 1)
-def sin(x: Value) -> float:
-    return math.sin(_n(x))
-
-
-@fn("COS", 1)
-def cos(x: Value) -> float:
-    return math.cos(_n(x))
-
-
-@fn("TAN", 1)
-def tan(x: Value) -> float:
-    return math.tan(_n(x))
+TRIGONOMETRY = {
+    "RADIANS": math.radians,
+    "DEGREES": math.degrees,
+    "SIN": math.sin,
+    "COS": math.cos,
+    "TAN": math.tan,
+}
+for _name, _f in TRIGONOMETRY.items():
+    fn(_name, 1)(_of_a_number(_f))
 
 
 @fn("EVEN", 1)

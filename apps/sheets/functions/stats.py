@@ -14,9 +14,10 @@ from officegym.apps.sheets.runtime import Ctx, Rng, is_array
 from officegym.apps.sheets.values import DIV0, NA, NUM, VALUE, Raise, Value, XlError, as_number
 
 
-def _nonempty(nums: list[float]) -> list[float]:
+def _nonempty(nums: list[float], error: XlError = DIV0) -> list[float]:
+    """`nums`, or the error `error` (#DIV/0! unless said) when there are none."""
     if not nums:
-        raise Raise(DIV0)
+        raise Raise(error)
     return nums
 
 
@@ -158,13 +159,7 @@ def maxifs(ctx: Ctx, rng: object, *pairs: object) -> float:
 
 @fn("MEDIAN", 1, None, mode="raw")
 def median(ctx: Ctx, *args: object) -> float:
-    return float(statistics.median(_nonempty_num(numbers(args))))
-
-
-def _nonempty_num(nums: list[float]) -> list[float]:
-    if not nums:
-        raise Raise(NUM)
-    return nums
+    return float(statistics.median(_nonempty(numbers(args), NUM)))
 
 
 @fn("MODE|MODE.SNGL", 1, None, mode="raw")
@@ -257,7 +252,7 @@ def quartile(ctx: Ctx, arr: object, q: object) -> float:
 
 @fn("GEOMEAN", 1, None, mode="raw")
 def geomean(ctx: Ctx, *args: object) -> float:
-    nums = _nonempty_num(numbers(args))
+    nums = _nonempty(numbers(args), NUM)
     if any(x <= 0 for x in nums):
         raise Raise(NUM)
     return math.exp(math.fsum(math.log(x) for x in nums) / len(nums))

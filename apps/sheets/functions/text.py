@@ -261,22 +261,23 @@ def dollar(x: Value, decimals: Value = 2.0) -> str:
     return f"(${body})" if n < 0 else f"${body}"
 
 
-@fn("TEXTBEFORE", 2, 3)
-def textbefore(s: Value, delim: Value, nth: Value = 1.0) -> Value:
+def _split_at(s: Value, delim: Value, nth: Value, after: bool) -> Value:
+    """The text before (or after) the `nth` delimiter; #N/A when there are fewer."""
     parts = _t(s).split(_t(delim))
     k = int(as_number(nth)) if nth is not None else 1
     if len(parts) <= k:
         return XlError("#N/A")
-    return _t(delim).join(parts[:k])
+    return _t(delim).join(parts[k:] if after else parts[:k])
+
+
+@fn("TEXTBEFORE", 2, 3)
+def textbefore(s: Value, delim: Value, nth: Value = 1.0) -> Value:
+    return _split_at(s, delim, nth, after=False)
 
 
 @fn("TEXTAFTER", 2, 3)
 def textafter(s: Value, delim: Value, nth: Value = 1.0) -> Value:
-    parts = _t(s).split(_t(delim))
-    k = int(as_number(nth)) if nth is not None else 1
-    if len(parts) <= k:
-        return XlError("#N/A")
-    return _t(delim).join(parts[k:])
+    return _split_at(s, delim, nth, after=True)
 
 
 @fn("HYPERLINK", 1, 2)

@@ -4,14 +4,17 @@ bad input is flashed and changes nothing."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections import Counter
+from dataclasses import dataclass
 
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
+from werkzeug.test import TestResponse
 
 from officegym.apps.booking import service as booking
-from officegym.apps.booking.models import Reservation
+from officegym.apps.booking.models import Listing, Reservation
 from officegym.apps.booking.pricing import money
 from officegym.apps.org.models import Person
 from officegym.world import World
@@ -20,11 +23,34 @@ from ..pages import Elements
 from .helpers import DAY, free_stay, over_stay, person
 
 
+@dataclass(frozen=True)
+class BookedStay:
+    """A stay booked through the listing's form by `book_free_stay`."""
+
+    listing: Listing
+    check_in: dt.date
+    check_out: dt.date
+    form: dict[str, str]
+    response: TestResponse
+
+
 def signed_in(client: FlaskClient, world: World) -> tuple[FlaskClient, str]:
     with world.session() as s:
         handle = person(s).handle
     assert client.get(f"/login/{handle}").status_code == 302
     return client, handle
+
+
+def book_free_stay(client: FlaskClient, world: World, ahead: int) -> BookedStay:
+    """Signed in as the booking persona, book a stay free from `ahead` days on through the
+    listing's form: the listing, its dates, the form and the form's response."""
+    signed_in(client, world)
+    with world.session() as s:
+        listing, ci, co = free_stay(s, ahead=ahead)
+    form = {"check_in": ci.isoformat(), "check_out": co.isoformat(), "guests": "1"}
+    return BookedStay(
+        listing, ci, co, form, client.post(f"/booking/listings/{listing.id}/book", data=form)
+    )
 
 
 def check_ids(html: str) -> list[dict]:
@@ -77,11 +103,8 @@ def test_search_page_shows_the_tools_results_and_total(client: FlaskClient, worl
 
 
 def test_checkout_change_and_cancel_through_the_forms(client: FlaskClient, world: World) -> None:
-    client, _ = signed_in(client, world)
-    with world.session() as s:
-        listing, ci, co = free_stay(s, ahead=25)
-    form = {"check_in": ci.isoformat(), "check_out": co.isoformat(), "guests": "1"}
-    done = client.post(f"/booking/listings/{listing.id}/book", data=form)
+    stay = book_free_stay(client, world, ahead=25)
+    listing, ci, done = stay.listing, stay.check_in, stay.response
     assert done.status_code == 302 and "/booking/trips/HM" in done.location
     code = done.location.rsplit("/", 1)[1]
     with world.session() as s:
@@ -97,14 +120,13 @@ def test_checkout_change_and_cancel_through_the_forms(client: FlaskClient, world
 
 
 def test_a_double_booking_is_flashed_and_changes_nothing(client: FlaskClient, world: World) -> None:
-    client, _ = signed_in(client, world)
-    with world.session() as s:
-        listing, ci, co = free_stay(s, ahead=35)
-    form = {"check_in": ci.isoformat(), "check_out": co.isoformat(), "guests": "1"}
-    assert client.post(f"/booking/listings/{listing.id}/book", data=form).status_code == 302
+    stay = book_free_stay(client, world, ahead=35)
+    assert stay.response.status_code == 302
     with world.session() as s:
         before = s.scalar(select(func.count()).select_from(Reservation))
-    again = client.post(f"/booking/listings/{listing.id}/book", data=form, follow_redirects=True)
+    again = client.post(
+        f"/booking/listings/{stay.listing.id}/book", data=stay.form, follow_redirects=True
+    )
     assert "not available" in again.get_data(as_text=True)
     with world.session() as s:
         assert s.scalar(select(func.count()).select_from(Reservation)) == before
@@ -113,11 +135,7 @@ def test_a_double_booking_is_flashed_and_changes_nothing(client: FlaskClient, wo
 def test_cancelling_asks_first_and_the_confirmation_changes_nothing(
     client: FlaskClient, world: World
 ) -> None:
-    client, _ = signed_in(client, world)
-    with world.session() as s:
-        listing, ci, co = free_stay(s, ahead=45)
-    form = {"check_in": ci.isoformat(), "check_out": co.isoformat(), "guests": "1"}
-    code = client.post(f"/booking/listings/{listing.id}/book", data=form).location.rsplit("/")[-1]
+    code = book_free_stay(client, world, ahead=45).response.location.rsplit("/")[-1]
     page = client.get(f"/booking/trips/{code}/cancel")
     html = page.get_data(as_text=True)
     assert page.status_code == 200 and 'data-og-id="cancel-confirm"' in html
@@ -134,11 +152,8 @@ def test_cancelling_asks_first_and_the_confirmation_changes_nothing(
 def test_round_trip_and_taken_dates_pages_render_with_labelled_ids(
     client: FlaskClient, world: World
 ) -> None:
-    client, _ = signed_in(client, world)
-    with world.session() as s:
-        listing, ci, co = free_stay(s, ahead=50)
-    form = {"check_in": ci.isoformat(), "check_out": co.isoformat(), "guests": "1"}
-    client.post(f"/booking/listings/{listing.id}/book", data=form)
+    stay = book_free_stay(client, world, ahead=50)
+    listing, ci, co = stay.listing, stay.check_in, stay.check_out
     taken = client.get(f"/booking/listings/{listing.id}?check_in={ci}&check_out={co}")
     html = taken.get_data(as_text=True)
     assert 'data-og-id="listing-taken"' in html and 'data-og-id="book-submit"' not in html

@@ -13,6 +13,7 @@ from officegym.apps.crm import service as crm
 from officegym.apps.crm.models import Opportunity
 from officegym.apps.org.models import Person
 from officegym.tools import ToolContext, call_tool, load_tools
+from tests.apps.pages import html_of
 
 
 @dataclass(frozen=True)
@@ -59,3 +60,9 @@ def call(s: Session, actor: Person, tool_name: str, /, **arguments: Any) -> Any:
 def sign_in(client: FlaskClient, person: Person) -> None:
     """Sign the test client in as `person` (the login page redirects)."""
     assert client.get(f"/login/{person.handle}").status_code == 302
+
+
+def record_page(client: FlaskClient, viewer: Person, opp: Opportunity) -> str:
+    """`opp`'s record page as `viewer` sees it (signs the client in as `viewer`)."""
+    sign_in(client, viewer)
+    return html_of(client, f"/crm/opportunities/{opp.id}")

@@ -16,7 +16,7 @@ from officegym.apps.crm import service as crm
 from officegym.apps.crm.models import Account, Case, Lead, Opportunity
 
 from ..pages import assert_addressable
-from .helpers import Cast, open_opportunity_of, sign_in
+from .helpers import Cast, open_opportunity_of, record_page, sign_in
 
 
 def fresh(db: Session, obj: object) -> None:
@@ -322,8 +322,7 @@ def test_a_refused_move_explains_itself_on_the_board(
 
 def test_amounts_show_as_currency(client: FlaskClient, db: Session, who: Cast) -> None:
     mine = open_opportunity_of(db, who.rep)
-    sign_in(client, who.rep)
-    page = client.get(f"/crm/opportunities/{mine.id}").get_data(as_text=True)
+    page = record_page(client, who.rep, mine)
     assert f"${mine.amount:,}" in page
     listed = client.get("/crm/opportunities?open=1").get_data(as_text=True)
     assert re.search(r"Total amount of the \d+ opportunities: \$[\d,]+<", listed)
@@ -333,11 +332,9 @@ def test_reassigning_is_offered_only_to_those_who_may_reassign(
     client: FlaskClient, db: Session, who: Cast
 ) -> None:
     mine = open_opportunity_of(db, who.rep)
-    sign_in(client, who.rep)
-    page = client.get(f"/crm/opportunities/{mine.id}").get_data(as_text=True)
+    page = record_page(client, who.rep, mine)
     assert "stage-submit" in page and "owner-submit" not in page  # reps keep their deals
-    sign_in(client, who.manager)
-    page = client.get(f"/crm/opportunities/{mine.id}").get_data(as_text=True)
+    page = record_page(client, who.manager, mine)
     offered = re.findall(
         r'<option value="([a-z0-9]+)"', page.split("Change owner")[1].split("</select>")[0]
     )

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from officegym.apps.crm.models import STAGES
 from officegym.apps.crm.pages import stage_path
 
-from .helpers import Cast, open_opportunity_of, sign_in
+from .helpers import Cast, open_opportunity_of, record_page, sign_in
 
 
 def _steps(page: str) -> list[tuple[str, str]]:
@@ -36,8 +36,7 @@ def test_record_page_shows_the_path_with_the_current_step(
     client: FlaskClient, db: Session, who: Cast
 ) -> None:
     opp = open_opportunity_of(db, who.rep)
-    sign_in(client, who.rep)
-    page = client.get(f"/crm/opportunities/{opp.id}").get_data(as_text=True)
+    page = record_page(client, who.rep, opp)
     steps = _steps(page)
     assert [text.removesuffix(" (complete)") for _, text in steps] == list(STAGES)
     at = STAGES.index(opp.stage)  # type: ignore[arg-type]
@@ -70,8 +69,7 @@ def test_a_read_only_deal_shows_its_path_without_choices(
     client: FlaskClient, db: Session, who: Cast
 ) -> None:
     theirs = open_opportunity_of(db, who.rep2)
-    sign_in(client, who.rep)
-    page = client.get(f"/crm/opportunities/{theirs.id}").get_data(as_text=True)
+    page = record_page(client, who.rep, theirs)
     assert page.count('aria-current="step"') == 1
     assert 'type="radio" name="stage"' not in page and "Mark as current stage" not in page
     assert "Read only" in page

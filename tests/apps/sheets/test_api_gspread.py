@@ -19,6 +19,14 @@ from officegym.world import World
 from tests.apps.sheets.api_clients import gspread_client, owner_of, state
 
 
+@pytest.fixture
+def gc(server: tuple[str, World]) -> gspread.Client:
+    """gspread signed in as the owner of "Orders 2025", who may create spreadsheets."""
+    base, world = server
+    handle, _ = owner_of(world, "Orders 2025")
+    return gspread_client(base, handle)
+
+
 def fresh(gc: gspread.Client, title: str, rows: list[list[Any]]) -> gspread.Spreadsheet:
     """A new spreadsheet with `rows` from A1 of its first sheet."""
     book = gc.create(title)
@@ -60,10 +68,8 @@ def test_open_by_title_and_read(server: tuple[str, World]) -> None:
         gc.open("No such spreadsheet")
 
 
-def test_writes_keep_every_value(server: tuple[str, World]) -> None:
-    base, world = server
-    handle, _ = owner_of(world, "Orders 2025")
-    gc = gspread_client(base, handle)
+def test_writes_keep_every_value(server: tuple[str, World], gc: gspread.Client) -> None:
+    _, world = server
     book = fresh(gc, "Writes", TABLE)
     ws, sid = book.sheet1, book.id
     assert state(world, sid, "A1:C4") == [[*r] for r in TABLE]
@@ -86,10 +92,8 @@ def test_writes_keep_every_value(server: tuple[str, World]) -> None:
     assert {v for row in state(world, sid, "A1:J4") for v in row} == {""}
 
 
-def test_rows_go_where_gspread_puts_them(server: tuple[str, World]) -> None:
-    base, world = server
-    handle, _ = owner_of(world, "Orders 2025")
-    gc = gspread_client(base, handle)
+def test_rows_go_where_gspread_puts_them(server: tuple[str, World], gc: gspread.Client) -> None:
+    _, world = server
     book = fresh(gc, "Rows", TABLE)
     ws, sid = book.sheet1, book.id
     ws.append_row(["Dee", "LATAM", 50])
@@ -108,10 +112,8 @@ def test_rows_go_where_gspread_puts_them(server: tuple[str, World]) -> None:
     assert len(state(world, sid, "A1:A20")) == 8  # nothing written anywhere else
 
 
-def test_sort_find_format_and_ranges(server: tuple[str, World]) -> None:
-    base, world = server
-    handle, _ = owner_of(world, "Orders 2025")
-    gc = gspread_client(base, handle)
+def test_sort_find_format_and_ranges(server: tuple[str, World], gc: gspread.Client) -> None:
+    _, world = server
     book = fresh(gc, "Sorting", [["pad", *TABLE[0]], *[["", *r] for r in TABLE[1:]]])
     ws, sid = book.sheet1, book.id
     ws.sort((4, "des"), range="B2:D4")  # column D of the sheet, not of the range
@@ -144,10 +146,8 @@ def test_sort_find_format_and_ranges(server: tuple[str, World]) -> None:
     assert refused.value.response.status_code == 400 and "'hidden'" in str(refused.value)
 
 
-def test_sheets_of_a_spreadsheet(server: tuple[str, World]) -> None:
-    base, world = server
-    handle, _ = owner_of(world, "Orders 2025")
-    gc = gspread_client(base, handle)
+def test_sheets_of_a_spreadsheet(server: tuple[str, World], gc: gspread.Client) -> None:
+    _, world = server
     book = fresh(gc, "Tabs", TABLE)
     extra = book.add_worksheet("Extra", rows=10, cols=5)
     copy = book.sheet1.duplicate(new_sheet_name="Copy")
@@ -161,10 +161,8 @@ def test_sheets_of_a_spreadsheet(server: tuple[str, World]) -> None:
     assert [w.title for w in book.worksheets()] == ["Sheet1", "Renamed"]
 
 
-def test_drive_create_share_export_delete(server: tuple[str, World]) -> None:
+def test_drive_create_share_export_delete(server: tuple[str, World], gc: gspread.Client) -> None:
     base, world = server
-    handle, _ = owner_of(world, "Orders 2025")
-    gc = gspread_client(base, handle)
     book = fresh(gc, "Shared via Drive", TABLE)
     assert "Shared via Drive" in [f["name"] for f in gc.list_spreadsheet_files()]
     assert [b.id for b in gc.openall("Shared via Drive")] == [book.id]
@@ -190,10 +188,10 @@ def test_drive_create_share_export_delete(server: tuple[str, World]) -> None:
         assert s.get(Workbook, int(book.id)) is None
 
 
-def test_cell_lists_formats_and_low_level_calls(server: tuple[str, World]) -> None:
-    base, world = server
-    handle, _ = owner_of(world, "Orders 2025")
-    gc = gspread_client(base, handle)
+def test_cell_lists_formats_and_low_level_calls(
+    server: tuple[str, World], gc: gspread.Client
+) -> None:
+    _, world = server
     book = fresh(gc, "Cell lists", [[1, 2], [3, 4]])
     ws, sid = book.sheet1, book.id
     cells = ws.range("A1:B2")

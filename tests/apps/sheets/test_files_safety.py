@@ -110,12 +110,12 @@ def test_xlsx_text_cells_merges_and_values_survive_import(world: World) -> None:
         again = load_workbook(io.BytesIO(sheets.export_xlsx(s, me, wb)))["Sheet"]
         assert [str(m) for m in again.merged_cells.ranges] == ["C1:D2"]
         assert again["A3"].value == "TRUE" and again["A3"].data_type == "s"
-        sheets.insert_dimension(s, me, wb, sheet=None, axis="row", start=1, count=2)
-        sheets.insert_dimension(s, me, wb, sheet=None, axis="col", start="A", count=1)
+        sheets.change_dimension(s, me, wb, "insert", sheet=None, axis="row", start=1, count=2)
+        sheets.change_dimension(s, me, wb, "insert", sheet=None, axis="col", start="A", count=1)
         moved = load_workbook(io.BytesIO(sheets.export_xlsx(s, me, wb)))["Sheet"]
         assert [str(m) for m in moved.merged_cells.ranges] == ["D3:E4"]
         assert moved["D3"].value == "merged"
-        sheets.delete_dimension(s, me, wb, sheet=None, axis="row", start=3, count=2)
+        sheets.change_dimension(s, me, wb, "delete", sheet=None, axis="row", start=3, count=2)
         gone = load_workbook(io.BytesIO(sheets.export_xlsx(s, me, wb)))["Sheet"]
         assert list(gone.merged_cells.ranges) == []
 

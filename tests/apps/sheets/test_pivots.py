@@ -219,7 +219,7 @@ def test_rows_moved_under_a_pivots_source_rewrite_it(world: World) -> None:
         wb, me = workbook(s, ORDERS), owner(s, ORDERS)
         _region_pivot(s, me, wb)
         region = values(s, me, wb, "Orders!C2")[0][0]
-        sheets.delete_dimension(s, me, wb, sheet="Orders", axis="row", start=2, count=1)
+        sheets.change_dimension(s, me, wb, "delete", sheet="Orders", axis="row", start=2, count=1)
         assert table(s, me, wb, "Pivot!A1:B10")[region] == pytest.approx(
             by_hand(s, me, wb, 2, 8)[region]
         )

@@ -98,15 +98,17 @@ def test_inserted_and_deleted_rows_move_formulas(world: World) -> None:
         last = len(values(s, me, wb, "A:A"))
         formula = sheets.read_range(s, me, wb, f"B{last}", mode="formulas").rows[0][0]
         assert formula == f"=SUM(B2:B{last - 5})"
-        sheets.insert_dimension(s, me, wb, sheet=None, axis="row", start=3, count=2)
+        sheets.change_dimension(s, me, wb, "insert", sheet=None, axis="row", start=3, count=2)
         assert (
             sheets.read_range(s, me, wb, f"B{last + 2}", mode="formulas").rows[0][0]
             == f"=SUM(B2:B{last - 3})"
         )
-        sheets.delete_dimension(s, me, wb, sheet=None, axis="row", start=2, count=last + 10)
+        sheets.change_dimension(
+            s, me, wb, "delete", sheet=None, axis="row", start=2, count=last + 10
+        )
         assert values(s, me, wb, "A1:C1") == [["Week of", "Opened", "Closed"]]
         sheets.write_range(s, me, wb, "E1", [["=B1"]])
-        sheets.delete_dimension(s, me, wb, sheet=None, axis="col", start="B")
+        sheets.change_dimension(s, me, wb, "delete", sheet=None, axis="col", start="B")
         assert sheets.read_range(s, me, wb, "D1", mode="formulas").rows[0][0] == "=#REF!"
         assert values(s, me, wb, "D1") == [["#REF!"]]
 

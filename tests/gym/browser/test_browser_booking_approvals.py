@@ -9,7 +9,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page
 from sqlalchemy import select
 
 from officegym.apps.booking import service as booking
@@ -19,6 +18,7 @@ from officegym.apps.org.models import Person
 from officegym.apps.slack import service as chat
 from officegym.gym.browser_env import BrowserEnv
 from tests.apps.booking.helpers import over_stay
+from tests.gym.browser.helpers import open_page
 
 pytestmark = pytest.mark.browser
 TRAVELLER = {"task": "booking.cheapest-stay", "task_seed": 0}  # @tgrimes, who has a manager
@@ -29,16 +29,6 @@ def env_as(env_for: Callable[..., BrowserEnv], options: dict[str, Any]) -> Brows
     env = env_for("booking")
     env.reset(options=options)
     return env
-
-
-def on_page(env: BrowserEnv, fn: Callable[[Page], Any]) -> Any:
-    return env.manager.call(fn, env.page)
-
-
-def open_page(env: BrowserEnv, path: str) -> str:
-    on_page(env, lambda p: p.goto(env.server.url + path))
-    obs, *_ = env.step("noop()")
-    return obs["axtree"]
 
 
 def hold(env: BrowserEnv, traveller: str, *, far: bool) -> str:

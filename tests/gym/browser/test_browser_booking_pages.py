@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from playwright.sync_api import Page
@@ -20,6 +19,7 @@ from officegym.apps.org import service as org
 from officegym.errors import Invalid
 from officegym.gym.browser_env import BrowserEnv
 from tests.apps.booking.helpers import free_stay
+from tests.gym.browser.helpers import on_page, open_page
 
 pytestmark = pytest.mark.browser
 DAY = dt.timedelta(days=1)
@@ -31,18 +31,6 @@ def env(env_for: Callable[..., BrowserEnv]) -> BrowserEnv:
     booking_env = env_for("booking")
     booking_env.reset(options=TASK)
     return booking_env
-
-
-def on_page(env: BrowserEnv, fn: Callable[[Page], Any]) -> Any:
-    """`fn(page)` in the browser manager's thread (Playwright objects live there)."""
-    return env.manager.call(fn, env.page)
-
-
-def open_page(env: BrowserEnv, path: str) -> str:
-    """Open `path` and return the env's observation text of it."""
-    on_page(env, lambda p: p.goto(env.server.url + path))
-    obs, *_ = env.step("noop()")
-    return obs["axtree"]
 
 
 def taken_stay(env: BrowserEnv) -> tuple[int, dt.date, dt.date, dt.date]:

@@ -7,12 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import Page
 from sqlalchemy import select
 
 from officegym.apps.org.models import Person
 from officegym.gym.browser.manager import BrowserManager
 from officegym.gym.browser.server import AppServer
 from officegym.world import World
+from tests.gym.browser.helpers import episode_url, in_new_tab
 
 pytestmark = pytest.mark.browser
 
@@ -36,21 +38,14 @@ def _a_rep(world: World) -> str:
     return handle
 
 
-def _board(manager: BrowserManager, url: str) -> tuple[dict[str, Any], str]:
-    context = manager.new_context(viewport={"width": 1366, "height": 768})
-    try:
-        page = context.new_page()
-        page.goto(url)
-        return page.evaluate(MEASURE), page.inner_text("main")
-    finally:
-        context.close()
+def _board(page: Page) -> tuple[dict[str, Any], str]:
+    return page.evaluate(MEASURE), page.inner_text("main")
 
 
 def test_the_pipeline_board_fits_1366_pixels(chromium: BrowserManager, server: AppServer) -> None:
     rep = _a_rep(server.world)
-    server.new_episode(rep)
-    url = f"{server.url}/login/{rep}?next=/crm/pipeline&{server.login_query}"
-    measured, text = chromium.call(_board, chromium, url)
+    url = episode_url(server, rep, "/crm/pipeline")
+    measured, text = chromium.call(in_new_tab, chromium, url, _board)
     columns = measured["columns"]
     assert len(columns) == 5
     assert all(c["width"] >= 150 for c in columns), columns

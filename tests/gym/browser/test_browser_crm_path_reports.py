@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 import pytest
+from playwright.sync_api import Page
 from sqlalchemy import select
 
 from officegym.apps.crm import service as crm
@@ -16,6 +17,7 @@ from officegym.apps.crm.models import STAGES, Opportunity
 from officegym.apps.org.models import Person
 from officegym.gym.browser.manager import BrowserManager
 from officegym.gym.browser.server import AppServer
+from tests.gym.browser.helpers import episode_url, in_new_tab
 
 pytestmark = pytest.mark.browser
 
@@ -32,29 +34,22 @@ def _rep_and_deal(server: AppServer) -> tuple[str, int, str]:
         return rep.handle, opp.id, opp.stage
 
 
-def _mark_stage(manager: BrowserManager, url: str, stage: str) -> dict[str, Any]:
-    context = manager.new_context(viewport={"width": 1366, "height": 768})
-    try:
-        page = context.new_page()
-        page.goto(url)
-        path = page.locator("ol.path")
-        before = path.locator('[aria-current="step"]').inner_text()
-        path.get_by_text(stage, exact=True).click()
-        page.get_by_role("button", name="Mark as current stage").click()
-        page.wait_for_load_state()
-        return {"before": before, "after": path.locator('[aria-current="step"]').inner_text(),
-                "flash": page.locator(".flash").first.inner_text()}  # fmt: skip
-    finally:
-        context.close()
+def _mark_stage(page: Page, stage: str) -> dict[str, Any]:
+    path = page.locator("ol.path")
+    before = path.locator('[aria-current="step"]').inner_text()
+    path.get_by_text(stage, exact=True).click()
+    page.get_by_role("button", name="Mark as current stage").click()
+    page.wait_for_load_state()
+    return {"before": before, "after": path.locator('[aria-current="step"]').inner_text(),
+            "flash": page.locator(".flash").first.inner_text()}  # fmt: skip
 
 
 def test_a_person_moves_a_deal_on_its_stage_path(
     chromium: BrowserManager, server: AppServer
 ) -> None:
     handle, rid, stage = _rep_and_deal(server)
-    server.new_episode(handle)
-    url = f"{server.url}/login/{handle}?next=/crm/opportunities/{rid}&{server.login_query}"
-    seen = chromium.call(_mark_stage, chromium, url, "Negotiation")
+    url = episode_url(server, handle, f"/crm/opportunities/{rid}")
+    seen = chromium.call(in_new_tab, chromium, url, lambda p: _mark_stage(p, "Negotiation"))
     assert seen["before"].strip() == stage
     assert seen["after"].strip() == "Negotiation"
     assert "Negotiation" in seen["flash"]
@@ -64,38 +59,31 @@ def test_a_person_moves_a_deal_on_its_stage_path(
     assert STAGES.index("Negotiation") > STAGES.index(stage)  # type: ignore[arg-type]
 
 
-def _build_report(manager: BrowserManager, url: str) -> dict[str, Any]:
-    context = manager.new_context(viewport={"width": 1366, "height": 768})
-    try:
-        page = context.new_page()
-        page.goto(url)
-        page.get_by_role("link", name="New report").click()
-        page.get_by_label("Group by").select_option(label="Owner")
-        page.get_by_label("Summary").select_option(label="Sum of amount")
-        page.get_by_role("button", name="Run report").click()
-        table = page.locator("#report-builder-result")
-        first = table.locator("tbody tr").first
-        row = {"owner": first.locator("th").inner_text(),
-               "count": int(first.locator("td").first.inner_text()),
-               "sum": first.locator("td").nth(1).inner_text(),
-               "total": table.locator("tfoot").inner_text()}  # fmt: skip
-        first.get_by_role("link").click()
-        page.wait_for_load_state()
-        row["list_count"] = page.locator("[id$='-count']").inner_text()
-        row["list_total"] = page.locator("#list-opportunities-total").inner_text()
-        row["url"] = page.url
-        return row
-    finally:
-        context.close()
+def _build_report(page: Page) -> dict[str, Any]:
+    page.get_by_role("link", name="New report").click()
+    page.get_by_label("Group by").select_option(label="Owner")
+    page.get_by_label("Summary").select_option(label="Sum of amount")
+    page.get_by_role("button", name="Run report").click()
+    table = page.locator("#report-builder-result")
+    first = table.locator("tbody tr").first
+    row = {"owner": first.locator("th").inner_text(),
+           "count": int(first.locator("td").first.inner_text()),
+           "sum": first.locator("td").nth(1).inner_text(),
+           "total": table.locator("tfoot").inner_text()}  # fmt: skip
+    first.get_by_role("link").click()
+    page.wait_for_load_state()
+    row["list_count"] = page.locator("[id$='-count']").inner_text()
+    row["list_total"] = page.locator("#list-opportunities-total").inner_text()
+    row["url"] = page.url
+    return row
 
 
 def test_a_person_builds_a_report_and_opens_a_rows_records(
     chromium: BrowserManager, server: AppServer
 ) -> None:
     handle, _, _ = _rep_and_deal(server)
-    server.new_episode(handle)
-    url = f"{server.url}/login/{handle}?next=/crm/reports&{server.login_query}"
-    row = chromium.call(_build_report, chromium, url)
+    url = episode_url(server, handle, "/crm/reports")
+    row = chromium.call(in_new_tab, chromium, url, _build_report)
     assert re.fullmatch(r"\$\d{1,3}(,\d{3})*", row["sum"]), row
     assert row["list_count"].startswith(f"{row['count']} opportunit"), row
     assert row["list_total"].endswith(row["sum"]), row  # the list sums what the row summed

@@ -29,16 +29,15 @@ def fetch(url: str, out: list[int]) -> None:
         out.append(exc.code)
 
 
-def start_fetch(url: str, out: list[int]) -> threading.Thread:
-    thread = threading.Thread(target=fetch, args=(url, out), daemon=True)
+def queue_a_fetch(server: AppServer) -> tuple[threading.Thread, list[int]]:
+    """Fetch /healthz in a thread and block until it is queued behind the env's lock: the
+    thread, and the list its status will be appended to."""
+    out: list[int] = []
+    thread = threading.Thread(target=fetch, args=(server.url + "/healthz", out), daemon=True)
     thread.start()
-    return thread
-
-
-def wait_until_waiting(server: AppServer) -> None:
-    """Block until one request is queued behind the lock."""
     while server.waiting < 1:
         threading.Event().wait(0.005)
+    return thread, out
 
 
 def test_serves_the_clones_on_a_loopback_port(server: AppServer) -> None:
@@ -49,10 +48,8 @@ def test_serves_the_clones_on_a_loopback_port(server: AppServer) -> None:
 
 
 def test_no_request_runs_while_the_env_holds_the_database(server: AppServer) -> None:
-    out: list[int] = []
     with server.exclusive():
-        thread = start_fetch(server.url + "/healthz", out)
-        wait_until_waiting(server)
+        thread, out = queue_a_fetch(server)
         thread.join(timeout=0.3)
         assert thread.is_alive() and out == []
     thread.join(timeout=30)
@@ -60,10 +57,8 @@ def test_no_request_runs_while_the_env_holds_the_database(server: AppServer) -> 
 
 
 def test_a_request_waiting_across_a_new_episode_is_refused(server: AppServer) -> None:
-    out: list[int] = []
     with server.exclusive():
-        thread = start_fetch(server.url + "/healthz", out)
-        wait_until_waiting(server)
+        thread, out = queue_a_fetch(server)
         server.new_episode(None)
     thread.join(timeout=30)
     assert out == [503]

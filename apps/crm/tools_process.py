@@ -236,42 +236,47 @@ def crm_case_report(
     return [asdict(r) for r in rows]
 
 
+ReportRecords = Annotated[
+    Literal["opportunity", "case", "lead", "account"],
+    Field(description="The records to report on."),
+]
+ReportGroup = Annotated[
+    Literal[
+        "owner",
+        "stage",
+        "account",
+        "type",
+        "close_month",
+        "status",
+        "priority",
+        "origin",
+        "source",
+        "rating",
+        "industry",
+    ],
+    Field(
+        description="The field with one line per value. Opportunities: owner, stage, "
+        "account, type, close_month; cases: owner, status, priority, origin, account; "
+        "leads: owner, status, source, rating, industry; accounts: owner, type, "
+        "industry."
+    ),
+]
+ReportSummary = Annotated[
+    Literal["count", "sum", "average"],
+    Field(
+        description="Besides the count of records: the sum or average of the amount "
+        "(opportunities) or annual revenue (accounts); cases and leads are counted."
+    ),
+]
+
+
 @tool("read")
 def crm_run_report(
     ctx: ToolContext,
     *,
-    record_type: Annotated[
-        Literal["opportunity", "case", "lead", "account"],
-        Field(description="The records to report on."),
-    ],
-    group_by: Annotated[
-        Literal[
-            "owner",
-            "stage",
-            "account",
-            "type",
-            "close_month",
-            "status",
-            "priority",
-            "origin",
-            "source",
-            "rating",
-            "industry",
-        ],
-        Field(
-            description="The field with one line per value. Opportunities: owner, stage, "
-            "account, type, close_month; cases: owner, status, priority, origin, account; "
-            "leads: owner, status, source, rating, industry; accounts: owner, type, "
-            "industry."
-        ),
-    ],
-    summary: Annotated[
-        Literal["count", "sum", "average"],
-        Field(
-            description="Besides the count of records: the sum or average of the amount "
-            "(opportunities) or annual revenue (accounts); cases and leads are counted."
-        ),
-    ] = "count",
+    record_type: ReportRecords,
+    group_by: ReportGroup,
+    summary: ReportSummary = "count",
     owner: A.Owner = None,
     status: Annotated[
         str | None, Field(description="Only this stage (opportunities) or status (cases, leads).")

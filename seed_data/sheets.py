@@ -253,19 +253,7 @@ def orders(
             ]
         )
     rows.sort(key=lambda r: str(r[0]))
-    table: list[list[object]] = [
-        [
-            "Order ID",
-            "Order Date",
-            "Region",
-            "Product",
-            "Category",
-            "Sales Rep",
-            "Units",
-            "Unit Price",
-            "Revenue",
-        ]
-    ]
+    table: list[list[object]] = [list(T.ORDER_HEADERS)]
     table += [[f"SO-{10001 + i}", *r] for i, r in enumerate(rows)]
     wb = sheets.create_workbook(s, owner, f"Orders {day.year - 1}", ["Orders"])
     sheets.write_range(s, owner, wb, "A1", table)

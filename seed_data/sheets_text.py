@@ -12,6 +12,8 @@ REGION_OF_COUNTRY = {
     "Australia": "APAC",
 }
 ORDER_REGIONS = ["North America", "EMEA", "APAC", "LATAM"]
+ORDER_HEADERS = ["Order ID", "Order Date", "Region", "Product", "Category", "Sales Rep",
+                 "Units", "Unit Price", "Revenue"]  # fmt: skip
 # product -> (category, unit price)
 PRODUCTS = {
     "Analytics Cloud": ("Software", 1200.0),

@@ -11,22 +11,13 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from officegym.apps.sheets.refs import col_letters
+from officegym.seed_data.sheets_text import ORDER_HEADERS
 from officegym.tasks.base import Spec, template
 from officegym.tasks.sheets.common import ORDERS, book_of, used_rows
 from officegym.tasks.sheets.perturb import Reader
 from officegym.tasks.sheets.steps import new_sheet_step, on_book, pivot_step
 
-HEADERS = [
-    "Order ID",
-    "Order Date",
-    "Region",
-    "Product",
-    "Category",
-    "Sales Rep",
-    "Units",
-    "Unit Price",
-    "Revenue",
-]
+HEADERS = ORDER_HEADERS  # the orders sheet's columns, as seeded
 GROUPS = ["Region", "Category", "Product", "Sales Rep"]
 MEASURES = [
     ("Revenue", "SUM"),

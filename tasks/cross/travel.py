@@ -196,22 +196,17 @@ def book_approved_stay(w: Session, rng: random.Random) -> Spec:
                         where={"channel_id": ask.channel_id, "user_id": me.id},
                     ),
                 ],
+                equivalent=[
+                    Equivalent(
+                        kind,
+                        "any stated purpose is a business reason the manager approves",
+                        tool="booking_book_stay",
+                        arg="purpose",
+                    )
+                    for kind in ("text.drop-word", "text.drop-fact", "text.negate",
+                                 "text.add-words", "text.goal")  # fmt: skip
+                ],
             ),
-        ],
-        equivalent=[
-            Equivalent(
-                kind,
-                "any stated purpose is a business reason the manager approves",
-                tool="booking_book_stay",
-                arg="purpose",
-            )
-            for kind in (
-                "text.drop-word",
-                "text.drop-fact",
-                "text.negate",
-                "text.add-words",
-                "text.goal",
-            )
         ],
     )
 

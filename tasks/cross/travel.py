@@ -203,8 +203,13 @@ def book_approved_stay(w: Session, rng: random.Random) -> Spec:
                         tool="booking_book_stay",
                         arg="purpose",
                     )
-                    for kind in ("text.drop-word", "text.drop-fact", "text.negate",
-                                 "text.add-words", "text.goal")  # fmt: skip
+                    for kind in (
+                        "text.drop-word",
+                        "text.drop-fact",
+                        "text.negate",
+                        "text.add-words",
+                        "text.goal",
+                    )
                 ],
             ),
         ],

@@ -63,31 +63,23 @@ ID_RE = re.compile(r"^[a-z0-9]+\.[a-z0-9]+(-[a-z0-9]+)*$")
 
 @dataclass(frozen=True)
 class Spec:
-    """What a template returns for one seed. A question task gives its `answer` as a typed
-    fact (`officegym.tasks.facts`: `integer`, `money`, `person`, `choice`, ...): the task
-    then gets the one answer check (`AnswerIs`) and the fact's own text as its reference
-    answer. `equivalent` declares the near-miss mutants of the reference solution that
-    this task cannot tell apart from it, each with its reason (`officegym.tasks.mutants`).
-    `free` declares where an agent's end state may differ from the one the reference
-    leaves, each with its reason (`officegym.tasks.freedom`). A template writes its work
-    as `steps` (`officegym.tasks.steps`), each carrying its calls, checks, allowances and
-    freedoms; the flat lists are the older way to write the same."""
+    """What a template returns for one seed: the goal, who acts, and the work as `steps`
+    (`officegym.tasks.steps`), each carrying its reference calls, the checks of the state
+    they leave, the changes it allows, what of that state is free and the mutants it
+    cannot tell apart, each with its reason. A question task gives its `answer` as a
+    typed fact (`officegym.tasks.facts`: `integer`, `money`, `person`, `choice`, ...): the
+    task then gets the one answer check (`AnswerIs`) and the fact's own text as its
+    reference answer. `hidden` is what only the requester knows (ask-the-requester)."""
 
     goal: str
     persona: str
-    checks: Sequence[Check] = ()
-    allowed: Sequence[Allow] = ()
-    solution: Sequence[ToolCall] = ()
+    steps: Sequence[Step] = ()
     answer: Fact | None = None
-    equivalent: Sequence[Equivalent] = ()
     hidden: Hidden | None = None  # what only the requester knows (ask-the-requester tasks)
-    free: Sequence[Free] = ()  # what may differ from the reference's end state, and why
-    steps: Sequence[Step] = ()  # the work as steps (`officegym.tasks.steps`), after the above
 
     def flat(self) -> Step:
-        """The spec's own lists, then its steps', as one step (what its task holds)."""
-        own = Step(self.solution, self.checks, self.allowed, self.free, self.equivalent)
-        return flatten((own, *self.steps))
+        """The steps as one, in order (what its task holds)."""
+        return flatten(self.steps)
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from officegym.tasks import TEMPLATES, make_task
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import RowExists
 from officegym.tasks.common import call
+from officegym.tasks.steps import Step
 
 
 def test_wilson_interval_matches_known_values() -> None:
@@ -71,9 +72,16 @@ def test_a_template_whose_reference_fails_is_flagged_impossible() -> None:
         return Spec(
             goal="Pin the message.",
             persona=persona,
-            checks=[RowExists(name="a pin that never comes", table="slack_pin", where={"id": -1})],
-            allowed=[],
-            solution=[call("slack_list_channels")],
+            steps=[
+                Step(
+                    calls=[call("slack_list_channels")],
+                    checks=[
+                        RowExists(
+                            name="a pin that never comes", table="slack_pin", where={"id": -1}
+                        )
+                    ],
+                )
+            ],
         )
 
     try:

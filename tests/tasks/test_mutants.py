@@ -16,6 +16,7 @@ from officegym.tasks import TEMPLATES, Equivalent, Free, RowExists, Spec, make_t
 from officegym.tasks.checks import Allow
 from officegym.tasks.facts import integer
 from officegym.tasks.mutants import KINDS, mutants
+from officegym.tasks.steps import Step
 from officegym.tasks.validate import check_template
 from officegym.tools import ToolCall
 from officegym.world import World
@@ -73,11 +74,17 @@ def _lenient(declare: bool):
         return Spec(
             goal="Tell #general that 7 people signed up.",
             persona="kturner",
-            checks=[posted],
-            allowed=[Allow("slack_message", limit=2), Allow("slack_mention")],
-            solution=[post],
-            equivalent=excuse if declare else [],
-            free=[Free("slack_message", ("text",), "demo: the post's wording is not graded")],
+            steps=[
+                Step(
+                    calls=[post],
+                    checks=[posted],
+                    allowed=[Allow("slack_message", limit=2), Allow("slack_mention")],
+                    equivalent=excuse if declare else [],
+                    free=[
+                        Free("slack_message", ("text",), "demo: the post's wording is not graded")
+                    ],
+                )
+            ],
         )
 
     return build

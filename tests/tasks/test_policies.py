@@ -20,6 +20,7 @@ from officegym.tasks.policies import (
     typed_in,
     undo_runs,
 )
+from officegym.tasks.steps import Step
 from officegym.tasks.undo import INVERSES, NO_INVERSE
 from officegym.tasks.validate import check_template, replay
 from officegym.tools import ToolCall, load_tools
@@ -85,9 +86,7 @@ def _register_constant() -> None:
         return Spec(
             goal="How many fingers has a hand? Reply with the number.",
             persona="kturner",
-            checks=[],
-            allowed=[],
-            solution=[ToolCall("slack_list_channels", {})],
+            steps=[Step(calls=[ToolCall("slack_list_channels", {})])],
             answer=integer(5),
         )
 
@@ -126,9 +125,7 @@ def test_validate_reports_an_unknown_tool_in_a_reference_as_such() -> None:
         return Spec(
             goal="Fly to the moon.",
             persona="kturner",
-            checks=[],
-            allowed=[],
-            solution=[ToolCall("slack_fly_to_moon", {})],
+            steps=[Step(calls=[ToolCall("slack_fly_to_moon", {})])],
         )
 
     try:

@@ -1,4 +1,4 @@
-"""A spec written as steps is the spec written as flat lists, in step order."""
+"""A spec's steps are its task's calls, checks, allowances and freedoms, in step order."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ ALLOW = Allow("booking_reservation")
 FREE = Free("booking_reservation", ("note",), "any note")
 
 
-def test_steps_join_in_order_after_the_specs_own_lists() -> None:
-    spec = Spec(goal="g", persona="p", solution=[SEARCH], steps=[Step(calls=[BOOK],
+def test_steps_join_in_order() -> None:
+    spec = Spec(goal="g", persona="p", steps=[Step(calls=[SEARCH]), Step(calls=[BOOK],
                 checks=[BOOKED], allowed=[ALLOW], free=[FREE])])  # fmt: skip
     work = spec.flat()
     assert work.calls == (SEARCH, BOOK)

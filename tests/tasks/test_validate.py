@@ -10,12 +10,13 @@ from sqlalchemy.orm import Session
 from officegym.tasks import TEMPLATES, RowExists, Spec, make_task, template
 from officegym.tasks.checks import Allow
 from officegym.tasks.mutants import mutants
+from officegym.tasks.steps import Step
 from officegym.tasks.validate import (
     _shared_prefix,
-    _state,
     check_template,
     instance_problem,
     replay,
+    state_of,
     validate_template,
 )
 from officegym.tools import ToolCall
@@ -32,11 +33,17 @@ def _register_broken() -> None:
         return Spec(
             goal="Post hello in #general.",
             persona="kturner",
-            checks=[
-                RowExists(name="posted", table="slack_message", where={"text": "never"}, new=True)
+            steps=[
+                Step(
+                    calls=[ToolCall("slack_post_message", {"channel": "general", "text": "hello"})],
+                    checks=[
+                        RowExists(
+                            name="posted", table="slack_message", where={"text": "never"}, new=True
+                        )
+                    ],
+                    allowed=[Allow("slack_reaction")],
+                )
             ],
-            allowed=[Allow("slack_reaction")],
-            solution=[ToolCall("slack_post_message", {"channel": "general", "text": "hello"})],
         )
 
 
@@ -76,9 +83,9 @@ def test_a_mutant_replayed_from_a_checkpoint_ends_as_a_full_replay(template_id: 
     assert any(n > 0 for n in shared) and all(p is not None for p in points.values())
     for m, n in zip(found, shared, strict=True):
         whole, _ = replay(world, task, m.calls, m.answer)
-        changes = _state(world)
+        changes = state_of(world)
         part, _ = replay(world, task, m.calls, m.answer, start=(n, points[n]))  # type: ignore[arg-type]
-        assert (part.to_dict(), _state(world)) == (whole.to_dict(), changes), m.label
+        assert (part.to_dict(), state_of(world)) == (whole.to_dict(), changes), m.label
     world.close()
 
 

@@ -217,6 +217,14 @@ def _quoted_in(text: str, goal: str) -> bool:
     return any(same_text(q, text) for q in quotes)
 
 
+def name_facts(name: str, why: str, tool: str) -> list[Equivalent]:
+    """Dropping the fact-like words of a name a message only mentions ("2BR" of a listing
+    title) declared equivalent for `tool`'s messages, with `why`; none when the name has
+    no such word (a declaration without words would excuse every dropped fact)."""
+    words = tuple(_fact_words(name))
+    return [Equivalent("text.drop-fact", why, tool=tool, words=words)] if words else []
+
+
 def _fact_words(text: str) -> list[str]:
     """The words of a message that carry facts: numbers, amounts, dates, times, @handles,
     #channels, weekday and month names (each once, in order)."""

@@ -14,6 +14,7 @@ from officegym.tasks.asked import ActedAt
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Allow
 from officegym.tasks.common import call, pick
+from officegym.tasks.mutants import name_facts
 from officegym.tasks.sheets.common import allow_book, allow_values, grid, sheets_index, used_rows
 from officegym.tasks.sheets.perturb import Follows, Reader
 from officegym.tasks.steps import Step
@@ -56,7 +57,14 @@ def ask_expense_amount(w: Session, rng: random.Random) -> Spec:
         "must still add up the lines.",
         persona=me.handle,
         steps=[
-            parts.step,
+            parts.step
+            + Step(
+                equivalent=name_facts(
+                    merchant,
+                    "the question names the expense by its merchant; any of its words will do",
+                    "slack_send_dm",
+                )
+            ),
             # TODO(steps): move to tasks/sheets/common.py (write a range)
             Step(
                 calls=[

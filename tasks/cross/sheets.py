@@ -17,7 +17,7 @@ from officegym.tasks.checks import GradeContext, NewRowId, Predicate
 from officegym.tasks.common import call, dm_step, people_rows, pick, post_step
 from officegym.tasks.crm.common import crm_index
 from officegym.tasks.facts import choice
-from officegym.tasks.mutants import Equivalent
+from officegym.tasks.mutants import Equivalent, name_facts
 from officegym.tasks.sheets.common import BUDGETS, book_of, grid, sheets_index, used_rows
 from officegym.tasks.sheets.formulas import _num
 from officegym.tasks.sheets.perturb import Reader, final_book, follows
@@ -276,6 +276,8 @@ def expense_total_to_manager(w: Session, rng: random.Random, level: Level) -> Sp
         total = int(_num(biggest[2]))
         what, facts = f"your {category} single expense in", []
         text = f"My {category} expense was ${total:,} ({biggest[1]})."
+        named = name_facts(biggest[1], "the merchant only places the expense; the amount "
+                           "is what is asked", "slack_send_dm")  # fmt: skip
     else:
         amounts = [int(_num(a)) for c, _, a in lines if category in (None, c)]
         total = sum(amounts)
@@ -286,6 +288,7 @@ def expense_total_to_manager(w: Session, rng: random.Random, level: Level) -> Sp
         )
         facts = [choice(category, categories)] if category else []
         text = f"The total of my {category + ' ' if category else ''}expenses is ${total:,}."
+        named = []
     whom = "the manager of " * (level.hops - 1) + "your manager"
     looks = [call("slack_get_person", person=p.handle) for p in (me, *up[:-1]) if level.hops > 1]
     filter_by = call(
@@ -314,6 +317,7 @@ def expense_total_to_manager(w: Session, rng: random.Random, level: Level) -> Sp
                 ),
                 name=f"DM to {boss.name} with ${total:,}",
                 lone=True,
+                equivalent=named,
             ),
         ],
     )

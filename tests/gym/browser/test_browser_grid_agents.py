@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Iterator
+import threading
+from collections.abc import Coroutine, Iterator
 from dataclasses import dataclass
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 import pytest
@@ -26,6 +28,8 @@ from officegym.gym.browser.manager import BrowserManager, chromium_executable, s
 from officegym.gym.browser.server import AppServer
 from officegym.world import World, world_image
 from tests.apps.sheets.helpers import owner, values, workbook
+
+T = TypeVar("T")
 
 pytestmark = pytest.mark.browser
 ORDERS = "Orders 2025"
@@ -167,12 +171,41 @@ async def browser_use_session(cdp_url: str, grid: Grid) -> tuple[str, str]:
         await session.stop()
 
 
+def run_bounded(coro: Coroutine[Any, Any, T], seconds: float = 120.0) -> T:
+    """`coro`'s result, run on a loop of its own in a thread that may take `seconds`. The
+    tasks browser-use leaves running are cancelled and given a few seconds, never waited
+    for without end (`asyncio.run` waited forever for one that ignores its cancellation)."""
+    out: dict[str, Any] = {}
+
+    def run() -> None:
+        loop = asyncio.new_event_loop()
+        try:
+            out["value"] = loop.run_until_complete(asyncio.wait_for(coro, seconds))
+        except BaseException as exc:  # handed to the test's thread below
+            out["error"] = exc
+        finally:
+            left = [t for t in asyncio.all_tasks(loop) if not t.done()]
+            for task in left:
+                task.cancel()
+            if left:
+                loop.run_until_complete(asyncio.wait(left, timeout=5))
+            loop.close()
+
+    worker = threading.Thread(target=run, name="browser-use", daemon=True)
+    worker.start()
+    worker.join(seconds + 30)
+    assert not worker.is_alive(), f"browser-use did not finish within {seconds + 30:.0f} s"
+    if "error" in out:
+        raise out["error"]
+    return out["value"]
+
+
 def test_browser_use_tools_click_input_and_enter_save_a_formula(
     grid: Grid, cdp_chromium: BrowserManager, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("ANONYMIZED_TELEMETRY", "false")  # no product telemetry from tests
     assert cdp_chromium.cdp_url
-    before, after = asyncio.run(browser_use_session(cdp_chromium.cdp_url, grid))
+    before, after = run_bounded(browser_use_session(cdp_chromium.cdp_url, grid))
     assert "id=name-box" in before
     assert re.search(r"<input name=sel value=K3 id=name-box", after), after[:2000]
     assert grid.formula("Orders!K2") == "=H2*2"

@@ -16,7 +16,7 @@ import traceback
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from sqlalchemy import DateTime
 
@@ -43,6 +43,7 @@ from officegym.tools import ToolCall, load_tools
 from officegym.world import Checkpoint, World, world_image
 
 __all__ = [
+    "CheckOptions",
     "MutationScore",
     "Problem",
     "TemplateReport",
@@ -159,9 +160,20 @@ def state_changing_steps(task: Task) -> list[int]:
     return [*steps, len(task.solution)] if task.answer is not None else steps
 
 
-def validate_template(template_id: str, seeds: Iterable[int], **options: Any) -> list[Problem]:
-    """Every problem found over `seeds` (an empty list means the template is sound);
-    `options` are `check_template`'s (scenario, world seed, mutants, level)."""
+class CheckOptions(TypedDict, total=False):
+    """What `check_template` may be told besides the template and seeds; each left out
+    takes its default there."""
+
+    scenario: str  # the seeded world's scenario ("default")
+    world_seed: int  # and its seed (0)
+    mutate: bool  # also build and replay the near-miss mutants and policies (True)
+    difficulty: str | None  # the level to build at (None: the template's own)
+
+
+def validate_template(
+    template_id: str, seeds: Iterable[int], **options: Unpack[CheckOptions]
+) -> list[Problem]:
+    """Every problem found over `seeds` (an empty list means the template is sound)."""
     return check_template(template_id, seeds, **options).problems
 
 

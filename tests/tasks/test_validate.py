@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import inspect
 import random
+import typing
 
 import pytest
 from sqlalchemy.orm import Session
@@ -12,6 +14,7 @@ from officegym.tasks.checks import Allow
 from officegym.tasks.mutants import mutants
 from officegym.tasks.steps import Step
 from officegym.tasks.validate import (
+    CheckOptions,
     _shared_prefix,
     check_template,
     instance_problem,
@@ -58,6 +61,15 @@ def test_validator_reports_a_failing_solution_with_its_failed_check() -> None:
     text = " ".join(p.what for p in problems)
     assert "reference solution scored 0.5" in text
     assert "posted: 0 matching slack_message row(s), want at least 1" in text  # got/want
+
+
+def test_validate_templates_options_are_check_templates_keywords_with_their_types() -> None:
+    """`validate_template`'s typed options name exactly what `check_template` takes, with
+    the same types, so a keyword added there cannot be passed untyped here."""
+    params = inspect.signature(check_template).parameters.values()
+    hints = typing.get_type_hints(check_template)
+    keywords = {p.name: hints[p.name] for p in params if p.kind is p.KEYWORD_ONLY}
+    assert keywords == typing.get_type_hints(CheckOptions)
 
 
 @pytest.mark.parametrize(

@@ -5,14 +5,12 @@ equivalent, and a template may declare what it cannot tell apart, with a reason.
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 from click.testing import CliRunner
-from sqlalchemy.orm import Session
 
 from officegym import cli
-from officegym.tasks import TEMPLATES, Equivalent, Free, RowExists, Spec, make_task, template
+from officegym.tasks import Equivalent, Free, RowExists, make_task
 from officegym.tasks.checks import Allow
 from officegym.tasks.facts import integer
 from officegym.tasks.mutants import KINDS, mutants
@@ -20,6 +18,7 @@ from officegym.tasks.steps import Step
 from officegym.tasks.validate import check_template
 from officegym.tools import ToolCall
 from officegym.world import World
+from tests.tasks.demo import Build, demo_template, fixed
 
 
 @pytest.fixture(scope="module")
@@ -62,42 +61,30 @@ def test_equivalent_needs_a_known_kind_and_a_reason() -> None:
 LENIENT = "demo.lenient-post"
 
 
-def _lenient(declare: bool):
+def _lenient(declare: bool) -> Build:
     """A template whose grader reads no fact: any post in #general passes (its text
     declared free, so the end state does not pin the wording either)."""
     posted = RowExists(name="posted", table="slack_message", where={"channel_id": 1}, new=True)
     post = ToolCall("slack_post_message", {"channel": "general", "text": "7 people signed up."})
     excuse = [Equivalent("text.drop-fact", "demo: the count is not graded")]
 
-    def build(w: Session, rng: random.Random) -> Spec:
-        """Post the count of 7 in #general (graded leniently on purpose)."""
-        return Spec(
-            goal="Tell #general that 7 people signed up.",
-            persona="kturner",
-            steps=[
-                Step(
-                    calls=[post],
-                    checks=[posted],
-                    allowed=[Allow("slack_message", limit=2), Allow("slack_mention")],
-                    equivalent=excuse if declare else [],
-                    free=[
-                        Free("slack_message", ("text",), "demo: the post's wording is not graded")
-                    ],
-                )
-            ],
-        )
-
-    return build
+    return fixed(
+        "Post the count of 7 in #general (graded leniently on purpose).",
+        "Tell #general that 7 people signed up.",
+        Step(
+            calls=[post],
+            checks=[posted],
+            allowed=[Allow("slack_message", limit=2), Allow("slack_mention")],
+            equivalent=excuse if declare else [],
+            free=[Free("slack_message", ("text",), "demo: the post's wording is not graded")],
+        ),
+    )
 
 
 @pytest.mark.parametrize("declare", [False, True])
 def test_a_lenient_grader_is_reported_unless_it_declares_why(declare: bool) -> None:
-    template(LENIENT, difficulty="easy", apps=["slack"])(_lenient(declare))
-    try:
+    with demo_template(LENIENT, _lenient(declare)):
         report = check_template(LENIENT, [0])
-    finally:
-        TEMPLATES.pop(LENIENT)
-        make_task.cache_clear()
     survived = [p.what for p in report.problems if "mutant survived" in p.what]
     if declare:
         assert "without '7'" not in " ".join(survived)

@@ -9,7 +9,8 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from officegym.tasks import TEMPLATES, Spec, make_task, template
+from officegym.tasks import Spec, make_task
+from officegym.tasks.facts import integer
 from officegym.tasks.policies import (
     MESSAGE_TOOLS,
     REPORTED_ONLY,
@@ -25,6 +26,7 @@ from officegym.tasks.undo import INVERSES, NO_INVERSE
 from officegym.tasks.validate import check_template, replay
 from officegym.tools import ToolCall, load_tools
 from officegym.world import World
+from tests.tasks.demo import demo_template, fixed
 
 
 @pytest.fixture(scope="module")
@@ -74,64 +76,39 @@ def test_prior_share_is_the_most_common_answer_share() -> None:
     assert prior_share([None, None]) is None
 
 
-def _register_constant() -> None:
-    if "demo.constant-answer" in TEMPLATES:
-        return
-
-    @template("demo.constant-answer", difficulty="easy", apps=["slack"])
-    def constant(w: Session, rng: random.Random) -> Spec:
-        """A question whose answer is the same on every seed."""
-        from officegym.tasks.facts import integer
-
-        return Spec(
-            goal="How many fingers has a hand? Reply with the number.",
-            persona="kturner",
-            steps=[Step(calls=[ToolCall("slack_list_channels", {})])],
-            answer=integer(5),
-        )
-
-
 def test_validate_fails_a_template_whose_answer_is_a_constant() -> None:
-    _register_constant()
-    try:
-        report = check_template("demo.constant-answer", range(50), mutate=False)
-    finally:
-        TEMPLATES.pop("demo.constant-answer")
+    constant = fixed(
+        "A question whose answer is the same on every seed.",
+        "How many fingers has a hand? Reply with the number.",
+        Step(calls=[ToolCall("slack_list_channels", {})]),
+        answer=integer(5),
+    )
+    with demo_template("demo.constant-answer", constant) as tid:
+        report = check_template(tid, range(50), mutate=False)
     assert report.prior == 1.0 and report.prior_seeds == 50
     assert any("most common answer" in p.what for p in report.problems)
 
 
-def _register_raising() -> None:
-    @template("demo.raises", difficulty="easy", apps=["slack"])
-    def raises(w: Session, rng: random.Random) -> Spec:
-        """A template whose build raises."""
-        raise RuntimeError("broken template")
+def _raises(w: Session, rng: random.Random) -> Spec:
+    """A template whose build raises."""
+    raise RuntimeError("broken template")
 
 
 def test_validate_names_the_line_of_a_raising_template_and_an_unknown_tool() -> None:
-    _register_raising()
-    try:
-        report = check_template("demo.raises", [0], mutate=False)
-    finally:
-        TEMPLATES.pop("demo.raises")
+    with demo_template("demo.raises", _raises) as tid:
+        report = check_template(tid, [0], mutate=False)
     [problem] = report.problems
     assert "broken template" in problem.what and "test_policies.py:" in problem.what
 
 
 def test_validate_reports_an_unknown_tool_in_a_reference_as_such() -> None:
-    @template("demo.unknown-tool", difficulty="easy", apps=["slack"])
-    def unknown(w: Session, rng: random.Random) -> Spec:
-        """A reference calling a tool that does not exist."""
-        return Spec(
-            goal="Fly to the moon.",
-            persona="kturner",
-            steps=[Step(calls=[ToolCall("slack_fly_to_moon", {})])],
-        )
-
-    try:
-        report = check_template("demo.unknown-tool", [0], mutate=False)
-    finally:
-        TEMPLATES.pop("demo.unknown-tool")
+    unknown = fixed(
+        "A reference calling a tool that does not exist.",
+        "Fly to the moon.",
+        Step(calls=[ToolCall("slack_fly_to_moon", {})]),
+    )
+    with demo_template("demo.unknown-tool", unknown) as tid:
+        report = check_template(tid, [0], mutate=False)
     assert any("unknown tool 'slack_fly_to_moon'" in p.what for p in report.problems)
 
 

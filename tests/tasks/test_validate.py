@@ -9,7 +9,7 @@ import typing
 import pytest
 from sqlalchemy.orm import Session
 
-from officegym.tasks import TEMPLATES, RowExists, Spec, make_task, template
+from officegym.tasks import RowExists, Spec, make_task
 from officegym.tasks.checks import Allow
 from officegym.tasks.mutants import mutants
 from officegym.tasks.steps import Step
@@ -24,40 +24,24 @@ from officegym.tasks.validate import (
 )
 from officegym.tools import ToolCall
 from officegym.world import Checkpoint, World, world_image
+from tests.tasks.demo import demo_template, fixed
 
-
-def _register_broken() -> None:
-    if "demo.broken-check" in TEMPLATES:
-        return
-
-    @template("demo.broken-check", difficulty="easy", apps=["slack"])
-    def broken(w: Session, rng: random.Random) -> Spec:
-        """A template whose solution does not do what its check wants, and a collateral write."""
-        return Spec(
-            goal="Post hello in #general.",
-            persona="kturner",
-            steps=[
-                Step(
-                    calls=[ToolCall("slack_post_message", {"channel": "general", "text": "hello"})],
-                    checks=[
-                        RowExists(
-                            name="posted", table="slack_message", where={"text": "never"}, new=True
-                        )
-                    ],
-                    allowed=[Allow("slack_reaction")],
-                )
-            ],
-        )
+BROKEN = fixed(
+    "A template whose solution does not do what its check wants, and a collateral write.",
+    "Post hello in #general.",
+    Step(
+        calls=[ToolCall("slack_post_message", {"channel": "general", "text": "hello"})],
+        checks=[RowExists(name="posted", table="slack_message", where={"text": "never"}, new=True)],
+        allowed=[Allow("slack_reaction")],
+    ),
+)
 
 
 def test_validator_reports_a_failing_solution_with_its_failed_check() -> None:
     """The reference's own changes are its expected end state (never collateral), so the
     broken check alone fails it: half the weight, the state item passing."""
-    _register_broken()
-    try:
-        problems = validate_template("demo.broken-check", [0])
-    finally:
-        TEMPLATES.pop("demo.broken-check")
+    with demo_template("demo.broken-check", BROKEN) as tid:
+        problems = validate_template(tid, [0])
     text = " ".join(p.what for p in problems)
     assert "reference solution scored 0.5" in text
     assert "posted: 0 matching slack_message row(s), want at least 1" in text  # got/want
@@ -101,26 +85,16 @@ def test_a_mutant_replayed_from_a_checkpoint_ends_as_a_full_replay(template_id: 
     world.close()
 
 
-def _register_needy(needs: str) -> str:
-    """A template that never finds what it needs in the world (LookupError)."""
-    template_id = "demo.needy" if needs else "demo.needless"
-    if template_id not in TEMPLATES:
-
-        @template(template_id, difficulty="easy", apps=["slack"], needs=needs)
-        def needy(w: Session, rng: random.Random) -> Spec:
-            """A template whose world never holds what it needs."""
-            raise LookupError("the world has no such thing for this template")
-
-    return template_id
+def _needy(w: Session, rng: random.Random) -> Spec:
+    """A template whose world never holds what it needs."""
+    raise LookupError("the world has no such thing for this template")
 
 
 def test_a_world_without_what_a_template_needs_skips_it_rather_than_breaking_it() -> None:
-    needy, needless = _register_needy("a thing"), _register_needy("")
-    try:
+    with demo_template("demo.needy", _needy, needs="a thing") as needy:
         skipped = check_template(needy, range(2), mutate=False)
+    with demo_template("demo.needless", _needy) as needless:
         broken = check_template(needless, range(2), mutate=False)
-    finally:
-        TEMPLATES.pop(needy), TEMPLATES.pop(needless)
     assert skipped.ok and skipped.all_skipped and sorted(skipped.skipped) == [0, 1]
     assert "a thing (the world has no such thing" in skipped.skipped[0]
     assert not broken.ok and not broken.skipped  # no declared need: it must build

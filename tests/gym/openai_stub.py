@@ -25,6 +25,7 @@ import json
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -42,14 +43,11 @@ class ScriptedModel:
         self.slow_seconds = slow_seconds
         self._seen: Counter[str] = Counter()
         self._lock = threading.Lock()
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
+        self.http = StubServer(self._respond)
 
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        return self.http.base_url
 
     def learn(self, task: Task, *, names: dict[str, str] | None = None) -> None:
         """Know `task`'s reference solution (tool names renamed by `names`, if given)."""
@@ -58,8 +56,7 @@ class ScriptedModel:
         self.tasks[task.goal] = (calls, task.answer)
 
     def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self.http.close()
 
     # ------------------------------------------------------------ answering
 
@@ -110,33 +107,62 @@ class ScriptedModel:
         names = [t.get("function", {}).get("name", "") for t in body.get("tools", [])]
         return next((n for n in names if n.endswith("submit")), "submit")
 
-    def _handler(self) -> type[BaseHTTPRequestHandler]:
-        model = self
+    def _respond(self, path: str, body: dict[str, Any]) -> Response:
+        """The HTTP answer to one request: `reply`'s, streamed when the body asks."""
+        try:
+            status, payload = self.reply(body)
+        except LookupError as exc:
+            status, payload = 400, {"error": {"message": str(exc)}}
+        if body.get("stream") and status == 200:
+            return status, "text/event-stream", _sse(payload)
+        return as_json(status, payload)
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                length = int(self.headers.get("Content-Length", 0))
-                body = json.loads(self.rfile.read(length) or b"{}")
-                try:
-                    status, payload = model.reply(body)
-                except LookupError as exc:
-                    status, payload = 400, {"error": {"message": str(exc)}}
-                streamed = body.get("stream") and status == 200
-                data = _sse(payload) if streamed else json.dumps(payload).encode()
-                kind = "text/event-stream" if streamed else "application/json"
-                try:
-                    self.send_response(status)
-                    self.send_header("Content-Type", kind)
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass  # the client gave up waiting (the timeout tests)
 
-            def log_message(self, *args: Any) -> None:
-                pass
+Response = tuple[int, str, bytes]  # HTTP status, content type, body
 
-        return Handler
+
+class StubServer:
+    """A real HTTP server on 127.0.0.1, on a thread of its own, answering each POST with
+    `respond(path, JSON body)`; the tests' stand-ins for a model's endpoint share it."""
+
+    def __init__(self, respond: Callable[[str, dict[str, Any]], Response]) -> None:
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(respond))
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    @property
+    def base_url(self) -> str:
+        """The OpenAI-compatible base URL (``/v1``) of the server."""
+        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def as_json(status: int, payload: Any) -> Response:
+    """`payload` as a JSON response with `status`."""
+    return status, "application/json", json.dumps(payload).encode()
+
+
+def _handler(respond: Callable[[str, dict[str, Any]], Response]) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length", 0))
+            status, kind, data = respond(self.path, json.loads(self.rfile.read(length) or b"{}"))
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up waiting (the timeout tests)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    return Handler
 
 
 def _sse(completion: dict[str, Any]) -> bytes:

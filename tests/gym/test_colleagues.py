@@ -6,9 +6,7 @@ keyword default, or an LLM on an OpenAI-compatible server, here a real HTTP serv
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator, Sequence
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -17,6 +15,7 @@ from officegym.gym.colleagues import ENV_MODEL, ENV_URL, LLMResponder, make_resp
 from officegym.gym.tools_env import OfficeEnv
 from officegym.tasks import Task, make_task
 from officegym.tasks.responders import KeywordResponder, Line
+from tests.gym.openai_stub import Response, StubServer, as_json
 
 TASK, SEED = "crm.ask-deal-amount", 3
 
@@ -28,13 +27,11 @@ class RequesterModel:
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
         self.status = 200
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.http = StubServer(self._respond)
 
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        return self.http.base_url
 
     def answer(self, body: dict[str, Any]) -> dict[str, Any]:
         system = body["messages"][0]["content"]
@@ -43,34 +40,17 @@ class RequesterModel:
         return {"id": "x", "object": "chat.completion", "created": 0, "model": body["model"],
                 "choices": [{"index": 0, "message": message, "finish_reason": "stop"}]}  # fmt: skip
 
-    def _handler(self) -> type[BaseHTTPRequestHandler]:
-        model = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                model.requests.append(body)
-                ok = model.status == 200
-                payload = model.answer(body) if ok else {"error": {"message": "down"}}
-                data = json.dumps(payload).encode()
-                self.send_response(model.status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        return Handler
+    def _respond(self, path: str, body: dict[str, Any]) -> Response:
+        self.requests.append(body)
+        ok = self.status == 200
+        return as_json(self.status, self.answer(body) if ok else {"error": {"message": "down"}})
 
 
 @pytest.fixture(scope="module")
 def requester_model() -> Iterator[RequesterModel]:
     model = RequesterModel()
     yield model
-    model.server.shutdown()
-    model.server.server_close()
+    model.http.close()
 
 
 def _play(env: OfficeEnv, task: Task, question: str) -> tuple[str, dict]:

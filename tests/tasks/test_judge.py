@@ -4,50 +4,34 @@ The endpoint here is a small HTTP server of the test's own (no model is reachabl
 
 from __future__ import annotations
 
-import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
 from officegym.tasks.checks import Check, GradeContext, Predicate
 from officegym.tasks.judge import Judged
+from tests.gym.openai_stub import Response, StubServer, as_json
 
 SEEN: list[dict] = []
 
 
-class Stub(BaseHTTPRequestHandler):
+def _verdict(path: str, body: dict) -> Response:
     """Answers chat completions: YES when the text mentions 'done', else NO."""
-
-    def do_POST(self) -> None:
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        SEEN.append({"path": self.path, **body})
-        verdict = "YES" if "done" in body["messages"][-1]["content"] else "NO"
-        reply = {"choices": [{"message": {"role": "assistant", "content": verdict}}]}
-        data = json.dumps(reply).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args: object) -> None:
-        pass
+    SEEN.append({"path": path, **body})
+    verdict = "YES" if "done" in body["messages"][-1]["content"] else "NO"
+    return as_json(200, {"choices": [{"message": {"role": "assistant", "content": verdict}}]})
 
 
 @pytest.fixture
 def endpoint(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Stub)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    monkeypatch.setenv("OFFICEGYM_JUDGE_URL", url)
+    server = StubServer(_verdict)
+    monkeypatch.setenv("OFFICEGYM_JUDGE_URL", server.base_url)
     monkeypatch.setenv("OFFICEGYM_JUDGE_MODEL", "judge-model")
     monkeypatch.setenv("OFFICEGYM_CACHE", str(tmp_path))
     SEEN.clear()
-    yield url
-    server.shutdown()
+    yield server.base_url
+    server.close()
 
 
 def context(answer: str) -> GradeContext:

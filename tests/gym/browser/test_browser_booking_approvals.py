@@ -25,10 +25,16 @@ TRAVELLER = {"task": "booking.cheapest-stay", "task_seed": 0}  # @tgrimes, who h
 MANAGER = {"task": "booking.cheapest-stay", "task_seed": 4}  # @wsullivan, who has reports
 
 
-def env_as(env_for: Callable[..., BrowserEnv], options: dict[str, Any]) -> BrowserEnv:
+def env_as(
+    env_for: Callable[..., BrowserEnv], options: dict[str, Any]
+) -> tuple[BrowserEnv, Person]:
+    """A booking env reset on `options`, and the person its task plays (detached)."""
     env = env_for("booking")
     env.reset(options=options)
-    return env
+    with env.world.session() as s:
+        me = org.find_person(s, env.task.persona)  # type: ignore[union-attr]
+        s.expunge(me)
+    return env, me
 
 
 def hold(env: BrowserEnv, traveller: str, *, far: bool) -> str:
@@ -53,9 +59,8 @@ def stay(env: BrowserEnv, code: str) -> Reservation:
 def test_reserving_over_the_cap_asks_the_manager_who_answers_by_policy(
     env_for: Callable[..., BrowserEnv],
 ) -> None:
-    env = env_as(env_for, TRAVELLER)
+    env, me = env_as(env_for, TRAVELLER)
     with env.world.session() as s:
-        me = org.find_person(s, env.task.persona)  # type: ignore[union-attr]
         boss = s.get_one(Person, me.manager_id)
         listing, ci, co = over_stay(s, far=False)
         lid, boss_handle = listing.id, boss.handle
@@ -77,10 +82,10 @@ def test_reserving_over_the_cap_asks_the_manager_who_answers_by_policy(
 def test_a_held_stay_says_whose_approval_it_awaits_and_offers_no_change(
     env_for: Callable[..., BrowserEnv],
 ) -> None:
-    env = env_as(env_for, TRAVELLER)
-    code = hold(env, env.task.persona, far=True)  # type: ignore[union-attr]
+    env, me = env_as(env_for, TRAVELLER)
+    code = hold(env, me.handle, far=True)
     with env.world.session() as s:
-        boss = org.profile(s, org.find_person(s, env.task.persona).id).manager  # type: ignore[union-attr]
+        boss = org.profile(s, me.id).manager
     text = open_page(env, f"/booking/trips/{code}")
     assert f"Awaiting approval by @{boss}" in text
     assert "[change-submit]" not in text and "[cancel-submit]" in text
@@ -92,9 +97,8 @@ def test_a_held_stay_says_whose_approval_it_awaits_and_offers_no_change(
 def test_a_manager_approves_and_declines_on_the_approvals_page(
     env_for: Callable[..., BrowserEnv],
 ) -> None:
-    env = env_as(env_for, MANAGER)
+    env, manager = env_as(env_for, MANAGER)
     with env.world.session() as s:
-        manager = org.find_person(s, env.task.persona)  # type: ignore[union-attr]
         stmt = select(Person.handle).where(Person.manager_id == manager.id)
         reports = list(s.scalars(stmt.order_by(Person.id)))
     assert reports, "the manager persona has reports"

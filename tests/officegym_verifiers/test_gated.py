@@ -7,11 +7,6 @@ stops without ``submit`` graded on the state it left; no episode stays open."""
 from __future__ import annotations
 
 import asyncio
-import itertools
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +19,13 @@ from officegym.tasks.splits import split_seeds
 from officegym_verifiers.gated import open_episodes
 from officegym_verifiers.listing import NOT_GATED, OfficeToolList, OfficeToolListConfig
 from tests.gym.openai_stub import ScriptedModel
-
-TEMPLATES = ["slack.pin-message", "crm.pipeline-amount"]
-VF_EVAL = Path(sys.executable).with_name("vf-eval")
+from tests.officegym_verifiers.vf import (
+    TEMPLATES,
+    idle_last_rewards,
+    learn_with_idle_last,
+    rewards,
+    vf_eval,
+)
 
 
 def test_a_call_that_skips_the_gate_is_answered_with_an_error_by_the_listing() -> None:
@@ -46,29 +45,12 @@ def test_a_call_that_skips_the_gate_is_answered_with_an_error_by_the_listing() -
 def test_vf_eval_steps_native_tool_calls_in_process_to_the_grade(tmp_path: Path) -> None:
     model = ScriptedModel()
     try:
-        instances = [
-            (t, s) for t in TEMPLATES for s in itertools.islice(split_seeds(t, "train"), 2)
-        ]
-        for tid, seed in instances:
-            model.learn(make_task(tid, seed))
-        idle = make_task(*instances[-1])
-        model.tasks[idle.goal] = ([], None)  # submits at once, having done nothing
-        config = tmp_path / "eval.toml"
-        config.write_text(
-            f'model = "reference"\npush = false\noutput_dir = "{tmp_path / "out"}"\n'
-            f'[env.taskset]\nid = "officegym-verifiers"\ntemplates = {json.dumps(TEMPLATES)}\n'
-            f'per_template = 2\n[client]\nbase_url = "{model.base_url}"\n'
-        )
-        env = {**os.environ, "OPENAI_API_KEY": "not-needed"}
-        run = subprocess.run([str(VF_EVAL), "@", str(config), "--no-rich"], capture_output=True,
-                             text=True, timeout=600, env=env, cwd=tmp_path)  # fmt: skip
+        instances = learn_with_idle_last(model)
+        episodes = vf_eval(model, "reference", tmp_path, TEMPLATES, 2)
     finally:
         model.close()
-    assert run.returncode == 0, run.stderr[-3000:]
-    (traces,) = (tmp_path / "out").glob("*/traces.jsonl")
-    rewards = {}
-    for line in traces.read_text().splitlines():
-        episode = json.loads(line)
+    scores = {}
+    for episode in episodes:
         assert episode["ok"] and not episode.get("errors")
         (trace,) = episode["traces"]
         assert trace["stop_condition"] == "episode_over"
@@ -80,12 +62,8 @@ def test_vf_eval_steps_native_tool_calls_in_process_to_the_grade(tmp_path: Path)
             1 if (data["template"], data["task_seed"]) == instances[-1] else len(task.solution) + 1
         )
         assert [r["handler"] for r in trace["request_rewrites"]] == ["step_call"] * calls
-        rewards[data["name"]] = (
-            trace["rewards"]["officegym"]["score"], trace["rewards"]["officegym_passed"]["score"]
-        )  # fmt: skip
-    assert rewards == {
-        f"{t}#{s}": (0.0, 0.0) if (t, s) == instances[-1] else (1.0, 1.0) for t, s in instances
-    }
+        scores[data["name"]] = rewards(trace)
+    assert scores == idle_last_rewards(instances)
 
 
 def _run_eval(model: ScriptedModel, name: str, out: Path) -> Any:

@@ -8,11 +8,6 @@ submits without acting or stops without submitting to 0."""
 from __future__ import annotations
 
 import asyncio
-import itertools
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -26,9 +21,13 @@ from officegym_verifiers.native import OfficeData, _graded
 from officegym_verifiers.state import OfficeState
 from officegym_verifiers.toolset import OfficeToolset, OfficeToolsetConfig
 from tests.gym.openai_stub import ScriptedModel
-
-TEMPLATES = ["slack.pin-message", "crm.pipeline-amount"]
-VF_EVAL = Path(sys.executable).with_name("vf-eval")
+from tests.officegym_verifiers.vf import (
+    TEMPLATES,
+    idle_last_rewards,
+    learn_with_idle_last,
+    rewards,
+    vf_eval,
+)
 
 
 def _data(template: str, seed: int) -> OfficeData:
@@ -81,37 +80,14 @@ def test_an_episode_without_submit_is_graded_on_the_state_it_left() -> None:
     assert asyncio.run(_graded(data, OfficeState(reward=0.5, passed=False))) == (0.5, False)
 
 
-def _vf_eval(model: ScriptedModel, name: str, tmp: Path, templates: list[str], n: int) -> list:
-    """Run ``vf-eval`` (native tools through a tool server per rollout) and return its
-    episodes."""
-    config = tmp / f"{name}.toml"
-    config.write_text(
-        f'model = "{name}"\npush = false\noutput_dir = "{tmp / name}"\n'
-        f'[env.taskset]\nid = "officegym-verifiers"\ntemplates = {json.dumps(templates)}\n'
-        f'per_template = {n}\nactions = "mcp"\n[client]\nbase_url = "{model.base_url}"\n'
-    )
-    env = {**os.environ, "OPENAI_API_KEY": "not-needed"}
-    run = subprocess.run([str(VF_EVAL), "@", str(config), "--no-rich"], capture_output=True,
-                         text=True, timeout=600, env=env, cwd=tmp)  # fmt: skip
-    assert run.returncode == 0, run.stderr[-3000:]
-    (traces,) = (tmp / name).glob("*/traces.jsonl")
-    return [json.loads(line) for line in traces.read_text().splitlines()]
-
-
 def test_vf_eval_plays_native_tool_calls_to_the_grade(tmp_path: Path) -> None:
     model = ScriptedModel()
     try:
-        instances = [
-            (t, s) for t in TEMPLATES for s in itertools.islice(split_seeds(t, "train"), 2)
-        ]
-        for tid, seed in instances:
-            model.learn(make_task(tid, seed))
-        idle = make_task(*instances[-1])
-        model.tasks[idle.goal] = ([], None)  # submits at once, having done nothing
-        episodes = _vf_eval(model, "reference", tmp_path, TEMPLATES, 2)
+        instances = learn_with_idle_last(model)
+        episodes = vf_eval(model, "reference", tmp_path, TEMPLATES, 2, actions="mcp")
     finally:
         model.close()
-    rewards = {}
+    scores = {}
     for episode in episodes:
         assert episode["ok"] and not episode.get("errors")
         (trace,) = episode["traces"]
@@ -119,12 +95,8 @@ def test_vf_eval_plays_native_tool_calls_to_the_grade(tmp_path: Path) -> None:
         data = episode["task"]["data"]
         apps = make_task(data["template"], data["task_seed"]).apps
         assert [t["name"] for t in trace["tools"]] == [s["name"] for s in tool_specs(apps)]
-        rewards[data["name"]] = (
-            trace["rewards"]["officegym"]["score"], trace["rewards"]["officegym_passed"]["score"]
-        )  # fmt: skip
-    assert rewards == {
-        f"{t}#{s}": (0.0, 0.0) if (t, s) == instances[-1] else (1.0, 1.0) for t, s in instances
-    }
+        scores[data["name"]] = rewards(trace)
+    assert scores == idle_last_rewards(instances)
 
 
 def test_vf_eval_grades_a_model_that_stops_without_submit_zero(tmp_path: Path) -> None:
@@ -132,7 +104,7 @@ def test_vf_eval_grades_a_model_that_stops_without_submit_zero(tmp_path: Path) -
     try:
         seed = next(split_seeds("slack.pin-message", "train"))
         model.learn(make_task("slack.pin-message", seed))
-        (episode,) = _vf_eval(model, "refuse", tmp_path, ["slack.pin-message"], 1)
+        (episode,) = vf_eval(model, "refuse", tmp_path, ["slack.pin-message"], 1, actions="mcp")
     finally:
         model.close()
     (trace,) = episode["traces"]

@@ -5,10 +5,6 @@ replies from the tests' OpenAI-compatible server to the officegym reward 1.0."""
 from __future__ import annotations
 
 import itertools
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,9 +12,7 @@ import pytest
 from officegym.tasks import make_task
 from officegym.tasks.splits import split_of, split_seeds
 from tests.gym.openai_stub import ScriptedModel
-
-TEMPLATES = ["slack.pin-message", "crm.pipeline-amount"]
-VF_EVAL = Path(sys.executable).with_name("vf-eval")
+from tests.officegym_verifiers.vf import TEMPLATES, rewards, train_instances, vf_eval
 
 
 def test_verifiers_loads_the_taskset_and_its_env_by_id() -> None:
@@ -50,26 +44,14 @@ def test_the_taskset_yields_instances_of_its_split_in_order() -> None:
 def test_vf_eval_plays_reference_replies_to_reward_one(
     scripted_model: ScriptedModel, tmp_path: Path
 ) -> None:
-    for tid in TEMPLATES:
-        for seed in itertools.islice(split_seeds(tid, "train"), 2):
-            scripted_model.learn(make_task(tid, seed))
-    config = tmp_path / "eval.toml"
-    config.write_text(
-        f'model = "reference-text"\npush = false\noutput_dir = "{tmp_path / "out"}"\n'
-        f'[env.taskset]\nid = "officegym-verifiers"\ntemplates = {json.dumps(TEMPLATES)}\n'
-        f'per_template = 2\nactions = "text"\n[client]\nbase_url = "{scripted_model.base_url}"\n'
-    )
-    env = {**os.environ, "OPENAI_API_KEY": "not-needed"}
-    run = subprocess.run([str(VF_EVAL), "@", str(config), "--no-rich"], capture_output=True,
-                         text=True, timeout=300, env=env, cwd=tmp_path)  # fmt: skip
-    assert run.returncode == 0, run.stderr[-3000:]
-    (traces,) = (tmp_path / "out").glob("*/traces.jsonl")
-    episodes = [json.loads(line) for line in traces.read_text().splitlines()]
+    instances = train_instances()
+    for tid, seed in instances:
+        scripted_model.learn(make_task(tid, seed))
+    episodes = vf_eval(scripted_model, "reference-text", tmp_path, TEMPLATES, 2, actions="text")
     assert sorted(e["task"]["data"]["name"] for e in episodes) == sorted(
-        f"{tid}#{s}" for tid in TEMPLATES for s in itertools.islice(split_seeds(tid, "train"), 2)
+        f"{tid}#{s}" for tid, s in instances
     )
     for episode in episodes:
         assert episode["ok"] and not episode.get("errors")
         (trace,) = episode["traces"]
-        assert trace["rewards"]["officegym"]["score"] == 1.0
-        assert trace["rewards"]["officegym_passed"]["score"] == 1.0
+        assert rewards(trace) == (1.0, 1.0)

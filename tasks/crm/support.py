@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -12,8 +13,9 @@ from officegym.tasks.common import call, pick
 from officegym.tasks.crm.common import crm_index
 from officegym.tasks.crm.steps import close_case_step, escalate_step
 from officegym.tasks.statements import Says, rivals
+from officegym.tasks.steps import Step
 
-__all__ = ["open_case", "reason_logged", "reason_quoted"]
+__all__ = ["escalate_quoted", "open_case", "reason_logged", "reason_quoted"]
 
 
 def open_case(w: Session, rng: random.Random, statuses: tuple[str, ...] = ("New", "Working")):
@@ -36,6 +38,13 @@ def reason_quoted(reason: str) -> Says:
     return Says(exactly=f"Escalated: {reason}")
 
 
+def escalate_quoted(case: Any, reason: str, me: Any, names: tuple[str, str]) -> Step:
+    """Escalate a case the goal names by number, with the reason it quotes: the case
+    looked up, then escalated by `me`, its note the reason word for word."""
+    find = [call("crm_get_case", case=case.number)]
+    return escalate_step(case, reason, me.id, reason_quoted(reason), names=names, find=find)
+
+
 @template("crm.escalate-case", difficulty="medium")
 def escalate_case(w: Session, rng: random.Random) -> Spec:
     """Escalate one of your cases with the reason given."""
@@ -46,13 +55,8 @@ def escalate_case(w: Session, rng: random.Random) -> Spec:
         f'reason "{reason}".',
         persona=me.handle,
         steps=[
-            escalate_step(
-                case,
-                reason,
-                me.id,
-                reason_quoted(reason),
-                names=("escalated with high priority", "reason logged on the case"),
-                find=[call("crm_get_case", case=case.number)],
+            escalate_quoted(
+                case, reason, me, ("escalated with high priority", "reason logged on the case")
             )
         ],
     )

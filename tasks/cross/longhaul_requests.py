@@ -17,11 +17,10 @@ from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Same
 from officegym.tasks.common import call, pick
 from officegym.tasks.crm.common import crm_index
-from officegym.tasks.crm.steps import escalate_step, stage_step
-from officegym.tasks.crm.support import reason_logged
-from officegym.tasks.cross.common import Request, case_fact, reply_to, requests_of
+from officegym.tasks.crm.steps import stage_step
+from officegym.tasks.cross.common import Request, reply_to, requests_of
 from officegym.tasks.cross.longhaul import listing
-from officegym.tasks.cross.requests import answer_of, lead_steps
+from officegym.tasks.cross.requests import answer_of, escalation_steps, lead_steps
 from officegym.tasks.facts import choice
 from officegym.tasks.statements import Says
 from officegym.tasks.steps import Step
@@ -152,23 +151,9 @@ def escalation_backlog(w: Session, rng: random.Random) -> Spec:
         )
     ]
     for r in mine:
-        case, reason = r.record, r.fields["reason"]
-        steps += [
-            escalate_step(
-                case,
-                reason,
-                me.id,
-                reason_logged(reason),
-                names=(f"case {case.number} escalated", f"reason of {case.number} logged"),
-            ),
-            reply_to(
-                r,
-                me,
-                f"Case {case.number} is escalated.",
-                Says(facts=[case_fact(idx, case.number)], act="confirm"),
-                name=f"confirmed {case.number} in its thread",
-            ),
-        ]
+        n = r.record.number
+        names = (f"case {n} escalated", f"reason of {n} logged", f"confirmed {n} in its thread")
+        steps += escalation_steps(idx, r, me, names=names)
     names = listing(f"{idx.people[a].name} (@{idx.people[a].handle})" for a in group)
     return Spec(
         goal=f"This morning you asked {names} in #{idx.support} to escalate some cases, "

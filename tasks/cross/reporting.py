@@ -15,8 +15,7 @@ from officegym.seed_data.crm_text import ESCALATION_REASONS
 from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.common import call, dm_step, pick, post_step
 from officegym.tasks.crm.common import contact_names, crm_index, only_open_deal
-from officegym.tasks.crm.steps import escalate_step
-from officegym.tasks.crm.support import reason_quoted
+from officegym.tasks.crm.support import escalate_quoted
 from officegym.tasks.cross.common import case_fact
 from officegym.tasks.facts import choice
 from officegym.tasks.mutants import Equivalent
@@ -99,13 +98,8 @@ def escalate_and_tell_manager(w: Session, rng: random.Random) -> Spec:
         "number so they know.",
         persona=me.handle,
         steps=[
-            escalate_step(
-                case,
-                reason,
-                me.id,
-                reason_quoted(reason),
-                names=("case escalated", "the reason the goal gives is logged"),
-                find=[call("crm_get_case", case=case.number)],
+            escalate_quoted(
+                case, reason, me, ("case escalated", "the reason the goal gives is logged")
             ),
             Step(calls=[call("slack_get_person", person=owner.handle)]),
             dm_step(

@@ -39,6 +39,30 @@ def lead_where(f: dict[str, str], owner_id: int) -> dict[str, Any]:
     }
 
 
+def escalation_steps(
+    idx: Any,
+    req: Request,
+    me: Any,
+    *,
+    names: tuple[str, str, str],
+    find: Sequence[ToolCall] = (),
+) -> list[Step]:
+    """The work on an escalation request: escalate its case with the reason it gives, as
+    `me`, then confirm in its thread, naming the case (checks named `names`: escalated,
+    reason logged, confirmed)."""
+    case, reason = req.record, req.fields["reason"]
+    return [
+        escalate_step(case, reason, me.id, reason_logged(reason), names=names[:2], find=find),
+        reply_to(
+            req,
+            me,
+            f"Case {case.number} is escalated.",
+            Says(facts=[case_fact(idx, case.number)], act="confirm"),
+            name=names[2],
+        ),
+    ]
+
+
 def lead_steps(
     tip: Request,
     me: Any,
@@ -208,29 +232,16 @@ def escalation_request(w: Session, rng: random.Random) -> Spec:
         if r.owner and r.record and r.record.status in ("New", "Working")
     ]
     req = pick(rng, reqs, "escalation requests")
-    case, me, reason = req.record, req.owner, req.fields["reason"]
     return Spec(
         goal=f"{idx.people[req.asker_id].name} asked you in #{req.channel} to escalate case "
-        f"{case.number}. Escalate it in the CRM with the reason they gave in their message, "
-        "then confirm in their thread, naming the case.",
-        persona=me.handle,
-        steps=[
-            escalate_step(
-                case,
-                reason,
-                me.id,
-                reason_logged(reason),
-                names=("case escalated", "reason logged"),
-                find=[
-                    call("slack_search_messages", query="needs an escalation", channel=req.channel)
-                ],
-            ),
-            reply_to(
-                req,
-                me,
-                f"Case {case.number} is escalated.",
-                Says(facts=[case_fact(idx, case.number)], act="confirm"),
-                name="confirmed in the thread, naming the case",
-            ),
-        ],
+        f"{req.record.number}. Escalate it in the CRM with the reason they gave in their "
+        "message, then confirm in their thread, naming the case.",
+        persona=req.owner.handle,
+        steps=escalation_steps(
+            idx,
+            req,
+            req.owner,
+            names=("case escalated", "reason logged", "confirmed in the thread, naming the case"),
+            find=[call("slack_search_messages", query="needs an escalation", channel=req.channel)],
+        ),
     )

@@ -20,7 +20,7 @@ from officegym.tasks.crm.common import crm_index
 from officegym.tasks.crm.steps import stage_step
 from officegym.tasks.cross.common import Request, reply_to, requests_of
 from officegym.tasks.cross.longhaul import listing
-from officegym.tasks.cross.requests import answer_of, escalation_steps, lead_steps
+from officegym.tasks.cross.requests import answer_of, escalation_steps, lead_steps, open_requests
 from officegym.tasks.facts import choice
 from officegym.tasks.statements import Says
 from officegym.tasks.steps import Step
@@ -29,26 +29,8 @@ APPS = ["crm", "slack"]
 
 
 def _stage_requests(w: Session, owner_id: int) -> list[Request]:
-    return [
-        r
-        for r in requests_of(w, "stage")
-        if r.owner
-        and r.owner.id == owner_id
-        and r.record
-        and r.record.owner_id == owner_id
-        and STAGES.index(r.record.stage) < STAGES.index(r.fields["stage"])
-    ]
-
-
-def _questions(w: Session, owner_id: int) -> list[Request]:
-    return [
-        r
-        for r in requests_of(w, "question")
-        if r.owner
-        and r.owner.id == owner_id
-        and r.record
-        and getattr(r.record, r.fields["field"].replace(" ", "_")) not in (None, "")
-    ]
+    """The open stage requests to `owner_id` about their own deals."""
+    return [r for r in open_requests(w, "stage", owner_id) if r.record.owner_id == owner_id]
 
 
 @template("cross.sales-inbox", difficulty="hard", apps=APPS)
@@ -63,11 +45,14 @@ def sales_inbox(w: Session, rng: random.Random) -> Spec:
         for me, other in itertools.permutations(reps, 2)
         if 20 <= 1 + 2 * _inbox_size(w, me.id, other.id) <= 50
         and _stage_requests(w, me.id)
-        and _questions(w, other.id)
+        and open_requests(w, "question", other.id)
     ]
     me, other = pick(rng, pairs, "reps with a full inbox")
     stages = _stage_requests(w, me.id)
-    questions = sorted(_questions(w, me.id) + _questions(w, other.id), key=lambda r: r.message_id)
+    questions = sorted(
+        open_requests(w, "question", me.id) + open_requests(w, "question", other.id),
+        key=lambda r: r.message_id,
+    )
     steps = [Step(calls=[call("slack_search_messages", query=f"@{me.handle}", channel=idx.sales)])]
     steps += [step for r in stages for step in _stage_steps(r, me)]
     steps.append(
@@ -101,7 +86,11 @@ def sales_inbox(w: Session, rng: random.Random) -> Spec:
 
 
 def _inbox_size(w: Session, me_id: int, other_id: int) -> int:
-    return len(_stage_requests(w, me_id)) + len(_questions(w, me_id)) + len(_questions(w, other_id))
+    return (
+        len(_stage_requests(w, me_id))
+        + len(open_requests(w, "question", me_id))
+        + len(open_requests(w, "question", other_id))
+    )
 
 
 def _stage_steps(r: Request, me: Any) -> list[Step]:
@@ -127,13 +116,8 @@ def _stage_steps(r: Request, me: Any) -> list[Step]:
 def escalation_backlog(w: Session, rng: random.Random) -> Spec:
     """Escalate every case you asked absent agents to escalate; confirm each in its thread."""
     idx = crm_index(w)
-    reqs = [
-        r
-        for r in requests_of(w, "escalation")
-        if r.owner and r.record and r.record.status in ("New", "Working")
-    ]
     by_agent: dict[int, list[Request]] = {}
-    for r in reqs:
+    for r in open_requests(w, "escalation"):
         by_agent.setdefault(r.owner.id, []).append(r)
     agents = sorted(by_agent)
     options = [

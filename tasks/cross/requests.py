@@ -39,6 +39,35 @@ def lead_where(f: dict[str, str], owner_id: int) -> dict[str, Any]:
     }
 
 
+def open_requests(w: Session, kind: str, owner_id: int | None = None) -> list[Request]:
+    """The requests of `kind` (stage, question, escalation) still to carry out: addressed
+    to someone (to `owner_id`, if given) about a record that still wants it."""
+    wants = _STILL_WANTED[kind]
+    return [
+        r
+        for r in requests_of(w, kind)
+        if r.owner and r.record and owner_id in (None, r.owner.id) and wants(r)
+    ]
+
+
+def _behind_the_stage(r: Request) -> bool:
+    """The deal is at an earlier stage than the one asked for."""
+    return STAGES.index(r.record.stage) < STAGES.index(r.fields["stage"])
+
+
+def _has_the_answer(r: Request) -> bool:
+    """The deal's field asked about holds a value to give."""
+    return getattr(r.record, r.fields["field"].replace(" ", "_")) not in (None, "")
+
+
+def _still_open(r: Request) -> bool:
+    """The case is neither escalated nor closed yet."""
+    return r.record.status in ("New", "Working")
+
+
+_STILL_WANTED = {"stage": _behind_the_stage, "question": _has_the_answer, "escalation": _still_open}
+
+
 def escalation_steps(
     idx: Any,
     req: Request,
@@ -99,12 +128,7 @@ def lead_steps(
 def stage_request(w: Session, rng: random.Random) -> Spec:
     """Carry out a stage change a colleague asked for in #sales and confirm in the thread."""
     idx = crm_index(w)
-    reqs = [
-        r
-        for r in requests_of(w, "stage")
-        if r.owner and r.record and STAGES.index(r.record.stage) < STAGES.index(r.fields["stage"])
-    ]
-    req = pick(rng, reqs, "stage requests")
+    req = pick(rng, open_requests(w, "stage"), "stage requests")
     opp, me, stage = req.record, req.owner, req.fields["stage"]
     asker = idx.people[req.asker_id]
     return Spec(
@@ -159,14 +183,7 @@ def answer_of(opp, field: str) -> tuple[Says, str]:
 def answer_deal_question(w: Session, rng: random.Random) -> Spec:
     """Answer a question about a deal (yours or an absent colleague's) in its thread."""
     idx = crm_index(w)
-    reqs = [
-        r
-        for r in requests_of(w, "question")
-        if r.owner
-        and r.record
-        and getattr(r.record, r.fields["field"].replace(" ", "_")) not in (None, "")
-    ]
-    req = pick(rng, reqs, "deal questions")
+    req = pick(rng, open_requests(w, "question"), "deal questions")
     opp, owner, field = req.record, req.owner, req.fields["field"]
     me = rng.choice([p for p in idx.with_role("rep", idx.sales) if p.id != req.asker_id])
     says, said = answer_of(opp, field)
@@ -226,12 +243,7 @@ def lead_from_chat(w: Session, rng: random.Random) -> Spec:
 def escalation_request(w: Session, rng: random.Random) -> Spec:
     """Escalate the case a support lead asked you about in chat, then confirm there."""
     idx = crm_index(w)
-    reqs = [
-        r
-        for r in requests_of(w, "escalation")
-        if r.owner and r.record and r.record.status in ("New", "Working")
-    ]
-    req = pick(rng, reqs, "escalation requests")
+    req = pick(rng, open_requests(w, "escalation"), "escalation requests")
     return Spec(
         goal=f"{idx.people[req.asker_id].name} asked you in #{req.channel} to escalate case "
         f"{req.record.number}. Escalate it in the CRM with the reason they gave in their "

@@ -155,11 +155,9 @@ def post_step(
     """Post `text` at the top level of a channel (`channel` as the tool names it, an id
     or name): the call, the check that `me`'s new posts there say what `says` asks, and
     `limit` posts allowed."""
-    return Step(
-        calls=[call("slack_post_message", channel=channel, text=text)],
-        checks=[Said(name=name, author_id=me.id, channel_id=channel_id, says=says, weight=weight)],
-        allowed=allow_post(channel_id, me.id, limit=limit),
-    )
+    sent = call("slack_post_message", channel=channel, text=text)
+    allowed = allow_post(channel_id, me.id, limit=limit)
+    return _said_step(me, sent, says, name, weight, allowed, channel_id=channel_id)
 
 
 def reply_step(
@@ -174,11 +172,9 @@ def reply_step(
 ) -> Step:
     """Reply `text` in the thread of `message_id`: the call, the check that `me`'s replies
     there say what `says` asks, and one reply allowed."""
-    return Step(
-        calls=[call("slack_reply_in_thread", message_id=message_id, text=text)],
-        checks=[Said(name=name, author_id=me.id, thread_of=message_id, says=says, weight=weight)],
-        allowed=allow_post(channel_id, me.id, thread_parent_id=message_id),
-    )
+    sent = call("slack_reply_in_thread", message_id=message_id, text=text)
+    allowed = allow_post(channel_id, me.id, thread_parent_id=message_id)
+    return _said_step(me, sent, says, name, weight, allowed, thread_of=message_id)
 
 
 def dm_step(
@@ -197,11 +193,26 @@ def dm_step(
     their DM say what `says` asks, and one message allowed: in their DM, or in the DM the
     episode opens between exactly the two (`allow_dm_to`); with `lone`, in the one new DM
     the episode may open, told apart by its creator (`allow_dm`)."""
-    return Step(
-        calls=[call("slack_send_dm", people=[other.handle], text=text)],
-        checks=[Said(name=name, author_id=me.id, dm_to=other.id, says=says, weight=weight)],
-        allowed=allow_dm(w, person_row(w, me), person_row(w, other))
-        if lone
-        else allow_dm_to(w, me, other),
-        equivalent=equivalent,
-    )
+    sent = call("slack_send_dm", people=[other.handle], text=text)
+    if lone:
+        allowed = allow_dm(w, person_row(w, me), person_row(w, other))
+    else:
+        allowed = allow_dm_to(w, me, other)
+    return _said_step(me, sent, says, name, weight, allowed, equivalent, dm_to=other.id)
+
+
+def _said_step(
+    me: Any,
+    sent: ToolCall,
+    says: Says,
+    name: str,
+    weight: float,
+    allowed: list[Allow],
+    equivalent: Sequence[Equivalent] = (),
+    **place: Any,
+) -> Step:
+    """One chat message: the call that sends it, the check (`name`) that `me`'s new
+    messages at `place` (a `Said` place) say what `says` asks, what it may change and the
+    mutants it cannot tell apart."""
+    checks = [Said(name=name, author_id=me.id, says=says, weight=weight, **place)]
+    return Step(calls=[sent], checks=checks, allowed=allowed, equivalent=equivalent)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -317,6 +317,15 @@ class Allow:
     where: Mapping[str, Any] = field(default_factory=dict)
     fields: frozenset[str] | None = None
     limit: int | None = None
+
+    @classmethod
+    def update(
+        cls, table: str, row_id: int, fields: Iterable[str], *, limit: int | None = 1
+    ) -> Allow:
+        """Updates of `fields` on the one row `row_id` of `table` (`limit`: how many rows
+        may change, at most that one unless None)."""
+        where = {"id": row_id}
+        return cls(table, kinds=("update",), where=where, fields=frozenset(fields), limit=limit)
 
     def resolved(self, g: GradeContext) -> Allow:
         """This allowance with the ids of rows the episode created filled in."""

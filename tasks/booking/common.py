@@ -135,13 +135,7 @@ def allow_change(
     cancelled), when the caller knows them, and the one charge or refund a change makes."""
     where = {"reservation_id": reservation_id}
     out = [
-        Allow(
-            "booking_reservation",
-            kinds=("update",),
-            where={"id": reservation_id},
-            fields=fields,
-            limit=1,
-        ),
+        Allow.update("booking_reservation", reservation_id, fields),
         Allow("booking_night", kinds=("delete",), where=where, limit=released),
     ]
     if held != 0:
@@ -154,13 +148,7 @@ def allow_flight_change(flight_booking_id: int, fields: frozenset[str]) -> list[
     """The update of one flight booking (these fields) and the one charge (a change) or
     refund (a cancellation) it makes."""
     return [
-        Allow(
-            "booking_flight_booking",
-            kinds=("update",),
-            where={"id": flight_booking_id},
-            fields=fields,
-            limit=1,
-        ),
+        Allow.update("booking_flight_booking", flight_booking_id, fields),
         Allow("booking_payment", where={"flight_booking_id": flight_booking_id}, limit=1),
     ]
 

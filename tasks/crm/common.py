@@ -134,10 +134,7 @@ def allow_update(record_type: str, row_id: int, fields: Iterable[str]) -> list[A
     """Updates of `fields` on one record (the row is judged on its final values, however
     many steps the agent took to get there). Field history needs no allowance: it is a
     log derived from the records (free by its model)."""
-    names = frozenset(fields)
-    return [
-        Allow(TABLE[record_type], kinds=("update",), where={"id": row_id}, fields=names, limit=1)
-    ]
+    return [Allow.update(TABLE[record_type], row_id, fields)]
 
 
 def allow_new(record_type: str, where: Mapping[str, Any]) -> list[Allow]:

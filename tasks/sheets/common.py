@@ -124,13 +124,7 @@ def allow_book(book: Book) -> list[Allow]:
     """Every write records history rows and touches the workbook's modification time."""
     return [
         Allow("sheets_change", where={"workbook_id": book.id}),
-        Allow(
-            "sheets_workbook",
-            kinds=("update",),
-            where={"id": book.id},
-            fields=frozenset({"updated_at"}),
-            limit=1,
-        ),
+        Allow.update("sheets_workbook", book.id, {"updated_at"}),
     ]
 
 

@@ -230,12 +230,7 @@ def edit_own_message(w: Session, rng: random.Random) -> Spec:
                     ),
                 ],
                 allowed=[
-                    Allow(
-                        "slack_message",
-                        kinds=("update",),
-                        where={"id": msg.id},
-                        fields=frozenset({"text", "edited_at"}),
-                    ),
+                    Allow.update("slack_message", msg.id, {"text", "edited_at"}, limit=None),
                     Allow(
                         "slack_mention", kinds=("insert", "delete"), where={"message_id": msg.id}
                     ),
@@ -269,14 +264,7 @@ def delete_own_message(w: Session, rng: random.Random) -> Spec:
                         value=True,
                     )
                 ],
-                allowed=[
-                    Allow(
-                        "slack_message",
-                        kinds=("update",),
-                        where={"id": msg.id},
-                        fields=frozenset({"is_deleted"}),
-                    )
-                ],
+                allowed=[Allow.update("slack_message", msg.id, {"is_deleted"}, limit=None)],
             ),
         ],
     )

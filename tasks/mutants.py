@@ -57,7 +57,8 @@ _BARE = re.compile(r"\b(only|just the|just a|nothing else)\b", re.IGNORECASE)
 
 @dataclass(frozen=True)
 class Mutant:
-    """The reference solution with one change: `calls` and `answer` to replay."""
+    """The reference solution with one change: `calls` and `answer` to replay. `kind` is
+    the mutant's kind, or the generic policy (`officegym.tasks.policies`) that made it."""
 
     kind: str
     label: str

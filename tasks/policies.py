@@ -33,6 +33,7 @@ from officegym.runner import CallOutcome
 from officegym.tasks.base import Task
 from officegym.tasks.claims import MESSAGE_TOOLS
 from officegym.tasks.expected import expected, run_calls
+from officegym.tasks.mutants import Mutant
 from officegym.tasks.undo import inverse
 from officegym.tools import ToolCall, load_tools
 from officegym.world import World
@@ -43,7 +44,6 @@ __all__ = [
     "PRIOR_LIMIT",
     "PRIOR_MIN_SEEDS",
     "REPORTED_ONLY",
-    "Run",
     "Tally",
     "extra_damage",
     "messages_only",
@@ -61,16 +61,6 @@ VALUE_WRITES = frozenset({"sheets_write_range", "sheets_append_rows"})  # `value
 MESSAGE_TABLES = {"booking_message_host": "booking_message"}  # else slack_message
 PRIOR_LIMIT = 0.10
 PRIOR_MIN_SEEDS = 50  # validate's thorough run; the default 20 seeds report the share only
-
-
-@dataclass(frozen=True)
-class Run:
-    """One policy run on one instance: its label, calls and answer."""
-
-    policy: str
-    label: str
-    calls: tuple[ToolCall, ...]
-    answer: str | None
 
 
 @dataclass
@@ -102,7 +92,7 @@ def reference_outcomes(world: World, task: Task) -> list[CallOutcome]:
 
 def undo_runs(
     world: World, task: Task, outcomes: Sequence[CallOutcome] | None = None
-) -> tuple[list[Run], set[str]]:
+) -> tuple[list[Mutant], set[str]]:
     """One run per write call of the reference that changed rows: the reference, then the
     call's inverse; and the write tools met that have no inverse. `outcomes`: those of
     the reference's calls, when already run."""
@@ -120,11 +110,11 @@ def undo_runs(
             unpaired.add(call.name)
         elif undo:
             label = f"undo call {step.index} {call.name} with {undo[0].name}"
-            runs.append(Run("undo", label, (*task.solution, *undo), task.answer))
+            runs.append(Mutant("undo", label, (*task.solution, *undo), task.answer))
     return runs, unpaired
 
 
-def messages_only(task: Task) -> list[Run]:
+def messages_only(task: Task) -> list[Mutant]:
     """The reference's message-posting calls and its answer, when its other writes are
     work a message could claim (none when every write is a message)."""
     kinds = {name: t.kind for name, t in load_tools().items()}
@@ -132,7 +122,7 @@ def messages_only(task: Task) -> list[Run]:
     said = tuple(c for c in writes if c.name in MESSAGE_TOOLS)
     if not said or len(said) == len(writes):
         return []
-    return [Run("messages-only", "only the reference's messages", said, task.answer)]
+    return [Mutant("messages-only", "only the reference's messages", said, task.answer)]
 
 
 def prior_share(answers: Sequence[str | None]) -> float | None:
@@ -144,7 +134,7 @@ def prior_share(answers: Sequence[str | None]) -> float | None:
     return Counter(given).most_common(1)[0][1] / len(given)
 
 
-def typed_in(task: Task, outcomes: Sequence[CallOutcome]) -> list[Run]:
+def typed_in(task: Task, outcomes: Sequence[CallOutcome]) -> list[Mutant]:
     """The reference with, in each of its sheet writes, every other row holding formulas
     typed in as the values the reference computed there (from the write's echo); none
     when the reference writes no formula."""
@@ -160,7 +150,7 @@ def typed_in(task: Task, outcomes: Sequence[CallOutcome]) -> list[Run]:
             calls[i], changed = ToolCall(c.name, {**c.arguments, "values": typed}), True
     if not changed:
         return []
-    return [Run("typed-in", "every other formula row typed in", tuple(calls), task.answer)]
+    return [Mutant("typed-in", "every other formula row typed in", tuple(calls), task.answer)]
 
 
 def _typed(rows: list[list], computed: list[list]) -> list[list]:
@@ -179,7 +169,7 @@ def _formula(value: object) -> bool:
     return isinstance(value, str) and value.startswith("=")
 
 
-def extra_damage(world: World, task: Task, outcomes: Sequence[CallOutcome]) -> list[Run]:
+def extra_damage(world: World, task: Task, outcomes: Sequence[CallOutcome]) -> list[Mutant]:
     """The reference plus one write more where the task's allowances reach: its last
     message again, and a cell below the used rows of the sheet it last wrote. Reads the
     world, which must hold the reference's end state (`reference_outcomes`)."""
@@ -188,10 +178,10 @@ def extra_damage(world: World, task: Task, outcomes: Sequence[CallOutcome]) -> l
     said = [c for c in task.solution if c.name in MESSAGE_TOOLS]
     if said and MESSAGE_TABLES.get(said[-1].name, "slack_message") in tables:
         calls = (*task.solution, said[-1])
-        runs.append(Run("extra-damage", f"{said[-1].name} once more", calls, task.answer))
+        runs.append(Mutant("extra-damage", f"{said[-1].name} once more", calls, task.answer))
     if "sheets_cell" in tables and (cell := _extra_cell(world, task, outcomes)) is not None:
         label = f"one more cell {cell.arguments['range']}"
-        runs.append(Run("extra-damage", label, (*task.solution, cell), task.answer))
+        runs.append(Mutant("extra-damage", label, (*task.solution, cell), task.answer))
     return runs
 
 

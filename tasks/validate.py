@@ -271,12 +271,12 @@ def _policies(world: World, task: Task, report: TemplateReport) -> list[str]:
         added = {f"call {i} " for i in range(len(task.solution), len(run.calls))}
         if any(e.startswith(tuple(added)) for e in errors):
             continue  # the site refuses the call added (a closed deal is locked): no run
-        tally = report.policies[run.policy]
+        tally = report.policies[run.kind]
         tally.run += 1
-        if graded.passed and run.policy in REPORTED_ONLY:
+        if graded.passed and run.kind in REPORTED_ONLY:
             report.loose.append(f"seed {task.seed}: {run.label}")
         elif graded.passed:
-            out.append(f"policy {run.policy} passed: {run.label}")
+            out.append(f"policy {run.kind} passed: {run.label}")
         else:
             tally.killed += 1
     return out

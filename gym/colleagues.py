@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from officegym.tasks import Task
 from officegym.tasks.responders import (
@@ -29,6 +29,9 @@ from officegym.tasks.responders import (
     Responder,
 )
 from officegym.world import World
+
+if TYPE_CHECKING:
+    from officegym.gym.llm import Connection
 
 __all__ = ["LLMResponder", "answering_hook", "make_responder"]
 
@@ -56,18 +59,18 @@ class LLMResponder:
         self,
         model: str,
         *,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        timeout: float = 30.0,
-        max_retries: int = 2,
         temperature: float | None = 0.0,
         client: Any = None,
+        **connection: Unpack[Connection],
     ) -> None:
-        from officegym.gym.llm import _client
+        """`client` (an `openai.OpenAI`-like object), or else a client made from
+        `connection` (30 seconds a request and 2 retries unless it says otherwise)."""
+        from officegym.gym.llm import openai_client
 
         self.model, self.temperature = model, temperature
-        self.client = client if client is not None else _client(base_url, api_key, timeout,
-                                                                max_retries)  # fmt: skip
+        self.client = (
+            client if client is not None else openai_client(connection, timeout=30.0, max_retries=2)
+        )
         self.fallback = KeywordResponder()
         self.failures = 0
 

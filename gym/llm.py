@@ -32,14 +32,25 @@ import json
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import gymnasium
 
 from officegym.gym import chat
 from officegym.gym.spaces import SUBMIT
 
-__all__ = ["ChatAgent", "PlannedCall"]
+__all__ = ["ChatAgent", "Connection", "PlannedCall", "openai_client"]
+
+
+class Connection(TypedDict, total=False):
+    """Where an OpenAI-compatible chat-completions server is, and how patient to be with
+    it: its base URL and API key (a local server needs none), the seconds one request
+    may take and how many times a failed one is retried."""
+
+    base_url: str | None
+    api_key: str | None
+    timeout: float
+    max_retries: int
 
 
 @dataclass(frozen=True)
@@ -58,21 +69,21 @@ class ChatAgent:
         self,
         model: str,
         *,
-        base_url: str | None = None,
-        api_key: str | None = None,
         max_turns: int = 30,
-        timeout: float = 60.0,
-        max_retries: int = 3,
         temperature: float | None = 0.0,
         seed: int | None = None,
         client: Any = None,
+        **connection: Unpack[Connection],
     ) -> None:
+        """`client` (an `openai.OpenAI`-like object), or else a client made from
+        `connection` (60 seconds a request and 3 retries unless it says otherwise)."""
         if not isinstance(max_turns, int) or max_turns < 1:
             raise ValueError(f"max_turns must be a positive int, not {max_turns!r}")
         self.model, self.max_turns = model, max_turns
         self.temperature, self.seed = temperature, seed
-        self.client = client if client is not None else _client(base_url, api_key, timeout,
-                                                                 max_retries)  # fmt: skip
+        self.client = (
+            client if client is not None else openai_client(connection, timeout=60.0, max_retries=3)
+        )
         self.messages: list[dict[str, Any]] = []
         self.tools: list[dict[str, Any]] = []
         self.turns = 0
@@ -182,8 +193,12 @@ def _is_api_error(exc: Exception) -> bool:
     return isinstance(exc, openai.APIError)
 
 
-def _client(base_url: str | None, api_key: str | None, timeout: float, retries: int) -> Any:
-    """An `openai.OpenAI` client (the ``agents`` extra); a local server needs no real key."""
+def openai_client(connection: Connection, *, timeout: float, max_retries: int) -> Any:
+    """An `openai.OpenAI` client (the ``agents`` extra) for `connection`, its timeout and
+    retries defaulting to those given; a local server needs no real key."""
+    unknown = connection.keys() - Connection.__optional_keys__
+    if unknown:
+        raise TypeError(f"unexpected keyword argument(s): {', '.join(sorted(unknown))}")
     try:
         import openai
     except ImportError:
@@ -192,5 +207,10 @@ def _client(base_url: str | None, api_key: str | None, timeout: float, retries: 
         ) from None
     import os
 
-    key = api_key or os.environ.get("OPENAI_API_KEY") or "not-needed"
-    return openai.OpenAI(base_url=base_url, api_key=key, timeout=timeout, max_retries=retries)
+    key = connection.get("api_key") or os.environ.get("OPENAI_API_KEY") or "not-needed"
+    return openai.OpenAI(
+        base_url=connection.get("base_url"),
+        api_key=key,
+        timeout=connection.get("timeout", timeout),
+        max_retries=connection.get("max_retries", max_retries),
+    )

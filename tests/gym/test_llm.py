@@ -8,6 +8,7 @@ import pytest
 
 from officegym.gym import OfficeEnv, run_episode
 from officegym.gym.agents import make_agent
+from officegym.gym.colleagues import LLMResponder
 from officegym.gym.llm import ChatAgent
 from officegym.tasks import make_task
 from tests.gym.openai_stub import REFUSAL, ScriptedModel
@@ -104,3 +105,19 @@ def test_bad_agent_settings_are_refused() -> None:
         ChatAgent("m", base_url="http://127.0.0.1:9/v1", max_turns=0)
     with pytest.raises(ValueError, match="unknown agent"):
         make_agent("gpt")
+    with pytest.raises(TypeError, match="base_ur"):
+        ChatAgent("m", base_ur="http://127.0.0.1:9/v1")  # type: ignore[call-arg]
+
+
+def test_the_agent_and_the_requester_connect_with_their_own_patience() -> None:
+    """Both are told where the server is the same way (`Connection`); each has its own
+    defaults for how long a request may take and how often it is retried."""
+    url = "http://127.0.0.1:9/v1"
+    agent = ChatAgent("m", base_url=url, timeout=5.0).client
+    requester = LLMResponder("m", base_url=url, max_retries=0).client
+    assert (str(agent.base_url), agent.timeout, agent.max_retries) == (f"{url}/", 5.0, 3)
+    assert (str(requester.base_url), requester.timeout, requester.max_retries) == (
+        f"{url}/",
+        30.0,
+        0,
+    )

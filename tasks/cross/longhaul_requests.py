@@ -12,7 +12,6 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from officegym.apps.crm.models import STAGES
 from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import Same
 from officegym.tasks.common import call, pick
@@ -20,9 +19,13 @@ from officegym.tasks.crm.common import crm_index
 from officegym.tasks.crm.steps import stage_step
 from officegym.tasks.cross.common import Request, reply_to, requests_of
 from officegym.tasks.cross.longhaul import listing
-from officegym.tasks.cross.requests import answer_of, escalation_steps, lead_steps, open_requests
-from officegym.tasks.facts import choice
-from officegym.tasks.statements import Says
+from officegym.tasks.cross.requests import (
+    answer_of,
+    escalation_steps,
+    lead_steps,
+    open_requests,
+    stage_confirmed,
+)
 from officegym.tasks.steps import Step
 
 APPS = ["crm", "slack"]
@@ -102,11 +105,7 @@ def _stage_steps(r: Request, me: Any) -> list[Step]:
             r,
             me,
             f"Done, {opp.name} is now in {stage}.",
-            Says(
-                facts=[choice(stage, STAGES, ignoring=(opp.name,))],
-                ignoring=[opp.name],
-                act="confirm",
-            ),
+            stage_confirmed(opp, stage),
             name=f"confirmed {opp.name} in its thread",
         ),
     ]

@@ -68,6 +68,13 @@ def _still_open(r: Request) -> bool:
 _STILL_WANTED = {"stage": _behind_the_stage, "question": _has_the_answer, "escalation": _still_open}
 
 
+def stage_confirmed(opp: Any, stage: str) -> Says:
+    """What the confirmation that `opp` is now at `stage` must say: that stage and no
+    other (the deal's own name does not count)."""
+    fact = choice(stage, STAGES, ignoring=(opp.name,))
+    return Says(facts=[fact], ignoring=[opp.name], act="confirm")
+
+
 def escalation_steps(
     idx: Any,
     req: Request,
@@ -154,11 +161,7 @@ def stage_request(w: Session, rng: random.Random) -> Spec:
                 req,
                 me,
                 f"Done: {opp.name} is now at {stage} in the CRM.",
-                Says(
-                    facts=[choice(stage, STAGES, ignoring=(opp.name,))],
-                    ignoring=[opp.name],
-                    act="confirm",
-                ),
+                stage_confirmed(opp, stage),
                 name="confirmed in the thread, naming the stage",
             ),
         ],

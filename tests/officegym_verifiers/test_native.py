@@ -25,7 +25,7 @@ from tests.officegym_verifiers.vf import (
     TEMPLATES,
     idle_last_rewards,
     learn_with_idle_last,
-    rewards,
+    played_to_the_end,
     vf_eval,
 )
 
@@ -87,16 +87,7 @@ def test_vf_eval_plays_native_tool_calls_to_the_grade(tmp_path: Path) -> None:
         episodes = vf_eval(model, "reference", tmp_path, TEMPLATES, 2, actions="mcp")
     finally:
         model.close()
-    scores = {}
-    for episode in episodes:
-        assert episode["ok"] and not episode.get("errors")
-        (trace,) = episode["traces"]
-        assert trace["stop_condition"] == "episode_over"
-        data = episode["task"]["data"]
-        apps = make_task(data["template"], data["task_seed"]).apps
-        assert [t["name"] for t in trace["tools"]] == [s["name"] for s in tool_specs(apps)]
-        scores[data["name"]] = rewards(trace)
-    assert scores == idle_last_rewards(instances)
+    assert played_to_the_end(episodes) == idle_last_rewards(instances)
 
 
 def test_vf_eval_grades_a_model_that_stops_without_submit_zero(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from officegym.gym.tools_env import tool_specs
 from officegym.tasks import make_task
 from officegym.tasks.splits import split_seeds
 from tests.gym.openai_stub import ScriptedModel
@@ -63,6 +64,21 @@ def vf_eval(
     assert run.returncode == 0, run.stderr[-3000:]
     (traces,) = (tmp / name).glob("*/traces.jsonl")
     return [json.loads(line) for line in traces.read_text().splitlines()]
+
+
+def played_to_the_end(episodes: list[dict[str, Any]]) -> dict[str, tuple[float, float]]:
+    """The rewards by instance name of `episodes`, each of which ran without error to the
+    episode's end, the task's own tools listed to the model."""
+    scores = {}
+    for episode in episodes:
+        assert episode["ok"] and not episode.get("errors")
+        (trace,) = episode["traces"]
+        assert trace["stop_condition"] == "episode_over"
+        data = episode["task"]["data"]
+        apps = make_task(data["template"], data["task_seed"]).apps
+        assert [t["name"] for t in trace["tools"]] == [s["name"] for s in tool_specs(apps)]
+        scores[data["name"]] = rewards(trace)
+    return scores
 
 
 def rewards(trace: dict[str, Any]) -> tuple[float, float]:

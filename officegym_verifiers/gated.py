@@ -27,10 +27,8 @@ from typing import Any
 import verifiers.v1 as vf
 
 from officegym.gym.llm import _arguments as call_arguments  # the LLM agent's own reading
-from officegym.gym.registration import env_id
-from officegym.gym.rollout import make_env
 from officegym.gym.spaces import SUBMIT
-from officegym_verifiers.native import OfficeTask
+from officegym_verifiers.native import OfficeTask, open_episode
 from officegym_verifiers.state import OfficeState, step_episode
 
 __all__ = ["OfficeGatedTask", "open_episodes"]
@@ -53,18 +51,7 @@ class OfficeGatedTask(OfficeTask):
 
     async def setup(self, trace: vf.Trace, runtime: Any = None) -> None:
         """Reset the rollout's episode; its tools' names go in the state for the listing."""
-        data = self.data
-        env = await asyncio.to_thread(
-            make_env, env_id(data.template), max_steps=data.max_steps,
-            scenario=data.scenario, world_seed=data.world_seed,
-        )  # fmt: skip
-        try:
-            _, info = await asyncio.to_thread(
-                env.reset, options={"task": data.template, "task_seed": data.task_seed}
-            )
-        except BaseException:
-            env.close()
-            raise
+        env, _, info = await asyncio.to_thread(open_episode, self.data)
         trace.state.tools = [spec["name"] for spec in info["tools"]]
         _episodes[trace.id] = env
         # A rollout that fails after setup is never finalized: its env goes with its trace.

@@ -27,7 +27,7 @@ from officegym.gym.rollout import make_env
 from officegym.gym.spaces import SUBMIT
 from officegym_verifiers.state import OfficeState
 
-__all__ = ["OfficeData", "OfficeTask", "opening_prompts"]
+__all__ = ["OfficeData", "OfficeTask", "open_episode", "opening_prompts"]
 
 
 class OfficeData(vf.TaskData):
@@ -77,12 +77,23 @@ async def _graded(data: OfficeData, state: OfficeState) -> tuple[float, bool]:
     return await asyncio.shield(state._replay)
 
 
-def replay_grade(data: OfficeData, calls: Iterable[Mapping[str, Any]]) -> tuple[float, bool]:
-    """Step `calls` on a fresh episode of `data`'s instance, then ``submit``; its grade."""
+def open_episode(data: OfficeData) -> tuple[Any, dict[str, Any], dict[str, Any]]:
+    """A fresh env of `data`'s instance, reset: the env (the caller closes it), the first
+    observation and the reset's info (the episode's tools). A failed reset closes it."""
     env = make_env(env_id(data.template), max_steps=data.max_steps, scenario=data.scenario,
                    world_seed=data.world_seed)  # fmt: skip
     try:
-        env.reset(options={"task": data.template, "task_seed": data.task_seed})
+        obs, info = env.reset(options={"task": data.template, "task_seed": data.task_seed})
+    except BaseException:
+        env.close()
+        raise
+    return env, obs, info
+
+
+def replay_grade(data: OfficeData, calls: Iterable[Mapping[str, Any]]) -> tuple[float, bool]:
+    """Step `calls` on a fresh episode of `data`'s instance, then ``submit``; its grade."""
+    env, _, _ = open_episode(data)
+    try:
         for call in [*calls, {"tool": SUBMIT, "arguments": {}}]:
             _, reward, terminated, truncated, info = env.step(dict(call))
             if terminated or truncated:

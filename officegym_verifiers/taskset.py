@@ -46,12 +46,10 @@ from pydantic import Field
 from verifiers.v1.harnesses.null import NullHarnessConfig
 
 from officegym.gym import chat
-from officegym.gym.registration import env_id
-from officegym.gym.rollout import make_env
 from officegym.tasks import load_templates, make_task
 from officegym.tasks.splits import split_seeds
 from officegym_verifiers.gated import OfficeGatedTask
-from officegym_verifiers.native import OfficeData, OfficeTask, opening_prompts
+from officegym_verifiers.native import OfficeData, OfficeTask, open_episode, opening_prompts
 
 __all__ = [
     "OfficeData",
@@ -171,15 +169,8 @@ class OfficeEnv(vf.Env[OfficeEnvConfig]):
                 )
             await agents.player.run(task)  # native tools: the harness plays the episode
             return
-        data = task.data
-        env = await asyncio.to_thread(
-            make_env, env_id(data.template), max_steps=data.max_steps,
-            scenario=data.scenario, world_seed=data.world_seed,
-        )  # fmt: skip
+        env, obs, info = await asyncio.to_thread(open_episode, task.data)
         try:
-            obs, info = await asyncio.to_thread(
-                env.reset, options={"task": data.template, "task_seed": data.task_seed}
-            )
             info, trace = await self._play(env, task, agents, _opening(obs, info["tools"]))
             grade = info.get("grade") or {}
             trace.record_reward("officegym", float(grade.get("reward", 0.0)))

@@ -21,9 +21,8 @@ from typing import Any
 
 import verifiers.v1 as vf
 
-from officegym.gym.registration import env_id
-from officegym.gym.rollout import make_env
 from officegym.gym.tool_functions import typed_function
+from officegym_verifiers.native import open_episode
 from officegym_verifiers.state import OfficeState, step_episode
 
 __all__ = ["OfficeToolset", "OfficeToolsetConfig"]
@@ -45,12 +44,8 @@ class OfficeToolset(vf.Toolset[OfficeToolsetConfig, OfficeState]):
 
     async def setup_task(self, task: Any) -> None:
         """Reset the episode of the rollout's task (an `OfficeData`)."""
-        env = make_env(
-            env_id(task.template), max_steps=task.max_steps, scenario=task.scenario,
-            world_seed=task.world_seed,
-        )  # fmt: skip
+        env, _, info = open_episode(task)
         self._exit_stack.callback(env.close)
-        _, info = env.reset(options={"task": task.template, "task_seed": task.task_seed})
         self._env, self._specs = env, info["tools"]
 
     def register(self, mcp: Any) -> None:

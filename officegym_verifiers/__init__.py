@@ -12,24 +12,6 @@ two MCP servers, `officegym_verifiers.listing` (one tool listing per eval) and
 import: verifiers runs those modules as the servers' main programs.
 """
 
-from officegym_verifiers.taskset import (
-    OfficeData,
-    OfficeEnv,
-    OfficeEnvConfig,
-    OfficeGatedTask,
-    OfficeTask,
-    OfficeTaskset,
-    OfficeTasksetConfig,
-    OfficeTextTask,
-)
-
-__all__ = [
-    "OfficeData",
-    "OfficeEnv",
-    "OfficeEnvConfig",
-    "OfficeGatedTask",
-    "OfficeTask",
-    "OfficeTaskset",
-    "OfficeTasksetConfig",
-    "OfficeTextTask",
-]
+# The package exports what `taskset` exports (its `__all__`, the one list of them).
+from officegym_verifiers.taskset import *  # noqa: F403
+from officegym_verifiers.taskset import __all__ as __all__

@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 from officegym.apps.org.models import Person
 from officegym.apps.slack import service as chat
 from officegym.apps.slack.models import Channel, Membership, Message
+from officegym.apps.slack.queries import LIVE_POST
 from officegym.clock import SimClock
 from officegym.errors import ConfigError
 from officegym.seed_data.context import SeedContext
@@ -68,13 +69,7 @@ def _posts(s: Session, kept: tuple[str, ...]) -> list[Message]:
     stmt = (
         select(Message)
         .join(Channel, Channel.id == Message.channel_id)
-        .where(
-            Channel.kind.in_(("public", "private")),
-            Channel.is_archived.is_(False),
-            Channel.name.not_in(kept),
-            Message.thread_parent_id.is_(None),
-            Message.is_deleted.is_(False),
-        )
+        .where(*LIVE_POST, Channel.name.not_in(kept))
         .order_by(Message.id)
     )
     return list(s.scalars(stmt))

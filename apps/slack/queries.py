@@ -1,5 +1,6 @@
 """The chat's hot-path SQL statements, built once at import: calls only bind values
-(see apps/README.md, "The hot path")."""
+(see apps/README.md, "The hot path"). Also `LIVE_POST`, what a live post is to the
+seeders and templates that read the whole chat."""
 
 from __future__ import annotations
 
@@ -103,3 +104,9 @@ DUE = (  # the oldest scheduled message whose time has come
     .limit(1)
 )
 ANY_DUE = DUE.with_only_columns(ScheduledMessage.id)
+LIVE_POST = (  # a live top-level message in an active public or private channel (joined)
+    Channel.kind.in_(("public", "private")),
+    Channel.is_archived.is_(False),
+    Message.thread_parent_id.is_(None),
+    Message.is_deleted.is_(False),
+)

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
 from officegym.apps.slack.models import Channel, Membership, Message, Pin, Reaction
+from officegym.apps.slack.queries import LIVE_POST
 
 __all__ = ["channels_of", "index", "member_ids", "pinned_ids", "quote", "reacted"]
 
@@ -67,12 +68,7 @@ def _index(engine: Engine) -> ChatIndex:
         rows = w.execute(
             select(Message.id, Message.channel_id, Message.user_id, Message.text)
             .join(Channel, Channel.id == Message.channel_id)
-            .where(
-                Channel.kind.in_(("public", "private")),
-                Channel.is_archived.is_(False),
-                Message.thread_parent_id.is_(None),
-                Message.is_deleted.is_(False),
-            )
+            .where(*LIVE_POST)
             .order_by(Message.id)
         ).all()
         members: dict[int, set[int]] = {}

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
 from officegym.apps.slack.models import Channel, Message
+from officegym.apps.slack.queries import LIVE_POST
 from officegym.seed_data.slack_text import DAYS, EMOJI, FEATURES, ROOMS, TIMES
 from officegym.tasks.base import Level, Spec, template
 from officegym.tasks.checks import Allow, FieldEquals, RowExists
@@ -177,12 +178,7 @@ def _editable(engine: Engine, words: tuple[str, ...]) -> list[tuple[int, str]]:
     stmt = (
         select(Message.id, Message.text)
         .join(Channel, Channel.id == Message.channel_id)
-        .where(
-            Message.thread_parent_id.is_(None),
-            Message.is_deleted.is_(False),
-            Channel.kind.in_(("public", "private")),
-            Channel.is_archived.is_(False),
-        )
+        .where(*LIVE_POST)
         .order_by(Message.id)
     )
     with Session(engine) as w:

@@ -18,8 +18,8 @@ from flask import Blueprint, flash, g, redirect, render_template, request, url_f
 from werkzeug.wrappers import Response as BaseResponse
 
 from officegym.apps.org import service as org
+from officegym.apps.sheets import grid_memory, views
 from officegym.apps.sheets import service as sheets
-from officegym.apps.sheets import views
 from officegym.apps.sheets.formats import PRESETS
 from officegym.apps.sheets.models import Workbook
 from officegym.apps.sheets.refs import Area, a1, col_letters, parse_area
@@ -73,19 +73,26 @@ def create() -> BaseResponse:
 def grid(wb_id: int) -> str:
     """A window of one sheet; ``sel`` is the selection, ``at`` the window's top-left."""
     wb = workbook(wb_id)
+    args = grid_memory.recall(wb, request.args) if request.args.get("tab") else request.args
     try:
-        window = views.grid(g.db, g.actor, wb, request.args)
+        window = views.grid(g.db, g.actor, wb, args)
     except Invalid as exc:
         flash(exc.message, "error")
-        window = views.grid(g.db, g.actor, wb, {"sheet": request.args.get("sheet", "")})
+        window = views.grid(g.db, g.actor, wb, {"sheet": args.get("sheet", "")})
+    grid_memory.remember(wb, window)
+    formulas = args.get("formulas") == "1"
+    shown = {"formulas": "1"} if formulas else {}
     return render(
         "sheets/grid.html",
         wb=wb,
         g_=window,
         tabs=sheets.sheets_of(g.db, wb),
         role=sheets.role_of(g.db, g.actor, wb),
-        formulas=request.args.get("formulas") == "1",
-        move=lambda **k: url_for("sheets.grid", wb_id=wb.id, **views.window_link(window, **k)),
+        formulas=formulas,
+        move=lambda **k: url_for(
+            "sheets.grid", wb_id=wb.id, **views.window_link(window, **k), **shown
+        ),
+        here=views.window_link(window) | {"sel": window.selection.a1()},
     )
 
 

@@ -70,10 +70,16 @@ def create() -> BaseResponse:
 
 
 @bp.get("/<int:wb_id>")
-def grid(wb_id: int) -> str:
-    """A window of one sheet; ``sel`` is the selection, ``at`` the window's top-left."""
+def grid(wb_id: int) -> str | BaseResponse:
+    """A window of one sheet; ``sel`` is the selection, ``at`` the window's top-left; a
+    sheet tab's link (``tab=1``) goes to the view last seen of its sheet."""
     wb = workbook(wb_id)
-    args = grid_memory.recall(wb, request.args) if request.args.get("tab") else request.args
+    if request.args.get("tab"):
+        args = grid_memory.recall(wb, request.args)
+        return redirect(
+            url_for("sheets.grid", wb_id=wb.id, **{k: v for k, v in args.items() if k != "tab"})
+        )
+    args = request.args
     try:
         window = views.grid(g.db, g.actor, wb, args)
     except Invalid as exc:

@@ -86,7 +86,7 @@ def test_the_pivot_editor_orders_row_groups_by_a_values_total(
 ) -> None:
     wb = workbook(db, ORDERS)
     form = {"source": "Orders!A:I", "anchor": "Pivot!A1", "rows": "Region", "value_field": "Units"}
-    form |= {"sort_order": "DESCENDING", "sort_by": "0"}
+    form |= {"order_field_1": "Region", "order_1": "DESCENDING", "order_by_1": "0"}
     client.post(f"/sheets/{wb.id}/pivots", data=form)
     db.rollback()
     got = [row for row in values(db, me, wb, "Pivot!A2:B20") if row[0] not in ("", "Grand Total")]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from flask import Blueprint, flash, g, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
 from officegym.apps.org import service as org
@@ -75,7 +75,7 @@ def grid(wb_id: int) -> str | BaseResponse:
     sheet tab's link (``tab=1``) goes to the view last seen of its sheet."""
     wb = workbook(wb_id)
     if request.args.get("tab"):
-        args = grid_memory.recall(wb, request.args)
+        args = grid_memory.recall(session, g.actor.id, wb, request.args)
         return redirect(
             url_for("sheets.grid", wb_id=wb.id, **{k: v for k, v in args.items() if k != "tab"})
         )
@@ -85,7 +85,7 @@ def grid(wb_id: int) -> str | BaseResponse:
     except Invalid as exc:
         flash(exc.message, "error")
         window = views.grid(g.db, g.actor, wb, {"sheet": args.get("sheet", "")})
-    grid_memory.remember(wb, window)
+    grid_memory.remember(session, g.actor.id, wb, window)
     formulas = args.get("formulas") == "1"
     shown = {"formulas": "1"} if formulas else {}
     return render(

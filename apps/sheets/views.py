@@ -126,9 +126,8 @@ def window_origin(sel: Area, at: Area | None) -> tuple[int, int]:
     """The window's top-left: `at` when the selection's corner is inside that window;
     otherwise the window scrolls just enough to show it (from A1 when none is given),
     so the view stays where the person is instead of jumping to the selection."""
-    if at is None:  # a link naming only a selection: from A1 if it fits there
-        fits = sel.r2 < 1 + ROWS and sel.c2 < 1 + COLS
-        return (1, 1) if fits else (sel.r1, sel.c1)
+    if at is None:  # a link naming only a selection: from row 1 and column A where it fits
+        return (1 if sel.r2 < 1 + ROWS else sel.r1), (1 if sel.c2 < 1 + COLS else sel.c1)
     top, left = at.r1, at.c1
     if not top <= sel.r1 < top + ROWS:
         top = sel.r1 if sel.r1 < top else sel.r1 - ROWS + 1

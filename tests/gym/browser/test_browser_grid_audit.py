@@ -76,3 +76,27 @@ def test_format_menu_rows_and_columns_and_history_in_words(sheet: Sheet) -> None
         "Deleted rows Orders!5:5",
     ):
         assert said in history
+
+
+def test_a_match_on_finds_second_page_opens_with_column_a_still_in_view(sheet: Sheet) -> None:
+    sheet.open(ORDERS, "?sheet=Orders")
+
+    def steps(page: Page) -> tuple[str, str, str, str]:
+        page.click("#workbook-find")
+        page.fill("#find-query", "Services")
+        page.fill("#find-sheet", "Orders")
+        page.click("#find-submit")
+        page.click("#find-next")
+        page.wait_for_selector("#find-previous")
+        link = page.locator("main ul li a").first
+        where = link.inner_text()
+        link.click()
+        page.wait_for_selector("#grid[data-ready='1']")
+        first_col = page.locator("#grid thead th[scope='col']").first.inner_text()
+        active = page.evaluate("document.activeElement.id")
+        return where, page.input_value("#name-box"), first_col, active
+
+    where, box, first_col, active = sheet.run(steps)
+    cell = where.split("!")[1]
+    assert where.startswith("Orders!E") and int(cell[1:]) > 25  # a later page: far down
+    assert box == cell and active == cell.lower() and first_col == "A"

@@ -13,10 +13,11 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
 from officegym.apps.sheets import service as sheets
+from officegym.runner import ToolRunner
 from officegym.world import World
 from tests.apps.pages import html_of
 from tests.apps.sheets.api_clients import batch, fresh, grid, state
-from tests.apps.sheets.helpers import values, workbook
+from tests.apps.sheets.helpers import owner, values, workbook
 from tests.apps.sheets.test_pivot_sort import DATA, pivot
 
 SUM = [{"field": "Amount", "summary": "SUM"}]
@@ -101,3 +102,23 @@ def test_the_editor_orders_each_group_on_a_line_and_keeps_the_lines_when_refused
     }
     listed = html_of(client, f"/sheets/{wb.id}/pivots")
     assert "Region: descending; Category: ascending by SUM of Revenue" in listed
+
+
+def test_the_tool_orders_a_column_group_by_a_values_grand_total(world: World) -> None:
+    with world.session() as s:
+        me, wb = owner(s, "Orders 2025").handle, workbook(s, "Orders 2025").id
+    runner = ToolRunner(world, me)
+    assert runner.call("sheets_create_sheet", {"workbook": wb, "name": "P"}).ok
+    args = {"workbook": wb, "source": "Orders!A:I", "anchor": "P!A1", "rows": ["Category"]}
+    args |= {"columns": ["Region"], "values": [{"field": "Revenue", "summary": "SUM"}]}
+    args["sort"] = [
+        {"field": "Region", "order": "descending", "by": "SUM of Revenue"},
+        {"field": "Category", "order": "descending"},
+    ]
+    made = runner.call("sheets_create_pivot", args)
+    assert made.ok, made.error
+    got = runner.call("sheets_read_range", {"workbook": wb, "range": "P!A1:H5"}).result["values"]
+    runner.close()
+    totals = got[-1][1:-1]  # the Grand Total row, one a region
+    assert len(totals) > 2 and totals == sorted(totals, reverse=True)
+    assert [r[0] for r in got[1:-1]] == ["Software", "Services", "Hardware"]

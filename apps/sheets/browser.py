@@ -212,15 +212,18 @@ def _create_workbook(a: Args, w: Session, me: Person) -> list[str]:
 def _create_pivot(a: Args, w: Session, me: Person) -> list[str]:
     wb = workbook(w, me, a)
     values, filters = a["values"], a.get("filters") or {}
-    if len(values) != 1 or len(filters) > 1:
-        raise KeyError("the pivot editor takes one value and at most one filter")
+    if not 1 <= len(values) <= 2 or len(filters) > 1:
+        raise KeyError("the pivot editor takes one or two values and at most one filter")
     out = [
         goto(f"/sheets/{wb.id}/pivots"),
         act("fill", "pivot-source", a["source"]),
         act("fill", "pivot-anchor", a["anchor"]),
-        act("fill", "pivot-value-field", values[0]["field"]),
-        act("select_option", "pivot-summary", values[0].get("summary", "SUM")),
     ]
+    for v, suffix in zip(values, ("", "-2"), strict=False):
+        out += [
+            act("fill", f"pivot-value-field{suffix}", v["field"]),
+            act("select_option", f"pivot-summary{suffix}", v.get("summary", "SUM")),
+        ]
     if a.get("rows"):
         out.append(act("fill", "pivot-rows", ", ".join(a["rows"])))
     if a.get("columns"):
@@ -234,19 +237,26 @@ def _create_pivot(a: Args, w: Session, me: Person) -> list[str]:
 
 
 def _pivot_sort(a: Args) -> list[str]:
-    """The editor's row order: one order (and sort-by) for every row group."""
-    sort, rows = a.get("sort") or [], a.get("rows") or []
-    if not sort:
-        return []
-    ways = {(str(x.get("order", "ascending")).upper(), x.get("by")) for x in sort}
-    value = a["values"][0]
-    label = f"{value.get('summary', 'SUM')} of {value['field']}".lower()
-    order, by = ways.pop() if len(ways) == 1 else ("", None)
-    same = {x["field"].lower() for x in sort} == {r.lower() for r in rows}
-    if not order or not same or (by is not None and by.strip().lower() != label):
-        raise KeyError("the pivot editor orders every row group one way, by labels or the value")
-    out = [act("select_option", "pivot-sort-order", order)]
-    return out + ([act("select_option", "pivot-sort-by", "0")] if by is not None else [])
+    """The editor's Order lines: each sorted group named on a line of its own, with its
+    order and what it sorts by (its labels, or the first or second value's total)."""
+    sort = a.get("sort") or []
+    labels = [f"{v.get('summary', 'SUM')} of {v['field']}".lower() for v in a["values"]]
+    if len(sort) > 4:
+        raise KeyError("the pivot editor has four Order lines")
+    out = []
+    for i, x in enumerate(sort, start=1):
+        by = x.get("by")
+        out += [
+            act("fill", f"pivot-order-field-{i}", x["field"]),
+            act("select_option", f"pivot-order-{i}", str(x.get("order", "ascending")).upper()),
+        ]
+        if by is not None:
+            if by.strip().lower() not in labels:
+                raise KeyError(f"the pivot editor sorts by its own values, not {by!r}")
+            out.append(
+                act("select_option", f"pivot-order-by-{i}", str(labels.index(by.strip().lower())))
+            )
+    return out
 
 
 def _pivot_button(verb: str) -> Make:

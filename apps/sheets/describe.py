@@ -21,14 +21,19 @@ def _cell(v: Any) -> str:
 
 
 def _cells(c: Change, d: Any) -> str:
-    verb = {"write": "Typed into", "copy": "Pasted into", "clear": "Cleared"}.get(
-        c.action, c.action.replace("_", " ").capitalize() + ":"
-    )
+    verb = VERBS.get(c.action, c.action.replace("_", " ").capitalize() + ":")
     if not isinstance(d, list) or not d:
         return f"{verb} {c.target} (no cell changed)"
     parts = [f"{x['cell']} {_cell(x.get('before'))} → {_cell(x.get('after'))}" for x in d[:SHOWN]]
     more = f" and {len(d) - SHOWN} more" if len(d) > SHOWN else ""
     return f"{verb} {c.target}: {'; '.join(parts)}{more}"
+
+
+VERBS = {"write": "Typed into", "copy": "Pasted into", "clear": "Cleared", "append": "Appended to",
+         "fill_down": "Filled down", "fill_right": "Filled right"}  # fmt: skip
+
+
+MERGED = {"columns": " column by column", "rows": " row by row"}
 
 
 def _sort(c: Change, d: Any) -> str:
@@ -65,6 +70,13 @@ PHRASES: dict[str, Callable[[Change, Any], str]] = {
     "delete_name": lambda c, d: f"Deleted the name {c.target}",
     "refresh_pivot": lambda c, d: f"Refreshed the pivot table at {c.target}",
     "delete_pivot": lambda c, d: f"Deleted the pivot table at {c.target}",
+    "insert_rows": lambda c, d: f"Inserted rows {c.target}",
+    "delete_rows": lambda c, d: f"Deleted rows {c.target}",
+    "insert_cols": lambda c, d: f"Inserted columns {c.target}",
+    "delete_cols": lambda c, d: f"Deleted columns {c.target}",
+    "move_sheet": lambda c, d: f"Moved the sheet {c.target} to position {d.get('index', 0) + 1}",
+    "merge": lambda c, d: f"Merged {c.target}" + MERGED.get(str(d.get("how")), ""),
+    "unmerge": lambda c, d: f"Unmerged {c.target}",
     "remove_duplicates": lambda c, d: (
         f"Removed {d.get('removed')} duplicate row(s) from {c.target}"
     ),

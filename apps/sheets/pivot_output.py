@@ -204,11 +204,12 @@ def _spec(sort: dict[str, Any], name: str) -> tuple[bool, int | None]:
 def ordered(g: _Groups, fields: Sequence[str], keys: list[tuple], sort: dict) -> list[tuple]:
     """Group keys (tuples over `fields`, ascending) in the order `sort` asks, field by
     field so that groups stay together: a field's labels ascending or descending, or
-    (row fields) the total of a summarised value over each group, ties by label."""
+    the total of a summarised value over each group (a row group's, or a column group's
+    Grand Total), ties by label."""
     specs = [_spec(sort, f) for f in fields]
     if not any(desc or value is not None for desc, value in specs):
         return keys
-    totals = _totals(g, specs) if fields is g.rows else {}
+    totals = _totals(g, specs, 0 if fields is g.rows else 1)
 
     def cmp(a: tuple, b: tuple) -> int:
         for i, (desc, value) in enumerate(specs):
@@ -228,12 +229,14 @@ def _number(v: Value) -> float:
     return v if isinstance(v, float) else -math.inf
 
 
-def _totals(g: _Groups, specs: list[tuple[bool, int | None]]) -> dict[tuple, Value]:
-    """Each row group's (at every level) summarised value, for the values sorted by."""
+def _totals(g: _Groups, specs: list[tuple[bool, int | None]], side: int) -> dict[tuple, Value]:
+    """Each row group's (`side` 0) or column group's (1) summarised value at every level,
+    for the values sorted by."""
     rows_of: dict[tuple, list[Row]] = {}
-    for (rk, _), rows in g.cells.items():
-        for i in range(len(rk)):
-            rows_of.setdefault(rk[: i + 1], []).extend(rows)
+    for keys, rows in g.cells.items():
+        key = keys[side]
+        for i in range(len(key)):
+            rows_of.setdefault(key[: i + 1], []).extend(rows)
     out: dict[tuple, Value] = {}
     for value in {v for _, v in specs if v is not None}:
         v = g.values[value]

@@ -85,7 +85,7 @@ def _check_sort(
     sort: dict[str, dict[str, Any]], rows: Sequence[str], columns: Sequence[str], n_values: int
 ) -> dict[str, dict[str, Any]]:
     """A pivot's sort, checked: each key a row or column field, an order ASCENDING or
-    DESCENDING, and for a row field optionally the index of the value it sorts by."""
+    DESCENDING, and optionally the index of the value whose totals it sorts by."""
     out: dict[str, dict[str, Any]] = {}
     for name, spec in sort.items():
         is_row = any(name.lower() == f.lower() for f in rows)
@@ -97,8 +97,8 @@ def _check_sort(
         clean: dict[str, Any] = {"order": order}
         value = spec.get("value")
         if value is not None:
-            if not is_row or not isinstance(value, int) or not 0 <= value < n_values:
-                raise Invalid(f"sort of {name!r} by value: a row group and a value index")
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n_values:
+                raise Invalid(f"sort of {name!r} by value: the index of one of its values")
             clean["value"] = value
         out[name] = clean
     return out

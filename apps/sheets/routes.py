@@ -14,12 +14,12 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from flask import Blueprint, flash, g, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
 from officegym.apps.org import service as org
+from officegym.apps.sheets import grid_memory, views
 from officegym.apps.sheets import service as sheets
-from officegym.apps.sheets import views
 from officegym.apps.sheets.formats import PRESETS
 from officegym.apps.sheets.models import Workbook
 from officegym.apps.sheets.refs import Area, a1, col_letters, parse_area
@@ -70,22 +70,35 @@ def create() -> BaseResponse:
 
 
 @bp.get("/<int:wb_id>")
-def grid(wb_id: int) -> str:
-    """A window of one sheet; ``sel`` is the selection, ``at`` the window's top-left."""
+def grid(wb_id: int) -> str | BaseResponse:
+    """A window of one sheet; ``sel`` is the selection, ``at`` the window's top-left; a
+    sheet tab's link (``tab=1``) goes to the view last seen of its sheet."""
     wb = workbook(wb_id)
+    if request.args.get("tab"):
+        args = grid_memory.recall(session, g.actor.id, wb, request.args)
+        return redirect(
+            url_for("sheets.grid", wb_id=wb.id, **{k: v for k, v in args.items() if k != "tab"})
+        )
+    args = request.args
     try:
-        window = views.grid(g.db, g.actor, wb, request.args)
+        window = views.grid(g.db, g.actor, wb, args)
     except Invalid as exc:
         flash(exc.message, "error")
-        window = views.grid(g.db, g.actor, wb, {"sheet": request.args.get("sheet", "")})
+        window = views.grid(g.db, g.actor, wb, {"sheet": args.get("sheet", "")})
+    grid_memory.remember(session, g.actor.id, wb, window)
+    formulas = args.get("formulas") == "1"
+    shown = {"formulas": "1"} if formulas else {}
     return render(
         "sheets/grid.html",
         wb=wb,
         g_=window,
         tabs=sheets.sheets_of(g.db, wb),
         role=sheets.role_of(g.db, g.actor, wb),
-        formulas=request.args.get("formulas") == "1",
-        move=lambda **k: url_for("sheets.grid", wb_id=wb.id, **views.window_link(window, **k)),
+        formulas=formulas,
+        move=lambda **k: url_for(
+            "sheets.grid", wb_id=wb.id, **views.window_link(window, **k), **shown
+        ),
+        here=views.window_link(window) | {"sel": window.selection.a1()},
     )
 
 

@@ -26,9 +26,11 @@ def _names(text: str) -> list[str]:
     return [x.strip() for x in text.split(",") if x.strip()]
 
 
+ORDER_LINES = 4  # the editor's Order lines: one a group (rows and columns are 4 at most)
 PIVOT_FIELDS = ("source", "anchor", "rows", "columns", "value_field", "summary",
                 "value_field_2", "summary_2", "filter_field", "filter_values",
-                "sort_order", "sort_by")  # fmt: skip
+                *(f"{k}_{i}" for i in range(1, ORDER_LINES + 1)
+                  for k in ("order_field", "order", "order_by")))  # fmt: skip
 
 
 @bp.get("/<int:wb_id>/pivots")
@@ -69,15 +71,25 @@ def _pivot_target(wb: Workbook, anchor: str) -> None:
         sheets.add_sheet(g.db, g.actor, wb, named)
 
 
-def _pivot_sort(f: Mapping[str, str], rows: list[str]) -> dict[str, dict[str, Any]]:
-    """The editor's order for the row groups (Sheets' "Order" and "Sort by"): each row
-    group ascending or descending, by its labels or by the first or second value."""
-    order, by = f.get("sort_order") or "ASCENDING", (f.get("sort_by") or "").strip()
-    if order == "ASCENDING" and not by:
-        return {}
-    if by not in ("", "0", "1"):
-        raise Invalid("sort by the groups' labels or by one of the values")
-    return {name: {"order": order, **({"value": int(by)} if by else {})} for name in rows}
+def _pivot_sort(f: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+    """The editor's Order lines (Sheets' "Order" and "Sort by" of each row or column
+    group): a group named, ascending or descending, by its labels or by the first or
+    second value's total. Lines naming no group are left out unless they ask for an order."""
+    out: dict[str, dict[str, Any]] = {}
+    for i in range(1, ORDER_LINES + 1):
+        name = f.get(f"order_field_{i}", "").strip()
+        order = f.get(f"order_{i}") or "ASCENDING"
+        by = (f.get(f"order_by_{i}") or "").strip()
+        if order not in ("ASCENDING", "DESCENDING") or by not in ("", "0", "1"):
+            raise Invalid("order a group ascending or descending, by its labels or a value")
+        if not name:
+            if order != "ASCENDING" or by:
+                raise Invalid(f"order line {i}: name the row or column group it orders")
+            continue
+        if name.lower() in {k.lower() for k in out}:
+            raise Invalid(f"the group {name!r} is ordered on two lines")
+        out[name] = {"order": order, **({"value": int(by)} if by else {})}
+    return out
 
 
 @bp.post("/<int:wb_id>/pivots")
@@ -90,18 +102,17 @@ def create_pivot(wb_id: int) -> BaseResponse:
         if f.get("filter_field", "").strip():
             filters[f["filter_field"].strip()] = _names(f.get("filter_values", ""))
         _pivot_target(wb, f.get("anchor", ""))
-        rows = _names(f.get("rows", ""))
         pivot = sheets.create_pivot(
             g.db,
             g.actor,
             wb,
             f.get("source", ""),
             f.get("anchor", ""),
-            rows=rows,
+            rows=_names(f.get("rows", "")),
             columns=_names(f.get("columns", "")),
             filters=filters,
             values=_pivot_values(f),
-            sort=_pivot_sort(f, rows),
+            sort=_pivot_sort(f),
         )
     except OfficeGymError as exc:
         g.db.rollback()

@@ -59,8 +59,9 @@ class PivotSort(BaseModel):
     order: Literal["ascending", "descending"] = Field("ascending", description="Order.")
     by: str | None = Field(
         None,
-        description="Sort a row group by a summarised value's total instead of its labels: "
-        "the value as the pivot names it, e.g. 'SUM of Revenue'.",
+        description="Sort a row or column group by a summarised value's total (a column "
+        "group: its Grand Total) instead of its labels: the value as the pivot names it, "
+        "e.g. 'SUM of Revenue'.",
     )
 
 

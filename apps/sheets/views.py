@@ -8,6 +8,7 @@ accessibility tree) stays small.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -69,6 +70,10 @@ class Grid:
     summary: dict[str, str] | None = None  # of a selection of several cells: sum, average, count
     notes: list[str] = field(default_factory=list)
     kept: list[int] = field(default_factory=list)  # rows edited under the filter, still shown
+    before: int | None = None  # under a filter: the last row it shows above the window
+    after: int | None = None  # and the first below it
+    up: int = 1  # under a filter: the top of the page above
+    up_row: int = 1  # and its first row shown by the filter
 
     @property
     def selected(self) -> CellView | None:
@@ -121,9 +126,8 @@ def window_origin(sel: Area, at: Area | None) -> tuple[int, int]:
     """The window's top-left: `at` when the selection's corner is inside that window;
     otherwise the window scrolls just enough to show it (from A1 when none is given),
     so the view stays where the person is instead of jumping to the selection."""
-    if at is None:  # a link naming only a selection: from A1 if it fits there
-        fits = sel.r2 < 1 + ROWS and sel.c2 < 1 + COLS
-        return (1, 1) if fits else (sel.r1, sel.c1)
+    if at is None:  # a link naming only a selection: from row 1 and column A where it fits
+        return (1 if sel.r2 < 1 + ROWS else sel.r1), (1 if sel.c2 < 1 + COLS else sel.c1)
     top, left = at.r1, at.c1
     if not top <= sel.r1 < top + ROWS:
         top = sel.r1 if sel.r1 < top else sel.r1 - ROWS + 1
@@ -137,9 +141,47 @@ def _matching_rows(data: Any, col: int, condition: str, start: int) -> list[int]
     return [r for r in range(start, data.max_row + 1) if test(data.values.get((r, col)))]
 
 
+@dataclass(frozen=True)
+class _Filtered:
+    """The rows a filter view shows from `top`, and where its neighbouring pages start."""
+
+    top: int
+    rows: list[int]  # row 1 (the header) when on top, then up to ROWS - 1 hits
+    hits: list[int]  # every row shown by the filter (matches and kept rows), ascending
+    matched: int  # rows the condition matches
+    before: int | None  # the last hit above the window (an arrow key's next row up)
+    after: int | None  # the first hit below it
+    up: int  # the top of the page above (the ROWS - 1 hits before this one, or row 1)
+    up_row: int  # its first hit
+
+
+def _filtered(data: Any, col: int, condition: str, kept: list[int], top: int, r: int) -> _Filtered:
+    """A filter view's window: from `top`, scrolled just enough to show row `r` (the
+    selection) when it is a hit outside it, as the unfiltered window scrolls."""
+    matches = _matching_rows(data, col, condition, 2)
+    hits = sorted(set(matches) | {k for k in kept if 2 <= k <= data.max_row})
+    if r < top:
+        top = r
+    below = [h for h in hits if h >= max(2, top)]
+    if len(below) >= ROWS and r > below[ROWS - 2]:  # the selection is past the window
+        k = bisect.bisect_right(hits, r) - 1
+        top = hits[max(0, k - (ROWS - 2))]
+        below = [h for h in hits if h >= top]
+    shown = below[: ROWS - 1]
+    above = [h for h in hits if h < max(2, top)]
+    rest = below[ROWS - 1 :]
+    return _Filtered(
+        top, ([1] if top <= 1 else []) + shown, hits, len(matches),
+        above[-1] if above else None, rest[0] if rest else None,
+        above[-(ROWS - 1)] if len(above) > ROWS - 1 else 1,
+        above[-(ROWS - 1)] if len(above) > ROWS - 1 else (hits or [2])[0],
+    )  # fmt: skip
+
+
 def grid(s: Session, actor: Person, wb: Workbook, args: Mapping[str, str]) -> Grid:
     """The window of the sheet `args` name (``sheet``, ``at``: top-left, ``sel``: the
-    selection, ``filter_col`` + ``filter``: show only matching rows below row 1)."""
+    selection, ``filter_col`` + ``filter``: show only matching rows below row 1, and
+    ``keep``: rows edited under that filter, still shown)."""
     sheet = sheets.sheet_named(s, wb, args.get("sheet"))
     book = sheets.book(s, wb.id)
     data = book.sheets[sheet.id]
@@ -148,29 +190,32 @@ def grid(s: Session, actor: Person, wb: Workbook, args: Mapping[str, str]) -> Gr
     top, left = window_origin(sel, at)
     columns = list(range(left, min(left + COLS, MAX_COLS + 1)))
     shown_rows = list(range(top, min(top + ROWS, MAX_ROWS + 1)))
-    g_filter, matched, hits, kept = None, None, [], []
+    view, kept = None, []
     if args.get("filter_col"):
         col = col_index(args["filter_col"].strip().upper()) if args["filter_col"].isalpha() else 0
         if not 1 <= col <= MAX_COLS:
             raise Invalid(f"filter column {args['filter_col']!r} is not a column letter")
-        hits = _matching_rows(data, col, args.get("filter", ""), max(2, top))
-        g_filter, matched = (col_letters(col), args.get("filter", "")), len(hits)
         kept = kept_rows(args.get("keep", ""))
-        hits = sorted(set(hits) | {r for r in kept if max(2, top) <= r <= data.max_row})
-        shown_rows = ([1] if top <= 1 else []) + hits[: ROWS - 1]
+        start = at.r1 if at else 1
+        view = _filtered(data, col, args.get("filter", ""), kept, start, sel.r1)
+        top, shown_rows = view.top, view.rows
     locked = _pivot_areas(s, wb, sheet)
     rows = [
         (r, [_view(book, sheet.id, r, c, _inside(locked, r, c)) for c in columns])
         for r in shown_rows
     ]
     letters = [col_letters(c) for c in columns]
-    used = (data.max_row, data.max_col)
-    counted = hits if g_filter else range(sel.r1, min(sel.r2, data.max_row) + 1)
+    counted = view.hits if view else range(sel.r1, min(sel.r2, data.max_row) + 1)
     summary = (
         _summary(data, sel, [r for r in counted if sel.r1 <= r <= sel.r2]) if sel.size > 1 else None
     )
-    window = Grid(sheet, top, left, rows, letters, sel, used, g_filter, matched, summary)
-    window.kept = kept
+    used = (data.max_row, data.max_col)
+    window = Grid(sheet, top, left, rows, letters, sel, used, summary=summary)
+    if view:
+        window.filter = (col_letters(col), args.get("filter", ""))
+        window.matched, window.kept = view.matched, kept
+        window.before, window.after = view.before, view.after
+        window.up, window.up_row = view.up, view.up_row
     return window
 
 
@@ -226,7 +271,22 @@ def _shown(x: float) -> str:
 
 
 def window_link(g: Grid, rows: int = 0, cols: int = 0) -> dict[str, str]:
-    """The URL parameters of the window moved by whole pages."""
-    top = max(1, min(MAX_ROWS, g.top + rows * ROWS))
+    """The URL parameters of the window moved by whole pages, as Sheets' Page Up and Page
+    Down: the filter view (and the rows it keeps) stays, and the selection moves with the
+    window, in its column (or row); under a filter a page is the rows it shows."""
     left = max(1, min(MAX_COLS, g.left + cols * COLS))
-    return {"sheet": g.sheet.name, "at": a1(top, left), "sel": a1(top, left)}
+    col = max(1, min(MAX_COLS, g.selection.c1 + cols * COLS))
+    out = {"sheet": g.sheet.name}
+    if g.filter is None:
+        top = max(1, min(MAX_ROWS, g.top + rows * ROWS))
+        row = max(1, min(MAX_ROWS, g.selection.r1 + rows * ROWS))
+    else:
+        top, row = g.top, g.selection.r1
+        if rows > 0 and g.after:
+            top = row = g.after
+        elif rows < 0 and g.before:
+            top, row = g.up, g.up_row
+        out |= {"filter_col": g.filter[0], "filter": g.filter[1]}
+        if g.kept:
+            out["keep"] = ",".join(map(str, g.kept))
+    return out | {"at": a1(top, left), "sel": a1(row, col)}

@@ -177,7 +177,8 @@ def test_the_web_pages_answer_bad_input_with_4xx(site: tuple, request: tuple) ->
 SHEETS_KEYS = ["cell", "cut", "fields", "format", "formulas", "link_access", "name", "op",
                "person", "q", "range", "role", "rows", "sel", "sheet", "sort_column",
                "sort_header", "sort_order", "source", "text", "version", "values", "columns",
-               "filter", "filter_col", "at", "anchor", "function"]  # fmt: skip
+               "filter", "filter_col", "at", "anchor", "function", "keep", "tab",
+               "order_field_1", "order_1", "order_by_1"]  # fmt: skip
 BAD = ["\ud800", "99999999999999999999999", "9223372036854775808", "-1", "abc", "9999-12-31",
        "1e400", "x" * 50_000]  # fmt: skip
 PLAUSIBLE = {"kind": "opportunities", "ref": "general", "handle": ME, "code": "HM0000000"}

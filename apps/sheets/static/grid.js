@@ -161,29 +161,58 @@
   function move(dr, dc, extend) {
     var from = extend ? state.ext : state.anchor;
     var i = rows.indexOf(from.r) + dr, c = from.c + dc;
-    var r = i < 0 ? from.r - 1 : i >= rows.length ? from.r + 1 : rows[i];
-    if (r < 1 || c < 1) return;
+    var r = i < 0 ? beyond("before", from.r - 1) : i >= rows.length ? beyond("after", from.r + 1) : rows[i];
+    if (!(r >= 1) || c < 1) return;
     if (rows.indexOf(r) < 0 || c < win.left || c > win.right) return scrollTo({ r: r, c: c }, extend);
     select({ r: r, c: c }, extend);
   }
+  function beyond(side, next) {
+    /* The row an arrow key reaches past the window: the next one, or under a filter the
+     * next row the filter shows (none at its ends). */
+    return grid.dataset.filtered === "1" ? +grid.dataset[side] || 0 : next;
+  }
   function scrollTo(p, extend) {
-    /* The window moves by as little as shows the cell (a new page of the same grid). */
+    /* The window moves by as little as shows the cell (a new page of the same grid; under
+     * a filter the server scrolls its rows to the selection). */
     var top = win.top, left = win.left, height = rows.length, width = win.right - win.left + 1;
-    if (p.r < top) top = p.r; else if (p.r > win.bottom) top = p.r - height + 1;
+    if (grid.dataset.filtered === "1") { /* rows: as shown by the filter */ }
+    else if (p.r < top) top = p.r; else if (p.r > win.bottom) top = p.r - height + 1;
     if (p.c < left) left = p.c; else if (p.c > win.right) left = p.c - width + 1;
     var url = new URL(location.href);
     var sel = extend ? rangeA1({ r1: Math.min(state.anchor.r, p.r), c1: Math.min(state.anchor.c, p.c),
       r2: Math.max(state.anchor.r, p.r), c2: Math.max(state.anchor.c, p.c) }) : addr(p);
     url.searchParams.set("at", addr({ r: Math.max(1, top), c: Math.max(1, left) }));
     url.searchParams.set("sel", sel);
+    go(url);
+  }
+  function go(url) {
+    /* Load another window once the saves under way are done, with the rows kept shown. */
     G.busy(true);  /* until the next window is loaded */
     state.queue.then(function () {
-      if (keptText()) url.searchParams.set("keep", keptText());
+      if (keptText() && url.searchParams.has("filter_col")) url.searchParams.set("keep", keptText());
       location.assign(url);
     });
+  }
+  function follow(link) {
+    /* A link that moves the window or changes the view (paging, tabs, the formulas
+     * toggle): what is being typed is saved first, as Sheets commits on leaving a cell. */
+    if (!link) return;
+    if (state.mode !== "ready") G.commit();
+    var url = new URL(link.href), at = parseAddr(url.searchParams.get("at"));
+    var to = parseAddr(url.searchParams.get("sel")), filtered = grid.dataset.filtered === "1";
+    if (link.parentNode.classList.contains("paging") && at && to) {
+      /* Page Up/Down from the active cell: it moves with the window, in its column */
+      var dr = at.r - win.top, dc = at.c - win.left;
+      var r = filtered ? (dr ? to.r : state.anchor.r) : state.anchor.r + dr;
+      url.searchParams.set("sel", addr({ r: Math.max(1, r), c: Math.max(1, state.anchor.c + dc) }));
+    } else if (url.searchParams.get("sheet") === G.sheet && url.searchParams.has("sel")) {
+      url.searchParams.set("sel", rangeA1());
+    }
+    go(url);
   }
 
   G.letters = letters; G.addr = addr; G.parseAddr = parseAddr; G.cellAt = cellAt; G.posOf = posOf;
   G.isCell = isCell; G.range = range; G.rangeA1 = rangeA1; G.selectA1 = selectA1; G.show = show;
   G.placeHandle = placeHandle; G.select = select; G.move = move; G.keptText = keptText;
+  G.follow = follow;
 })();

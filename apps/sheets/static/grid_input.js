@@ -40,6 +40,10 @@
       e.preventDefault();
       return G.toolbar("clear");
     }
+    if ((e.key === "PageDown" || e.key === "PageUp") && state.mode !== "caret") {
+      e.preventDefault();
+      return G.follow(document.getElementById(e.key === "PageDown" ? "page-down" : "page-up"));
+    }
     var step = KEYS[e.key];
     if (!step || state.mode === "caret") return;
     e.preventDefault();
@@ -177,6 +181,13 @@
   var bar = document.getElementById("formula-bar");
   if (bar) bar.addEventListener("input", onBar);
   window.addEventListener("resize", function () { G.placeHandle(G.range()); });
+  document.querySelectorAll("nav.paging a, nav.tabs a, #toggle-formulas, #filter-clear").forEach(function (a) {
+    a.addEventListener("click", function (e) {
+      if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) return;
+      e.preventDefault();
+      G.follow(a);
+    });
+  });
 
   var first = (grid.dataset.sel || "A1").split(":");
   var a = G.parseAddr(first[0]), b = G.parseAddr(first[1] || first[0]);
@@ -184,6 +195,12 @@
   state.ext = b && cellAt(state.anchor) ? b : state.anchor;  /* may reach beyond the window */
   state.serverSel = G.rangeA1();
   state.start = (cellAt(state.anchor) || {}).value || "";
+  var active = cellAt(state.anchor);
+  if (active && (!document.activeElement || document.activeElement === document.body)) {
+    /* the active cell takes the keys, as in Sheets: arrows and Page Down go on from a new window */
+    state.moving = true; active.focus({ preventScroll: true }); state.moving = false;
+    active.select();
+  }
   G.show();
   grid.dataset.ready = "1";
 })();

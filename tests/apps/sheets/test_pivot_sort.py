@@ -125,14 +125,20 @@ def test_google_sort_order_and_value_bucket(api: Any, server: tuple[str, World])
     assert refused.value.resp.status == 400 and b"buckets" in refused.value.content
 
 
-def test_the_browser_reference_sets_the_editors_order_or_refuses() -> None:
+def test_the_browser_reference_fills_one_order_line_a_group_or_refuses() -> None:
     from officegym.apps.sheets.browser import _pivot_sort
 
-    args = {"rows": ["Region"], "values": [{"field": "Revenue", "summary": "SUM"}]}
-    by_total = [{"field": "Region", "order": "descending", "by": "SUM of Revenue"}]
-    assert _pivot_sort({**args, "sort": by_total}) == [
-        "select_option('pivot-sort-order', 'DESCENDING')",
-        "select_option('pivot-sort-by', '0')",
+    args = {"rows": ["Region", "Rep"], "values": [{"field": "Revenue", "summary": "SUM"}]}
+    sort = [
+        {"field": "Region", "order": "descending", "by": "SUM of Revenue"},
+        {"field": "Rep", "order": "descending"},
     ]
-    with pytest.raises(KeyError):  # the editor cannot order by another value
+    assert _pivot_sort({**args, "sort": sort}) == [
+        "fill('pivot-order-field-1', 'Region')",
+        "select_option('pivot-order-1', 'DESCENDING')",
+        "select_option('pivot-order-by-1', '0')",
+        "fill('pivot-order-field-2', 'Rep')",
+        "select_option('pivot-order-2', 'DESCENDING')",
+    ]
+    with pytest.raises(KeyError):  # the editor cannot order by a value the pivot lacks
         _pivot_sort({**args, "sort": [{"field": "Region", "by": "MAX of Units"}]})

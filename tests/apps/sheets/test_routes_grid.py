@@ -58,6 +58,8 @@ def test_the_window_scrolls_only_as_far_as_the_selection_needs() -> None:
     assert window_origin(parse_area("A10"), at) == (10, 1)  # above: its row on top
     assert window_origin(parse_area("B2:C9"), None) == (1, 1)  # a link: from A1 if it fits
     assert window_origin(parse_area(f"A{ROWS + 5}"), None) == (ROWS + 5, 1)
+    assert window_origin(parse_area(f"C{ROWS + 5}"), None) == (ROWS + 5, 1)  # each axis
+    assert window_origin(parse_area(f"M{ROWS}"), None) == (1, 13)
     assert window_origin(parse_area("A1"), parse_area("A1"))[1] == 1 and COLS == 10
 
 
@@ -86,7 +88,7 @@ def test_the_pivot_editor_orders_row_groups_by_a_values_total(
 ) -> None:
     wb = workbook(db, ORDERS)
     form = {"source": "Orders!A:I", "anchor": "Pivot!A1", "rows": "Region", "value_field": "Units"}
-    form |= {"sort_order": "DESCENDING", "sort_by": "0"}
+    form |= {"order_field_1": "Region", "order_1": "DESCENDING", "order_by_1": "0"}
     client.post(f"/sheets/{wb.id}/pivots", data=form)
     db.rollback()
     got = [row for row in values(db, me, wb, "Pivot!A2:B20") if row[0] not in ("", "Grand Total")]

@@ -30,10 +30,11 @@ from officegym.seed_data import booking_text as T
 from officegym.seed_data.booking_places import HOME_BY_TIMEZONE, PURPOSES
 from officegym.seed_data.context import SeedContext
 from officegym.seed_data.phrases import expand
-from officegym.seed_data.work_hours import WAKING, nearest, pick
+from officegym.seed_data.work_hours import WAKING, intervals, nearest, overlap, pick, pick_in
 
 DAY = dt.timedelta(days=1)
 REQUESTS, APPROVALS, QUESTIONS = 30, 40, 30
+ROOM = dt.timedelta(minutes=30)  # an approval's ask and answer fit in this much
 TRAVEL = "travel"
 
 
@@ -286,14 +287,31 @@ def _approval(t: Trips, p: Plan) -> None:
         select(func.max(Message.created_at)).where(Message.channel_id == dm.id)
     )
     lo = max(t.now - 4 * DAY, (latest or t.now - 4 * DAY) + dt.timedelta(minutes=1))
-    last = t.now - dt.timedelta(minutes=30)
-    asked = (  # waking hours if the DM ran on past the last working day
-        t.working(p.traveller, lo, last)
-        or pick(t.times, lo, last, p.traveller.timezone, WAKING)
-        or lo  # a DM with this morning's CRM requests in it: just after them
-    )
-    answered = t.working(manager, asked + dt.timedelta(minutes=2), asked + DAY)
+    asked, answered = _ask_and_answer(t, p.traveller, manager, lo)
     t.post(p.traveller, dm, ask, asked)
-    answered = answered or asked + dt.timedelta(minutes=2)
     t.asked[dm.id] = answered  # a second ask in this DM comes after this answer
     t.post(manager, dm, t.rng.choice(T.APPROVALS), answered)
+
+
+def _ask_and_answer(
+    t: Trips, who: Person, manager: Person, lo: dt.datetime
+) -> tuple[dt.datetime, dt.datetime]:
+    """When `who` asks `manager` (after `lo`) and when the answer comes: while both work
+    (answered within a quarter of an hour), else in `who`'s working hours with the answer at the
+    manager's next working minute; past both (a DM that ran on past the last working
+    day), in waking hours or just after `lo` (this morning's CRM requests in the DM)."""
+    last, gap = t.now - dt.timedelta(minutes=30), dt.timedelta(minutes=2)
+    mine, theirs = (intervals(lo, last, x.timezone) for x in (who, manager))
+    # half an hour left in the day for an answer, and for another ask in this DM after it
+    both = overlap(mine, theirs, trim=ROOM) or overlap(mine, theirs, trim=2 * gap)
+    asked = pick_in(t.times, both)
+    if asked is not None:
+        answered = t.working(manager, asked + gap, asked + ROOM / 2)
+        return asked, answered or asked + gap
+    until = theirs[-1][1] - 2 * gap if theirs else lo
+    asked = t.working(who, lo, until)
+    if asked is not None:
+        answered = nearest(asked + gap, t.now, manager.timezone)
+        return asked, answered or asked + gap
+    asked = pick(t.times, lo, last, who.timezone, WAKING) or lo
+    return asked, asked + gap

@@ -13,6 +13,7 @@ import zoneinfo
 WORK = (dt.time(9), dt.time(18))
 WAKING = (dt.time(8), dt.time(21))
 DAY = dt.timedelta(days=1)
+Spans = list[tuple[dt.datetime, dt.datetime]]  # [from, to) times in naive UTC
 
 
 @functools.cache
@@ -46,7 +47,7 @@ def is_waking(when: dt.datetime, tz: str) -> bool:
 def intervals(
     lo: dt.datetime, hi: dt.datetime, tz: str, hours: tuple[dt.time, dt.time] = WORK,
     *, weekdays: bool = True,
-) -> list[tuple[dt.datetime, dt.datetime]]:  # fmt: skip
+) -> Spans:  # fmt: skip
     """The spans of `hours` (on weekdays only, with `weekdays`) within [lo, hi], in UTC."""
     out = []
     day = local(lo, tz).date() - DAY
@@ -65,7 +66,11 @@ def pick(
 ) -> dt.datetime | None:  # fmt: skip
     """A time drawn evenly from the `hours` within [lo, hi] (to the second); None if
     there are none."""
-    spans = intervals(lo, hi, tz, hours, weekdays=weekdays)
+    return pick_in(rng, intervals(lo, hi, tz, hours, weekdays=weekdays))
+
+
+def pick_in(rng: random.Random, spans: Spans) -> dt.datetime | None:
+    """A time drawn evenly from `spans` (to the second); None if they are empty."""
     total = sum(int((b - a).total_seconds()) for a, b in spans)
     if total <= 0:
         return None
@@ -76,6 +81,17 @@ def pick(
             return a + dt.timedelta(seconds=k)
         k -= length
     return None  # unreachable
+
+
+def overlap(xs: Spans, ys: Spans, *, trim: dt.timedelta = dt.timedelta()) -> Spans:
+    """The times in both `xs` and `ys` (each sorted), each span cut `trim` short."""
+    out = []
+    for a, b in xs:
+        for c, d in ys:
+            lo, hi = max(a, c), min(b, d) - trim
+            if lo < hi:
+                out.append((lo, hi))
+    return out
 
 
 def nearest(

@@ -30,11 +30,21 @@ from officegym.seed_data import booking_text as T
 from officegym.seed_data.booking_places import HOME_BY_TIMEZONE, PURPOSES
 from officegym.seed_data.context import SeedContext
 from officegym.seed_data.phrases import expand
-from officegym.seed_data.work_hours import WAKING, intervals, nearest, overlap, pick, pick_in
+from officegym.seed_data.work_hours import (
+    WAKING,
+    WORK,
+    intervals,
+    nearest,
+    overlap,
+    pick,
+    pick_in,
+    workday,
+)
 
 DAY = dt.timedelta(days=1)
 REQUESTS, APPROVALS, QUESTIONS = 30, 40, 30
 ROOM = dt.timedelta(minutes=30)  # an approval's ask and answer fit in this much
+BOOKING_HOURS = (WORK[0], dt.time(17, 30))  # trips are booked at work, logged soon after
 TRAVEL = "travel"
 
 
@@ -91,6 +101,11 @@ class Trips:
         city = self.rng.choice([c for c in self.destinations if c.id != home.id])
         check_in = self.today + self.rng.randint(start_lo, start_hi) * DAY
         return Plan(traveller, home, city, check_in, self.rng.randint(2, 5), purpose, account)
+
+    def office(self, when: dt.datetime, who: Person, *, back: bool = True) -> dt.datetime:
+        """`when` moved into `who`'s working hours on its day (`work_hours.workday`), with
+        room after it for the visit logged in the CRM."""
+        return workday(when, who.timezone, BOOKING_HOURS, back=back)
 
     def at(self, when: dt.datetime) -> None:
         self.clock.set(min(when, self.sc.date - dt.timedelta(minutes=2)))
@@ -196,16 +211,20 @@ def _last_month(t: Trips, staff: list[Person], count: int) -> None:
 
 def _past(t: Trips, p: Plan, *, cancel: bool = True) -> None:
     booked = dt.datetime.combine(p.check_in, dt.time(10)) - t.rng.randint(5, 40) * DAY
+    booked = t.office(booked, p.traveller)
     if not t.book(p, booked) or not cancel or t.rng.random() > 0.1:
         return
-    t.at(booked + t.rng.randint(1, 3) * DAY)
+    later = booked + t.rng.randint(1, 3) * DAY
+    cancelled = t.office(later, p.traveller)
+    t.at(cancelled if cancelled > booked else t.office(later, p.traveller, back=False))
     stay = max(booking.list_stays(t.s, p.traveller), key=lambda r: r.id)
     booking.cancel_stay(t.s, p.traveller, stay)
 
 
 def _upcoming(t: Trips, p: Plan) -> bool:
-    booked = (
-        t.sc.date - t.rng.randint(1, 20) * DAY - t.rng.randint(0, 600) * dt.timedelta(minutes=1)
+    booked = t.office(
+        t.sc.date - t.rng.randint(1, 20) * DAY - t.rng.randint(0, 600) * dt.timedelta(minutes=1),
+        p.traveller,
     )
     if not t.book(p, booked):
         return False

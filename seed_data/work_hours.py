@@ -106,3 +106,30 @@ def nearest(
         return min(a + dt.timedelta(minutes=when.minute, seconds=when.second),
                    b - dt.timedelta(seconds=1))  # fmt: skip
     return None
+
+
+def workday(
+    when: dt.datetime, tz: str, hours: tuple[dt.time, dt.time] = WORK, *, back: bool = True
+) -> dt.datetime:
+    """`when` if it falls in `hours` on a weekday in `tz`, else moved into the `hours` of
+    its own UTC date, as far into them as `when` is into its day (so "today" stays), or on
+    a weekend those of the weekday before it (after it, without `back`). No draws."""
+    t = local(when, tz)
+    if t.weekday() < 5 and hours[0] <= t.time() < hours[1]:
+        return when
+    day = when.date()
+    while day.weekday() >= 5:
+        day += -DAY if back else DAY
+    a, b = _utc(day, hours[0], tz), _utc(day, hours[1], tz)
+    share = (when - dt.datetime.combine(when.date(), dt.time())) / DAY
+    return a + dt.timedelta(seconds=int((b - a).total_seconds() * share))
+
+
+def within(when: dt.datetime, tz: str, lo: dt.datetime, hi: dt.datetime) -> dt.datetime:
+    """`workday(when, tz)` (or, if that is before `lo`, its forward form) when it lies in
+    [lo, hi]; else `when` as it is."""
+    for back in (True, False):
+        at = workday(when, tz, back=back)
+        if lo <= at <= hi:
+            return at
+    return when

@@ -33,7 +33,9 @@ from officegym.seed_data.phrases import expand
 from officegym.seed_data.work_hours import (
     WAKING,
     WORK,
+    Spans,
     intervals,
+    minus,
     nearest,
     overlap,
     pick,
@@ -82,7 +84,7 @@ class Trips:
         self.now = self.sc.date - dt.timedelta(minutes=2)
         self.outbox: list[tuple[dt.datetime, int, Person, Channel, str]] = []
         self.travel: Channel | None = None
-        self.asked: dict[int, dt.datetime] = {}  # DM id -> its last queued post
+        self.asked: dict[int, Spans] = {}  # DM id -> its queued (ask, answer) pairs
 
     def home(self, p: Person) -> City:
         return self.by_slug[HOME_BY_TIMEZONE.get(p.timezone, "new-york-ny")]
@@ -302,31 +304,32 @@ def _approval(t: Trips, p: Plan) -> None:
                                 city=p.city.label, dates=T.dates(p.check_in, out),
                                 purpose=p.purpose)  # fmt: skip
     # asked in the last working days, after the DM's history, and answered soon after
-    latest = t.asked.get(dm.id) or t.s.scalar(
-        select(func.max(Message.created_at)).where(Message.channel_id == dm.id)
-    )
+    latest = t.s.scalar(select(func.max(Message.created_at)).where(Message.channel_id == dm.id))
     lo = max(t.now - 4 * DAY, (latest or t.now - 4 * DAY) + dt.timedelta(minutes=1))
-    asked, answered = _ask_and_answer(t, p.traveller, manager, lo)
+    busy = t.asked.setdefault(dm.id, [])  # another ask in this DM: before or after this one
+    asked, answered = _ask_and_answer(t, p.traveller, manager, lo, busy)
     t.post(p.traveller, dm, ask, asked)
-    t.asked[dm.id] = answered  # a second ask in this DM comes after this answer
+    busy.append((asked, answered))
     t.post(manager, dm, t.rng.choice(T.APPROVALS), answered)
 
 
 def _ask_and_answer(
-    t: Trips, who: Person, manager: Person, lo: dt.datetime
+    t: Trips, who: Person, manager: Person, lo: dt.datetime, busy: Spans
 ) -> tuple[dt.datetime, dt.datetime]:
-    """When `who` asks `manager` (after `lo`) and when the answer comes: while both work
-    (answered within a quarter of an hour), else in `who`'s working hours with the answer at the
-    manager's next working minute; past both (a DM that ran on past the last working
-    day), in waking hours or just after `lo` (this morning's CRM requests in the DM)."""
+    """When `who` asks `manager` (after `lo`, clear of the DM's other `busy` asks) and when
+    the answer comes: while both work (answered within a quarter of an hour), else in
+    `who`'s working hours with the answer at the manager's next working minute; past both
+    (a DM that ran on past the last working day), in waking hours or just after `lo`
+    (this morning's CRM requests in the DM)."""
     last, gap = t.now - dt.timedelta(minutes=30), dt.timedelta(minutes=2)
     mine, theirs = (intervals(lo, last, x.timezone) for x in (who, manager))
-    # half an hour left in the day for an answer, and for another ask in this DM after it
-    both = overlap(mine, theirs, trim=ROOM) or overlap(mine, theirs, trim=2 * gap)
-    asked = pick_in(t.times, both)
+    free = [(a - ROOM, b + dt.timedelta(minutes=1)) for a, b in busy]
+    both = overlap(mine, theirs, trim=ROOM)
+    asked = pick_in(t.times, minus(both, free))
     if asked is not None:
         answered = t.working(manager, asked + gap, asked + ROOM / 2)
         return asked, answered or asked + gap
+    lo = max([lo, *(b + dt.timedelta(minutes=1) for _, b in busy)])
     until = theirs[-1][1] - 2 * gap if theirs else lo
     asked = t.working(who, lo, until)
     if asked is not None:

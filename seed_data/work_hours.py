@@ -94,6 +94,19 @@ def overlap(xs: Spans, ys: Spans, *, trim: dt.timedelta = dt.timedelta()) -> Spa
     return out
 
 
+def minus(xs: Spans, ys: Spans) -> Spans:
+    """The times in `xs` outside every span of `ys`."""
+    out = xs
+    for c, d in ys:
+        out = [
+            piece
+            for a, b in out
+            for piece in ((a, min(b, c)), (max(a, d), b))
+            if piece[0] < piece[1]
+        ]
+    return out
+
+
 def nearest(
     when: dt.datetime, hi: dt.datetime, tz: str, hours: tuple[dt.time, dt.time] = WORK,
     *, weekdays: bool = True,

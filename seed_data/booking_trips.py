@@ -5,10 +5,12 @@ and, in the last
 days before the scenario date, trips announced but not booked yet, over-policy stays a
 manager approved by DM, and colleagues asking when a traveller is back. Written through
 the booking, chat and CRM services at past simulated times, from a random stream of its
-own. Chat posts fall in their authors' working hours (`work_hours`, drawn from a stream
-of their own) and are written last, in time order, so the ids in #travel (a channel of
-its own, like #support-inbox) and in each DM still follow time; hosts write in waking
-hours.
+own. Trips are booked in the traveller's working hours on the day drawn (the Friday
+before, for a weekend; `work_hours.workday`, no draw). Chat posts fall in their authors'
+working hours (`work_hours`, drawn from a stream of their own; an approval while both
+traveller and manager work) and are written last, in time order, so the ids in #travel
+(a channel of its own, like #support-inbox) and in each DM still follow time; hosts
+write in waking hours.
 """
 
 from __future__ import annotations

@@ -1,5 +1,7 @@
 """Seed the chat: channels with realistic membership, weeks of history with
-threads, reactions, pins, DMs and statuses, all written through the service."""
+threads, reactions, pins, DMs and statuses, all written through the service. Posts are
+dated in their authors' working hours (`_Hours`, without a draw, so the random stream
+and every text, author and thread are what they were)."""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ from officegym.seed_data import slack_text as T
 from officegym.seed_data.context import SeedContext
 from officegym.seed_data.phrases import expand
 from officegym.seed_data.scenario import Scenario
-from officegym.seed_data.work_hours import WORK, intervals, nearest
+from officegym.seed_data.work_hours import WORK, Spans, intervals, nearest, second
 
 TEAM_TOPIC = {
     "engineering": "engineering",
@@ -179,7 +179,7 @@ class _Hours:
 
     def __init__(self, start: dt.datetime, end: dt.datetime) -> None:
         self.start, self.end = start, end
-        self.spans: dict[str, tuple[list[tuple[dt.datetime, dt.datetime]], int]] = {}
+        self.spans: dict[str, tuple[Spans, int]] = {}  # time zone -> its working time
         self.last: dict[int, dt.datetime] = {}  # channel id -> its latest post
 
     def post(self, when: dt.datetime, author: Person, channel_id: int) -> dt.datetime:
@@ -208,13 +208,7 @@ class _Hours:
             spans = intervals(self.start, self.end, tz, POST_HOURS)
             self.spans[tz] = spans, sum(int((b - a).total_seconds()) for a, b in spans)
         spans, total = self.spans[tz]
-        k = min(int(u * total), total - 1)
-        for a, b in spans:
-            length = int((b - a).total_seconds())
-            if k < length:
-                return a + dt.timedelta(seconds=k)
-            k -= length
-        return self.end  # no working time at all in the span
+        return second(spans, min(int(u * total), total - 1)) or self.end  # none: the end
 
 
 def _templates(topic: str) -> list[str]:

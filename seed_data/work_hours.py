@@ -74,13 +74,17 @@ def pick_in(rng: random.Random, spans: Spans) -> dt.datetime | None:
     total = sum(int((b - a).total_seconds()) for a, b in spans)
     if total <= 0:
         return None
-    k = rng.randrange(total)
+    return second(spans, rng.randrange(total))
+
+
+def second(spans: Spans, k: int) -> dt.datetime | None:
+    """The `k`-th second (from 0) of `spans` laid end to end; None past their end."""
     for a, b in spans:
         length = int((b - a).total_seconds())
         if k < length:
             return a + dt.timedelta(seconds=k)
         k -= length
-    return None  # unreachable
+    return None
 
 
 def overlap(xs: Spans, ys: Spans, *, trim: dt.timedelta = dt.timedelta()) -> Spans:

@@ -5,10 +5,12 @@ and, in the last
 days before the scenario date, trips announced but not booked yet, over-policy stays a
 manager approved by DM, and colleagues asking when a traveller is back. Written through
 the booking, chat and CRM services at past simulated times, from a random stream of its
-own. Chat posts fall in their authors' working hours (`work_hours`, drawn from a stream
-of their own) and are written last, in time order, so the ids in #travel (a channel of
-its own, like #support-inbox) and in each DM still follow time; hosts write in waking
-hours.
+own. Trips are booked in the traveller's working hours on the day drawn (the Friday
+before, for a weekend; `work_hours.workday`, no draw). Chat posts fall in their authors'
+working hours (`work_hours`, drawn from a stream of their own; an approval while both
+traveller and manager work) and are written last, in time order, so the ids in #travel
+(a channel of its own, like #support-inbox) and in each DM still follow time; hosts
+write in waking hours.
 """
 
 from __future__ import annotations
@@ -30,10 +32,23 @@ from officegym.seed_data import booking_text as T
 from officegym.seed_data.booking_places import HOME_BY_TIMEZONE, PURPOSES
 from officegym.seed_data.context import SeedContext
 from officegym.seed_data.phrases import expand
-from officegym.seed_data.work_hours import WAKING, nearest, pick
+from officegym.seed_data.work_hours import (
+    WAKING,
+    WORK,
+    Spans,
+    intervals,
+    minus,
+    nearest,
+    overlap,
+    pick,
+    pick_in,
+    workday,
+)
 
 DAY = dt.timedelta(days=1)
 REQUESTS, APPROVALS, QUESTIONS = 30, 40, 30
+ROOM = dt.timedelta(minutes=30)  # an approval's ask and answer fit in this much
+BOOKING_HOURS = (WORK[0], dt.time(17, 30))  # trips are booked at work, logged soon after
 TRAVEL = "travel"
 
 
@@ -71,7 +86,7 @@ class Trips:
         self.now = self.sc.date - dt.timedelta(minutes=2)
         self.outbox: list[tuple[dt.datetime, int, Person, Channel, str]] = []
         self.travel: Channel | None = None
-        self.asked: dict[int, dt.datetime] = {}  # DM id -> its last queued post
+        self.asked: dict[int, Spans] = {}  # DM id -> its queued (ask, answer) pairs
 
     def home(self, p: Person) -> City:
         return self.by_slug[HOME_BY_TIMEZONE.get(p.timezone, "new-york-ny")]
@@ -90,6 +105,11 @@ class Trips:
         city = self.rng.choice([c for c in self.destinations if c.id != home.id])
         check_in = self.today + self.rng.randint(start_lo, start_hi) * DAY
         return Plan(traveller, home, city, check_in, self.rng.randint(2, 5), purpose, account)
+
+    def office(self, when: dt.datetime, who: Person, *, back: bool = True) -> dt.datetime:
+        """`when` moved into `who`'s working hours on its day (`work_hours.workday`), with
+        room after it for the visit logged in the CRM."""
+        return workday(when, who.timezone, BOOKING_HOURS, back=back)
 
     def at(self, when: dt.datetime) -> None:
         self.clock.set(min(when, self.sc.date - dt.timedelta(minutes=2)))
@@ -195,16 +215,20 @@ def _last_month(t: Trips, staff: list[Person], count: int) -> None:
 
 def _past(t: Trips, p: Plan, *, cancel: bool = True) -> None:
     booked = dt.datetime.combine(p.check_in, dt.time(10)) - t.rng.randint(5, 40) * DAY
+    booked = t.office(booked, p.traveller)
     if not t.book(p, booked) or not cancel or t.rng.random() > 0.1:
         return
-    t.at(booked + t.rng.randint(1, 3) * DAY)
+    later = booked + t.rng.randint(1, 3) * DAY
+    cancelled = t.office(later, p.traveller)
+    t.at(cancelled if cancelled > booked else t.office(later, p.traveller, back=False))
     stay = max(booking.list_stays(t.s, p.traveller), key=lambda r: r.id)
     booking.cancel_stay(t.s, p.traveller, stay)
 
 
 def _upcoming(t: Trips, p: Plan) -> bool:
-    booked = (
-        t.sc.date - t.rng.randint(1, 20) * DAY - t.rng.randint(0, 600) * dt.timedelta(minutes=1)
+    booked = t.office(
+        t.sc.date - t.rng.randint(1, 20) * DAY - t.rng.randint(0, 600) * dt.timedelta(minutes=1),
+        p.traveller,
     )
     if not t.book(p, booked):
         return False
@@ -282,18 +306,36 @@ def _approval(t: Trips, p: Plan) -> None:
                                 city=p.city.label, dates=T.dates(p.check_in, out),
                                 purpose=p.purpose)  # fmt: skip
     # asked in the last working days, after the DM's history, and answered soon after
-    latest = t.asked.get(dm.id) or t.s.scalar(
-        select(func.max(Message.created_at)).where(Message.channel_id == dm.id)
-    )
+    latest = t.s.scalar(select(func.max(Message.created_at)).where(Message.channel_id == dm.id))
     lo = max(t.now - 4 * DAY, (latest or t.now - 4 * DAY) + dt.timedelta(minutes=1))
-    last = t.now - dt.timedelta(minutes=30)
-    asked = (  # waking hours if the DM ran on past the last working day
-        t.working(p.traveller, lo, last)
-        or pick(t.times, lo, last, p.traveller.timezone, WAKING)
-        or lo  # a DM with this morning's CRM requests in it: just after them
-    )
-    answered = t.working(manager, asked + dt.timedelta(minutes=2), asked + DAY)
+    busy = t.asked.setdefault(dm.id, [])  # another ask in this DM: before or after this one
+    asked, answered = _ask_and_answer(t, p.traveller, manager, lo, busy)
     t.post(p.traveller, dm, ask, asked)
-    answered = answered or asked + dt.timedelta(minutes=2)
-    t.asked[dm.id] = answered  # a second ask in this DM comes after this answer
+    busy.append((asked, answered))
     t.post(manager, dm, t.rng.choice(T.APPROVALS), answered)
+
+
+def _ask_and_answer(
+    t: Trips, who: Person, manager: Person, lo: dt.datetime, busy: Spans
+) -> tuple[dt.datetime, dt.datetime]:
+    """When `who` asks `manager` (after `lo`, clear of the DM's other `busy` asks) and when
+    the answer comes: while both work (answered within a quarter of an hour), else in
+    `who`'s working hours with the answer at the manager's next working minute; past both
+    (a DM that ran on past the last working day), in waking hours or just after `lo`
+    (this morning's CRM requests in the DM)."""
+    last, gap = t.now - dt.timedelta(minutes=30), dt.timedelta(minutes=2)
+    mine, theirs = (intervals(lo, last, x.timezone) for x in (who, manager))
+    free = [(a - ROOM, b + dt.timedelta(minutes=1)) for a, b in busy]
+    both = overlap(mine, theirs, trim=ROOM)
+    asked = pick_in(t.times, minus(both, free))
+    if asked is not None:
+        answered = t.working(manager, asked + gap, asked + ROOM / 2)
+        return asked, answered or asked + gap
+    lo = max([lo, *(b + dt.timedelta(minutes=1) for _, b in busy)])
+    until = theirs[-1][1] - 2 * gap if theirs else lo
+    asked = t.working(who, lo, until)
+    if asked is not None:
+        answered = nearest(asked + gap, t.now, manager.timezone)
+        return asked, answered or asked + gap
+    asked = pick(t.times, lo, last, who.timezone, WAKING) or lo
+    return asked, asked + gap

@@ -32,6 +32,7 @@ from officegym.seed_data import crm_chat, crm_notes
 from officegym.seed_data import crm_text as T
 from officegym.seed_data.context import SeedContext
 from officegym.seed_data.crm_facts import close_date, domain
+from officegym.seed_data.work_hours import within
 
 ORDER = 20
 DAY = dt.timedelta(days=1)
@@ -342,9 +343,10 @@ class Seeder:
     def case_progress(self, case: Case, owner: Person, target: str, created: dt.datetime) -> None:
         if target == "New":
             return
-        self.at(self.between(created, created + 3 * DAY))
+        tz = owner.timezone  # the case moves on in its owner's working hours
+        self.at(within(self.between(created, created + 3 * DAY), tz, created, self.end))
         crm.update_record(self.s, owner, "case", case, {"status": "Working"})
-        later = self.between(created + DAY, created + 20 * DAY)
+        later = within(self.between(created + DAY, created + 20 * DAY), tz, created, self.end)
         if target == "Escalated":
             self.at(later)
             crm.escalate_case(self.s, owner, case, reason=self.rng.choice(T.ESCALATION_REASONS))
@@ -371,12 +373,13 @@ class Seeder:
             self.activity(record_type, record, kind)
 
     def activity(self, record_type: str, record: Any, kind: str) -> None:
-        when = self.at(self.between(record.created_at, record.created_at + 120 * DAY))
+        when = min(self.between(record.created_at, record.created_at + 120 * DAY), self.end)
         due, status = None, None
         if kind == "task":
             due = when.date() + self.rng.randint(1, 21) * DAY
             status = "Open" if due >= self.ctx.scenario.date.date() - 7 * DAY else "Completed"
         owner = self.s.get_one(Person, record.owner_id)
+        self.at(within(when, owner.timezone, record.created_at, self.end))
         subject = crm_notes.activity_subject(self.rng, record_type, kind)
         crm.log_activity(
             self.s,

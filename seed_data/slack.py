@@ -1,5 +1,7 @@
 """Seed the chat: channels with realistic membership, weeks of history with
-threads, reactions, pins, DMs and statuses, all written through the service."""
+threads, reactions, pins, DMs and statuses, all written through the service. Posts are
+dated in their authors' working hours (`_Hours`, without a draw, so the random stream
+and every text, author and thread are what they were)."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from officegym.seed_data import slack_text as T
 from officegym.seed_data.context import SeedContext
 from officegym.seed_data.phrases import expand
 from officegym.seed_data.scenario import Scenario
+from officegym.seed_data.work_hours import WORK, Spans, intervals, nearest, second
 
 TEAM_TOPIC = {
     "engineering": "engineering",
@@ -64,14 +67,15 @@ def seed_slack(
     posts = _timeline(sc, rng, plans + dms, start)
     top_level: list[Message] = []
     words = random.Random(f"{sc.name}:{seed}:slack-text")  # the grammar's own stream
+    times = _Hours(start, start + _span(sc, start))
     for when, plan in posts:
-        clock.set(when)
-        author = rng.choice(plan.members)
+        author = rng.choice(plan.members)  # drawn first: the clock takes no draws
+        clock.set(times.post(when, author, plan.channel.id))
         text = _say(rng.choice(_templates(plan.topic)), plan.topic, words, rng, people, customers)
         msg = chat.post_message(s, author, plan.channel, text)
         top_level.append(msg)
         if rng.random() < sc.slack.thread_ratio:
-            _thread(s, clock, msg, plan, words, rng, people, customers)
+            _thread(s, times, msg, plan, words, rng, people, customers)
         _react(s, msg, plan, rng, sc.slack.reaction_ratio)
     clock.set(sc.date - dt.timedelta(hours=1))
     _pins(s, top_level, rng)
@@ -150,10 +154,61 @@ def _dms(s: Session, people: list[Person], rng: random.Random, n: int) -> list[_
 def _timeline(
     sc: Scenario, rng: random.Random, plans: list[_Plan], start: dt.datetime
 ) -> list[tuple[dt.datetime, _Plan]]:
-    span = (sc.date - start).total_seconds() - 3600
+    span = _span(sc, start).total_seconds()
     picks = rng.choices(plans, weights=[p.weight for p in plans], k=sc.slack.messages)
     times = sorted(start + dt.timedelta(seconds=int(rng.random() * span)) for _ in picks)
     return list(zip(times, picks, strict=True))
+
+
+def _span(sc: Scenario, start: dt.datetime) -> dt.timedelta:
+    """The history's span: from `start` to an hour before the scenario's now."""
+    return sc.date - start - dt.timedelta(hours=1)
+
+
+THREAD_ROOM = dt.timedelta(minutes=15)  # up to 5 replies, 3 minutes apart
+# A post starts a thread early enough for its replies to fit before the day's end.
+POST_HOURS = (WORK[0], (dt.datetime.combine(dt.date.min, WORK[1]) - THREAD_ROOM).time())
+
+
+class _Hours:
+    """When the history is written, without a draw: a post at the same share of its
+    author's working time over [start, end] as its uniform draw fell at in that span, and
+    never before its channel's previous post (ids follow time in each channel, as pages
+    list them); a reply three minutes after the one before, or its author's next working
+    minute."""
+
+    def __init__(self, start: dt.datetime, end: dt.datetime) -> None:
+        self.start, self.end = start, end
+        self.spans: dict[str, tuple[Spans, int]] = {}  # time zone -> its working time
+        self.last: dict[int, dt.datetime] = {}  # channel id -> its latest post
+
+    def post(self, when: dt.datetime, author: Person, channel_id: int) -> dt.datetime:
+        """The time of a post drawn at `when` (a time in [start, end])."""
+        u = (when - self.start) / (self.end - self.start)
+        at = self._at(u, author.timezone)
+        prev = self.last.get(channel_id)
+        if prev is not None and at <= prev:
+            at = self._next(prev + dt.timedelta(minutes=1), author.timezone, POST_HOURS)
+        self.last[channel_id] = at
+        return at
+
+    def reply(self, after: dt.datetime, author: Person) -> dt.datetime:
+        """The time of a reply written after the thread's message at `after`."""
+        return self._next(after + dt.timedelta(minutes=3), author.timezone, WORK)
+
+    def _next(self, at: dt.datetime, tz: str, hours: tuple[dt.time, dt.time]) -> dt.datetime:
+        """`at`, or the next time in `hours` on a weekday in `tz`; `at` past the last one
+        (a channel's last posts of the history, after a colleague further west posted late
+        on the last working day: kept in order, on that evening)."""
+        return nearest(at, self.end, tz, hours) or at
+
+    def _at(self, u: float, tz: str) -> dt.datetime:
+        """The moment `u` (0 to 1) of the way through `tz`'s working time."""
+        if tz not in self.spans:
+            spans = intervals(self.start, self.end, tz, POST_HOURS)
+            self.spans[tz] = spans, sum(int((b - a).total_seconds()) for a, b in spans)
+        spans, total = self.spans[tz]
+        return second(spans, min(int(u * total), total - 1)) or self.end  # none: the end
 
 
 def _templates(topic: str) -> list[str]:
@@ -192,14 +247,15 @@ def _fill(template: str, rng: random.Random, people: list[Person], customers: li
     return template.format(**values)
 
 
-def _thread(s: Session, clock: SimClock, parent: Message, plan: _Plan, words: random.Random,
+def _thread(s: Session, times: _Hours, parent: Message, plan: _Plan, words: random.Random,
             rng: random.Random, people: list[Person], customers: list[str]) -> None:  # fmt: skip
-    """Replies to `parent` a few minutes apart, continuing its topic."""
+    """Replies to `parent` a few minutes apart (or at their authors' next working
+    minute), continuing its topic."""
     members = plan.members
-    base = clock.peek()
-    for i in range(rng.randint(1, 5)):
-        clock.set(base + dt.timedelta(minutes=3 * (i + 1)))
+    clock: SimClock = s.info["clock"]
+    for _ in range(rng.randint(1, 5)):
         author = rng.choice(members)
+        clock.set(times.reply(clock.peek(), author))
         text = _say(T.REPLIES, plan.topic, words, rng, people, customers, reply=True)
         chat.post_message(s, author, plan.channel, text, thread_parent=parent)
 

@@ -9,6 +9,7 @@ from itertools import repeat
 from typing import Any, Protocol
 
 from officegym.apps.sheets import budget
+from officegym.apps.sheets.columns import Values
 from officegym.apps.sheets.parse import RefT
 from officegym.apps.sheets.refs import Rect
 from officegym.apps.sheets.values import NA, REF, Raise, Value, XlError
@@ -43,12 +44,11 @@ class Rng(Rect):
     clipped to the sheet's used extent and checked against the evaluation budget first;
     `values` and `stored` walk the sparse store when that is smaller."""
 
-    __slots__ = ("book", "c1", "c2", "pooled", "r1", "r2", "sid")
+    __slots__ = ("book", "c1", "c2", "r1", "r2", "sid")
 
     def __init__(self, book: Grid, sid: int, r1: int, c1: int, r2: int, c2: int) -> None:
         self.book, self.sid = book, sid
         self.r1, self.c1, self.r2, self.c2 = r1, c1, r2, c2
-        self.pooled = False  # a formula's own reference: its column reads may be pooled
 
     valid = True
 
@@ -120,18 +120,11 @@ class Rng(Rect):
         return self._column_of(vals, r2, self.c1 + index)
 
     def _column_of(self, vals: dict[tuple[int, int], Value], r2: int, c: int) -> list[Value]:
-        """Rows r1..r2 of column c, read once per recalculation pass for all the formulas
-        that reference them (the book's `pool`): a column is final before its first reader
-        in the pass, since every reader depends on it. Only references written in formulas
-        are pooled (`pooled`); INDIRECT's and OFFSET's are read when they run."""
-        pool = getattr(self.book, "pool", None) if self.pooled else None
-        if pool is None:
-            return _column(vals, self.r1, r2, c)
-        key = ("column", self.sid, self.r1, r2, c)
-        found = pool.get(key)
-        if found is None:
-            found = pool[key] = tuple(_column(vals, self.r1, r2, c))
-        return list(found)  # callers may change their list
+        """Rows r1..r2 of column c: a slice of the column vector the sheet's store keeps
+        in step with every write (`columns.Values`), or look-ups in a plain dict."""
+        if type(vals) is Values:
+            return vals.column(self.r1, r2, c)
+        return _column(vals, self.r1, r2, c)
 
     def row(self, index: int) -> list[Value]:
         vals = self.book.values_of(self.sid)

@@ -1,0 +1,123 @@
+"""A sheet's values with column vectors kept in step: `Values` is the sparse store
+(non-blank values by (row, col)) that also remembers, per column read by a range, a dense
+list of that column's values, updated on every write. A range read is then a list slice
+instead of a thousand dictionary look-ups, across recalculation passes and edits."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import repeat
+from typing import TYPE_CHECKING, Any
+
+from officegym.apps.sheets.values import Value
+
+if TYPE_CHECKING:
+    from officegym.apps.sheets.engine import CellState
+
+__all__ = ["SheetData", "Values"]
+
+Place = tuple[int, int]
+_MISSING: Any = object()
+_FLOOR = 1 << 16  # cached entries always allowed per sheet, however few cells it stores
+
+
+class Values(dict[Place, Value]):
+    """Non-blank values by (row, col), plus `column(r1, r2, c)`: rows r1..r2 of column c
+    read from a dense vector that every write keeps equal to the dictionary. A vector
+    covers rows 0..len-1 (row 0 unused) and grows as reads reach further; writes past its
+    end need no update. Rare bulk changes (`update`, `setdefault`, `popitem`) drop them."""
+
+    __slots__ = ("_cols", "_size")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._cols: dict[int, list[Value]] = {}
+        self._size = 0  # entries held by the vectors
+
+    def __reduce__(self) -> tuple[type[Values], tuple[dict[Place, Value]]]:
+        return (Values, (dict(self),))  # the vectors are rebuilt on demand
+
+    def __setitem__(self, key: Place, value: Value) -> None:
+        dict.__setitem__(self, key, value)
+        col = self._cols.get(key[1])
+        if col is not None and 0 <= key[0] < len(col):
+            col[key[0]] = value
+
+    def __delitem__(self, key: Place) -> None:
+        dict.__delitem__(self, key)
+        self._blank(key)
+
+    def pop(self, key: Place, default: Any = _MISSING) -> Any:
+        found = dict.pop(self, key, _MISSING)
+        if found is _MISSING:
+            if default is _MISSING:
+                raise KeyError(key)
+            return default
+        self._blank(key)
+        return found
+
+    def _blank(self, key: Place) -> None:
+        col = self._cols.get(key[1])
+        if col is not None and 0 <= key[0] < len(col):
+            col[key[0]] = None
+
+    def clear(self) -> None:
+        dict.clear(self)
+        self._drop()
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        dict.update(self, *args, **kwargs)
+        self._drop()
+
+    def setdefault(self, key: Place, default: Value = None) -> Value:
+        self._drop()
+        return dict.setdefault(self, key, default)
+
+    def popitem(self) -> tuple[Place, Value]:
+        self._drop()
+        return dict.popitem(self)
+
+    def __ior__(self, other: Any) -> Values:  # type: ignore[override,misc]
+        self.update(other)
+        return self
+
+    def _drop(self) -> None:
+        self._cols.clear()
+        self._size = 0
+
+    def column(self, r1: int, r2: int, c: int) -> list[Value]:
+        """Rows r1..r2 of column c, blanks as None (a new list: callers may change it).
+        The vector is extended only while the sheet's vectors stay within a few times
+        what it stores, so that a far-away or huge read never pins a huge list."""
+        col = self._cols.get(c)
+        have = 0 if col is None else len(col)
+        if r2 < have:
+            return col[r1 : r2 + 1]  # type: ignore[index]
+        if self._size + r2 + 1 - have > 4 * len(self) + _FLOOR:
+            return list(map(self.get, zip(range(r1, r2 + 1), repeat(c))))
+        if col is None:
+            col = self._cols[c] = []
+        col.extend(map(self.get, zip(range(have, r2 + 1), repeat(c))))
+        self._size += r2 + 1 - have
+        return col[r1 : r2 + 1]
+
+    def cached_columns(self) -> Iterable[int]:
+        """The columns that have a vector (for tests)."""
+        return list(self._cols)
+
+
+@dataclass
+class SheetData:
+    """One sheet of a `engine.Book`: its stored cells, their non-blank values, used extent."""
+
+    id: int
+    name: str
+    cells: dict[tuple[int, int], CellState]
+    values: Values  # a plain dict given is wrapped, so that range reads slice its vectors
+    max_row: int = 0
+    max_col: int = 0
+
+    def __post_init__(self) -> None:
+        if type(self.values) is not Values:
+            self.values = Values(self.values)

@@ -1,10 +1,13 @@
-"""A sheet's values with column vectors kept in step: `Values` is the sparse store
-(non-blank values by (row, col)) that also remembers, per column read by a range, a dense
-list of that column's values, updated on every write. A range read is then a list slice
-instead of a thousand dictionary look-ups, across recalculation passes and edits."""
+"""A sheet's stored data (`SheetData`) and its values with column vectors kept in step:
+`Values` is the sparse store (non-blank values by (row, col)) that also remembers, per
+column read by a range, a dense list of that column's values and the rows of it that are
+not numbers, both updated on every write. A range read is then a list slice instead of a
+thousand dictionary look-ups, and "which of its values are not numbers" a binary search,
+across recalculation passes and edits."""
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import repeat
@@ -24,15 +27,18 @@ _FLOOR = 1 << 16  # cached entries always allowed per sheet, however few cells i
 
 class Values(dict[Place, Value]):
     """Non-blank values by (row, col), plus `column(r1, r2, c)`: rows r1..r2 of column c
-    read from a dense vector that every write keeps equal to the dictionary. A vector
-    covers rows 0..len-1 (row 0 unused) and grows as reads reach further; writes past its
-    end need no update. Rare bulk changes (`update`, `setdefault`, `popitem`) drop them."""
+    read from a dense vector that every write keeps equal to the dictionary, and
+    `odd(r1, r2, c)`: those of the rows that do not hold numbers. A vector covers rows
+    0..len-1 (row 0 unused) and grows as reads reach further; writes past its end need
+    no update. `_odd[c]` is the sorted list of the rows 1..len-1 of vector c whose value
+    is not a float. Rare bulk changes (`update`, `setdefault`, `popitem`) drop them all."""
 
-    __slots__ = ("_cols", "_size")
+    __slots__ = ("_cols", "_odd", "_size")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._cols: dict[int, list[Value]] = {}
+        self._odd: dict[int, list[int]] = {}
         self._size = 0  # entries held by the vectors
 
     def __reduce__(self) -> tuple[type[Values], tuple[dict[Place, Value]]]:
@@ -41,8 +47,8 @@ class Values(dict[Place, Value]):
     def __setitem__(self, key: Place, value: Value) -> None:
         dict.__setitem__(self, key, value)
         col = self._cols.get(key[1])
-        if col is not None and 0 <= key[0] < len(col):
-            col[key[0]] = value
+        if col is not None and 0 < key[0] < len(col):
+            self._put(col, key, value)
 
     def __delitem__(self, key: Place) -> None:
         dict.__delitem__(self, key)
@@ -59,8 +65,20 @@ class Values(dict[Place, Value]):
 
     def _blank(self, key: Place) -> None:
         col = self._cols.get(key[1])
-        if col is not None and 0 <= key[0] < len(col):
-            col[key[0]] = None
+        if col is not None and 0 < key[0] < len(col):
+            self._put(col, key, None)
+
+    def _put(self, col: list[Value], key: Place, value: Value) -> None:
+        """Row key[0] of vector `col` (column key[1]) becomes `value`; `_odd` follows."""
+        r = key[0]
+        was = type(col[r]) is float
+        col[r] = value
+        if was != (type(value) is float):
+            odd = self._odd[key[1]]
+            if was:
+                insort(odd, r)
+            else:
+                del odd[bisect_left(odd, r)]
 
     def clear(self) -> None:
         dict.clear(self)
@@ -84,6 +102,7 @@ class Values(dict[Place, Value]):
 
     def _drop(self) -> None:
         self._cols.clear()
+        self._odd.clear()
         self._size = 0
 
     def column(self, r1: int, r2: int, c: int) -> list[Value]:
@@ -97,10 +116,24 @@ class Values(dict[Place, Value]):
         if self._size + r2 + 1 - have > 4 * len(self) + _FLOOR:
             return list(map(self.get, zip(range(r1, r2 + 1), repeat(c))))
         if col is None:
-            col = self._cols[c] = []
-        col.extend(map(self.get, zip(range(have, r2 + 1), repeat(c))))
-        self._size += r2 + 1 - have
+            col, self._odd[c] = self._cols.setdefault(c, [None]), []
+            have = 1
+        new = list(map(self.get, zip(range(have, r2 + 1), repeat(c))))
+        col.extend(new)
+        self._odd[c].extend(r for r, v in enumerate(new, have) if type(v) is not float)
+        self._size += len(new)
         return col[r1 : r2 + 1]
+
+    def odd(self, r1: int, r2: int, c: int, most: int) -> list[int] | None:
+        """The rows among r1..r2 of column c that do not hold a number (blank, text,
+        logical, error), known from its vector; None when no vector covers them or when
+        there are more than `most`."""
+        col = self._cols.get(c)
+        if col is None or r2 >= len(col) or r1 < 1:
+            return None
+        odd = self._odd[c]
+        i, j = bisect_left(odd, r1), bisect_right(odd, r2)
+        return odd[i:j] if j - i <= most else None
 
     def cached_columns(self) -> Iterable[int]:
         """The columns that have a vector (for tests)."""

@@ -98,6 +98,9 @@ class Rng(Rect):
         is raised."""
         dense = min(4 * len(self.book.values_of(self.sid)) + 64, budget.current().cells)
         got = self.cells() if self.size <= dense else list(self.values())
+        odd = self.odd(len(got)) if self.c1 == self.c2 and self.size <= dense else None
+        if odd is not None:
+            return _without(got, odd)
         nums = [v for v in got if type(v) is float]
         if len(nums) != len(got):
             for v in got:
@@ -125,6 +128,17 @@ class Rng(Rect):
         if type(vals) is Values:
             return vals.column(self.r1, r2, c)
         return _column(vals, self.r1, r2, c)
+
+    def odd(self, count: int, index: int = 0) -> list[int] | None:
+        """Offsets, among the first `count` rows of the range's `index`-th column, of the
+        values that are not numbers, as the sheet's column vectors know them after a read;
+        None when they cannot tell or there are more than `ODD` (then walk the values)."""
+        vals = self.book.values_of(self.sid)
+        if type(vals) is not Values:
+            return None
+        r1 = self.r1
+        found = vals.odd(r1, r1 + count - 1, self.c1 + index, ODD)
+        return None if found is None else [r - r1 for r in found]
 
     def row(self, index: int) -> list[Value]:
         vals = self.book.values_of(self.sid)
@@ -154,6 +168,20 @@ class Rng(Rect):
         for (r, c), v in list(vals.items()):
             if r1 <= r <= r2 and c1 <= c <= c2 and v is not None:
                 yield r, c, v
+
+
+ODD = 64  # most non-numbers in a column read through `Rng.odd`
+
+
+def _without(got: list[Value], odd: list[int]) -> list[float]:
+    """`got` less the values at offsets `odd` (ascending): its numbers when those are its
+    only non-numbers; the first error among them is raised."""
+    for i in odd:
+        if type(got[i]) is XlError:
+            raise Raise(got[i])  # type: ignore[arg-type]
+    for i in reversed(odd):
+        del got[i]
+    return got  # type: ignore[return-value]
 
 
 def _column(vals: dict[tuple[int, int], Value], r1: int, r2: int, c: int) -> list[Value]:

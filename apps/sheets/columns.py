@@ -8,7 +8,6 @@ across recalculation passes and edits."""
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right, insort
-from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import repeat
 from typing import TYPE_CHECKING, Any
@@ -135,9 +134,9 @@ class Values(dict[Place, Value]):
         i, j = bisect_left(odd, r1), bisect_right(odd, r2)
         return odd[i:j] if j - i <= most else None
 
-    def cached_columns(self) -> Iterable[int]:
-        """The columns that have a vector (for tests)."""
-        return list(self._cols)
+    def vectors(self) -> dict[int, int]:
+        """Column -> rows its vector covers (0..n-1), for tests of the bookkeeping."""
+        return {c: len(col) for c, col in self._cols.items()}
 
 
 @dataclass

@@ -7,6 +7,7 @@ across recalculation passes and edits."""
 
 from __future__ import annotations
 
+import threading
 from bisect import bisect_left, bisect_right, insort
 from dataclasses import dataclass
 from itertools import repeat
@@ -22,6 +23,7 @@ __all__ = ["SheetData", "Values"]
 Place = tuple[int, int]
 _MISSING: Any = object()
 _FLOOR = 1 << 16  # cached entries always allowed per sheet, however few cells it stores
+_GROW = threading.Lock()  # held while a vector grows (rare: reads mostly slice)
 
 
 class Values(dict[Place, Value]):
@@ -114,13 +116,22 @@ class Values(dict[Place, Value]):
             return col[r1 : r2 + 1]  # type: ignore[index]
         if self._size + r2 + 1 - have > 4 * len(self) + _FLOOR:
             return list(map(self.get, zip(range(r1, r2 + 1), repeat(c))))
+        with _GROW:  # readers of one book in two threads extend a vector once
+            return self._grown(r1, r2, c)
+
+    def _grown(self, r1: int, r2: int, c: int) -> list[Value]:
+        """`column` extending the vector first: its non-number rows are listed before the
+        vector grows, so that a reader never sees rows the list does not cover yet."""
+        col = self._cols.get(c)
         if col is None:
-            col, self._odd[c] = self._cols.setdefault(c, [None]), []
-            have = 1
-        new = list(map(self.get, zip(range(have, r2 + 1), repeat(c))))
-        col.extend(new)
-        self._odd[c].extend(r for r, v in enumerate(new, have) if type(v) is not float)
-        self._size += len(new)
+            self._odd[c] = []
+            col = self._cols[c] = [None]
+        have = len(col)
+        if r2 >= have:
+            new = list(map(self.get, zip(range(have, r2 + 1), repeat(c))))
+            self._odd[c].extend(r for r, v in enumerate(new, have) if type(v) is not float)
+            col.extend(new)
+            self._size += len(new)
         return col[r1 : r2 + 1]
 
     def odd(self, r1: int, r2: int, c: int, most: int) -> list[int] | None:

@@ -300,3 +300,32 @@ def test_a_copy_brought_up_to_a_saved_state(world: World) -> None:
         copy.recalc([(sid, 2, 1), (sid, 3, 1)])
         check_vectors(copy.sheets[sid].values)
         assert _values(copy) == _values(store.book(s, wb.id))
+
+
+def test_readers_in_threads_grow_each_vector_once() -> None:
+    """Two threads reading one book (no writer) build the same vectors as one would."""
+    import threading
+
+    base = {(r, c): (float(r) if r % 5 else "t") for r in range(1, 3001) for c in (1, 2)}
+    for _ in range(20):
+        values = Values(base)
+        spans = [(1, 50 * k) for k in range(1, 61)]
+
+        wrong: list[tuple[int, int, int]] = []
+
+        def read(
+            order: list[tuple[int, int]], values: Values = values, wrong: list = wrong
+        ) -> None:
+            for r1, r2 in order:
+                for c in (1, 2):
+                    if values.column(r1, r2, c) != [base.get((r, c)) for r in range(r1, r2 + 1)]:
+                        wrong.append((r1, r2, c))
+
+        threads = [threading.Thread(target=read, args=(spans,)) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert wrong == []
+        assert values.vectors() == {1: 3001, 2: 3001}
+        assert check_vectors(values) == 2

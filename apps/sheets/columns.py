@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from bisect import bisect_left, bisect_right, insort
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import repeat
 from typing import TYPE_CHECKING, Any
@@ -23,6 +24,7 @@ __all__ = ["SheetData", "Values"]
 Place = tuple[int, int]
 _MISSING: Any = object()
 _FLOOR = 1 << 16  # cached entries always allowed per sheet, however few cells it stores
+_KEPT = 256  # lists `remembered` per sheet (then they start over)
 _GROW = threading.Lock()  # held while a vector grows (rare: reads mostly slice)
 
 
@@ -34,19 +36,23 @@ class Values(dict[Place, Value]):
     no update. `_odd[c]` is the sorted list of the rows 1..len-1 of vector c whose value
     is not a float. Rare bulk changes (`update`, `setdefault`, `popitem`) drop them all."""
 
-    __slots__ = ("_cols", "_odd", "_size")
+    __slots__ = ("_cols", "_kept", "_odd", "_size", "_versions")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._cols: dict[int, list[Value]] = {}
         self._odd: dict[int, list[int]] = {}
         self._size = 0  # entries held by the vectors
+        self._kept: dict[tuple[int, Any], tuple[int, list[Any]]] = {}  # see `remembered`
+        self._versions: dict[int, int] = {}  # column -> writes since `_kept` was empty
 
     def __reduce__(self) -> tuple[type[Values], tuple[dict[Place, Value]]]:
         return (Values, (dict(self),))  # the vectors are rebuilt on demand
 
     def __setitem__(self, key: Place, value: Value) -> None:
         dict.__setitem__(self, key, value)
+        if self._kept:
+            self._bump(key[1])
         col = self._cols.get(key[1])
         if col is not None and 0 < key[0] < len(col):
             self._put(col, key, value)
@@ -64,7 +70,12 @@ class Values(dict[Place, Value]):
         self._blank(key)
         return found
 
+    def _bump(self, c: int) -> None:
+        self._versions[c] = self._versions.get(c, 0) + 1
+
     def _blank(self, key: Place) -> None:
+        if self._kept:
+            self._bump(key[1])
         col = self._cols.get(key[1])
         if col is not None and 0 < key[0] < len(col):
             self._put(col, key, None)
@@ -104,7 +115,22 @@ class Values(dict[Place, Value]):
     def _drop(self) -> None:
         self._cols.clear()
         self._odd.clear()
+        self._kept.clear()
         self._size = 0
+
+    def remembered(self, c: int, key: Any, compute: Callable[[], list[Any]]) -> list[Any]:
+        """`compute()`, a list that depends only on column c's values (a criterion's hits
+        over rows of it, under `key`), kept until a value of column c changes: every write
+        counts in `_versions` while anything is kept. Returns a list of the caller's own."""
+        version = self._versions.get(c, 0)
+        found = self._kept.get((c, key))
+        if found is not None and found[0] == version:
+            return list(found[1])
+        got = compute()
+        if len(self._kept) >= _KEPT:
+            self._kept.clear()
+        self._kept[(c, key)] = (version, list(got))
+        return got
 
     def column(self, r1: int, r2: int, c: int) -> list[Value]:
         """Rows r1..r2 of column c, blanks as None (a new list: callers may change it).

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from itertools import compress, repeat
 
 from officegym.apps.sheets import budget
+from officegym.apps.sheets.columns import Values
 from officegym.apps.sheets.runtime import Rng, is_array
 from officegym.apps.sheets.values import (
     COMPARISONS,
@@ -149,9 +150,22 @@ def _matches(
 
 
 def _hits(rng: Rng, criterion: Value, test: Callable[[Value], bool]) -> list[bool]:
-    """`test` over the range's (one) column. A numeric criterion over a column of numbers
-    but a few is the comparison alone, in C, the few tested one by one."""
+    """`test` over the range's (one) column, remembered by the sheet's store until the
+    column changes (`Values.remembered`): a criterion over a column no edit touched is
+    not tested again."""
     column = rng.column(0)
+    vals = rng.book.values_of(rng.sid)
+    if type(vals) is not Values or len(column) < 64:
+        return _tested(rng, column, criterion, test)
+    key = (rng.r1, len(column), type(criterion), criterion)
+    return vals.remembered(rng.c1, key, lambda: _tested(rng, column, criterion, test))
+
+
+def _tested(
+    rng: Rng, column: list[Value], criterion: Value, test: Callable[[Value], bool]
+) -> list[bool]:
+    """`test` over `column` (the range's). A numeric criterion over a column of numbers
+    but a few is the comparison alone, in C, the few tested one by one."""
     fast = _on_numbers(criterion)
     odd = rng.odd(len(column)) if fast is not None else None
     if fast is None or odd is None:

@@ -329,3 +329,41 @@ def test_readers_in_threads_grow_each_vector_once() -> None:
         assert wrong == []
         assert values.vectors() == {1: 3001, 2: 3001}
         assert check_vectors(values) == 2
+
+
+def test_remembered_lists_last_until_their_column_changes() -> None:
+    rng = random.Random(9)
+    values, shadow = Values(), {}
+    computed = 0
+
+    def hits(c: int) -> list[bool]:
+        nonlocal computed
+        computed += 1
+        return [type(shadow.get((r, c))) is float for r in range(1, 31)]
+
+    for _ in range(3000):
+        if rng.random() < 0.3:
+            _random_op(values, shadow, rng)
+        c = rng.randint(1, 3)
+        got = values.remembered(c, ("floats", 30), lambda c=c: hits(c))
+        assert got == [type(shadow.get((r, c))) is float for r in range(1, 31)]
+        got.append(True)  # the caller's own list
+    assert 300 < computed < 2000  # kept between changes, computed again after them
+
+
+def test_a_criterion_over_an_untouched_column_is_not_tested_again() -> None:
+    live = Sheets()
+    live.fill({f"A{r}": str(r) for r in range(1, 101)} | {f"B{r}": "1" for r in range(1, 101)})
+    live.type("C1", '=SUMIF(A1:A100,">50",B1:B100)')
+    assert live["C1"] == 50.0
+    kept = live.book.sheets[1].values._kept  # the bookkeeping under test
+    first = list(kept.values())
+    assert len(first) == 1
+    live.type("B60", "5")
+    assert live["C1"] == 54.0
+    assert list(kept.values()) == first and next(iter(kept.values())) is first[0]  # B changed
+    live.type("A10", "70")
+    assert live["C1"] == 55.0
+    assert next(iter(kept.values())) is not first[0]  # A changed: tested again
+    live.type("A70", "x")
+    assert live["C1"] == 54.0

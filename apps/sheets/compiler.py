@@ -166,10 +166,7 @@ def _ref(ref: RefT, want_ref: bool) -> Node:
     single = ref.last is None and ref.name is None
 
     def rng(ctx: Ctx) -> Rng | XlError:
-        found = ctx.resolve(ref)
-        if type(found) is Rng:
-            found.pooled = True  # a dependency of the formula: see `Rng.pooled`
-        return found
+        return ctx.resolve(ref)
 
     if want_ref:
         return rng

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from officegym.apps.sheets import budget, spill
+from officegym.apps.sheets.columns import SheetData, Values
 from officegym.apps.sheets.compiler import Compiled, compile_cell, compile_formula
 from officegym.apps.sheets.formats import typed_value
 from officegym.apps.sheets.outcome import outcome
@@ -41,16 +42,6 @@ class CellState:
     formula: Compiled | None = None
     owner: int = 0
     spill: str | None = None
-
-
-@dataclass
-class SheetData:
-    id: int
-    name: str
-    cells: dict[tuple[int, int], CellState]
-    values: dict[tuple[int, int], Value]
-    max_row: int = 0
-    max_col: int = 0
 
 
 _TOKENS = itertools.count(1)
@@ -87,7 +78,7 @@ class Book:
         b = Book(self.workbook_id, self.today)
         for sid, sh in self.sheets.items():  # cells shared until changed (see `own`)
             b.sheets[sid] = SheetData(
-                sid, sh.name, dict(sh.cells), dict(sh.values), sh.max_row, sh.max_col
+                sid, sh.name, dict(sh.cells), Values(sh.values), sh.max_row, sh.max_col
             )
         b.by_name, b.names, b.reads = dict(self.by_name), dict(self.names), dict(self.reads)
         b.cell_deps = {k: dict(v) for k, v in self.cell_deps.items()}
@@ -138,7 +129,7 @@ class Book:
         return self.names.get(name.upper())
 
     def add_sheet(self, sid: int, name: str) -> SheetData:
-        sheet = SheetData(sid, name, {}, {})
+        sheet = SheetData(sid, name, {}, Values())
         self.sheets[sid] = sheet
         self.by_name[name.lower()] = sid
         return sheet

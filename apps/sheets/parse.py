@@ -81,7 +81,10 @@ class RefT:
         """(r1, c1, r2, c2) for a formula in (row, col); None when it falls off the grid."""
         r1, c1 = self.first.at(row, col)
         r2, c2 = self.last.at(row, col) if self.last else (r1, c1)
-        r1, r2, c1, c2 = min(r1, r2), max(r1, r2), min(c1, c2), max(c1, c2)
+        if r1 > r2:
+            r1, r2 = r2, r1
+        if c1 > c2:
+            c1, c2 = c2, c1
         if r1 < 1 or c1 < 1 or r2 > MAX_ROWS or c2 > MAX_COLS:
             return None
         return r1, c1, r2, c2

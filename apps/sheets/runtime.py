@@ -9,6 +9,7 @@ from itertools import repeat
 from typing import Any, Protocol
 
 from officegym.apps.sheets import budget
+from officegym.apps.sheets.columns import Values
 from officegym.apps.sheets.parse import RefT
 from officegym.apps.sheets.refs import Rect
 from officegym.apps.sheets.values import NA, REF, Raise, Value, XlError
@@ -43,12 +44,11 @@ class Rng(Rect):
     clipped to the sheet's used extent and checked against the evaluation budget first;
     `values` and `stored` walk the sparse store when that is smaller."""
 
-    __slots__ = ("book", "c1", "c2", "pooled", "r1", "r2", "sid")
+    __slots__ = ("book", "c1", "c2", "r1", "r2", "sid")
 
     def __init__(self, book: Grid, sid: int, r1: int, c1: int, r2: int, c2: int) -> None:
         self.book, self.sid = book, sid
         self.r1, self.c1, self.r2, self.c2 = r1, c1, r2, c2
-        self.pooled = False  # a formula's own reference: its column reads may be pooled
 
     valid = True
 
@@ -98,6 +98,9 @@ class Rng(Rect):
         is raised."""
         dense = min(4 * len(self.book.values_of(self.sid)) + 64, budget.current().cells)
         got = self.cells() if self.size <= dense else list(self.values())
+        odd = self.odd(len(got)) if self.c1 == self.c2 and self.size <= dense else None
+        if odd is not None:
+            return _without(got, odd)
         nums = [v for v in got if type(v) is float]
         if len(nums) != len(got):
             for v in got:
@@ -120,18 +123,22 @@ class Rng(Rect):
         return self._column_of(vals, r2, self.c1 + index)
 
     def _column_of(self, vals: dict[tuple[int, int], Value], r2: int, c: int) -> list[Value]:
-        """Rows r1..r2 of column c, read once per recalculation pass for all the formulas
-        that reference them (the book's `pool`): a column is final before its first reader
-        in the pass, since every reader depends on it. Only references written in formulas
-        are pooled (`pooled`); INDIRECT's and OFFSET's are read when they run."""
-        pool = getattr(self.book, "pool", None) if self.pooled else None
-        if pool is None:
-            return _column(vals, self.r1, r2, c)
-        key = ("column", self.sid, self.r1, r2, c)
-        found = pool.get(key)
-        if found is None:
-            found = pool[key] = tuple(_column(vals, self.r1, r2, c))
-        return list(found)  # callers may change their list
+        """Rows r1..r2 of column c: a slice of the column vector the sheet's store keeps
+        in step with every write (`columns.Values`), or look-ups in a plain dict."""
+        if type(vals) is Values:
+            return vals.column(self.r1, r2, c)
+        return _column(vals, self.r1, r2, c)
+
+    def odd(self, count: int, index: int = 0) -> list[int] | None:
+        """Offsets, among the first `count` rows of the range's `index`-th column, of the
+        values that are not numbers, as the sheet's column vectors know them after a read;
+        None when they cannot tell or there are more than `ODD` (then walk the values)."""
+        vals = self.book.values_of(self.sid)
+        if type(vals) is not Values:
+            return None
+        r1 = self.r1
+        found = vals.odd(r1, r1 + count - 1, self.c1 + index, ODD)
+        return None if found is None else [r - r1 for r in found]
 
     def row(self, index: int) -> list[Value]:
         vals = self.book.values_of(self.sid)
@@ -161,6 +168,20 @@ class Rng(Rect):
         for (r, c), v in list(vals.items()):
             if r1 <= r <= r2 and c1 <= c <= c2 and v is not None:
                 yield r, c, v
+
+
+ODD = 64  # most non-numbers in a column read through `Rng.odd`
+
+
+def _without(got: list[Value], odd: list[int]) -> list[float]:
+    """`got` less the values at offsets `odd` (ascending): its numbers when those are its
+    only non-numbers; the first error among them is raised."""
+    for i in odd:
+        if type(got[i]) is XlError:
+            raise Raise(got[i])  # type: ignore[arg-type]
+    for i in reversed(odd):
+        del got[i]
+    return got  # type: ignore[return-value]
 
 
 def _column(vals: dict[tuple[int, int], Value], r1: int, r2: int, c: int) -> list[Value]:

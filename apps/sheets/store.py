@@ -21,7 +21,17 @@ from officegym.apps.sheets.models import Cell, NamedRange, Sheet
 from officegym.apps.sheets.values import ERRORS, Value, XlError, serial_of
 from officegym.db import read
 
-__all__ = ["book", "columns_of", "forget", "park", "save", "today_serial", "value_of"]
+__all__ = [
+    "book",
+    "columns_of",
+    "cursor",
+    "forget",
+    "mark",
+    "park",
+    "save",
+    "today_serial",
+    "value_of",
+]
 
 _KEY = "sheets.books"
 _COLS = ("row", "col", "input", "kind", "num", "text", "fmt", "spill")
@@ -105,12 +115,12 @@ def load(s: Session, workbook_id: int, today: float | None = None) -> Book:
     for name, sid, r1, c1, r2, c2 in read(s, _NAMES, {"wb": workbook_id}):
         b.names[name.upper()] = (sid, (r1, c1, r2, c2))
     if b.sheets:
-        mark = _mark(s)
+        m = mark(s)
         sql = (
             "SELECT id, sheet_id, row, col, input, kind, num, text, fmt, spill FROM sheets_cell "
-            f"WHERE sheet_id IN ({', '.join([mark] * len(b.sheets))}) ORDER BY id"
+            f"WHERE sheet_id IN ({', '.join([m] * len(b.sheets))}) ORDER BY id"
         )
-        cur = _cursor(s)
+        cur = cursor(s)
         cur.execute(sql, list(b.sheets))
         for cid, sid, r, c, inp, kind, num, text, fmt, spill in cur.fetchall():
             state = CellState(cid, inp, value_of(kind, num, text), fmt, spill=spill)
@@ -118,14 +128,15 @@ def load(s: Session, workbook_id: int, today: float | None = None) -> Book:
     return b
 
 
-def _cursor(s: Session) -> Any:
+def cursor(s: Session) -> Any:
     """A DB-API cursor in the session's transaction: bulk cell reads and writes skip
     SQLAlchemy's per-row work (a workbook holds thousands of cells)."""
     s.flush()
     return s.connection().connection.driver_connection.cursor()  # type: ignore[union-attr]
 
 
-def _mark(s: Session) -> str:
+def mark(s: Session) -> str:
+    """The DB-API parameter marker of the session's database."""
     return "?" if s.get_bind().dialect.paramstyle == "qmark" else "%s"
 
 
@@ -168,7 +179,7 @@ def _initial_copy(s: Session, workbook_id: int) -> Book | None:
     shared = s.info.get("directory")
     if shared is None or s.get_bind().dialect.name != "sqlite":
         return None
-    cur = _cursor(s)
+    cur = cursor(s)
     try:
         cur.execute(_UNTOUCHED)
     except Exception:  # a database without the change log
@@ -193,8 +204,8 @@ def park(s: Session, cell_ids: list[int]) -> None:
     `save` writes their new places: a cell is unique per address, and cells shifting
     or sorting past one another would otherwise collide half-way through the writes."""
     if cell_ids:
-        m = _mark(s)
-        _cursor(s).executemany(
+        m = mark(s)
+        cursor(s).executemany(
             f"UPDATE sheets_cell SET row = -id WHERE id = {m}", [[i] for i in cell_ids]
         )
 
@@ -202,9 +213,9 @@ def park(s: Session, cell_ids: list[int]) -> None:
 def _bulk_update(s: Session, updates: list[dict[str, Any]]) -> None:
     """UPDATE many cell rows in one DB-API executemany (an edit's dozen rows too: through
     SQLAlchemy they cost a tenth of a millisecond more)."""
-    m = _mark(s)
+    m = mark(s)
     sql = f"UPDATE sheets_cell SET {', '.join(f'{c} = {m}' for c in _COLS)} WHERE id = {m}"
-    _cursor(s).executemany(sql, [[u[f"v_{c}"] for c in _COLS] + [u["_id"]] for u in updates])
+    cursor(s).executemany(sql, [[u[f"v_{c}"] for c in _COLS] + [u["_id"]] for u in updates])
 
 
 def save(s: Session, b: Book) -> int:

@@ -16,6 +16,7 @@ from officegym.apps.org.models import Person
 from officegym.apps.sheets import pivots, store
 from officegym.apps.sheets.access import require_edit
 from officegym.apps.sheets.cells import settle
+from officegym.apps.sheets.columns import Values
 from officegym.apps.sheets.compiler import compile_formula
 from officegym.apps.sheets.engine import Book, CellState
 from officegym.apps.sheets.history import record
@@ -64,7 +65,7 @@ def _reposition(b: Book, sid: int, axis: str, at: int, count: int) -> list[int]:
     sheet.cells = moved
     for r, c in list(moved):
         b.own(sid, r, c)  # the cells move: this book's own copies from now on
-    sheet.values = {k: st.value for k, st in moved.items() if st.value is not None}
+    sheet.values = Values({k: st.value for k, st in moved.items() if st.value is not None})
     sheet.max_row = max((k[0] for k in moved), default=0)
     sheet.max_col = max((k[1] for k in moved), default=0)
     return shifted

@@ -8,8 +8,10 @@ import functools
 import operator
 import re
 from collections.abc import Callable, Sequence
+from itertools import compress, repeat
 
 from officegym.apps.sheets import budget
+from officegym.apps.sheets.columns import Values
 from officegym.apps.sheets.runtime import Rng, is_array
 from officegym.apps.sheets.values import (
     COMPARISONS,
@@ -21,7 +23,7 @@ from officegym.apps.sheets.values import (
     parse_number,
 )
 
-__all__ = ["matcher", "matching_positions"]
+__all__ = ["column_mask", "count_matching", "matcher", "matching_positions"]
 
 _OPS = ("<=", ">=", "<>", "<", ">", "=")
 
@@ -42,14 +44,20 @@ def _wildcard(text: str) -> re.Pattern[str] | None:
 
 
 @functools.lru_cache(maxsize=1024)
-def _text_matcher(criterion: str) -> Callable[[Value], bool]:
+def _split(criterion: str) -> tuple[str, str, float | None]:
+    """A text criterion's operator ('' for none), operand, and the operand as a number."""
     op = next((o for o in _OPS if criterion.startswith(o)), "")
     operand = criterion[len(op) :]
+    return op, operand, parse_number(operand) if operand else None
+
+
+@functools.lru_cache(maxsize=1024)
+def _text_matcher(criterion: str) -> Callable[[Value], bool]:
+    op, operand, number = _split(criterion)
     if operand == "" and op in ("", "="):
         return lambda v: v is None or v == ""
     if operand == "" and op == "<>":
         return lambda v: v is not None and v != ""
-    number = parse_number(operand)
     if number is None and operand.upper() in ("TRUE", "FALSE"):
         flag = operand.upper() == "TRUE"
         return _compare_with(op or "=", flag, lambda v: isinstance(v, bool))
@@ -92,6 +100,17 @@ def _compare_with(
     return lambda v: same_kind(v) and test(compare(v, target))
 
 
+def _on_numbers(criterion: Value) -> tuple[Callable[[float, float], bool], float] | None:
+    """The comparison and operand a numeric criterion applies to a number (``">50"``,
+    ``"<>3"``, 7.0), for columns known to hold only numbers; None for other criteria."""
+    if type(criterion) is float or type(criterion) is int:
+        return operator.eq, float(criterion)
+    if type(criterion) is not str:
+        return None
+    op, _, number = _split(criterion)
+    return None if number is None else (_NUM_OPS[op or "="], number)
+
+
 def matcher(criterion: Value) -> Callable[[Value], bool]:
     """A predicate over cell values for one criterion."""
     if isinstance(criterion, XlError):
@@ -130,20 +149,60 @@ def _matches(
     return found
 
 
-def _column_positions(pairs: Sequence[tuple[Rng, Value]]) -> tuple[list[tuple[int, int]], int, int]:
-    """`matching_positions` for single-column ranges, without sets."""
+def _hits(rng: Rng, criterion: Value, test: Callable[[Value], bool]) -> list[bool]:
+    """`test` over the range's (one) column, remembered by the sheet's store until the
+    column changes (`Values.remembered`): a criterion over a column no edit touched is
+    not tested again."""
+    column = rng.column(0)
+    vals = rng.book.values_of(rng.sid)
+    if type(vals) is not Values or len(column) < 64:
+        return _tested(rng, column, criterion, test)
+    key = (rng.r1, len(column), type(criterion), criterion)
+    return vals.remembered(rng.c1, key, lambda: _tested(rng, column, criterion, test))
+
+
+def _tested(
+    rng: Rng, column: list[Value], criterion: Value, test: Callable[[Value], bool]
+) -> list[bool]:
+    """`test` over `column` (the range's). A numeric criterion over a column of numbers
+    but a few is the comparison alone, in C, the few tested one by one."""
+    fast = _on_numbers(criterion)
+    odd = rng.odd(len(column)) if fast is not None else None
+    if fast is None or odd is None:
+        return list(map(test, column))
+    kept = [column[i] for i in odd]
+    for i in odd:
+        column[i] = 0.0
+    hits = list(map(fast[0], column, repeat(fast[1])))
+    for i, v in zip(odd, kept, strict=True):
+        hits[i] = test(v)
+    return hits
+
+
+def _column_mask(pairs: Sequence[tuple[Rng, Value]]) -> list[bool]:
+    """Whether each row of single-column ranges matches every pair (their shapes equal)."""
     rows = pairs[0][0].rows
     keep: list[bool] | None = None
     for rng, criterion in pairs:
         if rng.rows != rows:
             raise Raise(VALUE)
         test = matcher(criterion)
-        column = rng.column(0)
-        hits = list(map(test, column))
+        hits = _hits(rng, criterion, test)
         if len(hits) < rows:
             hits.extend([test(None)] * (rows - len(hits)))
         keep = hits if keep is None else [a and b for a, b in zip(keep, hits, strict=True)]
-    return [(i, 0) for i, k in enumerate(keep or ()) if k], rows, 1
+    return keep or []
+
+
+def column_mask(pairs: Sequence[tuple[object, Value]]) -> list[bool] | None:
+    """`matching_positions` as one flag per row when every range is a single column
+    (None otherwise): for the -IF functions to pick their values by `itertools.compress`."""
+    for rng, _ in pairs:
+        if isinstance(rng, XlError):
+            raise Raise(rng)
+    if all(isinstance(r, Rng) and r.cols == 1 for r, _ in pairs):
+        return _column_mask(pairs)  # type: ignore[arg-type]
+    return None
 
 
 def matching_positions(
@@ -155,7 +214,8 @@ def matching_positions(
         if isinstance(rng, XlError):
             raise Raise(rng)
     if all(isinstance(r, Rng) and r.cols == 1 for r, _ in pairs):
-        return _column_positions(pairs)  # type: ignore[arg-type]
+        keep = _column_mask(pairs)  # type: ignore[arg-type]
+        return list(zip(compress(range(len(keep)), keep), repeat(0))), len(keep), 1
     first = pairs[0][0]
     if isinstance(first, Rng):
         rows, cols = first.rows, first.cols
@@ -185,7 +245,8 @@ def count_matching(pairs: Sequence[tuple[object, Value]]) -> int:
     sheet stores (``COUNTIF(A:Z,"<>x")`` counts the blanks by arithmetic)."""
     ranges = [r for r, _ in pairs if isinstance(r, Rng)]
     if len(ranges) != len(pairs) or not all(r.sparse() for r in ranges):
-        return len(matching_positions(pairs)[0])
+        keep = column_mask(pairs)
+        return len(matching_positions(pairs)[0]) if keep is None else len(list(filter(None, keep)))
     shape = (ranges[0].rows, ranges[0].cols)
     if any((r.rows, r.cols) != shape for r in ranges):
         raise Raise(VALUE)

@@ -62,6 +62,8 @@ def exact_position(
     """Index of the first (or last) item equal to `x` (text ignoring case, with * ? ~)."""
     pattern = _wildcard(x) if wildcards and isinstance(x, str) else None
     order = range(len(items) - 1, -1, -1) if reverse else range(len(items))
+    if pattern is None and type(x) is float and not reverse and x == x:
+        return _first_number(x, items)
     if pattern is None and type(x) is float:  # the common case, without per-item compare
         return next((i for i in order if type(items[i]) is float and items[i] == x), None)
     if pattern is None and isinstance(x, str):
@@ -75,6 +77,19 @@ def exact_position(
         elif v is not None and _same_kind(v, x) and compare(v, x) == 0:
             return i
     return None
+
+
+def _first_number(x: float, items: list[Value]) -> int | None:
+    """Index of the first number equal to `x` (not NaN): `list.index` searches in C, and a
+    hit that is not a number (TRUE equals 1.0 in Python) searches on past it."""
+    i = -1
+    while True:
+        try:
+            i = items.index(x, i + 1)
+        except ValueError:
+            return None
+        if type(items[i]) is float:
+            return i
 
 
 def approx_position(x: Value, items: list[Value], descending: bool = False) -> int | None:

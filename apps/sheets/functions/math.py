@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+import operator
+from collections import deque
+from collections.abc import Callable, Iterator
 from decimal import ROUND_CEILING, ROUND_DOWN, ROUND_FLOOR, ROUND_HALF_UP, ROUND_UP, Decimal
+from itertools import accumulate, compress, repeat
+from operator import itemgetter
 
 from officegym.apps.sheets.functions import fn, numbers
-from officegym.apps.sheets.functions.criteria import matching_positions
+from officegym.apps.sheets.functions.criteria import column_mask, matching_positions
 from officegym.apps.sheets.runtime import Ctx, Rng, is_array
 from officegym.apps.sheets.values import DIV0, NUM, VALUE, Raise, Value, XlError, as_number
 
@@ -54,7 +58,11 @@ def sumproduct(ctx: Ctx, *args: object) -> float:
     if len(ranges) == len(args) and any(a.sparse() for a in ranges):
         return _sumproduct_sparse(ranges)
     if all(isinstance(a, Rng) and a.cols == 1 for a in args):
-        return _sumproduct_columns([a.cells() for a in args])  # type: ignore[union-attr]
+        columns = [a.cells() for a in args]  # type: ignore[union-attr]
+        odds = [a.odd(len(c)) for a, c in zip(args, columns, strict=True)]  # type: ignore[union-attr]
+        if all(odd is not None for odd in odds):
+            return _sum_in_order(columns, odds)  # type: ignore[arg-type]
+        return _sumproduct_columns(columns)
     grids = [_grid(a) for a in args]
     rows = min(len(g) for g in grids) if grids else 0
     total = 0.0
@@ -87,6 +95,23 @@ def _sumproduct_sparse(ranges: list[Rng]) -> float:
             p *= w if type(w) is float else 0.0
         total += p
     return total
+
+
+def _sum_in_order(columns: list[list[Value]], odds: list[list[int]]) -> float:
+    """`_sumproduct_columns` for columns whose non-numbers are known (`odds`, offsets):
+    those are errors (raised) or 0, then the same products are added in the same order
+    from 0.0, in C, so the same float results."""
+    for col, odd in zip(columns, odds, strict=True):
+        for i in odd:
+            if type(col[i]) is XlError:
+                raise Raise(col[i])  # type: ignore[arg-type]
+    for col, odd in zip(columns, odds, strict=True):
+        for i in odd:
+            col[i] = 0.0
+    products: Iterator[Value] = iter(columns[0])
+    for col in columns[1:]:
+        products = map(operator.mul, products, col)
+    return deque(accumulate(products, initial=0.0), maxlen=1)[0]
 
 
 def _sumproduct_columns(columns: list[list[Value]]) -> float:
@@ -314,18 +339,33 @@ def lcm(ctx: Ctx, *args: object) -> float:
     return float(out)
 
 
+def _matched(target: object, crit: list[tuple[object, Value]]) -> list[Value]:
+    """The values of `target` where every criterion matches, in row order (blanks past
+    the sheet's used rows may be left out: every caller skips blanks)."""
+    if isinstance(target, Rng) and target.cols == 1:
+        keep = column_mask(crit)
+        if keep is not None:
+            return list(compress(target.column(0), keep))
+    hits, _, _ = matching_positions(crit)
+    return _target(target, hits)
+
+
 def _target(rng: object, hits: list[tuple[int, int]]) -> list[Value]:
     """The values of `rng` at the matching offsets."""
     if isinstance(rng, Rng):
         if rng.cols == 1:
             column = rng.column(0)
-            return [column[i] if i < len(column) else None for i, _ in hits]
+            last = max(map(itemgetter(0), hits), default=-1)
+            column.extend(repeat(None, last + 1 - len(column)))  # rows past the sheet: blank
+            return list(map(column.__getitem__, map(itemgetter(0), hits)))
         return [rng.value_at(rng.r1 + i, rng.c1 + j) for i, j in hits]
     grid = rng if is_array(rng) else [[rng]]
     return [grid[i][j] for i, j in hits]  # type: ignore[index]
 
 
 def _sum_numbers(vals: list[Value]) -> float:
+    if list(map(type, vals)).count(float) == len(vals):
+        return math.fsum(vals)  # type: ignore[arg-type]
     nums = [v for v in vals if type(v) is float or type(v) is int]  # bools are not numbers
     if len(nums) != len(vals):
         for v in vals:
@@ -338,8 +378,8 @@ def _sum_numbers(vals: list[Value]) -> float:
 def sumif(ctx: Ctx, rng: object, criterion: object, sum_range: object = None) -> float:
     from officegym.apps.sheets.functions import scalar
 
-    hits, _, _ = matching_positions([(rng, scalar(criterion, ctx))])
-    return _sum_numbers(_target(sum_range if sum_range is not None else rng, hits))
+    crit = [(rng, scalar(criterion, ctx))]
+    return _sum_numbers(_matched(sum_range if sum_range is not None else rng, crit))
 
 
 @fn("SUMIFS", 3, None, mode="raw")
@@ -350,8 +390,7 @@ def sumifs(ctx: Ctx, sum_range: object, *pairs: object) -> float:
         raise Raise(VALUE)
     crit = [(pairs[i], scalar(pairs[i + 1], ctx)) for i in range(0, len(pairs), 2)]
     _check_shape(sum_range, crit)
-    hits, _, _ = matching_positions(crit)
-    return _sum_numbers(_target(sum_range, hits))
+    return _sum_numbers(_matched(sum_range, crit))
 
 
 def _check_shape(target: object, crit: list[tuple[object, Value]]) -> None:

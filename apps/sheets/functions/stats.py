@@ -8,8 +8,8 @@ import statistics
 from collections import Counter
 
 from officegym.apps.sheets.functions import fn, numbers, scalar, values_of
-from officegym.apps.sheets.functions.criteria import count_matching, matching_positions
-from officegym.apps.sheets.functions.math import _check_shape, _target
+from officegym.apps.sheets.functions.criteria import count_matching
+from officegym.apps.sheets.functions.math import _check_shape, _matched
 from officegym.apps.sheets.runtime import Ctx, Rng, is_array
 from officegym.apps.sheets.values import DIV0, NA, NUM, VALUE, Raise, Value, XlError, as_number
 
@@ -113,8 +113,9 @@ def _pairs(ctx: Ctx, pairs: tuple[object, ...]) -> list[tuple[object, Value]]:
 
 def _matched_numbers(target: object, crit: list[tuple[object, Value]]) -> list[float]:
     _check_shape(target, crit)
-    hits, _, _ = matching_positions(crit)
-    vals = _target(target, hits)
+    vals = _matched(target, crit)
+    if list(map(type, vals)).count(float) == len(vals):
+        return vals  # type: ignore[return-value]
     for v in vals:
         if isinstance(v, XlError):
             raise Raise(v)

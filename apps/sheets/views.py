@@ -33,6 +33,7 @@ __all__ = [
     "grid",
     "kept_rows",
     "parse_selection",
+    "posted",
     "window_origin",
 ]
 
@@ -137,9 +138,25 @@ def _matching_rows(data: Any, col: int, condition: str, start: int) -> list[int]
     return [r for r in range(start, data.max_row + 1) if test(data.values.get((r, col)))]
 
 
-def grid(s: Session, actor: Person, wb: Workbook, args: Mapping[str, str]) -> Grid:
-    """The window of the sheet `args` name (``sheet``, ``at``: top-left, ``sel``: the
-    selection, ``filter_col`` + ``filter``: show only matching rows below row 1)."""
+@dataclass
+class _Frame:
+    """Where a window is: its sheet (and book), selection, rows and columns shown."""
+
+    sheet: Sheet
+    book: Any
+    sel: Area
+    top: int
+    left: int
+    columns: list[int]
+    rows: list[int]
+    filter: tuple[str, str] | None = None
+    hits: list[int] = field(default_factory=list)
+    kept: list[int] = field(default_factory=list)
+
+
+def _frame(s: Session, wb: Workbook, args: Mapping[str, str]) -> _Frame:
+    """The window `args` name (``sheet``, ``at``: top-left, ``sel``: the selection,
+    ``filter_col`` + ``filter``: show only matching rows below row 1)."""
     sheet = sheets.sheet_named(s, wb, args.get("sheet"))
     book = sheets.book(s, wb.id)
     data = book.sheets[sheet.id]
@@ -147,31 +164,47 @@ def grid(s: Session, actor: Person, wb: Workbook, args: Mapping[str, str]) -> Gr
     at = parse_selection(args.get("at"), sel) if args.get("at") else None
     top, left = window_origin(sel, at)
     columns = list(range(left, min(left + COLS, MAX_COLS + 1)))
-    shown_rows = list(range(top, min(top + ROWS, MAX_ROWS + 1)))
-    g_filter, matched, hits, kept = None, None, [], []
+    frame = _Frame(
+        sheet, book, sel, top, left, columns, list(range(top, min(top + ROWS, MAX_ROWS + 1)))
+    )
     if args.get("filter_col"):
         col = col_index(args["filter_col"].strip().upper()) if args["filter_col"].isalpha() else 0
         if not 1 <= col <= MAX_COLS:
             raise Invalid(f"filter column {args['filter_col']!r} is not a column letter")
         hits = _matching_rows(data, col, args.get("filter", ""), max(2, top))
-        g_filter, matched = (col_letters(col), args.get("filter", "")), len(hits)
-        kept = kept_rows(args.get("keep", ""))
-        hits = sorted(set(hits) | {r for r in kept if max(2, top) <= r <= data.max_row})
-        shown_rows = ([1] if top <= 1 else []) + hits[: ROWS - 1]
-    locked = _pivot_areas(s, wb, sheet)
+        frame.filter, frame.hits = (col_letters(col), args.get("filter", "")), hits
+        frame.kept = kept_rows(args.get("keep", ""))
+        shown = sorted(set(hits) | {r for r in frame.kept if max(2, top) <= r <= data.max_row})
+        frame.rows = ([1] if top <= 1 else []) + shown[: ROWS - 1]
+    return frame
+
+
+def grid(s: Session, actor: Person, wb: Workbook, args: Mapping[str, str]) -> Grid:
+    """The window of the sheet `args` name (see `_frame`), its cells as shown."""
+    f = _frame(s, wb, args)
+    sid, data, sel = f.sheet.id, f.book.sheets[f.sheet.id], f.sel
+    locked = _pivot_areas(s, wb, f.sheet)
     rows = [
-        (r, [_view(book, sheet.id, r, c, _inside(locked, r, c)) for c in columns])
-        for r in shown_rows
+        (r, [_view(f.book, sid, r, c, _inside(locked, r, c)) for c in f.columns]) for r in f.rows
     ]
-    letters = [col_letters(c) for c in columns]
+    letters = [col_letters(c) for c in f.columns]
     used = (data.max_row, data.max_col)
-    counted = hits if g_filter else range(sel.r1, min(sel.r2, data.max_row) + 1)
+    counted = f.hits if f.filter else range(sel.r1, min(sel.r2, data.max_row) + 1)
     summary = (
         _summary(data, sel, [r for r in counted if sel.r1 <= r <= sel.r2]) if sel.size > 1 else None
     )
-    window = Grid(sheet, top, left, rows, letters, sel, used, g_filter, matched, summary)
-    window.kept = kept
+    matched = len(f.hits) if f.filter else None
+    window = Grid(f.sheet, f.top, f.left, rows, letters, sel, used, f.filter, matched, summary)
+    window.kept = f.kept
     return window
+
+
+def posted(s: Session, wb: Workbook, args: Mapping[str, str]) -> tuple[Sheet, list[CellView]]:
+    """The cells of the window `args` name that `args` also posts a value for (by their
+    ids, ``b5``): what a save of the grid compares with what was typed."""
+    f = _frame(s, wb, args)
+    found = [(r, c) for r in f.rows for c in f.columns if a1(r, c).lower() in args]
+    return f.sheet, [_view(f.book, f.sheet.id, r, c, False) for r, c in found]
 
 
 def kept_rows(text: str) -> list[int]:

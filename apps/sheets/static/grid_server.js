@@ -1,7 +1,8 @@
 /* The grid's saves: commits, toolbar buttons, the formula bar, the fill handle and paste
  * POST the page's own form fields to the same endpoints as without scripts (fetch, one
- * request at a time); the page the server answers with updates this one, so the window
- * and the selection stay where they are. While a request is under way the grid is
+ * request at a time); asked so (X-Grid-Window), the server answers with the window itself
+ * instead of redirecting to the page, and that updates this one, so the window and the
+ * selection stay where they are. While a request is under way the grid is
  * aria-busy. Loaded after grid.js, whose OfficegymGrid it extends.
  */
 (function () {
@@ -17,7 +18,7 @@
     if (pending > 0) grid.setAttribute("aria-busy", "true"); else grid.removeAttribute("aria-busy");
   }
   function send(url, data, posted, options) {
-    /* POST a form's fields; the page it redirects to updates this one (cells edited since
+    /* POST a form's fields; the window it answers with updates this one (cells edited since
      * and not in `posted` keep what was typed; `options.select`: select what the answer
      * selects, as a paste selects the pasted range). Queued: one request at a time. */
     data.set("sel", G.rangeA1());
@@ -25,7 +26,8 @@
     data.set("sheet", G.sheet);
     busy(true);
     var run = function () {
-      return fetch(url, { method: "POST", body: data, credentials: "same-origin" })
+      return fetch(url, { method: "POST", body: data, credentials: "same-origin",
+                          headers: { "X-Grid-Window": "1" } })
         .then(function (res) { return res.text(); })
         .then(function (html) { absorb(html, posted || {}, options || {}); })
         .catch(function (err) { flashes([["error", "Not saved: " + err]]); })

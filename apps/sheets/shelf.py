@@ -14,8 +14,9 @@ shelved at, checked by one cheap read per request, the workbook's *stamp*:
   process wrote it and however often the world was reset.
 
 A session shelves a book it loaded before writing anything in its transaction
-(`memo.wrote`), or, after committing, the books its writes left saved; a session that
-has written reads no shelved book until it commits or rolls back. The shelf is locked
+(`memo.wrote`), and a request's session, once committed, the books it saved (holding
+the workbook's turn); a session that has written reads no shelved book until it
+commits or rolls back. The shelf is locked
 for threads and holds at most `SIZE` workbooks per world (least recently used go).
 ``OFFICEGYM_SHELF_CHECK=1`` compares every shelved book taken with a fresh load (tests).
 """
@@ -35,12 +36,14 @@ from sqlalchemy.orm import Session
 from officegym import memo
 from officegym.apps.sheets.engine import Book
 
-__all__ = ["SIZE", "Shelf", "fetch", "same"]
+__all__ = ["SIZE", "Shelf", "fetch", "same", "saved", "stamp"]
 
 SIZE = 8  # workbooks per world
 Stamp = tuple[Any, ...]
 _KEY = "sheets.shelf"  # in the world's directory (shared by its sessions)
 _PENDING = "sheets.shelf.pending"  # session.info: books to shelve once the commit is done
+_SAVED = "sheets.shelf.saved"  # session.info: workbooks whose books the transaction saved
+_BOOKS = "sheets.books"  # session.info: a request's books (`store`)
 _CHECK = os.environ.get("OFFICEGYM_SHELF_CHECK") == "1"
 _TOKENS = itertools.count(-1, -1)  # new owner tokens, apart from the engine's (positive)
 
@@ -130,17 +133,27 @@ def fetch(s: Session, workbook_id: int, load: Callable[[], Book]) -> Book:
     return book
 
 
+def saved(s: Session, workbook_id: int) -> None:
+    """The session's transaction saved the workbook's book (`store.save`): it holds the
+    workbook's turn (`access.require_edit`), so its book is what the database will hold."""
+    s.info.setdefault(_SAVED, set()).add(workbook_id)
+
+
 @event.listens_for(Session, "before_commit")
 def _before_commit(s: Session) -> None:
-    """Stamp the books a writing session leaves saved (read inside its transaction)."""
+    """Stamp the books the transaction saved (read inside it), to shelve once committed.
+    Only a request's books: a tool runner's session keeps its books across transactions,
+    trusting that nobody else writes its world, which a shared shelf must not trust."""
     s.info.pop(_PENDING, None)
-    books = s.info.get("sheets.books") or (s.info.get("memo") or {}).get("sheets.books")
-    if not books or not memo.wrote(s) or _shelf(s) is None:
+    done = s.info.pop(_SAVED, None)
+    books = s.info.get(_BOOKS)
+    if not done or not books or s.info.get("memo") is not None or _shelf(s) is None:
         return
     pending = []
-    for workbook_id, book in books.items():
-        if book.dirty or book.removed:
-            continue  # changed and not saved: not what the database holds
+    for workbook_id in done:
+        book = books.get(workbook_id)
+        if book is None or book.dirty or book.removed:
+            continue  # dropped, or changed and not saved: not what the database holds
         at = stamp(s, workbook_id)
         if at is not None:
             pending.append((workbook_id, at, book))
@@ -159,6 +172,7 @@ def _after_commit(s: Session) -> None:
 @event.listens_for(Session, "after_soft_rollback")
 def _after_rollback(s: Session, _previous: Any) -> None:
     s.info.pop(_PENDING, None)
+    s.info.pop(_SAVED, None)
 
 
 def same(a: Book, b: Book) -> bool:

@@ -253,4 +253,5 @@ def save(s: Session, b: Book) -> int:
     b.dirty.clear()
     b.removed.clear()
     memo.changed(s, Cell)
+    shelf.saved(s, b.workbook_id)
     return len(updates) + len(inserts) + len(deletes)

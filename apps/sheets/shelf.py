@@ -38,7 +38,7 @@ from officegym.apps.sheets.engine import Book
 
 __all__ = ["SIZE", "Shelf", "fetch", "same", "saved", "stamp"]
 
-SIZE = 8  # workbooks per world
+SIZE = 4  # workbooks per world (an env process may hold many worlds)
 Stamp = tuple[Any, ...]
 _KEY = "sheets.shelf"  # in the world's directory (shared by its sessions)
 _PENDING = "sheets.shelf.pending"  # session.info: books to shelve once the commit is done

@@ -33,7 +33,9 @@
         .catch(function (err) { flashes([["error", "Not saved: " + err]]); })
         .finally(function () { busy(false); });
     };
-    state.queue = state.queue.then(run, run);
+    /* nothing else under way: sent at once, before the key's handler moves the selection
+     * and redraws (the request is built already) */
+    state.queue = pending === 1 ? run() : state.queue.then(run, run);
     return state.queue;
   }
   function copyCell(src, posted) {
@@ -43,15 +45,19 @@
     var editing = state.mode !== "ready" && el === G.cellAt(state.anchor);
     var typed = dirty(el) && posted[el.name] !== el.value;
     saved[el.id] = src.getAttribute("value") || "";
-    if (!editing && !typed) el.value = saved[el.id];
+    if (!editing && !typed && el.value !== saved[el.id]) el.value = saved[el.id];
+    /* only what differs is written: a window is 250 cells, and every write of an
+     * attribute or class makes the browser check the page's styles again */
     ["input", "n", "anchor", "spill"].forEach(function (k) {
-      if (src.dataset[k] !== undefined) el.dataset[k] = src.dataset[k]; else delete el.dataset[k];
+      var v = src.dataset[k];
+      if (v === el.dataset[k]) return;
+      if (v !== undefined) el.dataset[k] = v; else delete el.dataset[k];
     });
-    if (src.title) el.title = src.title; else el.removeAttribute("title");
-    el.readOnly = src.readOnly;
-    var keep = el.parentNode.classList.contains("sel");
-    el.parentNode.className = src.parentNode.className.replace(/\bsel\b/, "").trim();
-    if (keep) el.parentNode.classList.add("sel");
+    if (el.title !== src.title) { if (src.title) el.title = src.title; else el.removeAttribute("title"); }
+    if (el.readOnly !== src.readOnly) el.readOnly = src.readOnly;
+    var td = el.parentNode, cls = src.parentNode.className.replace(/\bsel\b/, "").trim();
+    if (td.classList.contains("sel")) cls = cls ? cls + " sel" : "sel";
+    if (td.className !== cls) td.className = cls;
   }
   function absorb(html, posted, options) {
     var doc = new DOMParser().parseFromString(html, "text/html");

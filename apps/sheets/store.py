@@ -250,8 +250,14 @@ def save(s: Session, b: Book) -> int:
         stmt = insert(_CELL).returning(_CELL.c.id, sort_by_parameter_order=True)
         for state, (new_id,) in zip(new_states, conn.execute(stmt, inserts), strict=True):
             state.id = new_id
+    _written(s, b)
+    return len(updates) + len(inserts) + len(deletes)
+
+
+def _written(s: Session, b: Book) -> None:
+    """The book holds what the database now does: nothing is left to write, and the
+    session's memo and the world's shelf are told."""
     b.dirty.clear()
     b.removed.clear()
     memo.changed(s, Cell)
     shelf.saved(s, b.workbook_id)
-    return len(updates) + len(inserts) + len(deletes)

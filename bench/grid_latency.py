@@ -4,8 +4,9 @@ A person clicks a cell of the seeded "Orders 2025" workbook (200 orders, a formu
 column would recalculate through the same path), types a number and presses Enter;
 the time measured runs from the Enter key to the moment the grid has saved the cell
 and shown the server's answer (the grid is ``aria-busy`` meanwhile), which includes
-the fetch POST, the service's write and recalculation, the redirect to the window
-and copying its cells into the page. Prints each run and the median.
+the fetch POST, the service's write and recalculation (on the workbook the world keeps
+loaded, `apps/sheets/shelf.py`), the window the server answers with and copying its
+cells into the page. Prints each run and the median.
 
     python bench/grid_latency.py [--runs 7]
 """

@@ -7,6 +7,10 @@ outlive commits. It stays exact for the session's own writes: a kind is dropped
 whenever the session flushes a new, changed or deleted row of a model it watches,
 and everything is dropped on rollback. Other sessions (web requests, tests) just run
 the look-up.
+
+Every session also notes whether its open transaction wrote rows through these hooks
+(`wrote`): a cache shared between sessions (`apps/sheets/shelf.py`) trusts only what a
+session reads before it writes anything of its own.
 """
 
 from __future__ import annotations
@@ -17,9 +21,10 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.orm import Session, UOWTransaction
 
-__all__ = ["changed", "enable", "forget", "recall", "watch"]
+__all__ = ["changed", "enable", "forget", "recall", "watch", "wrote"]
 
 _INFO_KEY = "memo"
+_WROTE = "og_wrote"  # session.info: the open transaction wrote rows
 _WATCHED: dict[type, set[str]] = {}  # model class -> memo kinds that depend on it
 _MISSING = object()
 
@@ -57,8 +62,15 @@ def forget(s: Session, kind: str | None = None) -> None:
             memos.pop(kind, None)
 
 
+def wrote(s: Session) -> bool:
+    """Whether the session's open transaction has written rows (through `officegym.writes`,
+    an app's bulk writes that report to `changed`, or an ORM flush)."""
+    return _WROTE in s.info
+
+
 def changed(s: Session, model: type) -> None:
     """Rows of `model` were written: drop the kinds of memo that depend on them."""
+    s.info[_WROTE] = True
     if s.info.get(_INFO_KEY):
         for kind in _WATCHED.get(model, ()):
             forget(s, kind)
@@ -66,12 +78,21 @@ def changed(s: Session, model: type) -> None:
 
 @event.listens_for(Session, "after_flush")
 def _after_flush(s: Session, _flush: UOWTransaction) -> None:
+    if s.new or s.dirty or s.deleted:
+        s.info[_WROTE] = True
     if not s.info.get(_INFO_KEY):
         return
     for instance in (*s.new, *s.dirty, *s.deleted):
         changed(s, type(instance))
 
 
+@event.listens_for(Session, "after_commit")
+def _after_commit(s: Session) -> None:
+    s.info.pop(_WROTE, None)
+
+
 @event.listens_for(Session, "after_soft_rollback")
-def _after_rollback(s: Session, _previous: Any) -> None:
+def _after_rollback(s: Session, previous: Any) -> None:
     forget(s)
+    if previous.parent is None:  # the whole transaction (not a savepoint) was rolled back
+        s.info.pop(_WROTE, None)

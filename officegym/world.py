@@ -200,6 +200,7 @@ class World:
         self.url = url
         self.clock = SimClock(image.start)
         self._directory: dict[str, object] = {}  # org look-ups, filled on first use
+        self.generation = 0  # bumped as reset and rewind replace the database: caches check it
         path = _file_path(url)
         kept = path is not None and not fresh and os.path.exists(path)
         if path is not None and not kept:
@@ -240,6 +241,7 @@ class World:
         """Restore the seeded state and rewind the simulated clock (in memory, in a served
         SQLite file, or on a database server)."""
         self.clock.reset(self.image.start)
+        self.generation += 1  # before and after: a read during the restore is of neither
         if _file_path(self.url) is not None:
             _restore_file(self.engine, self.image.data)
             record_identity(self.engine, self.image.identity)
@@ -247,6 +249,7 @@ class World:
             restore(self.engine, self.image.data)
         else:
             _load_rows(self.engine, self.initial_engine)
+        self.generation += 1
 
     def changed_rows(self) -> int:
         """How many rows differ from the seeded state (0: the world is fresh). A grade
@@ -271,15 +274,18 @@ class World:
 
     def rewind(self, point: Checkpoint) -> None:
         """Put the database and the clock back as they were at `point`."""
+        self.generation += 1
         restore(self.engine, point.data)
+        self.generation += 1
         self.clock.reset(point.start)
         self.clock.ticks = point.ticks
 
     def session(self) -> Session:
-        """A new session on this world; it carries the world's clock."""
+        """A new session on this world; it carries the world's clock (and the world, whose
+        `generation` caches of its content check)."""
         return Session(
             self._writer,
-            info={"clock": self.clock, "directory": self._directory},
+            info={"clock": self.clock, "directory": self._directory, "world": self},
             expire_on_commit=False,
         )
 

@@ -6,6 +6,7 @@ person types. TEXT() formats with the same code."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -131,6 +132,13 @@ def format_value(v: Value, fmt: str | None) -> str:
         return v
     if not fmt or fmt.lower() == "general" or fmt == "@":
         return general(v)
+    return _formatted(v, fmt)
+
+
+@functools.lru_cache(maxsize=8192, typed=True)
+def _formatted(v: float, fmt: str) -> str:
+    """A number in a format code (remembered: a grid page shows the same few hundred
+    formatted values on every request)."""
     try:
         return _date(fmt, v) if is_date_format(fmt) else _number(fmt, v)
     except (ValueError, OverflowError, KeyError):

@@ -12,13 +12,14 @@ so ``fill('b10', '=SUM(B2:B9)')`` then ``click('grid-save')`` types a formula.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, flash, g, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
 from officegym.apps.org import service as org
-from officegym.apps.sheets import grid_memory, views
+from officegym.apps.sheets import grid_html, grid_memory, views
 from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets.formats import PRESETS
 from officegym.apps.sheets.models import Workbook
@@ -28,18 +29,39 @@ from officegym.web import flash_errors
 
 bp = Blueprint("sheets", __name__, template_folder="templates", static_folder="static")
 bp.add_app_template_filter(col_letters, "col")
+bp.add_app_template_global(grid_html.row_cells, "grid_cells")
 KEEP = ("sheet", "at", "sel", "filter_col", "filter", "keep", "formulas")
+WINDOW_HEADER = "X-Grid-Window"  # sent by grid_server.js: answer a save with the window
 
 
 def workbook(wb_id: int) -> Workbook:
     return sheets.find_workbook(g.db, g.actor, wb_id)
 
 
-def back(wb: Workbook, **changes: Any) -> BaseResponse:
-    """Redirect to the grid with the form's window and selection (some changed)."""
+def back(wb: Workbook, **changes: Any) -> BaseResponse | str:
+    """Redirect to the grid with the form's window and selection (some changed); a
+    script's save (`WINDOW_HEADER`) is answered with that window itself, sparing the
+    browser a second request and the server the whole page."""
     params = {k: request.form.get(k) for k in KEEP if request.form.get(k)}
     params.update({k: v for k, v in changes.items() if v is not None})
+    if request.headers.get(WINDOW_HEADER) == "1":
+        return render(
+            "sheets/grid_window.html",
+            wb=wb,
+            g_=_window(wb, params),
+            role=sheets.role_of(g.db, g.actor, wb),
+            formulas=params.get("formulas") == "1",
+        )
     return redirect(url_for("sheets.grid", wb_id=wb.id, **params))
+
+
+def _window(wb: Workbook, args: Mapping[str, str]) -> views.Grid:
+    """The window `args` name; one they name wrongly is flashed, and the sheet shown."""
+    try:
+        return views.grid(g.db, g.actor, wb, args)
+    except Invalid as exc:
+        flash(exc.message, "error")
+        return views.grid(g.db, g.actor, wb, {"sheet": args.get("sheet", "")})
 
 
 def render(template: str, **context: Any) -> str:
@@ -80,11 +102,7 @@ def grid(wb_id: int) -> str | BaseResponse:
             url_for("sheets.grid", wb_id=wb.id, **{k: v for k, v in args.items() if k != "tab"})
         )
     args = request.args
-    try:
-        window = views.grid(g.db, g.actor, wb, args)
-    except Invalid as exc:
-        flash(exc.message, "error")
-        window = views.grid(g.db, g.actor, wb, {"sheet": args.get("sheet", "")})
+    window = _window(wb, args)
     grid_memory.remember(session, g.actor.id, wb, window)
     formulas = args.get("formulas") == "1"
     shown = {"formulas": "1"} if formulas else {}
@@ -103,19 +121,18 @@ def grid(wb_id: int) -> str | BaseResponse:
 
 
 @bp.post("/<int:wb_id>/cells")
-def save_cells(wb_id: int) -> BaseResponse:
+def save_cells(wb_id: int) -> BaseResponse | str:
     """Save the grid: cells whose text differs from what they showed are typed in."""
     wb = workbook(wb_id)
-    window = views.grid(g.db, g.actor, wb, request.form)
+    sheet, cells = views.posted(g.db, wb, request.form)
     show_inputs = request.form.get("formulas") == "1"
     changed = {}
-    for _, cells in window.rows:
-        for cell in cells:
-            posted = request.form.get(cell.address.lower())
-            if posted is not None and posted != (cell.input if show_inputs else cell.shown):
-                changed[cell.address] = posted if posted != "" else None
+    for cell in cells:
+        posted = request.form[cell.address.lower()]
+        if posted != (cell.input if show_inputs else cell.shown):
+            changed[cell.address] = posted if posted != "" else None
     with flash_errors():
-        n = sheets.write_cells(g.db, g.actor, wb, changed, sheet=window.sheet.name)
+        n = sheets.write_cells(g.db, g.actor, wb, changed, sheet=sheet.name)
         flash(f"Saved {n} cell{'s' if n != 1 else ''}." if n else "Nothing changed.")
     return back(wb, keep=_kept(list(changed)))
 
@@ -134,7 +151,7 @@ def _kept(edited: list[str]) -> str | None:
 
 
 @bp.post("/<int:wb_id>/formula")
-def save_formula(wb_id: int) -> BaseResponse:
+def save_formula(wb_id: int) -> BaseResponse | str:
     """The formula bar: type its text into the selected cell."""
     wb = workbook(wb_id)
     cell = request.form.get("cell", "")
@@ -147,7 +164,7 @@ def save_formula(wb_id: int) -> BaseResponse:
 
 
 @bp.post("/<int:wb_id>/paste")
-def paste(wb_id: int) -> BaseResponse:
+def paste(wb_id: int) -> BaseResponse | str:
     """Paste at the selection: a range copied (or cut) on a page of this workbook, formulas
     moved as Sheets moves them (``source``, ``cut=1``), or text copied elsewhere, one row a
     line and cells split by tabs (``text``)."""
@@ -232,7 +249,7 @@ def _region(wb: Workbook, sheet: str, sel: Area) -> Area:
 
 
 @bp.post("/<int:wb_id>/action")
-def action(wb_id: int) -> BaseResponse:
+def action(wb_id: int) -> BaseResponse | str:
     """A toolbar button (fill, insert/delete, sort, dedupe, format, clear) on the selection."""
     wb = workbook(wb_id)
     with flash_errors():
@@ -241,7 +258,7 @@ def action(wb_id: int) -> BaseResponse:
 
 
 @bp.post("/<int:wb_id>/sheets")
-def sheet_tabs(wb_id: int) -> BaseResponse:
+def sheet_tabs(wb_id: int) -> BaseResponse | str:
     """Add, rename, freeze or delete a sheet (``op``: add, rename, freeze, delete)."""
     wb = workbook(wb_id)
     op, form = request.form.get("op", ""), request.form

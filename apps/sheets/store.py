@@ -16,6 +16,7 @@ from sqlalchemy import Table, bindparam, event, insert, select
 from sqlalchemy.orm import Session
 
 from officegym import clock, memo
+from officegym.apps.sheets import shelf
 from officegym.apps.sheets.engine import Book, CellState
 from officegym.apps.sheets.models import Cell, NamedRange, Sheet
 from officegym.apps.sheets.values import ERRORS, Value, XlError, serial_of
@@ -161,14 +162,20 @@ def resync(s: Session, b: Book) -> None:
 
 
 def book(s: Session, workbook_id: int) -> Book:
-    """The session's book of a workbook, loaded on first use: a copy of the world's
-    initial book while no sheets row changed since the world was seeded or reset (the
-    change log says so), else from the database."""
+    """The session's book of a workbook, on first use: a fork of the world's shelved book
+    while the database holds its state (`shelf`), else a copy of the world's initial
+    book while no sheets row changed since the world was seeded or reset (the change log
+    says so), else loaded from the database."""
     books = _books(s)
     found = books.get(workbook_id)
     if found is None:
-        found = books[workbook_id] = _initial_copy(s, workbook_id) or load(s, workbook_id)
+        found = books[workbook_id] = shelf.fetch(s, workbook_id, lambda: _fresh(s, workbook_id))
+        found.today = today_serial(s)
     return found
+
+
+def _fresh(s: Session, workbook_id: int) -> Book:
+    return _initial_copy(s, workbook_id) or load(s, workbook_id)
 
 
 _UNTOUCHED = "SELECT 1 FROM og_change WHERE tbl LIKE 'sheets%' LIMIT 1"
@@ -254,7 +261,14 @@ def save(s: Session, b: Book) -> int:
         stmt = insert(_CELL).returning(_CELL.c.id, sort_by_parameter_order=True)
         for state, (new_id,) in zip(new_states, conn.execute(stmt, inserts), strict=True):
             state.id = new_id
+    _written(s, b)
+    return len(updates) + len(inserts) + len(deletes)
+
+
+def _written(s: Session, b: Book) -> None:
+    """The book holds what the database now does: nothing is left to write, and the
+    session's memo and the world's shelf are told."""
     b.dirty.clear()
     b.removed.clear()
     memo.changed(s, Cell)
-    return len(updates) + len(inserts) + len(deletes)
+    shelf.saved(s, b.workbook_id)

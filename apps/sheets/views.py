@@ -34,6 +34,7 @@ __all__ = [
     "grid",
     "kept_rows",
     "parse_selection",
+    "posted",
     "window_origin",
 ]
 
@@ -178,10 +179,27 @@ def _filtered(data: Any, col: int, condition: str, kept: list[int], top: int, r:
     )  # fmt: skip
 
 
-def grid(s: Session, actor: Person, wb: Workbook, args: Mapping[str, str]) -> Grid:
-    """The window of the sheet `args` name (``sheet``, ``at``: top-left, ``sel``: the
-    selection, ``filter_col`` + ``filter``: show only matching rows below row 1, and
-    ``keep``: rows edited under that filter, still shown)."""
+@dataclass
+class _Frame:
+    """Where a window is: its sheet (and book), selection, rows and columns shown, and
+    its filter view (``filter``: column letters and condition) if any."""
+
+    sheet: Sheet
+    book: Any
+    sel: Area
+    top: int
+    left: int
+    columns: list[int]
+    rows: list[int]
+    filter: tuple[str, str] | None = None
+    view: _Filtered | None = None
+    kept: list[int] = field(default_factory=list)
+
+
+def _frame(s: Session, wb: Workbook, args: Mapping[str, str]) -> _Frame:
+    """The window `args` name (``sheet``, ``at``: top-left, ``sel``: the selection,
+    ``filter_col`` + ``filter``: show only matching rows below row 1, and ``keep``: rows
+    edited under that filter, still shown)."""
     sheet = sheets.sheet_named(s, wb, args.get("sheet"))
     book = sheets.book(s, wb.id)
     data = book.sheets[sheet.id]
@@ -189,34 +207,50 @@ def grid(s: Session, actor: Person, wb: Workbook, args: Mapping[str, str]) -> Gr
     at = parse_selection(args.get("at"), sel) if args.get("at") else None
     top, left = window_origin(sel, at)
     columns = list(range(left, min(left + COLS, MAX_COLS + 1)))
-    shown_rows = list(range(top, min(top + ROWS, MAX_ROWS + 1)))
-    view, kept = None, []
+    f = _Frame(
+        sheet, book, sel, top, left, columns, list(range(top, min(top + ROWS, MAX_ROWS + 1)))
+    )
     if args.get("filter_col"):
         col = col_index(args["filter_col"].strip().upper()) if args["filter_col"].isalpha() else 0
         if not 1 <= col <= MAX_COLS:
             raise Invalid(f"filter column {args['filter_col']!r} is not a column letter")
-        kept = kept_rows(args.get("keep", ""))
+        f.kept = kept_rows(args.get("keep", ""))
         start = at.r1 if at else 1
-        view = _filtered(data, col, args.get("filter", ""), kept, start, sel.r1)
-        top, shown_rows = view.top, view.rows
-    locked = _pivot_areas(s, wb, sheet)
+        f.view = _filtered(data, col, args.get("filter", ""), f.kept, start, sel.r1)
+        f.filter = (col_letters(col), args.get("filter", ""))
+        f.top, f.rows = f.view.top, f.view.rows
+    return f
+
+
+def grid(s: Session, actor: Person, wb: Workbook, args: Mapping[str, str]) -> Grid:
+    """The window of the sheet `args` name (see `_frame`), its cells as shown."""
+    f = _frame(s, wb, args)
+    sid, data, sel, view = f.sheet.id, f.book.sheets[f.sheet.id], f.sel, f.view
+    locked = _pivot_areas(s, wb, f.sheet)
     rows = [
-        (r, [_view(book, sheet.id, r, c, _inside(locked, r, c)) for c in columns])
-        for r in shown_rows
+        (r, [_view(f.book, sid, r, c, _inside(locked, r, c)) for c in f.columns]) for r in f.rows
     ]
-    letters = [col_letters(c) for c in columns]
+    letters = [col_letters(c) for c in f.columns]
     counted = view.hits if view else range(sel.r1, min(sel.r2, data.max_row) + 1)
     summary = (
         _summary(data, sel, [r for r in counted if sel.r1 <= r <= sel.r2]) if sel.size > 1 else None
     )
     used = (data.max_row, data.max_col)
-    window = Grid(sheet, top, left, rows, letters, sel, used, summary=summary)
+    window = Grid(f.sheet, f.top, f.left, rows, letters, sel, used, summary=summary)
     if view:
-        window.filter = (col_letters(col), args.get("filter", ""))
-        window.matched, window.kept = view.matched, kept
+        window.filter = f.filter
+        window.matched, window.kept = view.matched, f.kept
         window.before, window.after = view.before, view.after
         window.up, window.up_row = view.up, view.up_row
     return window
+
+
+def posted(s: Session, wb: Workbook, args: Mapping[str, str]) -> tuple[Sheet, list[CellView]]:
+    """The cells of the window `args` name that `args` also posts a value for (by their
+    ids, ``b5``): what a save of the grid compares with what was typed."""
+    f = _frame(s, wb, args)
+    found = [(r, c) for r in f.rows for c in f.columns if a1(r, c).lower() in args]
+    return f.sheet, [_view(f.book, f.sheet.id, r, c, False) for r, c in found]
 
 
 def kept_rows(text: str) -> list[int]:

@@ -1,7 +1,8 @@
 /* The grid's saves: commits, toolbar buttons, the formula bar, the fill handle and paste
  * POST the page's own form fields to the same endpoints as without scripts (fetch, one
- * request at a time); the page the server answers with updates this one, so the window
- * and the selection stay where they are. While a request is under way the grid is
+ * request at a time); asked so (X-Grid-Window), the server answers with the window itself
+ * instead of redirecting to the page, and that updates this one, so the window and the
+ * selection stay where they are. While a request is under way the grid is
  * aria-busy. Loaded after grid.js, whose OfficegymGrid it extends.
  */
 (function () {
@@ -17,7 +18,7 @@
     if (pending > 0) grid.setAttribute("aria-busy", "true"); else grid.removeAttribute("aria-busy");
   }
   function send(url, data, posted, options) {
-    /* POST a form's fields; the page it redirects to updates this one (cells edited since
+    /* POST a form's fields; the window it answers with updates this one (cells edited since
      * and not in `posted` keep what was typed; `options.select`: select what the answer
      * selects, as a paste selects the pasted range). Queued: one request at a time. */
     data.set("sel", G.rangeA1());
@@ -25,13 +26,16 @@
     data.set("sheet", G.sheet);
     busy(true);
     var run = function () {
-      return fetch(url, { method: "POST", body: data, credentials: "same-origin" })
+      return fetch(url, { method: "POST", body: data, credentials: "same-origin",
+                          headers: { "X-Grid-Window": "1" } })
         .then(function (res) { return res.text(); })
         .then(function (html) { absorb(html, posted || {}, options || {}); })
         .catch(function (err) { flashes([["error", "Not saved: " + err]]); })
         .finally(function () { busy(false); });
     };
-    state.queue = state.queue.then(run, run);
+    /* nothing else under way: sent at once, before the key's handler moves the selection
+     * and redraws (the request is built already) */
+    state.queue = pending === 1 ? run() : state.queue.then(run, run);
     return state.queue;
   }
   function copyCell(src, posted) {
@@ -41,15 +45,19 @@
     var editing = state.mode !== "ready" && el === G.cellAt(state.anchor);
     var typed = dirty(el) && posted[el.name] !== el.value;
     saved[el.id] = src.getAttribute("value") || "";
-    if (!editing && !typed) el.value = saved[el.id];
+    if (!editing && !typed && el.value !== saved[el.id]) el.value = saved[el.id];
+    /* only what differs is written: a window is 250 cells, and every write of an
+     * attribute or class makes the browser check the page's styles again */
     ["input", "n", "anchor", "spill"].forEach(function (k) {
-      if (src.dataset[k] !== undefined) el.dataset[k] = src.dataset[k]; else delete el.dataset[k];
+      var v = src.dataset[k];
+      if (v === el.dataset[k]) return;
+      if (v !== undefined) el.dataset[k] = v; else delete el.dataset[k];
     });
-    if (src.title) el.title = src.title; else el.removeAttribute("title");
-    el.readOnly = src.readOnly;
-    var keep = el.parentNode.classList.contains("sel");
-    el.parentNode.className = src.parentNode.className.replace(/\bsel\b/, "").trim();
-    if (keep) el.parentNode.classList.add("sel");
+    if (el.title !== src.title) { if (src.title) el.title = src.title; else el.removeAttribute("title"); }
+    if (el.readOnly !== src.readOnly) el.readOnly = src.readOnly;
+    var td = el.parentNode, cls = src.parentNode.className.replace(/\bsel\b/, "").trim();
+    if (td.classList.contains("sel")) cls = cls ? cls + " sel" : "sel";
+    if (td.className !== cls) td.className = cls;
   }
   function absorb(html, posted, options) {
     var doc = new DOMParser().parseFromString(html, "text/html");

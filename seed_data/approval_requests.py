@@ -59,33 +59,48 @@ def seed(s: Session, ctx: SeedContext) -> None:
 
 
 def _plan(s: Session, rng: random.Random, people: list[Person], last: dt.datetime) -> list[Ask]:
-    """Each chosen manager's requests: the kinds in a drawn order, from drawn reports, at
-    working times of the traveller's after their DM's history and before `last`."""
+    """The requests of up to `MANAGERS` managers (in a drawn order, those with at least two
+    requests, one the policy declines): the kinds in a drawn order, from drawn reports
+    who already have a DM with them (so no conversation is opened that tasks would find
+    new), at working times of the traveller's after their DM's history and before `last`."""
+    by_id = {p.id: p for p in people}
     reports: dict[int, list[Person]] = {}
     for p in people:
-        if p.manager_id is not None:
+        if p.manager_id is not None and chat.find_dm(s, p, [by_id[p.manager_id]]):
             reports.setdefault(p.manager_id, []).append(p)
-    bosses = sorted(m for m, rs in reports.items() if len(rs) >= 2)
     asks: list[Ask] = []
-    for boss_id in rng.sample(bosses, k=min(MANAGERS, len(bosses))):
-        boss = s.get_one(Person, boss_id)
-        latest: dict[int, dt.datetime] = {}
-        for kind in rng.sample(KINDS, k=len(KINDS)):
-            traveller = rng.choice(reports[boss_id])
-            lo = latest.get(traveller.id) or _dm_latest(s, traveller, boss, last - 4 * DAY)
-            at = pick(rng, lo + dt.timedelta(minutes=1), last - dt.timedelta(minutes=5),
-                      traveller.timezone)  # fmt: skip
-            if at is not None:
-                latest[traveller.id] = at
-                asks.append(Ask(traveller, boss, kind, at))
+    kept = 0
+    for boss_id in rng.sample(sorted(reports), k=len(reports)):
+        planned = _asks(s, rng, by_id[boss_id], reports[boss_id], last)
+        if len(planned) >= 2 and "beyond" in {a.kind for a in planned}:
+            asks += planned
+            kept += 1
+            if kept == MANAGERS:
+                break
     return asks
 
 
+def _asks(
+    s: Session, rng: random.Random, boss: Person, reports: list[Person], last: dt.datetime
+) -> list[Ask]:
+    """One manager's requests, a kind each, where the traveller's hours leave room."""
+    latest: dict[int, dt.datetime] = {}
+    out = []
+    for kind in rng.sample(KINDS, k=len(KINDS)):
+        traveller = rng.choice(reports)
+        lo = latest.get(traveller.id) or _dm_latest(s, traveller, boss, last - 4 * DAY)
+        at = pick(rng, lo + dt.timedelta(minutes=1), last - dt.timedelta(minutes=5),
+                  traveller.timezone)  # fmt: skip
+        if at is not None:
+            latest[traveller.id] = at
+            out.append(Ask(traveller, boss, kind, at))
+    return out
+
+
 def _dm_latest(s: Session, a: Person, b: Person, floor: dt.datetime) -> dt.datetime:
-    """When the DM of `a` and `b` was last written in (`floor` if later or no DM)."""
+    """When the DM of `a` and `b` was last written in (`floor` if later)."""
     dm = chat.find_dm(s, a, [b])
-    if dm is None:
-        return floor
+    assert dm is not None
     latest = s.scalar(select(func.max(Message.created_at)).where(Message.channel_id == dm.id))
     return max(floor, latest or floor)
 

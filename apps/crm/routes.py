@@ -317,7 +317,8 @@ def report_builder() -> str | tuple[str, int]:
         objects=report_pages.REPORT_OBJECTS, groups=report_pages.group_choices(req.record_type),
         status=report_pages.status_choices(req.record_type), users=pages.user_options(),
         has_amount=report_pages.has_amount(req.record_type), row_url=report_pages.row_url,
-        row_key=report_pages.row_key,
+        row_key=report_pages.row_key, dates=report_pages.date_choices(req.record_type),
+        date_label=report_pages.DATE_LABEL,
         amount_label=report_pages.AMOUNT_LABEL.get(req.record_type, ""),
         group_label=report_pages.GROUP_LABEL,
     )  # fmt: skip

@@ -103,6 +103,7 @@ def record(kind: str, rid: int) -> str:
         users=pages.assignable_options(), field_label=pages.field_label,
         accounts=pages.account_options() if rt == "lead" else [],
         path=pages.stage_path(rec.stage) if rt == "opportunity" else [],
+        next_stage=pages.next_stage(rec.stage) if rt == "opportunity" else None,
         fields=pages.form_fields(rt, rec), value=pages.shown_value, change=pages.shown_change,
     )  # fmt: skip
 
@@ -217,6 +218,23 @@ def change_stage(rid: int) -> BaseResponse:
         flash(f"Stage is now {opp.stage}.")
     if request.form.get("next") == "board":
         return redirect(url_for("crm.board", owner=request.form.get("owner") or None))
+    return redirect(record_url("opportunity", opp))
+
+
+@bp.post("/opportunities/<int:rid>/complete-stage")
+def complete_stage(rid: int) -> BaseResponse:
+    """Salesforce's "Mark Stage as Complete": the deal moves from the stage the form was
+    shown at (``from``) to the next open one; a page left open after the deal moved on
+    changes nothing (a second click never skips a stage)."""
+    opp = crm.get_record(g.db, g.actor, "opportunity", rid)
+    with flash_errors():
+        if request.form.get("from") != opp.stage:
+            raise Conflict(f"the deal is already at {opp.stage}; reload to see its path")
+        following = pages.next_stage(opp.stage)
+        if following is None:
+            raise Invalid(f"{opp.stage} is the last open stage: mark the deal Closed Won or Lost")
+        crm.change_stage(g.db, g.actor, opp, following)
+        flash(f"Stage is now {opp.stage}.")
     return redirect(record_url("opportunity", opp))
 
 

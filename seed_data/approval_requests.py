@@ -28,8 +28,8 @@ from officegym.seed_data.context import SeedContext
 from officegym.seed_data.work_hours import pick
 
 ORDER = 50
-MANAGERS = 3  # managers with requests waiting
-KINDS = ("within", "purpose", "beyond")  # one request of each kind per manager
+MANAGERS = 8  # at most this many managers have requests waiting
+KINDS = ("within", "purpose", "beyond")  # one request of each kind per manager, and one more
 DAY = dt.timedelta(days=1)
 
 
@@ -83,11 +83,14 @@ def _plan(s: Session, rng: random.Random, people: list[Person], last: dt.datetim
 def _asks(
     s: Session, rng: random.Random, boss: Person, reports: list[Person], last: dt.datetime
 ) -> list[Ask]:
-    """One manager's requests, a kind each, where the traveller's hours leave room."""
+    """One manager's requests, of each kind and one more, from as many of the reports as
+    there are requests (or all of them), where the traveller's hours leave room."""
     latest: dict[int, dt.datetime] = {}
     out = []
-    for kind in rng.sample(KINDS, k=len(KINDS)):
-        traveller = rng.choice(reports)
+    kinds = [*rng.sample(KINDS, k=len(KINDS)), rng.choice(KINDS)]
+    travellers = rng.sample(reports, k=min(len(kinds), len(reports)))
+    for i, kind in enumerate(kinds):
+        traveller = travellers[i % len(travellers)]
         lo = latest.get(traveller.id) or _dm_latest(s, traveller, boss, last - 4 * DAY)
         at = pick(rng, lo + dt.timedelta(minutes=1), last - dt.timedelta(minutes=5),
                   traveller.timezone)  # fmt: skip

@@ -24,16 +24,55 @@ from officegym.tasks.steps import Step
 
 
 def _queues(w: Session) -> dict[int, list[Reservation]]:
-    """Manager id -> the stays awaiting their approval, oldest request first, for the
-    managers whose queue the policy both approves and declines in."""
+    """Manager id -> the stays awaiting their approval, oldest request first."""
     out: dict[int, list[Reservation]] = {}
     for row in booking_index(w).stays:
         if row.status == "pending":
             boss = w.get_one(Person, row.guest_id).manager_id
             if boss is not None:
                 out.setdefault(boss, []).append(w.get_one(Reservation, row.id))
-    return {m: rs for m, rs in out.items()
-            if len({booking.policy_decision(w, r).approve for r in rs}) == 2}  # fmt: skip
+    return out
+
+
+def _scopes(w: Session) -> list[tuple[int, str, list[Reservation]]]:
+    """What a manager may be asked to decide: (manager id, goal, the requests): their whole
+    queue (when the policy both approves and declines in it), one report's requests
+    (when others wait too) or one request (when others wait too)."""
+    out = []
+    for boss, queue in sorted(_queues(w).items()):
+        if len({booking.policy_decision(w, r).approve for r in queue}) == 2:
+            out.append((boss, ALL, queue))
+        guests = sorted({r.guest_id for r in queue})
+        for guest in guests if len(guests) > 1 else ():
+            theirs = [r for r in queue if r.guest_id == guest]
+            out.append((boss, _of(w, theirs), theirs))
+        for r in queue if len(queue) > 1 else ():
+            out.append((boss, _one(w, r), [r]))
+    return out
+
+
+ALL = (
+    "Some of your reports booked stays over the travel policy cap, and they are waiting for "
+    "your approval on the booking site. Decide each of them as the travel policy says."
+)
+LATER = "Leave any other requests for later."
+
+
+def _of(w: Session, theirs: list[Reservation]) -> str:
+    who = w.get_one(Person, theirs[0].guest_id).handle
+    n = len(theirs)
+    stays = "a stay" if n == 1 else f"{n} stays"
+    wait = "waits" if n == 1 else "wait"
+    return (f"@{who} booked {stays} over the travel policy cap that {wait} for your approval on "
+            f"the booking site. Decide {'it' if n == 1 else 'each'} as the travel policy says. "
+            f"{LATER}")  # fmt: skip
+
+
+def _one(w: Session, r: Reservation) -> str:
+    who = w.get_one(Person, r.guest_id).handle
+    return (f'@{who}\'s stay at "{r.listing.title}" in {r.listing.city.label} from '
+            f"{r.check_in:%B %-d} to {r.check_out:%B %-d, %Y} waits for your approval on the "
+            f"booking site. Decide it as the travel policy says. {LATER}")  # fmt: skip
 
 
 def decide_step(w: Session, me: Any, r: Reservation) -> Step:
@@ -70,17 +109,15 @@ def decide_step(w: Session, me: Any, r: Reservation) -> Step:
 
 @template("booking.decide-approvals", difficulty="medium")
 def decide_approvals(w: Session, rng: random.Random) -> Spec:
-    """Decide every over-policy stay awaiting your approval as the travel policy says."""
-    queues = _queues(w)
-    boss_id = pick(rng, sorted(queues), "managers with approval requests to decide")
+    """Decide over-policy stays awaiting your approval (all, a report's, or one) as the
+    travel policy says."""
+    boss_id, goal, chosen = pick(rng, _scopes(w), "managers with approval requests to decide")
     me = booking_index(w).people[boss_id]
     return Spec(
-        goal="Some of your reports booked stays over the travel policy cap, and they are "
-        "waiting for your approval on the booking site. Decide each of them as the "
-        "travel policy says.",
+        goal=goal,
         persona=me.handle,
         steps=[
             Step(calls=[call("booking_list_approvals")]),
-            *(decide_step(w, me, r) for r in queues[boss_id]),
+            *(decide_step(w, me, r) for r in chosen),
         ],
     )

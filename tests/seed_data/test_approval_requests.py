@@ -32,14 +32,14 @@ def held(w: Session) -> list[Reservation]:
     return list(w.scalars(stmt))
 
 
-def test_a_few_managers_each_have_requests_the_policy_approves_and_declines(w: Session) -> None:
+def test_managers_each_have_requests_the_policy_approves_and_declines(w: Session) -> None:
     requests = held(w)
     by_boss: dict[int, list[bool]] = {}
     for r in requests:
         boss = w.get_one(Person, r.guest_id).manager_id
         by_boss.setdefault(boss, []).append(booking.policy_decision(w, r).approve)
-    assert len(by_boss) == MANAGERS
-    assert all(len(v) >= 2 and set(v) == {True, False} for v in by_boss.values())
+    assert 3 <= len(by_boss) <= MANAGERS
+    assert all(len(v) >= 3 and set(v) == {True, False} for v in by_boss.values())
     reasons = Counter(bool(r.purpose) for r in requests if booking.policy_decision(w, r).approve)
     assert reasons[True] and reasons[False]  # approved for a purpose, and within the margin
 

@@ -1,8 +1,9 @@
-"""Over-policy stays awaiting a manager's decision: a few managers each have requests from
-their reports, made in the last working days the way a traveller makes one (booking a
-place over the cap holds it as ``pending`` and DMs the manager), in a mix the travel
-policy approves (within `approvals.MARGIN` over the cap, or with a stated purpose) and
-declines (beyond it, no purpose). `booking.decide-approvals` hands one manager the queue.
+"""Over-policy stays awaiting a manager's decision: up to `MANAGERS` managers each have
+four requests from their reports, made in the last working days the way a traveller
+makes one (booking a place over the cap holds it as ``pending`` and DMs the manager), in
+a mix the travel policy approves (within `approvals.MARGIN` over the cap, or with a
+stated purpose) and declines (beyond it, no purpose). `booking.decide-approvals` hands a
+manager the queue.
 
 It runs after every other generator, with a random stream of its own, and dates its
 requests before the world's last post, so every earlier row is the same with or without

@@ -32,6 +32,10 @@ ORDER = 50
 MANAGERS = 8  # at most this many managers have requests waiting
 KINDS = ("within", "purpose", "beyond")  # one request of each kind per manager, and one more
 DAY = dt.timedelta(days=1)
+# Days after the request a stay starts: after the trips the chat asks to book or approve
+# (`booking_trips`: up to 45 days ahead of the world date, 5 nights; a request is at most
+# 4 days before it), so their places stay free for them.
+AHEAD = (56, 84)
 
 
 @dataclass(frozen=True)
@@ -116,7 +120,7 @@ def _request(
     home = HOME_BY_TIMEZONE.get(ask.traveller.timezone, "new-york-ny")
     for _ in range(12):
         city = rng.choice([c for c in cities if c.slug != home])
-        check_in = ask.at.date() + rng.randint(14, 50) * DAY
+        check_in = ask.at.date() + rng.randint(AHEAD[0], AHEAD[1]) * DAY
         check_out = check_in + rng.randint(2, 4) * DAY
         listing = _place(s, rng, city, check_in, check_out, ask.kind)
         if listing is not None:

@@ -20,8 +20,8 @@ the responder, the colleague answers each distinct question once and at most
 LLM-driven responder lives in `officegym.gym.colleagues`.
 
 In a task that uses the booking site the colleagues also play the managers: after each
-step, a stay held for another manager's approval is decided by the travel policy
-(`officegym.tasks.approver`).
+step, a stay held during the episode for another manager's approval is decided by the
+travel policy (`officegym.tasks.approver`).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from officegym.apps.booking.models import Reservation
 from officegym.apps.org.models import Person
 from officegym.apps.slack import service as chat
 from officegym.apps.slack.models import Channel, Mention, Message
@@ -148,6 +149,7 @@ class Colleague:
     persona_id: int
     requester: Person | None = None
     seen_upto: int = 0
+    stays_upto: int = 0  # the last reservation before the episode (seeded requests wait)
     answered: set[tuple[str, ...]] = field(default_factory=set)
     replies: int = 0
 
@@ -158,7 +160,8 @@ class Colleague:
         if persona_id is None:
             raise LookupError(f"no person {task.persona!r} for task {task.id}")
         upto = s.scalar(select(func.max(Message.id))) or 0
-        return cls(task, responder, persona_id, seen_upto=upto)
+        stays = s.scalar(select(func.max(Reservation.id))) or 0
+        return cls(task, responder, persona_id, seen_upto=upto, stays_upto=stays)
 
     def answer(self, s: Session) -> list[object]:
         """Reply to the persona's messages posted since the last call, and decide the
@@ -166,7 +169,7 @@ class Colleague:
         caller commits)."""
         posted: list[object] = list(self._reply(s)) if self.task.hidden is not None else []
         if "booking" in self.task.apps:
-            posted += decide_requests(s, self.persona_id)
+            posted += decide_requests(s, self.persona_id, after_id=self.stays_upto)
             self.seen_upto = max(self.seen_upto, s.scalar(select(func.max(Message.id))) or 0)
         return posted
 

@@ -225,8 +225,9 @@ def _run_report(a: Args, w: Session, me: Person) -> list[str]:
     owner = a.get("owner")
     query = {"object": SLUG[a["record_type"]], "group": a["group_by"],
              "summary": a.get("summary"), "owner": str(owner).lstrip("@") if owner else None,
-             "status": a.get("status"), "from": a.get("close_after"),
-             "to": a.get("close_before")}  # fmt: skip
+             "status": a.get("status"), "date": a.get("date_field"),
+             "from": a.get("date_from") or a.get("close_after"),
+             "to": a.get("date_to") or a.get("close_before")}  # fmt: skip
     return [goto("/crm/reports/build", **query)]
 
 

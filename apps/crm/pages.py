@@ -127,6 +127,14 @@ def shown_change(rt: str, field: str, text: str | None) -> str:
 ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$")
 
 
+def next_stage(stage: str) -> str | None:
+    """The open stage after `stage`, where "Mark Stage as Complete" moves a deal; None for
+    the last open stage (closing is a choice of Won or Lost) and the closed ones."""
+    at = STAGES.index(stage)  # type: ignore[arg-type]
+    following = STAGES[at + 1] if at + 1 < len(STAGES) else None
+    return following if following is not None and following not in CLOSED_STAGES else None
+
+
 def stage_path(stage: str) -> list[tuple[str, str]]:
     """The stages of an opportunity's path in order, closed ones last, each with its state:
     ``complete`` (passed), ``current`` or ``upcoming``; a closed deal has passed every open

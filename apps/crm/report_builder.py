@@ -1,5 +1,7 @@
 """The report builder: one CRM object's records grouped by a field, narrowed by owner,
-stage or status and (opportunities) a close-date range, each group summarised as a count
+stage or status and a date range on one of the object's dates (`DATE_FIELDS`: an
+opportunity's close or created date, a case's created or closed date, a lead's created
+or converted date, an account's created date), each group summarised as a count
 and, where the object has an amount, its sum or average, as a Salesforce summary report.
 
 Each row keeps the group's value (`ReportRow.key`) so a page can link it to the list of
@@ -12,7 +14,7 @@ import datetime as dt
 from dataclasses import dataclass, replace
 from typing import Any, Literal, get_args
 
-from sqlalchemy import ColumnElement, extract, func, select
+from sqlalchemy import ColumnElement, DateTime, extract, func, select
 from sqlalchemy.orm import Session
 
 from officegym.apps.crm.access import require_role
@@ -21,7 +23,16 @@ from officegym.apps.crm.models import Account, Case, Lead, Opportunity
 from officegym.apps.org.models import Person
 from officegym.errors import Invalid
 
-__all__ = ["GROUPS", "OBJECTS", "Report", "ReportRow", "ReportSpec", "Summary", "run_report"]
+__all__ = [
+    "DATE_FIELDS",
+    "GROUPS",
+    "OBJECTS",
+    "Report",
+    "ReportRow",
+    "ReportSpec",
+    "Summary",
+    "run_report",
+]
 
 Summary = Literal["count", "sum", "average"]
 SUMMARIES: tuple[Summary, ...] = get_args(Summary)
@@ -37,6 +48,13 @@ GROUPS: dict[str, tuple[str, ...]] = {
 }
 # The amount summed or averaged, for the objects that have one.
 AMOUNTS: dict[str, Any] = {"opportunity": Opportunity.amount, "account": Account.annual_revenue}
+# The dates a range may apply to, the default first (a Salesforce report's "Date Field").
+DATE_FIELDS: dict[str, tuple[str, ...]] = {
+    "opportunity": ("close_date", "created_at"),
+    "case": ("created_at", "closed_at"),
+    "lead": ("created_at", "converted_at"),
+    "account": ("created_at",),
+}
 # The field the stage/status filter applies to.
 STATUS_FIELD = {"opportunity": "stage", "case": "status", "lead": "status"}
 
@@ -44,7 +62,8 @@ STATUS_FIELD = {"opportunity": "stage", "case": "status", "lead": "status"}
 @dataclass(frozen=True)
 class ReportSpec:
     """What a report asks: the object, the field to group by, the summary, and filters
-    (owner id, a stage or status, close dates from/to inclusive: opportunities only)."""
+    (owner id, a stage or status, dates from/to inclusive on `date_field`: one of the
+    object's `DATE_FIELDS`, its first when None)."""
 
     record_type: str
     group_by: str
@@ -53,6 +72,12 @@ class ReportSpec:
     status: str | None = None
     date_from: dt.date | None = None
     date_to: dt.date | None = None
+    date_field: str | None = None
+
+    @property
+    def dated_by(self) -> str:
+        """The date the range applies to: the one named, else the object's default."""
+        return self.date_field or DATE_FIELDS.get(self.record_type, ("",))[0]
 
 
 @dataclass(frozen=True)
@@ -117,9 +142,12 @@ def _check(spec: ReportSpec) -> Any:
         if spec.status not in choices:
             raise Invalid(f"a {spec.record_type}'s {field or 'status'} is one of "
                           f"{', '.join(choices) or 'nothing'}, not {spec.status!r}")  # fmt: skip
-    dated = spec.date_from is not None or spec.date_to is not None
-    if dated and spec.record_type != "opportunity":
-        raise Invalid("a date range applies to opportunities' close dates only")
+    if spec.dated_by not in DATE_FIELDS[spec.record_type]:
+        choices = ", ".join(DATE_FIELDS[spec.record_type])
+        raise Invalid(f"a {spec.record_type} report's dates are {choices}, "
+                      f"not {spec.date_field!r}")  # fmt: skip
+    if spec.date_from and spec.date_to and spec.date_from > spec.date_to:
+        raise Invalid("the date range ends before it starts")
     return OBJECTS[spec.record_type]
 
 
@@ -138,10 +166,22 @@ def _conditions(spec: ReportSpec, model: Any) -> list[ColumnElement[bool]]:
         out.append(model.owner_id == spec.owner_id)
     if spec.status is not None:
         out.append(getattr(model, STATUS_FIELD[spec.record_type]) == spec.status)
+    return out + _date_range(spec, getattr(model, spec.dated_by))
+
+
+def _date_range(spec: ReportSpec, column: Any) -> list[ColumnElement[bool]]:
+    """The range's bounds on a date or a timestamp (a day's records whatever their time);
+    a record without the date (an open case's closed date) is outside any range."""
+    stamp = isinstance(column.type, DateTime)
+    out = []
     if spec.date_from is not None:
-        out.append(Opportunity.close_date >= spec.date_from)
+        start = dt.datetime.combine(spec.date_from, dt.time()) if stamp else spec.date_from
+        out.append(column >= start)
     if spec.date_to is not None:
-        out.append(Opportunity.close_date <= spec.date_to)
+        if stamp:
+            out.append(column < dt.datetime.combine(spec.date_to + dt.timedelta(days=1), dt.time()))
+        else:
+            out.append(column <= spec.date_to)
     return out
 
 

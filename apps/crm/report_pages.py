@@ -15,11 +15,18 @@ from flask import g, url_for
 from officegym.apps.crm import service as crm
 from officegym.apps.crm.fields import SPECS
 from officegym.apps.crm.pages import KINDS, SLUG, day_arg
-from officegym.apps.crm.report_builder import AMOUNTS, GROUPS, STATUS_FIELD, ReportRow
+from officegym.apps.crm.report_builder import (
+    AMOUNTS,
+    DATE_FIELDS,
+    GROUPS,
+    STATUS_FIELD,
+    ReportRow,
+)
 from officegym.apps.org import service as org
 from officegym.errors import Invalid
 
 __all__ = [
+    "DATE_LABEL",
     "GROUP_LABEL",
     "ReportRequest",
     "object_of",
@@ -35,6 +42,8 @@ GROUP_LABEL = {"owner": "Owner", "stage": "Stage", "account": "Account", "type":
                "origin": "Origin", "source": "Lead source", "rating": "Rating",
                "industry": "Industry"}  # fmt: skip
 AMOUNT_LABEL = {"opportunity": "amount", "account": "annual revenue"}
+DATE_LABEL = {"close_date": "Close date", "created_at": "Created date",
+              "closed_at": "Closed date", "converted_at": "Converted date"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -49,8 +58,9 @@ class ReportRequest:
 
 def report_request(args: Mapping[str, str]) -> ReportRequest:
     """Read ``object`` (a list slug, default opportunities), ``group``, ``summary``,
-    ``owner`` (handle, email or name), ``status`` (a stage for opportunities) and
-    ``from``/``to`` (close dates, YYYY-MM-DD); no ``group`` means only the form is shown."""
+    ``owner`` (handle, email or name), ``status`` (a stage for opportunities), ``date``
+    (the date the range applies to, the object's default when absent) and ``from``/``to``
+    (YYYY-MM-DD); no ``group`` means only the form is shown."""
     rt = KINDS.get(args.get("object") or "opportunities")
     if rt not in REPORT_OBJECTS:
         raise Invalid(f"reports cover {', '.join(SLUG[r] for r in REPORT_OBJECTS)}, "
@@ -62,6 +72,7 @@ def report_request(args: Mapping[str, str]) -> ReportRequest:
         rt, args["group"], args.get("summary") or "count",  # type: ignore[arg-type]
         owner_id=owner.id if owner else None, status=args.get("status") or None,
         date_from=day_arg("from", args.get("from")), date_to=day_arg("to", args.get("to")),
+        date_field=args.get("date") or None,
     )  # fmt: skip
     return ReportRequest(rt, spec, owner)
 
@@ -86,9 +97,12 @@ def has_amount(rt: str) -> bool:
 
 def row_url(req: ReportRequest, row: ReportRow) -> str | None:
     """The "All …" list view narrowed to the records of `row` (the report's filters and
-    the row's group); None for the group of records without a value (no list filter)."""
+    the row's group); None for the group of records without a value, and for a range on
+    a date the lists cannot filter by (only an opportunity's close date)."""
     spec = req.spec
     if spec is None or row.key is None:
+        return None
+    if (spec.date_from or spec.date_to) and spec.dated_by != "close_date":
         return None
     params: dict[str, Any] = {"view": "all"}
     if req.owner is not None:
@@ -118,6 +132,11 @@ def row_key(row: ReportRow) -> str:
     if isinstance(row.key, tuple):
         return f"{row.key[0]:04d}-{row.key[1]:02d}"
     return str(row.key)
+
+
+def date_choices(rt: str) -> list[tuple[str, str]]:
+    """The dates a report on `rt` may range over: (field, label), the default first."""
+    return [(f, DATE_LABEL[f]) for f in DATE_FIELDS[rt]]
 
 
 def group_choices(rt: str) -> list[tuple[str, str]]:

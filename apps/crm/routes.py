@@ -103,6 +103,7 @@ def record(kind: str, rid: int) -> str:
         users=pages.assignable_options(), field_label=pages.field_label,
         accounts=pages.account_options() if rt == "lead" else [],
         path=pages.stage_path(rec.stage) if rt == "opportunity" else [],
+        next_stage=pages.next_stage(rec.stage) if rt == "opportunity" else None,
         fields=pages.form_fields(rt, rec), value=pages.shown_value, change=pages.shown_change,
     )  # fmt: skip
 
@@ -220,6 +221,23 @@ def change_stage(rid: int) -> BaseResponse:
     return redirect(record_url("opportunity", opp))
 
 
+@bp.post("/opportunities/<int:rid>/complete-stage")
+def complete_stage(rid: int) -> BaseResponse:
+    """Salesforce's "Mark Stage as Complete": the deal moves from the stage the form was
+    shown at (``from``) to the next open one; a page left open after the deal moved on
+    changes nothing (a second click never skips a stage)."""
+    opp = crm.get_record(g.db, g.actor, "opportunity", rid)
+    with flash_errors():
+        if request.form.get("from") != opp.stage:
+            raise Conflict(f"the deal is already at {opp.stage}; reload to see its path")
+        following = pages.next_stage(opp.stage)
+        if following is None:
+            raise Invalid(f"{opp.stage} is the last open stage: mark the deal Closed Won or Lost")
+        crm.change_stage(g.db, g.actor, opp, following)
+        flash(f"Stage is now {opp.stage}.")
+    return redirect(record_url("opportunity", opp))
+
+
 @bp.post("/leads/<int:rid>/convert")
 def convert(rid: int) -> BaseResponse:
     """Convert a lead; the amount and close date go to the service as typed, so a value
@@ -317,7 +335,8 @@ def report_builder() -> str | tuple[str, int]:
         objects=report_pages.REPORT_OBJECTS, groups=report_pages.group_choices(req.record_type),
         status=report_pages.status_choices(req.record_type), users=pages.user_options(),
         has_amount=report_pages.has_amount(req.record_type), row_url=report_pages.row_url,
-        row_key=report_pages.row_key,
+        row_key=report_pages.row_key, dates=report_pages.date_choices(req.record_type),
+        date_label=report_pages.DATE_LABEL,
         amount_label=report_pages.AMOUNT_LABEL.get(req.record_type, ""),
         group_label=report_pages.GROUP_LABEL,
     )  # fmt: skip

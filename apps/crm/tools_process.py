@@ -261,6 +261,17 @@ ReportGroup = Annotated[
         "industry."
     ),
 ]
+ReportDate = Annotated[
+    Literal["close_date", "created_at", "closed_at", "converted_at"] | None,
+    Field(
+        description="The date the range applies to. Opportunities: close_date (default) "
+        "or created_at; cases: created_at (default) or closed_at; leads: created_at "
+        "(default) or converted_at; accounts: created_at."
+    ),
+]
+DayBound = Annotated[
+    dt.date | None, Field(description="Date range bound on date_field, YYYY-MM-DD (inclusive).")
+]
 ReportSummary = Annotated[
     Literal["count", "sum", "average"],
     Field(
@@ -281,15 +292,24 @@ def crm_run_report(
     status: Annotated[
         str | None, Field(description="Only this stage (opportunities) or status (cases, leads).")
     ] = None,
+    date_field: ReportDate = None,
+    date_from: DayBound = None,
+    date_to: DayBound = None,
     close_after: Bound = None,
     close_before: Bound = None,
 ) -> dict[str, Any]:
     """Summary report, as the report builder page makes it: records grouped by a field,
     each group's record count and, if asked, the sum or average amount (whole dollars;
-    the average is over the records that have an amount). Close dates: opportunities only."""
+    the average is over the records that have an amount). A date range (date_from,
+    date_to) applies to date_field; close_after/close_before are an opportunity's close
+    dates."""
+    if close_after or close_before:
+        if date_from or date_to or date_field not in (None, "close_date"):
+            raise Invalid("give a close-date range or a date range on date_field, not both")
+        date_field, date_from, date_to = "close_date", close_after, close_before
     spec = crm.ReportSpec(
         record_type, group_by, summary, owner_id=A.person_id(ctx, owner), status=status,
-        date_from=close_after, date_to=close_before,
+        date_from=date_from, date_to=date_to, date_field=date_field,
     )  # fmt: skip
     report = crm.run_report(ctx.session, ctx.actor, spec)
     measure = {"sum": "total", "average": "average"}.get(summary)

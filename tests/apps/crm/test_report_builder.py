@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import html
 import re
+from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
@@ -14,7 +15,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from officegym.apps.crm import service as crm
-from officegym.apps.crm.models import Case, Opportunity
+from officegym.apps.crm.models import Account, Case, Lead, Opportunity
 from officegym.errors import Invalid
 from officegym.gym.browser.actions import parse_action
 from officegym.gym.browser.solutions import browser_steps
@@ -66,7 +67,9 @@ def test_cases_are_counted_by_priority_and_status_filter(db: Session, who: Cast)
         crm.ReportSpec("lead", "stage"),
         crm.ReportSpec("case", "owner", "sum"),
         crm.ReportSpec("opportunity", "stage", status="Won"),
-        crm.ReportSpec("lead", "owner", date_from=dt.date(2026, 1, 1)),
+        crm.ReportSpec("lead", "owner", date_field="close_date"),
+        crm.ReportSpec("account", "owner", date_field="closed_at"),
+        crm.ReportSpec("case", "owner", date_from=dt.date(2026, 2, 1), date_to=dt.date(2026, 1, 1)),
     ],
 )
 def test_what_the_builder_does_not_offer_is_refused(
@@ -74,6 +77,79 @@ def test_what_the_builder_does_not_offer_is_refused(
 ) -> None:
     with pytest.raises(Invalid):
         crm.run_report(db, who.rep, spec)
+
+
+DAY = dt.timedelta(days=1)
+
+
+def _between(model: Any, field: str, start: dt.date, end: dt.date) -> Any:
+    """Records whose `field` (a timestamp) falls on a day from `start` to `end`."""
+    column = getattr(model, field)
+    return column >= dt.datetime.combine(start, dt.time()), column < dt.datetime.combine(
+        end + DAY, dt.time()
+    )
+
+
+@pytest.mark.parametrize(
+    ("rt", "group", "model", "field"),
+    [
+        ("case", "status", Case, "created_at"),
+        ("case", "priority", Case, "closed_at"),
+        ("lead", "source", Lead, "created_at"),
+        ("lead", "owner", Lead, "converted_at"),
+        ("account", "industry", Account, "created_at"),
+        ("opportunity", "stage", Opportunity, "created_at"),
+    ],
+)
+def test_the_date_range_applies_to_each_objects_own_dates(
+    db: Session, who: Cast, rt: str, group: str, model: Any, field: str
+) -> None:
+    dates = sorted(d for d in db.scalars(select(getattr(model, field))) if d is not None)
+    start, end = dates[len(dates) // 4].date(), dates[len(dates) // 2].date()
+    spec = crm.ReportSpec(rt, group, date_from=start, date_to=end, date_field=field)
+    report = crm.run_report(db, who.manager, spec)
+    n = db.scalar(select(func.count(model.id)).where(*_between(model, field, start, end)))
+    assert report.count == n and 0 < n < len(dates)
+    assert crm.run_report(db, who.manager, crm.ReportSpec(rt, group)).count > n
+
+
+def test_a_range_without_a_date_field_takes_the_objects_default(db: Session, who: Cast) -> None:
+    start, end = dt.date(2026, 1, 1), dt.date(2026, 2, 15)
+    cases = crm.run_report(db, who.manager, crm.ReportSpec("case", "status", date_from=start,
+                                                           date_to=end))  # fmt: skip
+    n = db.scalar(select(func.count(Case.id)).where(*_between(Case, "created_at", start, end)))
+    assert cases.count == n > 0
+    deals = crm.ReportSpec("opportunity", "stage", date_from=start, date_to=end)
+    assert deals.dated_by == "close_date"
+
+
+def test_the_page_ranges_over_the_date_chosen_and_names_it(client: FlaskClient, who: Cast) -> None:
+    sign_in(client, who.manager)
+    page = client.get("/crm/reports/build?object=cases&group=status&date=closed_at"
+                      "&from=2026-01-01&to=2026-02-28").get_data(as_text=True)  # fmt: skip
+    assert "Cases by status, closed date from" in html.unescape(page)
+    assert 'id="report-builder-date"' in page and 'value="closed_at" selected' in page
+    assert _rows(page) == []  # the case list cannot narrow by a closed date: no row links
+    total = re.search(r'id="report-builder-total"[^>]*><th scope="row">Total</th><td>(\d+)', page)
+    everything = client.get("/crm/reports/build?object=cases&group=status").get_data(as_text=True)
+    all_total = re.search(r'id="report-builder-total"[^>]*><th scope="row">Total</th><td>(\d+)',
+                          everything)  # fmt: skip
+    assert total and all_total and 0 < int(total.group(1)) < int(all_total.group(1))
+
+
+def test_the_tool_takes_a_date_field_or_a_close_date_range(db: Session, who: Cast) -> None:
+    args = {"record_type": "lead", "group_by": "status", "date_field": "created_at",
+            "date_from": "2026-01-01", "date_to": "2026-02-15"}  # fmt: skip
+    got = call(db, who.manager, "crm_run_report", **args)
+    n = db.scalar(select(func.count(Lead.id)).where(*_between(Lead, "created_at",
+                                                               dt.date(2026, 1, 1),
+                                                               dt.date(2026, 2, 15))))  # fmt: skip
+    assert got["total"]["count"] == n
+    with pytest.raises(Invalid, match="not both"):
+        call(db, who.manager, "crm_run_report", **args, close_after="2026-01-01")
+    with pytest.raises(Invalid):
+        call(db, who.manager, "crm_run_report", record_type="lead", group_by="status",
+             date_field="close_date", date_from="2026-01-01")  # fmt: skip
 
 
 def _rows(page: str) -> list[tuple[str, int, str]]:

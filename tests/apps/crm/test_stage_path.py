@@ -1,6 +1,7 @@
 """An opportunity's stage path (Salesforce's Path) on its record page: the stages in
 order with closed ones last, passed stages complete, the current one marked as the current
-step, and choosing a stage then "Mark as current stage" moving the deal."""
+step, choosing a stage then "Mark as current stage" moving the deal, and "Mark Stage as
+Complete" moving it on to the next open stage, once per click on the page it was shown."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import re
 from flask.testing import FlaskClient
 from sqlalchemy.orm import Session
 
-from officegym.apps.crm.models import STAGES
-from officegym.apps.crm.pages import stage_path
+from officegym.apps.crm import service as crm
+from officegym.apps.crm.models import STAGES, Opportunity
+from officegym.apps.crm.pages import next_stage, stage_path
 
 from .helpers import Cast, open_opportunity_of, record_page, sign_in
 
@@ -73,3 +75,57 @@ def test_a_read_only_deal_shows_its_path_without_choices(
     assert page.count('aria-current="step"') == 1
     assert 'type="radio" name="stage"' not in page and "Mark as current stage" not in page
     assert "Read only" in page
+
+
+def test_the_stage_after_is_the_next_open_one() -> None:
+    assert next_stage("Prospecting") == "Qualification"
+    assert next_stage("Proposal") == "Negotiation"
+    assert [next_stage(s) for s in ("Negotiation", "Closed Won", "Closed Lost")] == [None] * 3
+
+
+def test_mark_stage_as_complete_moves_the_deal_one_stage_once(
+    client: FlaskClient, db: Session, who: Cast
+) -> None:
+    opp = open_opportunity_of(db, who.rep)
+    if opp.stage == "Negotiation":
+        crm.change_stage(db, who.rep, opp, "Proposal")
+        db.commit()
+    start = opp.stage
+    page = record_page(client, who.rep, opp)
+    assert f'id="record-opportunity-{opp.id}-stage-complete"' in page
+    assert "Mark Stage as Complete" in page
+    form = {"from": start}
+    response = client.post(f"/crm/opportunities/{opp.id}/complete-stage", data=form)
+    assert response.status_code == 302
+    after = STAGES[STAGES.index(start) + 1]  # type: ignore[arg-type]
+    page = client.get(f"/crm/opportunities/{opp.id}").get_data(as_text=True)
+    assert ("current", after) in [(c.split()[0], t) for c, t in _steps(page)]
+    assert f"Stage is now {after}." in page
+    again = client.post(f"/crm/opportunities/{opp.id}/complete-stage", data=form)
+    assert again.status_code == 302  # a second click on the old page skips nothing
+    assert "already at" in client.get(f"/crm/opportunities/{opp.id}").get_data(as_text=True)
+    db.expire_all()
+    assert db.get_one(Opportunity, opp.id).stage == after
+
+
+def test_the_last_open_stage_and_others_deals_offer_no_completion(
+    client: FlaskClient, db: Session, who: Cast
+) -> None:
+    opp = open_opportunity_of(db, who.rep)
+    crm.change_stage(db, who.rep, opp, "Negotiation")
+    db.commit()
+    page = record_page(client, who.rep, opp)
+    assert "Mark Stage as Complete" not in page
+    client.post(f"/crm/opportunities/{opp.id}/complete-stage", data={"from": "Negotiation"})
+    assert "last open stage" in client.get(f"/crm/opportunities/{opp.id}").get_data(as_text=True)
+    db.expire_all()
+    assert db.get_one(Opportunity, opp.id).stage == "Negotiation"
+    theirs = open_opportunity_of(db, who.rep2)
+    crm.change_stage(db, who.rep2, theirs, "Proposal")  # a stage with one after it
+    db.commit()
+    assert "Mark Stage as Complete" not in record_page(client, who.rep, theirs)
+    denied = client.post(f"/crm/opportunities/{theirs.id}/complete-stage",
+                         data={"from": theirs.stage})  # fmt: skip
+    assert denied.status_code == 403
+    db.expire_all()
+    assert db.get_one(Opportunity, theirs.id).stage == theirs.stage

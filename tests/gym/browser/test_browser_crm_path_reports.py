@@ -1,5 +1,6 @@
 """The CRM's stage path and report builder in real Chromium, used as a person does: on a
-deal's page, click a later stage on the path and "Mark as current stage"; on the reports
+deal's page, click a later stage on the path and "Mark as current stage", or "Mark Stage
+as Complete" to move on one stage; on the reports
 page, open "New report", group by owner summing the amounts, run it and follow a row to
 the list of its records."""
 
@@ -57,6 +58,28 @@ def test_a_person_moves_a_deal_on_its_stage_path(
         opp = s.get_one(Opportunity, rid)
         assert (opp.stage, opp.probability) == ("Negotiation", 80)
     assert STAGES.index("Negotiation") > STAGES.index(stage)  # type: ignore[arg-type]
+
+
+def _complete_stage(page: Page) -> dict[str, Any]:
+    path = page.locator("ol.path")
+    before = path.locator('[aria-current="step"]').inner_text()
+    page.get_by_role("button", name="Mark Stage as Complete").click()
+    page.wait_for_load_state()
+    return {"before": before, "after": path.locator('[aria-current="step"]').inner_text(),
+            "flash": page.locator(".flash").first.inner_text()}  # fmt: skip
+
+
+def test_a_person_marks_the_current_stage_as_complete(
+    chromium: BrowserManager, server: AppServer
+) -> None:
+    handle, rid, stage = _rep_and_deal(server)
+    following = STAGES[STAGES.index(stage) + 1]  # type: ignore[arg-type]
+    url = episode_url(server, handle, f"/crm/opportunities/{rid}")
+    seen = chromium.call(in_new_tab, chromium, url, _complete_stage)
+    assert (seen["before"].strip(), seen["after"].strip()) == (stage, following)
+    assert following in seen["flash"]
+    with server.world.session() as s:
+        assert s.get_one(Opportunity, rid).stage == following
 
 
 def _build_report(page: Page) -> dict[str, Any]:

@@ -74,8 +74,11 @@ class Book:
 
     def fork(self) -> Book:
         """An independent copy (cells, names, graph), for a new episode or a grader's
-        private copy: cheaper than loading the workbook again."""
+        private copy: cheaper than loading the workbook again. Both books copy a shared
+        cell before changing it: the parent takes a new token, so its own later edits
+        cannot reach the fork either."""
         b = Book(self.workbook_id, self.today)
+        self.token = next(_TOKENS)
         for sid, sh in self.sheets.items():  # cells shared until changed (see `own`)
             b.sheets[sid] = SheetData(
                 sid, sh.name, dict(sh.cells), Values(sh.values), sh.max_row, sh.max_col

@@ -23,7 +23,6 @@ for threads and holds at most `SIZE` workbooks per world (least recently used go
 
 from __future__ import annotations
 
-import itertools
 import os
 import threading
 from collections import OrderedDict
@@ -45,7 +44,6 @@ _PENDING = "sheets.shelf.pending"  # session.info: books to shelve once the comm
 _SAVED = "sheets.shelf.saved"  # session.info: workbooks whose books the transaction saved
 _BOOKS = "sheets.books"  # session.info: a request's books (`store`)
 _CHECK = os.environ.get("OFFICEGYM_SHELF_CHECK") == "1"
-_TOKENS = itertools.count(-1, -1)  # new owner tokens, apart from the engine's (positive)
 
 
 class Shelf:
@@ -67,8 +65,7 @@ class Shelf:
     def put(self, workbook_id: int, stamp: Stamp, book: Book) -> None:
         """Shelve a snapshot of `book`, which must hold the database's state at `stamp`;
         `book` stays its session's, copying a cell before it next changes one."""
-        snapshot = book.fork()
-        book.token = next(_TOKENS)  # its cells are the snapshot's now: copied before changed
+        snapshot = book.fork()  # `book` copies a cell it shares with it before changing it
         with self._lock:
             self._books[workbook_id] = (stamp, snapshot)
             self._books.move_to_end(workbook_id)

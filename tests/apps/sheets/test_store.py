@@ -21,6 +21,18 @@ def test_a_fork_leaves_its_parent_as_it_was() -> None:
     assert parent["A3"] == 3 and parent["A1"] == 1 and parent.book.cell(1, 2, 1).fmt is None
 
 
+def test_a_parent_changed_after_a_fork_leaves_the_fork_as_it_was() -> None:
+    parent = Sheets()
+    parent.fill({"A1": "1", "A2": "2", "A3": "=A1+A2"})
+    child = parent.book.fork()
+    parent.book.set_input(1, 1, 1, "10")
+    parent.book.recalc([(1, 1, 1)])
+    parent.book.set_format(1, 2, 1, "0.00")
+    assert parent["A3"] == 12 and parent.book.cell(1, 2, 1).fmt == "0.00"
+    assert child.value(1, 3, 1) == 3 and child.value(1, 1, 1) == 1
+    assert child.cell(1, 1, 1).input == "1" and child.cell(1, 2, 1).fmt is None
+
+
 def test_an_episode_leaves_the_next_one_the_seeded_workbook(world: World) -> None:
     with world.session() as s:
         me, wb = owner(s, "Orders 2025").handle, workbook(s, "Orders 2025").id

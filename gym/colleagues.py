@@ -98,17 +98,13 @@ class LLMResponder:
             response = self.client.chat.completions.create(**kwargs)
             text = response.choices[0].message.content
         except Exception as exc:  # a model outage must not end the episode
-            if not _is_api_error(exc):
+            from officegym.gym.llm import is_api_error
+
+            if not is_api_error(exc):
                 raise
             self.failures += 1
             return self.fallback.reply(task, question, history)
         return text.strip() if isinstance(text, str) and text.strip() else None
-
-
-def _is_api_error(exc: Exception) -> bool:
-    import openai
-
-    return isinstance(exc, openai.APIError)
 
 
 def make_responder(responder: Responder | str | None) -> Responder:

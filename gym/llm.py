@@ -39,7 +39,7 @@ import gymnasium
 from officegym.gym import chat
 from officegym.gym.spaces import SUBMIT
 
-__all__ = ["ChatAgent", "Connection", "PlannedCall", "openai_client"]
+__all__ = ["ChatAgent", "Connection", "PlannedCall", "is_api_error", "openai_client"]
 
 
 class Connection(TypedDict, total=False):
@@ -127,7 +127,7 @@ class ChatAgent:
         try:
             reply = self.complete()
         except Exception as exc:
-            if not _is_api_error(exc):
+            if not is_api_error(exc):
                 raise
             self.failure = self.model_error = f"model call failed: {type(exc).__name__}: {exc}"
             return _submit(None)
@@ -187,7 +187,9 @@ def _submit(answer: str | None) -> dict[str, Any]:
     return {"tool": SUBMIT, "arguments": {} if answer is None else {"answer": answer}}
 
 
-def _is_api_error(exc: Exception) -> bool:
+def is_api_error(exc: Exception) -> bool:
+    """Whether `exc` is the model server's failure (an ``openai.APIError``), which an agent
+    or a colleague answers by giving up the turn rather than crashing the episode."""
     import openai
 
     return isinstance(exc, openai.APIError)

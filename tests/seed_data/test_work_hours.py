@@ -66,8 +66,9 @@ def _stamps(scenario: str) -> Stamps:
 
 
 def _asks(msgs: list[Message], now: dt.datetime) -> tuple[list[Message], list[Message]]:
-    """The approval asks and their answers, but for those after this morning's posts in
-    their DM (nothing there can be in anyone's working hours)."""
+    """The approval asks and their answers (the manager's next message; a pending request
+    has none), but for those after this morning's posts in their DM (nothing there can be
+    in anyone's working hours)."""
     asks, answers = [], []
     by_channel: dict[int, list[Message]] = {}
     for m in msgs:
@@ -80,7 +81,7 @@ def _asks(msgs: list[Message], now: dt.datetime) -> tuple[list[Message], list[Me
         if any(x.created_at >= now - MORNING for x in dm[:i]):
             continue
         asks.append(m)
-        answers += dm[i + 1 : i + 2]
+        answers += [x for x in dm[i + 1 : i + 2] if x.user_id != m.user_id]  # none if pending
     return asks, answers
 
 
@@ -107,7 +108,8 @@ def test_the_history_keeps_each_channels_ids_in_time_order(stamps: Stamps) -> No
 
 
 def test_approval_asks_and_answers_are_in_working_hours(stamps: Stamps) -> None:
-    assert len(stamps.asks) >= 10 and len(stamps.answers) == len(stamps.asks)
+    # the seeded requests (seed_data/approval_requests.py) still wait for their answer
+    assert len(stamps.asks) >= 10 and len(stamps.answers) >= 10
     assert _share(stamps.asks) == 1.0
     assert _share(stamps.answers) == 1.0
 

@@ -46,10 +46,12 @@ __all__ = [
     "Base",
     "all_tables",
     "create_schema",
+    "cursor",
     "engine_for",
     "get",
     "intpk",
     "is_sqlite",
+    "mark",
     "read",
     "restore",
     "serialize",
@@ -99,6 +101,18 @@ def get(s: Session, model: type[M], ident: int) -> M | None:
     if not -(2**63) <= ident < 2**63:  # no row has it, and the database cannot even bind it
         return None
     return s.scalars(_by_pk(model), {"pk": ident}).first()
+
+
+def cursor(s: Session) -> Any:
+    """A DB-API cursor in the session's transaction, pending changes flushed first: for
+    bulk reads and writes that skip SQLAlchemy's per-row work (a workbook's cells)."""
+    s.flush()
+    return s.connection().connection.driver_connection.cursor()  # type: ignore[union-attr]
+
+
+def mark(s: Session) -> str:
+    """The DB-API parameter marker of the session's database."""
+    return "?" if s.get_bind().dialect.paramstyle == "qmark" else "%s"
 
 
 def read(s: Session, stmt: Executable, params: Mapping[str, Any] | None = None) -> Result[Any]:

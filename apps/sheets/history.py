@@ -14,9 +14,9 @@ from sqlalchemy.orm import Session
 
 from officegym import memo
 from officegym.apps.org.models import Person
-from officegym.apps.sheets import store
 from officegym.apps.sheets.models import Change, Workbook
 from officegym.clock import now
+from officegym.db import cursor, mark
 from officegym.writes import update_row
 
 __all__ = ["history", "record"]
@@ -59,7 +59,7 @@ def record(
     when = now(s)
     text = detail if isinstance(detail, str) else json.dumps(detail, default=str)[:4000]
     row = [wb.id, sheet_id, actor.id, _stored_time(s, when), action, target[:200], text]
-    store.cursor(s).execute(_insert_sql(store.mark(s)), row)
+    cursor(s).execute(_insert_sql(mark(s)), row)
     memo.changed(s, Change)
     update_row(s, wb, updated_at=when)
 

@@ -34,6 +34,7 @@ from sqlalchemy.orm import Session
 
 from officegym import memo
 from officegym.apps.sheets.engine import Book
+from officegym.db import cursor
 
 __all__ = ["SIZE", "Shelf", "fetch", "same", "saved", "stamp"]
 
@@ -96,8 +97,7 @@ _SERVER = (
 def stamp(s: Session, workbook_id: int) -> Stamp | None:
     """The workbook's stamp as the session's transaction sees it (None: not shelvable)."""
     generation = s.info["world"].generation  # before the database is read
-    s.flush()
-    cur = s.connection().connection.driver_connection.cursor()  # type: ignore[union-attr]
+    cur = cursor(s)
     dialect = s.get_bind().dialect.name
     if dialect == "sqlite":
         cur.execute(_SQLITE, (workbook_id,))

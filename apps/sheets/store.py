@@ -20,14 +20,12 @@ from officegym.apps.sheets import shelf
 from officegym.apps.sheets.engine import Book, CellState
 from officegym.apps.sheets.models import Cell, NamedRange, Sheet
 from officegym.apps.sheets.values import ERRORS, Value, XlError, serial_of
-from officegym.db import read
+from officegym.db import cursor, mark, read
 
 __all__ = [
     "book",
     "columns_of",
-    "cursor",
     "forget",
-    "mark",
     "park",
     "save",
     "today_serial",
@@ -127,18 +125,6 @@ def load(s: Session, workbook_id: int, today: float | None = None) -> Book:
             state = CellState(cid, inp, value_of(kind, num, text), fmt, spill=spill)
             b.load_cell(sid, r, c, state)
     return b
-
-
-def cursor(s: Session) -> Any:
-    """A DB-API cursor in the session's transaction: bulk cell reads and writes skip
-    SQLAlchemy's per-row work (a workbook holds thousands of cells)."""
-    s.flush()
-    return s.connection().connection.driver_connection.cursor()  # type: ignore[union-attr]
-
-
-def mark(s: Session) -> str:
-    """The DB-API parameter marker of the session's database."""
-    return "?" if s.get_bind().dialect.paramstyle == "qmark" else "%s"
 
 
 def resync(s: Session, b: Book) -> None:

@@ -36,18 +36,25 @@ def _queues(w: Session) -> dict[int, list[Reservation]]:
 
 def _scopes(w: Session) -> list[tuple[int, str, list[Reservation]]]:
     """What a manager may be asked to decide: (manager id, goal, the requests): their whole
-    queue (when the policy both approves and declines in it), one report's requests
-    (when others wait too) or one request (when others wait too)."""
+    queue, one report's requests, or two requests (the others wait too). Each scope holds a
+    stay the policy approves and one it declines, so that deciding every request the same
+    way (a constant) never passes."""
     out = []
     for boss, queue in sorted(_queues(w).items()):
-        if len({booking.policy_decision(w, r).approve for r in queue}) == 2:
-            out.append((boss, ALL, queue))
+        approve = {r.id: booking.policy_decision(w, r).approve for r in queue}
+        if len(set(approve.values())) < 2:
+            continue
+        out.append((boss, ALL, queue))
         guests = sorted({r.guest_id for r in queue})
         for guest in guests if len(guests) > 1 else ():
             theirs = [r for r in queue if r.guest_id == guest]
-            out.append((boss, _of(w, theirs), theirs))
-        for r in queue if len(queue) > 1 else ():
-            out.append((boss, _one(w, r), [r]))
+            if len({approve[r.id] for r in theirs}) == 2:
+                out.append((boss, _these(w, theirs), theirs))
+        if len(queue) > 2:
+            for yes in (r for r in queue if approve[r.id]):
+                for no in (r for r in queue if not approve[r.id]):
+                    pair = sorted([yes, no], key=lambda r: r.id)
+                    out.append((boss, _these(w, pair), pair))
     return out
 
 
@@ -58,21 +65,15 @@ ALL = (
 LATER = "Leave any other requests for later."
 
 
-def _of(w: Session, theirs: list[Reservation]) -> str:
-    who = w.get_one(Person, theirs[0].guest_id).handle
-    n = len(theirs)
-    stays = "a stay" if n == 1 else f"{n} stays"
-    wait = "waits" if n == 1 else "wait"
-    return (f"@{who} booked {stays} over the travel policy cap that {wait} for your approval on "
-            f"the booking site. Decide {'it' if n == 1 else 'each'} as the travel policy says. "
-            f"{LATER}")  # fmt: skip
-
-
-def _one(w: Session, r: Reservation) -> str:
-    who = w.get_one(Person, r.guest_id).handle
-    return (f'@{who}\'s stay at "{r.listing.title}" in {r.listing.city.label} from '
-            f"{r.check_in:%B %-d} to {r.check_out:%B %-d, %Y} waits for your approval on the "
-            f"booking site. Decide it as the travel policy says. {LATER}")  # fmt: skip
+def _these(w: Session, chosen: list[Reservation]) -> str:
+    """The goal naming each chosen stay: its traveller, listing, city and dates."""
+    stays = [
+        f'@{w.get_one(Person, r.guest_id).handle}\'s stay at "{r.listing.title}" in '
+        f"{r.listing.city.label} from {r.check_in:%B %-d} to {r.check_out:%B %-d, %Y}"
+        for r in chosen
+    ]
+    return (f"{'; '.join(stays)}: these wait for your approval on the booking site, over the "
+            f"travel policy cap. Decide each as the travel policy says. {LATER}")  # fmt: skip
 
 
 def decide_step(w: Session, me: Any, r: Reservation) -> Step:
@@ -109,8 +110,8 @@ def decide_step(w: Session, me: Any, r: Reservation) -> Step:
 
 @template("booking.decide-approvals", difficulty="medium")
 def decide_approvals(w: Session, rng: random.Random) -> Spec:
-    """Decide over-policy stays awaiting your approval (all, a report's, or one) as the
-    travel policy says."""
+    """Decide over-policy stays awaiting your approval (all, a report's, or two named ones)
+    as the travel policy says."""
     boss_id, goal, chosen = pick(rng, _scopes(w), "managers with approval requests to decide")
     me = booking_index(w).people[boss_id]
     return Spec(

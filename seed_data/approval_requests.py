@@ -1,5 +1,5 @@
 """Over-policy stays awaiting a manager's decision: up to `MANAGERS` managers each have
-four requests from their reports, made in the last working days the way a traveller
+five requests from their reports, made in the last working days the way a traveller
 makes one (booking a place over the cap holds it as ``pending`` and DMs the manager), in
 a mix the travel policy approves (within `approvals.MARGIN` over the cap, or with a
 stated purpose) and declines (beyond it, no purpose). `booking.decide-approvals` hands a
@@ -30,7 +30,7 @@ from officegym.seed_data.work_hours import pick
 
 ORDER = 50
 MANAGERS = 8  # at most this many managers have requests waiting
-KINDS = ("within", "purpose", "beyond")  # one request of each kind per manager, and one more
+KINDS = ("within", "purpose", "beyond")  # one request of each kind per manager, and two more
 DAY = dt.timedelta(days=1)
 # Days after the request a stay starts: after the trips the chat asks to book or approve
 # (`booking_trips`: up to 45 days ahead of the world date, 5 nights; a request is at most
@@ -88,11 +88,11 @@ def _plan(s: Session, rng: random.Random, people: list[Person], last: dt.datetim
 def _asks(
     s: Session, rng: random.Random, boss: Person, reports: list[Person], last: dt.datetime
 ) -> list[Ask]:
-    """One manager's requests, of each kind and one more, from as many of the reports as
+    """One manager's requests, of each kind and two more, from as many of the reports as
     there are requests (or all of them), where the traveller's hours leave room."""
     latest: dict[int, dt.datetime] = {}
     out = []
-    kinds = [*rng.sample(KINDS, k=len(KINDS)), rng.choice(KINDS)]
+    kinds = [*rng.sample(KINDS, k=len(KINDS)), rng.choice(KINDS), rng.choice(KINDS)]
     travellers = rng.sample(reports, k=min(len(kinds), len(reports)))
     for i, kind in enumerate(kinds):
         traveller = travellers[i % len(travellers)]

@@ -6,6 +6,7 @@ The simulated managers of an episode leave these seeded requests alone
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -36,25 +37,19 @@ def _queues(w: Session) -> dict[int, list[Reservation]]:
 
 def _scopes(w: Session) -> list[tuple[int, str, list[Reservation]]]:
     """What a manager may be asked to decide: (manager id, goal, the requests): their whole
-    queue, one report's requests, or two requests (the others wait too). Each scope holds a
-    stay the policy approves and one it declines, so that deciding every request the same
-    way (a constant) never passes."""
+    queue, or some of its requests named (the others wait). Each scope holds a stay the
+    policy approves and one it declines, so that deciding every request the same way (a
+    constant) never passes."""
     out = []
     for boss, queue in sorted(_queues(w).items()):
         approve = {r.id: booking.policy_decision(w, r).approve for r in queue}
         if len(set(approve.values())) < 2:
             continue
         out.append((boss, ALL, queue))
-        guests = sorted({r.guest_id for r in queue})
-        for guest in guests if len(guests) > 1 else ():
-            theirs = [r for r in queue if r.guest_id == guest]
-            if len({approve[r.id] for r in theirs}) == 2:
-                out.append((boss, _these(w, theirs), theirs))
-        if len(queue) > 2:
-            for yes in (r for r in queue if approve[r.id]):
-                for no in (r for r in queue if not approve[r.id]):
-                    pair = sorted([yes, no], key=lambda r: r.id)
-                    out.append((boss, _these(w, pair), pair))
+        for size in range(2, len(queue)):
+            for chosen in itertools.combinations(queue, size):
+                if len({approve[r.id] for r in chosen}) == 2:
+                    out.append((boss, _these(w, list(chosen)), list(chosen)))
     return out
 
 
@@ -110,7 +105,8 @@ def decide_step(w: Session, me: Any, r: Reservation) -> Step:
 
 @template("booking.decide-approvals", difficulty="medium")
 def decide_approvals(w: Session, rng: random.Random) -> Spec:
-    """Decide over-policy stays awaiting your approval (all, a report's, or two named ones)
+    """Decide over-policy stays awaiting your approval (all of them, or
+    some named)
     as the travel policy says."""
     boss_id, goal, chosen = pick(rng, _scopes(w), "managers with approval requests to decide")
     me = booking_index(w).people[boss_id]

@@ -70,3 +70,10 @@ def test_a_wrong_decision_or_a_request_left_waiting_fails(world: World) -> None:
     assert statuses(world)[first.arguments["code"]] == "pending"
     g = graded(world, task)
     assert not g.passed and g.reward < 1.0
+
+
+def test_every_instance_approves_one_stay_and_declines_another() -> None:
+    # deciding every request the same way (a constant policy) fails on every instance
+    for seed in range(20):
+        chosen = {c.arguments["decision"] for c in decisions(make_task(TEMPLATE, seed))}
+        assert chosen == {"approve", "decline"}, seed

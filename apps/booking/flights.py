@@ -139,7 +139,7 @@ def book_flight(
     price = pricing.fare_price(fare, date, at.date())
     total = price * len(people)
     fb = insert_row(
-        s, FlightBooking, code=_code("", route.id, date, actor.id, at, size=6),
+        s, FlightBooking, code=_code(s, FlightBooking, "", route.id, date, actor.id, at, size=6),
         route_id=route.id, fare_id=fare.id, flight_date=date, booked_by_id=actor.id,
         status="confirmed", price=price, total=total, refund=None, purpose=purpose.strip()[:200],
         created_at=at, changed_at=None, cancelled_at=None,

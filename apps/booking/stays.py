@@ -7,13 +7,21 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import itertools
 
 from sqlalchemy import bindparam, delete, insert, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from officegym.apps.booking import approvals, calendar, catalog, pricing
-from officegym.apps.booking.models import BookedNight, HostMessage, Listing, Payment, Reservation
+from officegym.apps.booking.models import (
+    BookedNight,
+    FlightBooking,
+    HostMessage,
+    Listing,
+    Payment,
+    Reservation,
+)
 from officegym.apps.booking.policy import check_policy, require_traveller, today
 from officegym.apps.org.models import Person
 from officegym.apps.org.service import find_person
@@ -39,9 +47,19 @@ MAX_MESSAGE = 2000
 _BY_CODE = select(Reservation).where(Reservation.code == bindparam("c"))
 
 
-def _code(prefix: str, *parts: object, size: int = 8) -> str:
-    digest = hashlib.sha256("|".join(map(str, parts)).encode()).hexdigest().upper()
-    return prefix + "".join(ch for ch in digest if ch not in "01")[:size]
+def _code(
+    s: Session, model: type[Reservation | FlightBooking], prefix: str, *parts: object, size: int = 8
+) -> str:
+    """A confirmation code derived from what is booked (deterministic per world), unique
+    among `model`'s codes: the same booking made twice at one instant gets another code,
+    as a real site never hands out one code twice."""
+    for n in itertools.count():
+        salted = (*parts, n) if n else parts
+        digest = hashlib.sha256("|".join(map(str, salted)).encode()).hexdigest().upper()
+        code = prefix + "".join(ch for ch in digest if ch not in "01")[:size]
+        if s.scalar(select(model.id).where(model.code == code)) is None:
+            return code
+    raise AssertionError("unreachable")
 
 
 def find_reservation(s: Session, actor: Person, ref: str | int) -> Reservation:
@@ -82,7 +100,7 @@ def book_stay(
     status = "pending" if held else "confirmed" if listing.instant_book else "requested"
     approver = actor if checked.needs_approval and not held else None
     r = insert_row(
-        s, Reservation, code=_code("HM", listing.id, check_in, traveller.id, at),
+        s, Reservation, code=_code(s, Reservation, "HM", listing.id, check_in, traveller.id, at),
         listing_id=listing.id, guest_id=traveller.id, booked_by_id=actor.id, check_in=check_in,
         check_out=check_out, guests=guests, status=status, policy=listing.policy,
         **_amounts(q), refund=None, over_policy=checked.over,

@@ -155,3 +155,25 @@ def test_wishlists_keep_one_copy_of_a_listing(s: Session) -> None:
     assert [x.listing_id for x in booking.saved_listings(s, w)] == [listing.id]
     booking.unsave_listing(s, me, listing, "Chicago trip")
     assert booking.saved_listings(s, w) == []
+
+
+def test_the_same_booking_made_twice_at_one_instant_gets_two_codes(s: Session) -> None:
+    # a confirmation code hashes what is booked and when (a seeder sets the clock to the
+    # times it writes): the same flight and stay booked again at the same simulated
+    # instant must still get a code of its own
+    me, clock = person(s), s.info["clock"]
+    at = clock.peek()
+    day = booking.today(s) + 30 * DAY
+    fare = booking.search_flights(s, origin="JFK", destination="ORD", date=day)[0].fares[0][0]
+    flights = []
+    for _ in range(2):
+        clock.set(at)
+        flights.append(booking.book_flight(s, me, fare, date=day))
+    assert flights[0].code != flights[1].code
+    listing, check_in, check_out = free_stay(s)
+    clock.set(at)
+    first = booking.book_stay(s, me, listing, check_in=check_in, check_out=check_out, guests=1)
+    booking.cancel_stay(s, me, first)
+    clock.set(at)
+    again = booking.book_stay(s, me, listing, check_in=check_in, check_out=check_out, guests=1)
+    assert first.code != again.code

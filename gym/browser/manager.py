@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import json
 import os
 import queue
 import socket
 import threading
+import urllib.request
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -90,6 +92,16 @@ def cdp_wanted(asked: bool) -> bool:
     if switch not in CDP_SWITCH:
         raise ValueError(f"OFFICEGYM_CDP={switch!r}: use 'on' or 'off' (or leave it unset)")
     return CDP_SWITCH[switch]
+
+
+def _devtools_answers(port: int) -> bool:
+    """Whether a Chromium DevTools endpoint answers on `port` (its /json/version)."""
+    try:
+        direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # no proxy
+        with direct.open(f"http://127.0.0.1:{port}/json/version", timeout=5) as r:
+            return "Browser" in json.loads(r.read())
+    except (OSError, ValueError):
+        return False
 
 
 def _free_port() -> int:
@@ -199,15 +211,24 @@ class BrowserManager:
         self.launches += 1
 
     def _start_browser(self) -> Browser:
+        """Launch Chromium; with `cdp`, on a free port that its DevTools endpoint answers
+        on (another process may take the port between choosing and binding it: then
+        the browser is launched again on another)."""
         if self._playwright is None:
             self._playwright = sync_playwright().start()
-        args = list(CHROMIUM_ARGS)
-        self.cdp_port = _free_port() if self.settings.cdp else None
-        if self.cdp_port:
-            args.append(f"--remote-debugging-port={self.cdp_port}")
-        return self._playwright.chromium.launch(
-            executable_path=self.settings.executable, headless=self.settings.headless, args=args
-        )
+        for _ in range(3):
+            args = list(CHROMIUM_ARGS)
+            self.cdp_port = _free_port() if self.settings.cdp else None
+            if self.cdp_port:
+                args.append(f"--remote-debugging-port={self.cdp_port}")
+            browser = self._playwright.chromium.launch(
+                executable_path=self.settings.executable, headless=self.settings.headless,
+                args=args,
+            )  # fmt: skip
+            if self.cdp_port is None or _devtools_answers(self.cdp_port):
+                return browser
+            browser.close()
+        raise PlaywrightError(f"Chromium's DevTools endpoint never answered on {self.cdp_port}")
 
     def _drop_browser(self) -> None:
         if self._browser is not None:

@@ -163,6 +163,18 @@ class BrowserManager:
         assert self._browser is not None
         return self._browser
 
+    def _answering_browser(self) -> Browser:
+        """`browser`, launched again if its DevTools endpoint stopped answering: a browser
+        whose driver died still says it is connected, and an external client handed its
+        endpoint would find nothing there."""
+        browser = self.browser()
+        if self.cdp_port is None or _devtools_answers(self.cdp_port):
+            return browser
+        self.recover(PlaywrightError("the DevTools endpoint stopped answering"))
+        self._launch()
+        assert self._browser is not None
+        return self._browser
+
     def new_context(self, **options: Any) -> BrowserContext:
         """A new, isolated browser context (cookies, storage, cache) in the shared browser."""
         return self.browser().new_context(**options)
@@ -253,7 +265,7 @@ class BrowserManager:
         """``http://127.0.0.1:<port>`` of the browser's DevTools endpoint (None if off)."""
         if not self.settings.cdp:
             return None
-        self.call(self.browser)
+        self.call(self._answering_browser)
         return f"http://127.0.0.1:{self.cdp_port}" if self.cdp_port else None
 
     def close(self) -> None:

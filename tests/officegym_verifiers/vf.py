@@ -71,7 +71,7 @@ def played_to_the_end(episodes: list[dict[str, Any]]) -> dict[str, tuple[float, 
     episode's end, the task's own tools listed to the model."""
     scores = {}
     for episode in episodes:
-        assert episode["ok"] and not episode.get("errors")
+        assert episode["ok"] and not episode.get("errors"), episode.get("errors") or episode
         (trace,) = episode["traces"]
         assert trace["stop_condition"] == "episode_over"
         data = episode["task"]["data"]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from playwright.sync_api import Page
@@ -53,3 +55,17 @@ def in_new_tab(manager: BrowserManager, url: str, steps: Callable[[Page], T]) ->
         return steps(page)
     finally:
         context.close()
+
+
+def playwright_drivers() -> list[int]:
+    """Process ids of this process's live Playwright drivers (``node ... run-driver``)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            state, ppid = stat.read_text().rsplit(")", 1)[1].split()[:2]
+            command = (stat.parent / "cmdline").read_bytes()
+        except (OSError, ValueError):
+            continue  # gone meanwhile
+        if ppid == str(os.getpid()) and b"run-driver" in command and state != "Z":
+            found.append(int(stat.parent.name))
+    return found

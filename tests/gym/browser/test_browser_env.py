@@ -29,7 +29,7 @@ from officegym.gym.browser.manager import BrowserManager, cdp_wanted
 from officegym.gym.browser_env import BrowserEnv
 from officegym.gym.registration import env_specs
 from officegym.gym.tools_env import OfficeEnv
-from tests.gym.browser.helpers import changes
+from tests.gym.browser.helpers import changes, playwright_drivers
 
 pytestmark = pytest.mark.browser
 
@@ -352,20 +352,6 @@ def test_a_killed_browser_is_relaunched_by_reset(
     assert obs["error"] == "" and "[composer-send]" in obs["axtree"]
     assert chromium.launches == launches + 1
     assert step(browser_env, "click('sidebar-people')")["url"].endswith("/slack/people")
-
-
-def playwright_drivers() -> list[int]:
-    """Process ids of this process's live Playwright drivers (``node ... run-driver``)."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            state, ppid = stat.read_text().rsplit(")", 1)[1].split()[:2]
-            command = (stat.parent / "cmdline").read_bytes()
-        except (OSError, ValueError):
-            continue  # gone meanwhile
-        if ppid == str(os.getpid()) and b"run-driver" in command and state != "Z":
-            found.append(int(stat.parent.name))
-    return found
 
 
 def test_a_killed_driver_is_replaced_by_the_next_reset(

@@ -9,7 +9,7 @@ from collections.abc import Mapping, MutableMapping
 from typing import Any
 
 from officegym.apps.sheets.models import Workbook
-from officegym.apps.sheets.views import Grid, window_link
+from officegym.apps.sheets.views import Grid, view_params
 
 __all__ = ["recall", "remember"]
 
@@ -24,7 +24,7 @@ def _slot(actor_id: int, wb: Workbook, sheet: str) -> str:
 
 def remember(store: MutableMapping[str, Any], actor_id: int, wb: Workbook, window: Grid) -> None:
     """Note in `store` the view a grid page shows of its sheet (the newest KEEP kept)."""
-    params = window_link(window) | {"sel": window.selection.a1()}
+    params = view_params(window)
     views: dict[str, dict[str, str]] = dict(store.get(_KEY, {}))
     slot = _slot(actor_id, wb, window.sheet.name)
     views.pop(slot, None)

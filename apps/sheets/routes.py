@@ -30,7 +30,7 @@ from officegym.web import flash_errors
 bp = Blueprint("sheets", __name__, template_folder="templates", static_folder="static")
 bp.add_app_template_filter(col_letters, "col")
 bp.add_app_template_global(grid_html.row_cells, "grid_cells")
-KEEP = ("sheet", "at", "sel", "filter_col", "filter", "keep", "formulas")
+KEEP = ("sheet", "at", "sel", "end", "filter_col", "filter", "keep", "formulas")
 WINDOW_HEADER = "X-Grid-Window"  # sent by grid_server.js: answer a save with the window
 
 
@@ -116,7 +116,7 @@ def grid(wb_id: int) -> str | BaseResponse:
         move=lambda **k: url_for(
             "sheets.grid", wb_id=wb.id, **views.window_link(window, **k), **shown
         ),
-        here=views.window_link(window) | {"sel": window.selection.a1()},
+        here=views.view_params(window),
     )
 
 

@@ -9,6 +9,7 @@ accessibility tree) stays small.
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,7 +22,15 @@ from officegym.apps.sheets import spill
 from officegym.apps.sheets.formats import format_value
 from officegym.apps.sheets.functions.criteria import matcher
 from officegym.apps.sheets.models import Sheet, Workbook
-from officegym.apps.sheets.refs import MAX_COLS, MAX_ROWS, Area, a1, col_index, col_letters
+from officegym.apps.sheets.refs import (
+    MAX_COLS,
+    MAX_ROWS,
+    Area,
+    a1,
+    col_index,
+    col_letters,
+    parse_area,
+)
 from officegym.apps.sheets.values import XlError, general
 from officegym.errors import Invalid
 
@@ -35,11 +44,14 @@ __all__ = [
     "kept_rows",
     "parse_selection",
     "posted",
+    "selection_end",
+    "view_params",
     "window_origin",
 ]
 
 ROWS, COLS = 25, 10  # the window's size
 MAX_KEPT = 500  # rows a filter view keeps shown after they were edited
+_CELL = re.compile(r"[A-Za-z]{1,3}[0-9]{1,7}")  # one cell, as an ``end`` names it
 
 
 @dataclass(frozen=True)
@@ -75,6 +87,12 @@ class Grid:
     after: int | None = None  # and the first below it
     up: int = 1  # under a filter: the top of the page above
     up_row: int = 1  # and its first row shown by the filter
+    end: tuple[int, int] | None = None  # the selection's moving end (see `selection_end`)
+
+    @property
+    def end_a1(self) -> str:
+        """The selection's moving end as A1 text, "" when none was named."""
+        return a1(*self.end) if self.end else ""
 
     @property
     def selected(self) -> CellView | None:
@@ -90,8 +108,6 @@ def parse_selection(text: str | None, default: Area) -> Area:
     """A name-box entry (``B5``, ``B2:D9``) as an area; `Invalid` if it is none."""
     if not text:
         return default
-    from officegym.apps.sheets.refs import parse_area
-
     area = parse_area(text.strip())
     return Area(area.r1, area.c1, min(area.r2, MAX_ROWS), min(area.c2, MAX_COLS), area.sheet)
 
@@ -123,17 +139,35 @@ def _pivot_areas(s: Session, wb: Workbook, sheet: Sheet) -> list[Area]:
     ]
 
 
-def window_origin(sel: Area, at: Area | None) -> tuple[int, int]:
-    """The window's top-left: `at` when the selection's corner is inside that window;
-    otherwise the window scrolls just enough to show it (from A1 when none is given),
-    so the view stays where the person is instead of jumping to the selection."""
+def selection_end(text: str | None, sel: Area) -> tuple[int, int] | None:
+    """The corner of `sel` an ``end`` parameter names: the end a person moved with
+    Shift and the arrows or the mouse, which the window keeps in view as Sheets does
+    (the anchor is the opposite corner); None when it names no corner of `sel`."""
+    if not text or not _CELL.fullmatch(text.strip()):
+        return None
+    try:
+        corner = parse_area(text.strip())
+    except Invalid:  # off the sheet: no corner of any selection
+        return None
+    r, c = corner.r1, corner.c1
+    return (r, c) if r in (sel.r1, sel.r2) and c in (sel.c1, sel.c2) else None
+
+
+def window_origin(
+    sel: Area, at: Area | None, end: tuple[int, int] | None = None
+) -> tuple[int, int]:
+    """The window's top-left: `at` when the selection's `end` (its top-left corner when
+    none is named) is inside that window; otherwise the window scrolls just enough to
+    show it (from A1 when no `at` is given), so the view stays where the person is
+    instead of jumping to the selection."""
     if at is None:  # a link naming only a selection: from row 1 and column A where it fits
         return (1 if sel.r2 < 1 + ROWS else sel.r1), (1 if sel.c2 < 1 + COLS else sel.c1)
+    r, c = end or (sel.r1, sel.c1)
     top, left = at.r1, at.c1
-    if not top <= sel.r1 < top + ROWS:
-        top = sel.r1 if sel.r1 < top else sel.r1 - ROWS + 1
-    if not left <= sel.c1 < left + COLS:
-        left = sel.c1 if sel.c1 < left else sel.c1 - COLS + 1
+    if not top <= r < top + ROWS:
+        top = r if r < top else r - ROWS + 1
+    if not left <= c < left + COLS:
+        left = c if c < left else c - COLS + 1
     return max(1, top), max(1, left)
 
 
@@ -194,6 +228,7 @@ class _Frame:
     filter: tuple[str, str] | None = None
     view: _Filtered | None = None
     kept: list[int] = field(default_factory=list)
+    end: tuple[int, int] | None = None  # the selection's moving end, if named
 
 
 def _frame(s: Session, wb: Workbook, args: Mapping[str, str]) -> _Frame:
@@ -205,18 +240,20 @@ def _frame(s: Session, wb: Workbook, args: Mapping[str, str]) -> _Frame:
     data = book.sheets[sheet.id]
     sel = parse_selection(args.get("sel"), Area(1, 1, 1, 1))
     at = parse_selection(args.get("at"), sel) if args.get("at") else None
-    top, left = window_origin(sel, at)
+    end = selection_end(args.get("end"), sel)
+    top, left = window_origin(sel, at, end)
     columns = list(range(left, min(left + COLS, MAX_COLS + 1)))
     f = _Frame(
         sheet, book, sel, top, left, columns, list(range(top, min(top + ROWS, MAX_ROWS + 1)))
     )
+    f.end = end
     if args.get("filter_col"):
         col = col_index(args["filter_col"].strip().upper()) if args["filter_col"].isalpha() else 0
         if not 1 <= col <= MAX_COLS:
             raise Invalid(f"filter column {args['filter_col']!r} is not a column letter")
         f.kept = kept_rows(args.get("keep", ""))
-        start = at.r1 if at else 1
-        f.view = _filtered(data, col, args.get("filter", ""), f.kept, start, sel.r1)
+        start, shown = (at.r1 if at else 1), (end[0] if end else sel.r1)
+        f.view = _filtered(data, col, args.get("filter", ""), f.kept, start, shown)
         f.filter = (col_letters(col), args.get("filter", ""))
         f.top, f.rows = f.view.top, f.view.rows
     return f
@@ -236,7 +273,7 @@ def grid(s: Session, actor: Person, wb: Workbook, args: Mapping[str, str]) -> Gr
         _summary(data, sel, [r for r in counted if sel.r1 <= r <= sel.r2]) if sel.size > 1 else None
     )
     used = (data.max_row, data.max_col)
-    window = Grid(f.sheet, f.top, f.left, rows, letters, sel, used, summary=summary)
+    window = Grid(f.sheet, f.top, f.left, rows, letters, sel, used, summary=summary, end=f.end)
     if view:
         window.filter = f.filter
         window.matched, window.kept = view.matched, f.kept
@@ -302,6 +339,12 @@ def _summary(data: Any, sel: Area, rows: list[int]) -> dict[str, str]:
 
 def _shown(x: float) -> str:
     return general(round(x, 2))
+
+
+def view_params(g: Grid) -> dict[str, str]:
+    """The URL parameters of the view `g` shows as it is: its window, filter view and
+    whole selection (with the end the person moved)."""
+    return window_link(g) | {"sel": g.selection.a1()} | ({"end": g.end_a1} if g.end else {})
 
 
 def window_link(g: Grid, rows: int = 0, cols: int = 0) -> dict[str, str]:

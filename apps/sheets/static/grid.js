@@ -96,6 +96,8 @@
     if (label) label.textContent = "fx " + addr(state.anchor);
     setField(document.getElementById("formula-form"), "cell", addr(state.anchor));
     document.querySelectorAll("form input[name=sel]").forEach(function (el) { el.value = text; });
+    var end = g.r1 === g.r2 && g.c1 === g.c2 ? "" : addr(state.ext);  /* the end a person moves */
+    document.querySelectorAll("form input[name=end]").forEach(function (el) { el.value = end; });
     document.querySelectorAll("form input[name=keep]").forEach(function (el) { el.value = keptText(); });
     var shown = document.getElementById("toolbar-sel");
     if (shown) shown.textContent = text;
@@ -111,6 +113,7 @@
     var url = new URL(location.href);
     url.searchParams.set("sel", text);
     url.searchParams.set("at", addr({ r: win.top, c: win.left }));
+    if (end) url.searchParams.set("end", end); else url.searchParams.delete("end");
     if (keptText()) url.searchParams.set("keep", keptText());
     history.replaceState(null, "", url);
   }
@@ -183,6 +186,8 @@
       r2: Math.max(state.anchor.r, p.r), c2: Math.max(state.anchor.c, p.c) }) : addr(p);
     url.searchParams.set("at", addr({ r: Math.max(1, top), c: Math.max(1, left) }));
     url.searchParams.set("sel", sel);
+    /* the window shows the end that moved (under a filter the server finds its rows) */
+    if (extend) url.searchParams.set("end", addr(p)); else url.searchParams.delete("end");
     go(url);
   }
   function go(url) {
@@ -207,6 +212,7 @@
       url.searchParams.set("sel", addr({ r: Math.max(1, r), c: Math.max(1, state.anchor.c + dc) }));
     } else if (url.searchParams.get("sheet") === G.sheet && url.searchParams.has("sel")) {
       url.searchParams.set("sel", rangeA1());
+      if (state.anchor.r !== state.ext.r || state.anchor.c !== state.ext.c) url.searchParams.set("end", addr(state.ext));
     }
     go(url);
   }

@@ -190,12 +190,14 @@
   });
 
   var first = (grid.dataset.sel || "A1").split(":");
-  var a = G.parseAddr(first[0]), b = G.parseAddr(first[1] || first[0]);
-  state.anchor = a && cellAt(a) ? a : { r: G.rows[0] || 1, c: G.win.left };
-  state.ext = b && cellAt(state.anchor) ? b : state.anchor;  /* may reach beyond the window */
+  var a = G.parseAddr(first[0]), b = G.parseAddr(first[1] || first[0]), end = G.parseAddr(grid.dataset.end);
+  if (a && b && end) { a = { r: a.r + b.r - end.r, c: a.c + b.c - end.c }; b = end; }  /* anchor: opposite the end */
+  var shown = end ? cellAt(end) : a && cellAt(a);  /* the window shows the end a person moved */
+  state.anchor = shown ? a : { r: G.rows[0] || 1, c: G.win.left };
+  state.ext = shown ? b : state.anchor;  /* either may lie beyond the window */
   state.serverSel = G.rangeA1();
   state.start = (cellAt(state.anchor) || {}).value || "";
-  var active = cellAt(state.anchor);
+  var active = cellAt(state.anchor) || cellAt(state.ext);
   if (active && (!document.activeElement || document.activeElement === document.body)) {
     /* the active cell takes the keys, as in Sheets: arrows and Page Down go on from a new window */
     state.moving = true; active.focus({ preventScroll: true }); state.moving = false;

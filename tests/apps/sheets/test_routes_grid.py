@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from officegym.apps.org.models import Person
 from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets.refs import parse_area
-from officegym.apps.sheets.views import COLS, ROWS, window_origin
+from officegym.apps.sheets.views import COLS, ROWS, selection_end, window_origin
 from tests.apps.pages import html_of
 from tests.apps.sheets.helpers import values, workbook
 
@@ -61,6 +61,33 @@ def test_the_window_scrolls_only_as_far_as_the_selection_needs() -> None:
     assert window_origin(parse_area(f"C{ROWS + 5}"), None) == (ROWS + 5, 1)  # each axis
     assert window_origin(parse_area(f"M{ROWS}"), None) == (1, 13)
     assert window_origin(parse_area("A1"), parse_area("A1"))[1] == 1 and COLS == 10
+
+
+def test_the_window_keeps_the_end_a_person_moved_in_view() -> None:
+    at, tall = parse_area("A16"), parse_area("A2:A40")
+    assert window_origin(tall, at) == (2, 1)  # a range typed in the name box: its top
+    assert window_origin(tall, at, selection_end("A40", tall)) == (16, 1)  # its end shows
+    assert window_origin(tall, parse_area("A3"), selection_end("A40", tall)) == (16, 1)
+    assert window_origin(tall, parse_area("A30"), selection_end("A2", tall)) == (2, 1)
+    assert [selection_end(t, tall) for t in ("A40", "A2", "B40", "A20", "A2:A9", "", None)] == [
+        (40, 1), (2, 1), None, None, None, None, None,
+    ]  # fmt: skip
+
+
+def test_a_filter_view_scrolls_to_the_end_a_selection_was_extended_to(
+    client: FlaskClient, db: Session, me: Person
+) -> None:
+    wb = workbook(db, ORDERS)
+    emea = [r for r, (v,) in enumerate(values(db, me, wb, "C2:C201"), start=2) if v == "EMEA"]
+    view = f"/sheets/{wb.id}?sheet=Orders&filter_col=C&filter=EMEA&at=A1"
+    shown = [1, *emea[: ROWS - 1]]
+    assert rows_shown(html_of(client, f"{view}&sel=C{emea[1]}:C{emea[ROWS - 1]}")) == shown
+    extended = f"{view}&sel=C{emea[1]}:C{emea[ROWS - 1]}&end=C{emea[ROWS - 1]}"
+    assert rows_shown(html_of(client, extended)) == emea[1:ROWS]  # one row further
+
+
+def rows_shown(page: str) -> list[int]:
+    return [int(r) for r in re.findall(r'<tr [^>]*data-row="(\d+)"', page)]
 
 
 def test_the_pivot_editor_makes_its_sheet_and_keeps_its_fields_when_refused(

@@ -1,6 +1,8 @@
 """A filter view moved about as a person does in Chromium: the page links, Page Down and
 Page Up, an arrow key past the window's last row and a trip to another sheet's tab all
-keep the filter, and every row shown still satisfies it (issue 19)."""
+keep the filter, and every row shown still satisfies it; Shift and the arrows extend a
+selection past the window, filtered or not, and the window follows the end that moved
+(issue 19)."""
 
 from __future__ import annotations
 
@@ -93,3 +95,65 @@ def test_keys_an_edit_and_another_tab_keep_the_filter_and_the_selection(sheet: S
     assert [r for r, _ in scrolled] == shown[1:25]  # one row further, by the filter's rows
     assert active == f"i{shown[24]}" and sheet.values(f"Orders!{active.upper()}") == [[2]]
     assert paged[0][0] > shown[24] and again == paged
+
+
+def extend(page: Page, key: str, want: str) -> None:
+    """Press Shift+`key` and wait until the grid (in a new window if it scrolled) is
+    ready with `want` selected."""
+    page.keyboard.press(f"Shift+{key}")
+    page.wait_for_function(
+        "want => document.querySelector('#grid[data-ready=\"1\"]')"
+        " && document.getElementById('name-box').value === want",
+        arg=want,
+    )
+
+
+def selected_end(page: Page, cell: str) -> bool:
+    """Whether `cell` (``a32``) is shown in the window, as part of the selection."""
+    return page.eval_on_selector(f"#{cell}", "el => el.parentNode.classList.contains('sel')")
+
+
+def test_shift_arrows_extend_a_selection_past_the_window_and_keep_its_end_in_view(
+    sheet: Sheet,
+) -> None:
+    sheet.open(ORDERS, "?sheet=Orders")
+
+    def steps(page: Page) -> tuple[str, bool, str, bool]:
+        page.wait_for_selector("#grid[data-ready='1']")
+        page.click("#a2")
+        for row in range(3, 33):  # down past the window's 25 rows, one row at a time
+            extend(page, "ArrowDown", f"A2:A{row}")
+        down = (page.get_attribute("#grid", "data-top") or "", selected_end(page, "a32"))
+        for row in (31, 30, 29):  # back up: the same anchor, the end moves
+            extend(page, "ArrowUp", f"A2:A{row}")
+        return *down, page.input_value("#name-box"), selected_end(page, "a29")
+
+    top, shown, back, shown_back = sheet.run(steps)
+    assert int(top) > 2 and shown  # the window scrolled to the end; the anchor left it
+    assert back == "A2:A29" and shown_back
+
+
+def test_shift_arrow_past_a_filter_views_last_row_scrolls_to_the_next_row_it_shows(
+    sheet: Sheet,
+) -> None:
+    sheet.open(ORDERS, "?sheet=Orders")
+
+    def steps(page: Page) -> tuple[Rows, Rows, bool, str]:
+        filter_region(page, "EMEA")
+        first = rows_and_regions(page)
+        anchor, last = first[1][0], first[-1][0]
+        page.click(f"#c{anchor}")
+        page.click(f"#c{last}", modifiers=["Shift"])
+        moving(page, "Shift+ArrowDown")  # past the window: the next row the filter shows
+        scrolled = rows_and_regions(page)
+        end = scrolled[-1][0]
+        extended = page.input_value("#name-box") == f"C{anchor}:C{end}" and selected_end(
+            page, f"c{end}"
+        )
+        extend(page, "ArrowUp", f"C{anchor}:C{last}")  # the anchor stayed where it was
+        return first, scrolled, extended, page.input_value("#filter-condition")
+
+    first, scrolled, extended, condition = sheet.run(steps)
+    assert [r for r, _ in scrolled] == [r for r, _ in first[1:]] + [scrolled[-1][0]]
+    assert scrolled[-1][0] > first[-1][0] and extended and condition == "EMEA"
+    assert all(v == "EMEA" for _, v in scrolled)

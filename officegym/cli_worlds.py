@@ -34,7 +34,8 @@ NOT_FRESH_ADVICE = (
 def not_fresh_note(db: Path) -> str | None:
     """What to say when the world served from `db` has changed since it was seeded (None
     when it is fresh, or when `db` holds no world this version can read)."""
-    from officegym.world import World, stored_identity, world_image
+    from officegym.world import World, world_image
+    from officegym.world_identity import stored_identity
 
     try:
         found = stored_identity(f"sqlite:///{db.resolve()}") if db.exists() else None
@@ -112,7 +113,7 @@ def _kept_world(
     db: Path, scenario: str | None, seed: int | None, seed_option: str
 ) -> tuple[str | None, int | None]:
     """(scenario, seed) of the world recorded in `db`, checked against the options given."""
-    from officegym.world import stored_identity
+    from officegym.world_identity import stored_identity
 
     try:
         found = stored_identity(f"sqlite:///{db.resolve()}")

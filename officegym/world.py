@@ -5,12 +5,9 @@ Reset is `restore(engine, image.data)`: SQLite deserializes the snapshot in one
 copy, so an environment can reset in well under a millisecond. On PostgreSQL the
 image's rows are loaded table by table instead (slower, same content).
 
-A world kept in a file or on PostgreSQL records which world it is (scenario,
-seed and image digest, a `WorldIdentity`) in the table `og_world`, written when
-the database is created from the image. The table is outside the models'
-metadata, so diffs, the change log and resets never see it; in-memory worlds do
-not have it, so their bytes stay the image's. Reopening a kept database as a
-different world raises `Conflict`.
+A world kept in a file or on PostgreSQL records which world it is (a `WorldIdentity`,
+`officegym.world_identity`); in-memory worlds do not, so their bytes stay the image's.
+Reopening a kept database as a different world raises `Conflict`.
 """
 
 from __future__ import annotations
@@ -21,25 +18,11 @@ import os
 import sqlite3
 import threading
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from sqlalchemy import (
-    Column,
-    Connection,
-    DateTime,
-    Engine,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    func,
-    insert,
-    inspect,
-    select,
-)
-from sqlalchemy.exc import DatabaseError
+from sqlalchemy import Connection, DateTime, Engine, func, insert, select
 from sqlalchemy.orm import Session
 
 from officegym.clock import SimClock
@@ -53,44 +36,10 @@ from officegym.db import (
     sha256_digest,
     writer,
 )
-from officegym.errors import Conflict, Invalid
+from officegym.errors import Conflict
+from officegym.world_identity import WorldIdentity, file_path, read_identity, record_identity
 
-__all__ = [
-    "IDENTITY_TABLE",
-    "BuildProgress",
-    "Checkpoint",
-    "World",
-    "WorldIdentity",
-    "WorldImage",
-    "read_identity",
-    "record_identity",
-    "stored_identity",
-    "world_image",
-]
-
-IDENTITY_TABLE = "og_world"
-
-# Not on `Base.metadata`: no change-log trigger, no diff, no reset touches it.
-_identity = Table(
-    IDENTITY_TABLE,
-    MetaData(),
-    Column("id", Integer, primary_key=True),
-    Column("scenario", String(80), nullable=False),
-    Column("seed", Integer, nullable=False),
-    Column("digest", String(64), nullable=False),
-)
-
-
-@dataclass(frozen=True)
-class WorldIdentity:
-    """Which world a database holds: the scenario's name, the seed, the image's digest."""
-
-    scenario: str
-    seed: int
-    digest: str
-
-    def __str__(self) -> str:
-        return f"scenario {self.scenario!r} seed {self.seed}"
+__all__ = ["BuildProgress", "Checkpoint", "World", "WorldImage", "latest_time", "world_image"]
 
 
 @dataclass(frozen=True)
@@ -201,7 +150,7 @@ class World:
         self.clock = SimClock(image.start)
         self._directory: dict[str, object] = {}  # org look-ups, filled on first use
         self.generation = 0  # bumped as reset and rewind replace the database: caches check it
-        path = _file_path(url)
+        path = file_path(url)
         kept = path is not None and not fresh and os.path.exists(path)
         if path is not None and not kept:
             _write_file(path, image.data)
@@ -225,7 +174,7 @@ class World:
         if found is None or found == expected:
             return
         self.engine.dispose()
-        where = _file_path(self.url) or self.engine.url.render_as_string(hide_password=True)
+        where = file_path(self.url) or self.engine.url.render_as_string(hide_password=True)
         if (found.scenario, found.seed) != (expected.scenario, expected.seed):
             raise Conflict(
                 f"{where} holds the world of {found}, not {expected}", code="world_mismatch"
@@ -242,7 +191,7 @@ class World:
         SQLite file, or on a database server)."""
         self.clock.reset(self.image.start)
         self.generation += 1  # before and after: a read during the restore is of neither
-        if _file_path(self.url) is not None:
+        if file_path(self.url) is not None:
             _restore_file(self.engine, self.image.data)
             record_identity(self.engine, self.image.identity)
         elif is_sqlite(self.engine):
@@ -320,13 +269,6 @@ def latest_time(engine: Engine) -> dt.datetime | None:
     return latest
 
 
-def _file_path(url: str) -> str | None:
-    """The file of a ``sqlite:///path`` URL (None for in-memory and server URLs)."""
-    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
-        return url.removeprefix("sqlite:///")
-    return None
-
-
 def _restore_file(engine: Engine, data: bytes) -> None:
     """Overwrite a SQLite file's database with `data` in one transaction (SQLite's backup
     API), so the engine's other connections see the seeded state on their next read."""
@@ -346,46 +288,6 @@ def _restore_file(engine: Engine, data: bytes) -> None:
 def _write_file(path: str, data: bytes) -> None:
     with open(path, "wb") as fh:
         fh.write(data)
-
-
-def record_identity(engine: Engine, identity: WorldIdentity) -> None:
-    """Write `identity` into the database of `engine` (replacing any earlier one)."""
-    with engine.begin() as conn:
-        _identity.create(conn, checkfirst=True)
-        conn.execute(_identity.delete())
-        conn.execute(insert(_identity), {"id": 1, **asdict(identity)})
-
-
-def read_identity(engine: Engine) -> WorldIdentity | None:
-    """The identity recorded in the database of `engine`, or None if it records none."""
-    with engine.connect() as conn:
-        if not inspect(conn).has_table(IDENTITY_TABLE):
-            return None
-        row = conn.execute(
-            select(_identity.c.scenario, _identity.c.seed, _identity.c.digest)
-        ).first()
-    return WorldIdentity(*row) if row is not None else None
-
-
-def stored_identity(url: str) -> WorldIdentity | None:
-    """`read_identity` of the database at `url` (None for a missing SQLite file, which is
-    not created); `Invalid` if the database holds no world at all."""
-    from officegym.apps.org.models import Person  # every world has a directory
-
-    path = _file_path(url)
-    if path is not None and not os.path.exists(path):
-        return None
-    engine = engine_for(url)
-    where = path or engine.url.render_as_string(hide_password=True)
-    try:
-        found = read_identity(engine)
-        if found is None and not inspect(engine).has_table(Person.__tablename__):
-            raise Invalid(f"{where} holds no officegym world", code="not_a_world")
-        return found
-    except DatabaseError as exc:
-        raise Invalid(f"{where} is not a world database ({exc.orig})", code="not_a_world") from None
-    finally:
-        engine.dispose()
 
 
 def _load_rows(target: Engine, source: Engine) -> None:

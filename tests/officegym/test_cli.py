@@ -17,14 +17,8 @@ from officegym.changes import full_diff
 from officegym.gym import env_id
 from officegym.runner import ToolRunner
 from officegym.tasks import load_templates, make_task
-from officegym.world import (
-    IDENTITY_TABLE,
-    World,
-    WorldIdentity,
-    record_identity,
-    stored_identity,
-    world_image,
-)
+from officegym.world import World, world_image
+from officegym.world_identity import IDENTITY_TABLE, WorldIdentity, record_identity, stored_identity
 
 WIDE = {"COLUMNS": "250"}
 

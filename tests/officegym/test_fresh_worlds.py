@@ -13,7 +13,8 @@ from officegym.grading_api import FRESH_PER_TASK
 from officegym.runner import ToolRunner
 from officegym.tasks import make_task
 from officegym.web import create_app
-from officegym.world import World, stored_identity, world_image
+from officegym.world import World, world_image
+from officegym.world_identity import stored_identity
 
 TASK_ID = "slack.post-channel"
 

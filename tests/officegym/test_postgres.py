@@ -13,7 +13,8 @@ from sqlalchemy import inspect, text
 from officegym.changes import diff
 from officegym.tasks import make_task
 from officegym.tasks.validate import play
-from officegym.world import World, read_identity, stored_identity, world_image
+from officegym.world import World, world_image
+from officegym.world_identity import read_identity, stored_identity
 from tests.postgres import postgres_world
 
 pytestmark = pytest.mark.postgres

@@ -17,15 +17,13 @@ from officegym.changes import CHANGE_TABLE, diff, full_diff
 from officegym.db import Base, serialize, sha256_digest
 from officegym.errors import Conflict, Invalid
 from officegym.runner import CallOutcome, ToolRunner
-from officegym.world import (
+from officegym.world import World, latest_time, world_image
+from officegym.world_identity import (
     IDENTITY_TABLE,
-    World,
     WorldIdentity,
-    latest_time,
     read_identity,
     record_identity,
     stored_identity,
-    world_image,
 )
 
 BUILD = "from officegym.seed_data import build_image; print(build_image('default', {seed}).digest)"

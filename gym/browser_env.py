@@ -35,6 +35,7 @@ and end the episode with `finish(answer)`, which grades the same way.
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Mapping
 from http import HTTPStatus
 from typing import Any, ClassVar
@@ -64,9 +65,11 @@ from officegym.gym.spaces import UnicodeText
 from officegym.tasks import Task
 from officegym.tasks.responders import colleague_for
 
-__all__ = ["ACTION_HELP", "BrowserEnv"]
+__all__ = ["ACTION_HELP", "BrowserEnv", "default_action_timeout"]
 
 URL_CHARS = 2_000
+DEFAULT_ACTION_TIMEOUT_MS = 3_000
+TIMEOUT_VARIABLE = "OFFICEGYM_ACTION_TIMEOUT_MS"
 LAST_ACTION_CHARS = 1_000
 PAGE_NOTE = "\n…[page text truncated: {n} more characters]"
 Step = tuple[dict[str, Any], float, bool, bool, dict[str, Any]]
@@ -85,13 +88,15 @@ class BrowserEnv(EpisodeEnv[dict[str, Any], str]):
         screenshot: bool = False,
         viewport: tuple[int, int] = (1280, 720),
         max_page_chars: int = 100_000,
-        action_timeout_ms: int = 3_000,
+        action_timeout_ms: int | None = None,
         fresh_context: bool = False,
         headless: bool = True,
         executable_path: str | None = None,
         cdp: bool = False,
         **options: Any,
     ) -> None:
+        if action_timeout_ms is None:
+            action_timeout_ms = default_action_timeout()
         _check_settings(render_mode, viewport, max_page_chars, action_timeout_ms)
         self._setup(EpisodeSettings.of(settings, options))
         self.max_page_chars = max_page_chars
@@ -301,6 +306,17 @@ def _http_error(status: int, reason: str, url: str) -> str:
     where = urlsplit(url)
     path = where.path + (f"?{where.query}" if where.query else "")
     return f"the page answered HTTP {status} {reason} ({path})"
+
+
+def default_action_timeout() -> int:
+    """An action's time limit when the env is not given one: ``$OFFICEGYM_ACTION_TIMEOUT_MS``
+    (for a whole process, e.g. on a loaded machine), else 3,000 ms."""
+    text = os.environ.get(TIMEOUT_VARIABLE, "").strip()
+    if not text:
+        return DEFAULT_ACTION_TIMEOUT_MS
+    if not text.isdigit():
+        raise ValueError(f"{TIMEOUT_VARIABLE}={text!r}: a whole number of milliseconds, 100-60000")
+    return int(text)
 
 
 def _check_settings(

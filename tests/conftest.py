@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,12 @@ from sqlalchemy.orm import Session
 from officegym.web import create_app
 from officegym.world import World, world_image
 from tests.gym.openai_stub import ScriptedModel
+
+# A browser action's time limit in every env the tests make, in this process and the
+# ones it starts (Ray workers, the CLI): the tests judge what an action does, not how
+# fast a loaded machine does it (CI once ran a click's navigation past the default 3 s).
+# An action that cannot be done still fails at once (an unknown element id).
+os.environ.setdefault("OFFICEGYM_ACTION_TIMEOUT_MS", "20000")
 
 
 def default_world(url: str = "sqlite://") -> Iterator[World]:

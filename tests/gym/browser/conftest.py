@@ -14,11 +14,6 @@ from officegym.gym.browser.server import AppServer
 from officegym.gym.browser_env import BrowserEnv
 from officegym.world import World
 
-# An action's own time limit in the shared envs: what these tests judge is what an action
-# does, not how fast a loaded machine does it (CI ran a click's navigation past the
-# default 3 s once); an action that cannot be done still fails at once (unknown ids).
-ACTION_TIMEOUT_MS = 20_000
-
 
 @pytest.fixture(scope="session")
 def chromium() -> BrowserManager:
@@ -37,7 +32,7 @@ def chromium() -> BrowserManager:
 @pytest.fixture(scope="session")
 def browser_env(chromium: BrowserManager) -> Iterator[BrowserEnv]:
     """One Slack browser env for the session; each test resets it."""
-    env = BrowserEnv(app="slack", max_steps=80, action_timeout_ms=ACTION_TIMEOUT_MS)
+    env = BrowserEnv(app="slack", max_steps=80)
     yield env
     env.close()
 
@@ -45,7 +40,7 @@ def browser_env(chromium: BrowserManager) -> Iterator[BrowserEnv]:
 @pytest.fixture(scope="session")
 def cdp_env(chromium: BrowserManager) -> Iterator[BrowserEnv]:
     """A Slack browser env whose Chromium listens for CDP (``cdp=True``), for the session."""
-    env = BrowserEnv(app="slack", max_steps=80, cdp=True, action_timeout_ms=ACTION_TIMEOUT_MS)
+    env = BrowserEnv(app="slack", max_steps=80, cdp=True)
     yield env
     env.close()
 
@@ -58,9 +53,7 @@ def env_for(browser_env: BrowserEnv) -> Iterator[Callable[[str], BrowserEnv]]:
 
     def get(app: str, max_steps: int = 80) -> BrowserEnv:
         if (app, max_steps) not in envs:
-            envs[app, max_steps] = BrowserEnv(
-                app=app, max_steps=max_steps, action_timeout_ms=ACTION_TIMEOUT_MS
-            )
+            envs[app, max_steps] = BrowserEnv(app=app, max_steps=max_steps)
         return envs[app, max_steps]
 
     yield get

@@ -26,7 +26,7 @@ from officegym.apps.crm.models import Case
 from officegym.apps.org.models import Person
 from officegym.apps.org.service import find_person
 from officegym.gym.browser.manager import BrowserManager, cdp_wanted
-from officegym.gym.browser_env import BrowserEnv
+from officegym.gym.browser_env import BrowserEnv, default_action_timeout
 from officegym.gym.registration import env_specs
 from officegym.gym.tools_env import OfficeEnv
 from tests.gym.browser.helpers import changes, playwright_drivers
@@ -326,6 +326,22 @@ def test_officegym_cdp_overrides_what_envs_ask_for(
     monkeypatch.setenv("OFFICEGYM_CDP", "maybe")
     with pytest.raises(ValueError, match="OFFICEGYM_CDP"):
         cdp_wanted(asked)
+
+
+def test_officegym_action_timeout_ms_sets_the_default_of_every_env(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("OFFICEGYM_ACTION_TIMEOUT_MS")
+    assert default_action_timeout() == 3_000
+    monkeypatch.setenv("OFFICEGYM_ACTION_TIMEOUT_MS", " 250 ")
+    assert default_action_timeout() == 250
+    for bad in ("3s", "-1", "1.5"):
+        monkeypatch.setenv("OFFICEGYM_ACTION_TIMEOUT_MS", bad)
+        with pytest.raises(ValueError, match="OFFICEGYM_ACTION_TIMEOUT_MS"):
+            default_action_timeout()
+    monkeypatch.setenv("OFFICEGYM_ACTION_TIMEOUT_MS", "50")
+    with pytest.raises(ValueError, match="100-60000"):
+        BrowserEnv(task="slack.post-channel")  # refused before anything is started
 
 
 def test_a_crashed_page_is_an_error_then_recovered_by_reset(

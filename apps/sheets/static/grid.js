@@ -212,7 +212,8 @@
       url.searchParams.set("sel", addr({ r: Math.max(1, r), c: Math.max(1, state.anchor.c + dc) }));
     } else if (url.searchParams.get("sheet") === G.sheet && url.searchParams.has("sel")) {
       url.searchParams.set("sel", rangeA1());
-      if (state.anchor.r !== state.ext.r || state.anchor.c !== state.ext.c) url.searchParams.set("end", addr(state.ext));
+      var single = state.anchor.r === state.ext.r && state.anchor.c === state.ext.c;
+      if (single) url.searchParams.delete("end"); else url.searchParams.set("end", addr(state.ext));
     }
     go(url);
   }

@@ -19,11 +19,21 @@ import importlib.abc
 import importlib.machinery
 import sys
 from collections.abc import Sequence as _Sequence
+from pathlib import Path as _Path
 from types import ModuleType as _ModuleType
 
 __all__ = ["__version__", "register_envs"]
 
 __version__ = "0.1.0"
+
+# In a source checkout this folder holds the core modules only: the sub-packages live in
+# the sibling folders pyproject.toml maps (apps/ is officegym.apps, gym/ officegym.gym,
+# ...). Python finds this folder before an installed copy when run from the checkout's
+# root; the root on __path__ then resolves officegym.gym and the others to those
+# folders, as an install does. An installed package has them inside and is left alone.
+_CHECKOUT = _Path(__file__).resolve().parent.parent
+if not _Path(__file__).with_name("gym").is_dir() and (_CHECKOUT / "gym" / "__init__.py").is_file():
+    __path__.append(str(_CHECKOUT))
 
 
 def register_envs() -> list[str]:

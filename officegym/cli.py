@@ -257,7 +257,7 @@ def grade(
 @click.option("--seeds", default=20, show_default=True, type=click.IntRange(min=1))
 @click.option("--scenarios", default="default", show_default=True, help="With --stats: a,b.")
 @click.option("--world-seeds", default=1, show_default=True, type=click.IntRange(min=1))
-@click.option("--json", "as_json", is_flag=True, help="With --stats: print JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print the list (or --stats) as JSON.")
 def tasks(
     template_ids: tuple[str, ...],
     app: str | None,
@@ -295,8 +295,9 @@ def tasks(
         level = f"{t.difficulty} (knobs: {', '.join(t.knobs)})" if t.knobs else t.difficulty
         summary = f"{t.summary} [dim](needs {t.needs})[/]" if t.needs else t.summary
         table.add_row(t.id, level, ", ".join(t.apps), summary, env_id(t.id))
-    print_table(console, table)
-    console.print(f"{len(rows)} template(s)")
+    print_table(console, table, as_json=as_json)
+    if not as_json:
+        console.print(f"{len(rows)} template(s)")
 
 
 def _rewards_table(title: str, results: list[EpisodeResult]) -> Table:

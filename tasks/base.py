@@ -171,7 +171,7 @@ def template(
     def register(fn: Callable[..., Spec]) -> Callable[..., Spec]:
         if id in TEMPLATES and TEMPLATES[id].build is not fn:
             raise ValueError(f"template {id} registered twice")
-        summary = (fn.__doc__ or "").strip().splitlines()[0] if fn.__doc__ else ""
+        summary = first_sentence(fn.__doc__ or "")
         if not summary:
             raise ValueError(f"template {id} needs a docstring")
         takes_level = len(inspect.signature(fn).parameters) >= 3
@@ -185,6 +185,16 @@ def template(
         return fn
 
     return register
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'`])")
+
+
+def first_sentence(doc: str) -> str:
+    """A docstring's first sentence, whole even when it wraps over several lines (the
+    summary `officegym tasks` shows): its first paragraph up to the first full stop."""
+    paragraph = " ".join(inspect.cleandoc(doc).split("\n\n", 1)[0].split())
+    return _SENTENCE_END.split(paragraph, maxsplit=1)[0]
 
 
 def load_templates() -> dict[str, Template]:

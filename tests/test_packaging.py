@@ -11,6 +11,8 @@ import venv
 import zipfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = {"officegym": "officegym", "apps": "officegym.apps", "gym": "officegym.gym",
            "seed_data": "officegym.seed_data", "tasks": "officegym.tasks",
@@ -28,12 +30,16 @@ def source_packages() -> set[str]:
     return out
 
 
-def test_wheel_installs_and_imports_every_subpackage(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def wheel_venv(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A virtualenv with officegym installed from its wheel (not editable): (venv, its
+    python). Its dependencies come from the interpreter running the tests."""
+    tmp = tmp_path_factory.mktemp("wheel")
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp), str(ROOT)],
         check=True,
     )
-    wheel = next(tmp_path.glob("officegym-*.whl"))
+    wheel = next(tmp.glob("officegym-*.whl"))
     tops = {name.split("/")[0] for name in zipfile.ZipFile(wheel).namelist()}
     assert {t for t in tops if not t.endswith(".dist-info")} == {"officegym", "officegym_verifiers"}
     assert any(
@@ -41,7 +47,7 @@ def test_wheel_installs_and_imports_every_subpackage(tmp_path: Path) -> None:
         for n in zipfile.ZipFile(wheel).namelist()
     )
 
-    env = tmp_path / "venv"
+    env = tmp / "venv"
     venv.create(env, with_pip=True)
     py = env / "bin" / "python"
     # The dependencies come from the interpreter running the tests (its own venv on
@@ -54,6 +60,13 @@ def test_wheel_installs_and_imports_every_subpackage(tmp_path: Path) -> None:
     ).stdout.strip()
     Path(target, "test_deps.pth").write_text("\n".join(site.getsitepackages()) + "\n")
     subprocess.run([py, "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True)
+    return env, py
+
+
+def test_wheel_installs_and_imports_every_subpackage(
+    wheel_venv: tuple[Path, Path], tmp_path: Path
+) -> None:
+    env, py = wheel_venv
     packages = sorted(source_packages())
     code = (
         "import importlib, officegym, sys\n"
@@ -67,3 +80,23 @@ def test_wheel_installs_and_imports_every_subpackage(tmp_path: Path) -> None:
     assert len(files) == len(packages)
     outside = [f for f in files if not f.startswith(str(env))]
     assert not outside, outside  # every module must come from the wheel, not the source tree
+
+
+MAKE = (
+    "import gymnasium, officegym\n"
+    "env = gymnasium.make('officegym/slack-v0')\n"
+    "obs, info = env.reset(seed=0)\n"
+    "print(type(env.unwrapped).__module__, bool(obs))\n"
+)
+
+
+@pytest.mark.parametrize("install", ["wheel", "editable"])
+def test_gymnasium_make_works_from_the_checkout_root(
+    install: str, wheel_venv: tuple[Path, Path]
+) -> None:
+    """Run from the repository folder, the source folder `officegym/` comes first on the
+    path; its sub-packages must still resolve (to the sibling folders pyproject maps)."""
+    py = wheel_venv[1] if install == "wheel" else Path(sys.executable)
+    out = subprocess.run([py, "-c", MAKE], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["officegym.gym.tools_env", "True"]

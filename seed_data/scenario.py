@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
-from officegym.errors import ConfigError
+from officegym.errors import ConfigError, NotFound
 
 __all__ = [
     "SCENARIO_DIR",
@@ -140,11 +140,14 @@ def scenario_names() -> list[str]:
 def scenario_path(name_or_path: str | Path) -> Path:
     """The file of a scenario given by name (``default``) or path."""
     path = Path(name_or_path)
-    if path.suffix != ".toml":
-        path = SCENARIO_DIR / f"{name_or_path}.toml"
-    if not path.exists():
+    if path.suffix == ".toml":
+        if not path.exists():
+            raise ConfigError(str(path), "<file>", "no such scenario file")
+        return path
+    path = SCENARIO_DIR / f"{name_or_path}.toml"
+    if not path.exists():  # a name, not a file: there is no file or field to blame
         known = ", ".join(scenario_names())
-        raise ConfigError(str(path), "name", f"no scenario {name_or_path!r} (known: {known})")
+        raise NotFound(f"no scenario {name_or_path!r} (known: {known}; or a path to a .toml file)")
     return path
 
 

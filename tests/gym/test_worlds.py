@@ -14,7 +14,7 @@ from gymnasium.utils.seeding import np_random
 from sqlalchemy import func, inspect, select
 
 from officegym.apps.org.models import Person
-from officegym.errors import ConfigError
+from officegym.errors import NotFound
 from officegym.gym import OfficeEnv
 from officegym.gym.episodes import choose_task
 from officegym.gym.worlds import WorldPool, world_set
@@ -66,7 +66,7 @@ def test_a_bad_world_set_is_refused_with_the_reason(kwargs, message) -> None:
 
 
 def test_an_unknown_scenario_fails_at_construction_naming_the_known_ones() -> None:
-    with pytest.raises(ConfigError, match="known: default, enterprise, startup"):
+    with pytest.raises(NotFound, match="no scenario .nope. \(known: default, "):
         OfficeEnv(app="slack", scenarios=["default", "nope"])
 
 

@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 from officegym.apps.crm.models import Account, Contact, Opportunity
 from officegym.apps.org.models import Person, Team
 from officegym.apps.slack.models import Message
-from officegym.errors import ConfigError
+from officegym.errors import ConfigError, NotFound
 from officegym.seed_data import build_image
 from officegym.seed_data.scenario import load_scenario, scenario_names
 from officegym.world import World, world_image
@@ -54,8 +54,11 @@ def test_unparseable_file_and_unknown_name(tmp_path: Path) -> None:
     path.write_text("name = [unclosed")
     with pytest.raises(ConfigError, match=r"x\.toml"):
         load_scenario(path)
-    with pytest.raises(ConfigError, match="no scenario 'nope'"):
+    with pytest.raises(NotFound, match="no scenario 'nope'") as unknown:
         load_scenario("nope")
+    assert ".toml: field" not in str(unknown.value)  # a name names no file or field
+    with pytest.raises(ConfigError, match=r"missing\.toml: field '<file>': no such scenario file"):
+        load_scenario(tmp_path / "missing.toml")
 
 
 def test_the_smallest_company_a_scenario_allows_builds(tmp_path: Path) -> None:

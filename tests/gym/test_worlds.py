@@ -66,7 +66,7 @@ def test_a_bad_world_set_is_refused_with_the_reason(kwargs, message) -> None:
 
 
 def test_an_unknown_scenario_fails_at_construction_naming_the_known_ones() -> None:
-    with pytest.raises(NotFound, match="no scenario .nope. \(known: default, "):
+    with pytest.raises(NotFound, match=r"no scenario .nope. \(known: default, "):
         OfficeEnv(app="slack", scenarios=["default", "nope"])
 
 

@@ -234,6 +234,7 @@ def grade(
             f"[yellow]note:[/] changes beyond the task count as collateral damage; if {db} "
             f"served other tasks since it was seeded, theirs count too: {NOT_FRESH_ADVICE}.",
             highlight=False,
+            soft_wrap=True,
         )
     if as_json:
         click.echo(json.dumps(report, indent=2))

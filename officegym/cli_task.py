@@ -45,7 +45,7 @@ def show(
         raise click.BadParameter(exc.message, param_hint="--task") from None
     note = not_fresh_note(Path(db))
     if note is not None:  # on stderr: stdout may be the JSON card
-        Console(stderr=True).print(f"[yellow]warning:[/] {note}", highlight=False)
+        Console(stderr=True).print(f"[yellow]warning:[/] {note}", highlight=False, soft_wrap=True)
     if as_json:
         click.echo(json.dumps(card, indent=2, ensure_ascii=False))
         return

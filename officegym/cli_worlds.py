@@ -124,6 +124,7 @@ def _kept_world(
             f"[yellow]{db} records no world (written by an older officegym): taking it for "
             f"scenario {scenario or 'default'!r} seed {seed or 0}, as the options say.[/]",
             highlight=False,
+            soft_wrap=True,
         )
         return scenario, seed
     if seed is not None and seed != found.seed:

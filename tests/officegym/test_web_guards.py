@@ -1,6 +1,6 @@
-"""The web layer's guards: ids beyond what the database binds match no route, over-long search values are
-a clear 400, every answer carries the browser policy headers, and a download's name can
-never break its header."""
+"""The web layer's guards: ids beyond what the database binds match no route, over-long
+search values are a clear 400, every answer carries the browser policy headers, and a
+download's name can never break its header."""
 
 from __future__ import annotations
 

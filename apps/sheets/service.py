@@ -26,6 +26,7 @@ from officegym.apps.sheets.cells import (
     write_cells,
     write_range,
 )
+from officegym.apps.sheets.cut import move_range
 from officegym.apps.sheets.files import (
     attachment,
     export_csv,
@@ -99,6 +100,7 @@ __all__ = [
     "locate",
     "merge_cells",
     "merges_of",
+    "move_range",
     "move_sheet",
     "next_workbook_id",
     "pivots_of",

@@ -61,6 +61,7 @@ class Sheet(Base):
     name: Mapped[str] = mapped_column(String(100))
     position: Mapped[int] = mapped_column(Integer)
     frozen_rows: Mapped[int] = mapped_column(Integer, default=0)
+    frozen_cols: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class Cell(Base):

@@ -25,6 +25,7 @@ from officegym.apps.sheets.cells import (
     write_cells,
     write_range,
 )
+from officegym.apps.sheets.cut import move_range
 from officegym.apps.sheets.files import (
     attachment,
     export_csv,
@@ -52,6 +53,7 @@ from officegym.apps.sheets.workbooks import (
     delete_name,
     delete_sheet,
     delete_workbook,
+    freeze_cols,
     freeze_rows,
     list_workbooks,
     move_sheet,
@@ -86,6 +88,7 @@ __all__ = [
     "fill_range",
     "find_cells",
     "find_workbook",
+    "freeze_cols",
     "freeze_rows",
     "history",
     "import_csv",
@@ -95,6 +98,7 @@ __all__ = [
     "locate",
     "merge_cells",
     "merges_of",
+    "move_range",
     "move_sheet",
     "next_workbook_id",
     "pivots_of",

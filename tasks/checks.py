@@ -204,13 +204,20 @@ def _contains_all(value: Any, phrases: Sequence[str]) -> bool:
 
 @dataclass(frozen=True, kw_only=True)
 class Check:
-    """Base of every check: a name shown to people, a weight, and whether success needs it.
+    """Base of every check: a name shown to people, a weight, whether success needs it, and
+    whether failing it voids the whole episode (`fatal`: what was done cannot be undone by
+    the rest, as a secret once told).
     A check that `claims` work (a confirmation, a report of it) earns its weight only
     when that work is done (`officegym.tasks.claims`)."""
 
     name: str
     weight: float = 1.0
     required: bool = True
+
+    @property
+    def fatal(self) -> bool:
+        """Whether failing this check makes the episode's reward 0, whatever its weight."""
+        return False
 
     @property
     def claims(self) -> bool:

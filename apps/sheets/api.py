@@ -89,9 +89,23 @@ def post_spreadsheet(target: str) -> Response:
     spreadsheet_id, _, rest = head.partition("/")
     wb = workbook(spreadsheet_id)
     if rest == "" and verb == "batchUpdate":
-        return reply(R.batch_update(g.db, g.actor, wb, body(BATCH)))
+        data = body(BATCH)
+        result = R.batch_update(g.db, g.actor, wb, data)
+        if _boolean(data, "includeSpreadsheetInResponse"):
+            ranges = data.get("responseRanges") or []
+            if not isinstance(ranges, list) or not all(isinstance(r, str) for r in ranges):
+                raise Invalid("Invalid responseRanges: a list of A1 ranges")
+            grid = _boolean(data, "responseIncludeGridData")
+            result["updatedSpreadsheet"] = spreadsheet(
+                g.db, wb, request.host_url, grid=grid, ranges=ranges
+            )
+        return reply(result)
     if rest == "values" and verb == "batchUpdate":
-        return reply(api_writes.batch_write(g.db, g.actor, wb, body(VALUES_BATCH)))
+        data = body(VALUES_BATCH)
+        result = api_writes.batch_write(g.db, g.actor, wb, data)
+        for response in result["responses"]:
+            _include_values(wb, response, data)
+        return reply(result)
     if rest == "values" and verb == "batchClear":
         ranges = body(CLEAR).get("ranges") or []
         if not isinstance(ranges, list):
@@ -106,8 +120,17 @@ def post_spreadsheet(target: str) -> Response:
     if rest.startswith("values/") and verb == "append":
         ref = rest.removeprefix("values/")
         data = body(VALUE_RANGE)
-        return reply(api_writes.append(g.db, g.actor, wb, ref, data, request.args.to_dict()))
+        result = api_writes.append(g.db, g.actor, wb, ref, data, request.args.to_dict())
+        _include_values(wb, result["updates"], request.args)
+        return reply(result)
     raise not_found(f"no API method for POST {target!r}")
+
+
+def _boolean(data: dict[str, Any], key: str) -> bool:
+    value = data.get(key) or False
+    if not isinstance(value, bool):
+        raise Invalid(f"Invalid {key}: true or false")
+    return value
 
 
 def _render_args() -> tuple[str, str, str]:
@@ -141,10 +164,30 @@ def update_values(spreadsheet_id: str, ref: str) -> Response:
     data = body(VALUE_RANGE)
     option = request.args.get("valueInputOption", "")
     result = api_writes.write(g.db, g.actor, wb, data.get("range") or ref, data, option)
-    if flag("includeValuesInResponse") and "updatedRange" in result:
-        render = request.args.get("responseValueRenderOption", "FORMATTED_VALUE")
-        dates = request.args.get("responseDateTimeRenderOption", "SERIAL_NUMBER")
-        result["updatedData"] = value_range(
-            g.db, g.actor, wb, result["updatedRange"], render, "ROWS", dates
-        )
+    _include_values(wb, result, request.args)
     return reply(result)
+
+
+def _include_values(wb: Any, result: dict[str, Any], options: Any) -> None:
+    """With ``includeValuesInResponse``, an update's ``updatedData``: the written range
+    as it now reads (rendered as ``responseValueRenderOption`` says), as Google does on
+    values.update, values.append and values.batchUpdate."""
+    if options is request.args:
+        wanted = flag("includeValuesInResponse")
+    else:
+        wanted = options.get("includeValuesInResponse") or False
+        if not isinstance(wanted, bool):
+            raise Invalid("Invalid includeValuesInResponse: true or false")
+    if not wanted or "updatedRange" not in result:
+        return
+    render = options.get("responseValueRenderOption") or "FORMATTED_VALUE"
+    dates = options.get("responseDateTimeRenderOption") or "SERIAL_NUMBER"
+    for name, value in (
+        ("responseValueRenderOption", render),
+        ("responseDateTimeRenderOption", dates),
+    ):
+        if not isinstance(value, str):
+            raise Invalid(f"Invalid {name}: {value!r}")
+    result["updatedData"] = value_range(
+        g.db, g.actor, wb, result["updatedRange"], render, "ROWS", dates
+    )

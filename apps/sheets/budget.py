@@ -47,6 +47,7 @@ __all__ = [
     "limits",
     "recalculation",
     "refuse",
+    "seconds_left",
     "spill",
     "text_size",
     "tick",
@@ -111,6 +112,13 @@ def recalculation() -> Iterator[None]:
 def expired() -> bool:
     """Whether the running recalculation has used its time."""
     return time.monotonic() > _deadline.get()
+
+
+def seconds_left() -> float:
+    """The time the running recalculation has left (a whole budget outside one): the
+    timeout of work that cannot check the clock itself, such as a regular expression."""
+    left = _deadline.get() - time.monotonic()
+    return max(0.0, min(left, _limits.get().seconds))
 
 
 def cells(n: int, what: str = "an array") -> None:

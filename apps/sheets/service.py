@@ -25,6 +25,7 @@ from officegym.apps.sheets.cells import (
     write_cells,
     write_range,
 )
+from officegym.apps.sheets.cut import move_range
 from officegym.apps.sheets.files import (
     attachment,
     export_csv,
@@ -95,6 +96,7 @@ __all__ = [
     "locate",
     "merge_cells",
     "merges_of",
+    "move_range",
     "move_sheet",
     "next_workbook_id",
     "pivots_of",

@@ -3,7 +3,7 @@ ephemeral columns."""
 
 from __future__ import annotations
 
-from officegym.changes import diff, full_diff, write_order
+from officegym.changes import diff, earlier_texts, full_diff, write_order
 from officegym.runner import CallOutcome, ToolRunner
 from officegym.world import World
 
@@ -79,3 +79,28 @@ def test_the_write_log_keeps_the_order_of_first_and_last_writes(world: World) ->
     world.reset()
     with world.engine.connect() as conn:
         assert write_order(conn) == {}
+
+
+def test_earlier_texts_keep_what_edits_replaced_and_deletes_removed(world: World) -> None:
+    """What was said stays said: every text a row held before an update or a delete."""
+    runner = ToolRunner(world, "kturner")
+    posted = act(runner, "slack_post_message", channel="general", text="first words")
+    mid = posted.result["message_id"]
+    assert act(runner, "slack_edit_message", message_id=mid, text="second words").ok
+    assert act(runner, "slack_edit_message", message_id=mid, text="final words").ok
+    assert act(runner, "slack_add_reaction", message_id=mid, emoji="tada").ok
+    assert act(runner, "slack_remove_reaction", message_id=mid, emoji="tada").ok
+    with world.engine.connect() as conn:
+        earlier = earlier_texts(conn)
+    assert earlier[("slack_message", mid)] == [("text", "first words"), ("text", "second words")]
+    gone = [texts for (table, _), texts in earlier.items() if table == "slack_reaction"]
+    assert gone == [[("emoji", "tada")]]
+
+
+def test_a_reset_forgets_the_earlier_texts(world: World) -> None:
+    runner = ToolRunner(world, "kturner")
+    mid = act(runner, "slack_post_message", channel="general", text="one").result["message_id"]
+    assert act(runner, "slack_edit_message", message_id=mid, text="two").ok
+    world.reset()
+    with world.engine.connect() as conn:
+        assert earlier_texts(conn) == {}

@@ -76,3 +76,17 @@ def test_a_dead_model_stops_a_rollout_non_zero(tmp_path: Path) -> None:
     assert result.exit_code == 1, result.output
     assert "model call failed" in result.output and "rollout stopped" in result.output
     assert len(out.read_text().splitlines()) == 1  # the first episode is kept, no more run
+
+
+@pytest.mark.parametrize(
+    ("model", "said"), [("not-json", "not JSON"), ("no-choices", "no choices")]
+)
+def test_a_malformed_model_reply_stops_the_run_with_its_error(
+    scripted_model: ScriptedModel, model: str, said: str
+) -> None:
+    """A 200 that is not a completion is the server's failure: no traceback, no zero."""
+    args = ["run", "--agent", "openai", "--model", model, "--base-url", scripted_model.base_url]
+    result = CliRunner().invoke(main, [*args, "--env", ENV, "--episodes", "2"])
+    assert result.exit_code == 1 and result.exc_info[0] is SystemExit, result.output
+    assert f"episode 0: malformed model reply: {said}" in " ".join(result.output.split())
+    assert "mean reward" not in result.output

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, g, request
+from flask import Response, g, redirect, request
 
 from officegym.apps.sheets import api_discovery, api_drive, api_writes
 from officegym.apps.sheets import api_requests as R
@@ -57,6 +57,22 @@ def _title(props: Any, default: str) -> str:
     if not isinstance(props, dict) or not isinstance(props.get("title", ""), str):
         raise Invalid("Invalid properties: an object whose title is a string")
     return props.get("title") or default
+
+
+@bp.get("/spreadsheets/d/<spreadsheet_id>/edit")
+def open_in_browser(spreadsheet_id: str) -> Response:
+    """A spreadsheet's ``spreadsheetUrl`` (Google's form, which gspread's
+    ``open_by_url`` reads the id from) opens the workbook's grid, whose page checks who
+    may see it (this address is public, as Google's is)."""
+    if not spreadsheet_id.isdigit():
+        raise not_found(f"spreadsheet {spreadsheet_id!r}")
+    return redirect(f"/sheets/{int(spreadsheet_id)}")
+
+
+@bp.route("/<path:rest>", methods=["GET", "POST", "PUT", "PATCH", "DELETE"])
+def no_such_method(rest: str) -> Response:
+    """Any other address is Google's JSON 404 naming the call, never an HTML page."""
+    raise not_found(f"no API method for {request.method} {rest!r}")
 
 
 @bp.get("/v4/spreadsheets/<spreadsheet_id>")

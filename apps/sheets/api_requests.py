@@ -95,7 +95,8 @@ def _properties(req: dict[str, Any], kind: str) -> tuple[dict[str, Any], set[str
 def update_sheet_properties(
     s: Session, me: Person, wb: Workbook, req: dict[str, Any]
 ) -> dict[str, Any]:
-    """title, gridProperties.frozenRowCount and index (``/`` or ``.`` in the mask)."""
+    """title, gridProperties.frozenRowCount / frozenColumnCount and index (``/`` or
+    ``.`` in the mask)."""
     props, fields = _properties(req, "updateSheetProperties")
     sheet = sheet_of(s, wb, props.get("sheetId"))
     if "*" in fields:
@@ -106,12 +107,17 @@ def update_sheet_properties(
         elif f in ("gridProperties.frozenRowCount", "gridProperties"):
             grid = obj(props.get("gridProperties"), "gridProperties")
             sheets.freeze_rows(s, me, wb, sheet, integer(grid, "frozenRowCount", 0))
+            if f == "gridProperties":
+                sheets.freeze_cols(s, me, wb, sheet, integer(grid, "frozenColumnCount", 0))
+        elif f == "gridProperties.frozenColumnCount":
+            grid = obj(props.get("gridProperties"), "gridProperties")
+            sheets.freeze_cols(s, me, wb, sheet, integer(grid, "frozenColumnCount", 0))
         elif f == "index":
             _move_sheet(s, me, wb, sheet, integer(props, "index"))
         elif f not in ("gridProperties.rowCount", "gridProperties.columnCount", "sheetId"):
             raise Invalid(
-                f"updateSheetProperties supports title, index and "
-                f"gridProperties.frozenRowCount, not {f!r}"
+                f"updateSheetProperties supports title, index, gridProperties.frozenRowCount "
+                f"and gridProperties.frozenColumnCount, not {f!r}"
             )
     return {}
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import requests
 from googleapiclient.errors import HttpError
 
 from officegym.world import World
@@ -14,6 +15,7 @@ from tests.apps.sheets.api_clients import (
     TABLE,
     batch,
     fresh,
+    google,
     grid,
     gspread_client,
     owner_of,
@@ -143,3 +145,49 @@ def test_include_spreadsheet_in_batch_update_response(api: Any) -> None:
     )
     titles = [x["properties"]["title"] for x in reply["updatedSpreadsheet"]["sheets"]]
     assert titles == ["Sheet1", "Extra"]
+
+
+def test_frozen_columns_through_gspread_and_xlsx(server: tuple[str, World]) -> None:
+    base, world = server
+    gc = gspread_client(base, owner_of(world, "Orders 2025")[0])
+    book = gc.create("Frozen")
+    book.sheet1.freeze(rows=1, cols=2)
+    grid_props = book.fetch_sheet_metadata()["sheets"][0]["properties"]["gridProperties"]
+    assert grid_props["frozenRowCount"] == 1 and grid_props["frozenColumnCount"] == 2
+    copy = gc.copy(book.id, title="Frozen copy")  # Drive files.copy, through xlsx
+    copied = copy.fetch_sheet_metadata()["sheets"][0]["properties"]["gridProperties"]
+    assert copied["frozenColumnCount"] == 2 and copy.title == "Frozen copy"
+    book.sheet1.freeze(cols=0)
+    assert (
+        "frozenColumnCount"
+        not in (book.fetch_sheet_metadata()["sheets"][0]["properties"]["gridProperties"])
+    )
+
+
+def test_drive_copy_keeps_cells_and_unknown_addresses_are_json_404(
+    api: Any, server: tuple[str, World]
+) -> None:
+    base, world = server
+    sid, _ = fresh(api, "Original", [*TABLE, ["", "", "=SUM(C2:C3)"]])
+    drive = google(base, owner_of(world, "Orders 2025")[0], "drive", "v3")
+    made = drive.files().copy(fileId=sid, body={"name": "Duplicate"}).execute()
+    assert made["name"] == "Duplicate" and made["id"] != sid
+    assert state(world, made["id"], "Sheet1!A1:C4", mode="formulas")[3][2] == "=SUM(C2:C3)"
+    assert state(world, made["id"], "Sheet1!C4") == [[400]]
+    with pytest.raises(HttpError) as err:
+        drive.files().copy(fileId="999999", body={}).execute()
+    assert err.value.resp.status == 404 and "Requested entity was not found" in str(err.value)
+    token = {"Authorization": f"Bearer xoxp-{owner_of(world, 'Orders 2025')[0]}"}
+    for method in ("get", "post", "delete"):
+        answer = requests.request(method, f"{base}v4/nothing/here", headers=token, timeout=10)
+        assert answer.status_code == 404
+        assert answer.json()["error"]["status"] == "NOT_FOUND"
+
+
+def test_spreadsheet_url_is_googles_form_and_opens_by_url(server: tuple[str, World]) -> None:
+    base, world = server
+    gc = gspread_client(base, owner_of(world, "Orders 2025")[0])
+    book = gc.create("By URL")
+    url = book.fetch_sheet_metadata()["spreadsheetUrl"]
+    assert url == f"{base}spreadsheets/d/{book.id}/edit"
+    assert gc.open_by_url(url).title == "By URL"

@@ -20,10 +20,11 @@ from sqlalchemy.orm import Session
 from officegym.apps.org.models import Person
 from officegym.errors import NotFound
 from officegym.tasks import Grade, Task, grade, load_templates, make_task
-from officegym.tasks.base import get_template, task_level
+from officegym.tasks.base import TEMPLATES, get_template, task_level
 from officegym.tasks.difficulty import Difficulty, level_name
 from officegym.tasks.instances import InstanceStore, instance
 from officegym.tasks.splits import SPLITS, find_seed, split_of
+from officegym.template_index import template_ids
 from officegym.world import World
 
 __all__ = [
@@ -57,12 +58,27 @@ def select_templates(app: str | None, task: str | None) -> tuple[str, ...]:
         except NotFound:
             raise ValueError(f"unknown task template {task!r}; see `officegym tasks`") from None
         return (task,)
-    templates = load_templates()
-    ids = tuple(sorted(t for t, tpl in templates.items() if tpl.app == app))
+    ids = _app_templates(app)
     if not ids:
+        templates = load_templates()
         apps = sorted({tpl.app for tpl in templates.values()})
         raise ValueError(f"app {app!r} has no task templates; apps with templates: {apps}")
     return ids
+
+
+def _app_templates(app: str | None) -> tuple[str, ...]:
+    """The app's template ids, importing only the modules that declare them (the index's
+    and any registered at run time), not every app's; a module that fails is left out."""
+    declared = {t for t in template_ids() if t.split(".", 1)[0] == app}
+    declared |= {t for t, tpl in TEMPLATES.items() if tpl.app == app}
+    ids = []
+    for tid in sorted(declared):
+        try:
+            get_template(tid)
+        except NotFound:  # its module failed to import (warned) and is left out
+            continue
+        ids.append(tid)
+    return tuple(ids)
 
 
 def choose_task(

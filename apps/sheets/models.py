@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Literal, get_args
 
-from sqlalchemy import JSON, DateTime, Float, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from officegym.db import CLOCK, DERIVED, Base, intpk
@@ -157,3 +157,22 @@ class Change(Base):
     action: Mapped[str] = mapped_column(String(30))
     target: Mapped[str] = mapped_column(String(200), default="")
     detail: Mapped[str] = mapped_column(Text, default="")
+
+
+class UndoStep(Base):
+    """One grid edit a person can undo and redo (`undo.py`): every cell it changed, as
+    ``[sheet id, row, col, input before, format before, input after, format after]``.
+    A step with no cells (`cells` null) is one the grid cannot undo (inserting rows, say):
+    undo stops there and says so. `undone` steps are what redo does again; a new edit
+    drops them, as in Sheets."""
+
+    __tablename__ = "sheets_undo_step"
+    __table_args__ = (DERIVED,)
+
+    id: Mapped[intpk]
+    workbook_id: Mapped[int] = mapped_column(Integer, index=True)
+    actor_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"))
+    action: Mapped[str] = mapped_column(String(30))
+    target: Mapped[str] = mapped_column(String(200), default="")
+    cells: Mapped[list | None] = mapped_column(JSON)
+    undone: Mapped[bool] = mapped_column(Boolean, default=False)

@@ -12,6 +12,7 @@ history (`history`); the formula engine is `engine` (with `compiler`, `functions
 from __future__ import annotations
 
 from officegym.apps.sheets.access import find_workbook, require_edit, role_of, visible_ids
+from officegym.apps.sheets.autofill import fill_series
 from officegym.apps.sheets.cells import (
     MAX_READ,
     MAX_WRITE,
@@ -46,6 +47,8 @@ from officegym.apps.sheets.structure import (
     remove_duplicates,
     sort_range,
 )
+from officegym.apps.sheets.undo import redo, undo
+from officegym.apps.sheets.undo import track as track_undo
 from officegym.apps.sheets.workbooks import (
     add_sheet,
     create_workbook,
@@ -86,6 +89,7 @@ __all__ = [
     "export_csv",
     "export_xlsx",
     "fill_range",
+    "fill_series",
     "find_cells",
     "find_workbook",
     "freeze_cols",
@@ -103,6 +107,7 @@ __all__ = [
     "next_workbook_id",
     "pivots_of",
     "read_range",
+    "redo",
     "refresh_pivot",
     "remove_duplicates",
     "rename_sheet",
@@ -118,6 +123,8 @@ __all__ = [
     "sort_range",
     "spill_note",
     "spill_report",
+    "track_undo",
+    "undo",
     "unmerge_cells",
     "visible_ids",
     "write_cells",

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
 from officegym.apps.sheets import api_requests_cells as cells_kinds
+from officegym.apps.sheets import budget
 from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets.api_fields import field_paths
 from officegym.apps.sheets.api_input import (
@@ -287,8 +288,9 @@ def batch_update(s: Session, me: Person, wb: Workbook, body: dict[str, Any]) -> 
     if not isinstance(requests, list) or not requests:
         raise Invalid("Invalid requests: a non-empty list of Request objects")
     replies = []
-    with s.begin_nested():
+    with s.begin_nested(), budget.call(len(requests)) as check:
         for i, req in enumerate(requests):
+            check(i)
             if not isinstance(req, dict) or len(req) != 1:
                 raise Invalid(f"Invalid requests[{i}]: exactly one request kind per Request")
             ((kind, params),) = req.items()

@@ -86,7 +86,7 @@ def grade(task: Task, initial: Connection, final: Connection, answer: str | None
     matching = match(exp, changes)
     judged = frozenset().union(*(c.judged_calls() for c in task.checks))
     state = state_items(exp, matching, sum(r.weight for r in results) or 1.0, judged)
-    results = gate_claims(task, g, exp, results, state, judged)
+    results = gate_claims(task, g, exp, results, state, judged, matching)
     total = sum(r.weight for r in results) or 1.0
     score = sum(r.weight for r in results if r.passed) / total
     damage, cost = collateral(task, g, matching)

@@ -14,10 +14,10 @@ from officegym.gym import OfficeEnv, OracleAgent, run_episode
 from officegym.tasks import instances as inst
 from officegym.tasks import make_task
 from officegym.tasks.expected import _CACHE, Expected, expected
+from officegym.tasks.fingerprints import canon, task_print
 from officegym.tasks.splits import split_of
 from officegym.tasks.validate import replay
 from officegym.world import World, world_image
-from tests.tasks.fingerprints import canon, task_print
 
 TEMPLATES = ("sheets.append-expense", "crm.escalate-case")  # checks built as closures
 SEEDS = 4

@@ -41,7 +41,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin
 
@@ -49,7 +49,7 @@ from sqlalchemy import Connection, select
 
 from officegym.db import Base
 from officegym.tasks.facts import Fact
-from officegym.tasks.statements import same_text
+from officegym.tasks.statements import Says, same_text
 from officegym.tools import Ref, Tool, ToolCall, load_tools
 
 __all__ = ["KINDS", "Equivalent", "Mutant", "mutants"]
@@ -119,12 +119,16 @@ def mutants(task: Any, world: Connection) -> list[Mutant]:
     the initial state (for the rows a reference may be swapped with)."""
     out: list[Mutant] = []
     registry = load_tools()
+    qualify = _asserts_only(task)
     for i, call in enumerate(task.solution):
         tool = registry[call.name]
         if tool.kind != "write":
             continue
         for arg, value in sorted(call.arguments.items()):
-            for kind, label, new in _argument_mutants(tool, arg, value, task.goal, world):
+            found = _argument_mutants(tool, arg, value, task.goal, world)
+            for kind, label, new in found:
+                if kind == "text.hedged" and not qualify:
+                    continue
                 if new == value:
                     continue
                 calls = list(task.solution)
@@ -140,6 +144,17 @@ def mutants(task: Any, world: Connection) -> list[Mutant]:
             for kind, text in _answer_mutants(task.expects, task.answer, task.goal)
         ]
     return out
+
+
+def _asserts_only(task: Any) -> bool:
+    """Whether every message the task judges must assert (report, confirm, announce):
+    qualifying a refusal, a request or an escalation ("I think I can't") leaves it one."""
+    acts = set()
+    for check in task.checks:
+        for value in vars(check).values():
+            group = value.values() if isinstance(value, Mapping) else (value,)
+            acts |= {s.act for s in group if isinstance(s, Says)}
+    return not acts & {"refuse", "request", "escalate", "commit"}
 
 
 def _argument_mutants(

@@ -30,7 +30,7 @@ from officegym.tasks import facts as F
 from officegym.tasks.acts import Act, echoes, problem
 from officegym.tasks.facts import Fact
 from officegym.tasks.lexicon import HEDGES, NEGATIONS, hedge_in
-from officegym.tasks.reader import Context, read_statement
+from officegym.tasks.reader import Context, read_statement, retracted
 from officegym.tasks.text import find, mentions, phrase, tokens
 from officegym.tasks.values import amounts_in, dates_in, numbers_in
 
@@ -164,6 +164,8 @@ class Says:
     def _does(self, text: str, goal: str, own: str) -> tuple[bool, str]:
         """The act and echo checks, once the content is right; then, for a statement of
         facts or of work done, the reader's check that all of it is understood."""
+        if wrong := retracted(text):  # struck through, "Draft:", "/s": no act at all
+            return False, wrong
         if self.act is not None:
             wrong = problem(self.act, text, self._carries, goal)
             if wrong:

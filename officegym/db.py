@@ -43,12 +43,14 @@ from officegym.errors import Busy, Invalid
 __all__ = [
     "CLOCK",
     "DERIVED",
+    "ID_MAX",
     "Base",
     "all_tables",
     "create_schema",
     "cursor",
     "engine_for",
     "get",
+    "id_param",
     "intpk",
     "is_sqlite",
     "mark",
@@ -69,6 +71,10 @@ NAMING = {
 }
 
 intpk = Annotated[int, mapped_column(primary_key=True)]
+# The largest key every supported database stores in an ``Integer`` column (PostgreSQL's
+# int4; SQLite's is 64 bits): the one ceiling for ids bound as parameters, so no sentinel
+# or client's number beyond it ever reaches PostgreSQL (which refuses it: a DataError).
+ID_MAX = 2**31 - 1
 timestamp = Annotated[dt.datetime, mapped_column(DateTime())]
 # Marks for final-state grading (officegym.tasks.freedom): a column two correct runs may
 # fill differently (a stamp of the simulated clock), a table that is a log derived from
@@ -98,9 +104,16 @@ def get(s: Session, model: type[M], ident: int) -> M | None:
     found = s.identity_map.get((model, (ident,), None))
     if found is not None:
         return found  # type: ignore[return-value]
-    if not -(2**63) <= ident < 2**63:  # no row has it, and the database cannot even bind it
+    if not -ID_MAX - 1 <= ident <= ID_MAX:  # no row has it; PostgreSQL cannot bind it
         return None
     return s.scalars(_by_pk(model), {"pk": ident}).first()
+
+
+def id_param(value: int) -> int:
+    """`value` as an id bound in a range comparison (``id <= :x``, ``id >= :x``), held
+    within what the database binds: beyond every key it is `ID_MAX`, below them -1.
+    Every key lies on the same side of the clamped value as of `value`."""
+    return max(-1, min(value, ID_MAX))
 
 
 def cursor(s: Session) -> Any:

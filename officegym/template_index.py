@@ -20,6 +20,8 @@ import importlib.util
 import re
 from pathlib import Path
 
+from officegym.plugins import external_modules
+
 __all__ = ["TASKS_PACKAGE", "template_ids", "template_modules"]
 
 TASKS_PACKAGE = "officegym.tasks"
@@ -39,9 +41,10 @@ def _package_dirs() -> list[Path]:
 
 
 def template_modules() -> list[str]:
-    """Every module that may declare templates: ``officegym.tasks.<folder>.<module>``,
-    sorted (a folder is a sub-package of ``officegym.tasks`` holding an ``__init__.py``)."""
-    names: set[str] = set()
+    """Every module that may declare templates: ``officegym.tasks.<folder>.<module>``
+    (a folder is a sub-package of ``officegym.tasks`` holding an ``__init__.py``) and the
+    modules of authors' packages registered as plugins (`officegym.plugins`), sorted."""
+    names: set[str] = {module for module, _ in external_modules()}
     for root in _package_dirs():
         for init in root.glob("*/__init__.py"):
             package = f"{TASKS_PACKAGE}.{init.parent.name}"
@@ -62,10 +65,17 @@ def template_ids() -> dict[str, str]:
             module = f"{TASKS_PACKAGE}.{path.parent.name}" + (
                 "" if path.stem == "__init__" else f".{path.stem}"
             )
-            try:
-                text = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                continue
-            for template_id in _DECLARATION.findall(text):
+            for template_id in _declared(path):
                 found.setdefault(template_id, module)
+    for module, path in external_modules():  # the shipped templates win a clash of ids
+        for template_id in _declared(path):  # (registering both then raises, naming it)
+            found.setdefault(template_id, module)
     return dict(sorted(found.items()))
+
+
+def _declared(path: Path) -> list[str]:
+    """The template ids declared in one file; none if it cannot be read."""
+    try:
+        return _DECLARATION.findall(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return []

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from pydantic.fields import FieldInfo
 from sqlalchemy.orm import Session
 
-from officegym.db import get
+from officegym.db import ID_MAX, get
 from officegym.errors import Invalid, NotFound
 
 __all__ = [
@@ -126,6 +126,9 @@ class Tool:
         for k, v in values.items():
             if not _fits_int64(v):
                 raise Invalid(f"{self.name}: argument '{k}': number out of range")
+            if self.ref(k) is not None and not _fits_id(v):
+                why = f"no row has id {v} (none is beyond {ID_MAX})"
+                raise NotFound(f"{self.name}: argument '{k}': {why}")
         return values
 
     def __call__(self, ctx: ToolContext, arguments: Mapping[str, Any]) -> Any:
@@ -184,6 +187,14 @@ def _fits_int64(value: Any) -> bool:
     if isinstance(value, list | tuple):
         return all(_fits_int64(v) for v in value)
     return not isinstance(value, int) or -(2**63) <= value < 2**63
+
+
+def _fits_id(value: Any) -> bool:
+    """Whether every integer in `value` (or its list) is an id the database can bind: an
+    id beyond PostgreSQL's integer names no row, and binding it would be a DataError."""
+    if isinstance(value, list | tuple):
+        return all(_fits_id(v) for v in value)
+    return not isinstance(value, int) or -ID_MAX - 1 <= value <= ID_MAX
 
 
 def _explain(exc: ValidationError) -> str:

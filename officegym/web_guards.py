@@ -26,6 +26,7 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 from flask import Flask, Response, g, render_template, request, session
 from werkzeug.routing import IntegerConverter
 
+from officegym.db import ID_MAX
 from officegym.hosts import bare_host
 from officegym.inputs import MAX_QUERY_VALUE
 
@@ -62,17 +63,18 @@ def attachment(filename: str) -> str:
     return f"attachment; filename=\"{safe}\"; filename*=UTF-8''{exact}"
 
 
-class Id64(IntegerConverter):
-    """``<int:...>``: a non-negative integer of at most 64 bits."""
+class DbId(IntegerConverter):
+    """``<int:...>`` (every one names a row): a non-negative integer the database can bind
+    as a key, at most `ID_MAX`; a larger one matches no route (404), never a DataError."""
 
     def __init__(self, url_map: Any, fixed_digits: int = 0, min: int | None = None,
-                 max: int | None = 2**63 - 1, signed: bool = False) -> None:  # fmt: skip
+                 max: int | None = ID_MAX, signed: bool = False) -> None:  # fmt: skip
         super().__init__(url_map, fixed_digits, min, max, signed)
 
 
 def register_converters(app: Flask) -> None:
-    """Bound ``<int:...>`` to 64 bits (call before any rule is added)."""
-    app.url_map.converters["int"] = Id64
+    """Bound ``<int:...>`` to the database's keys (call before any rule is added)."""
+    app.url_map.converters["int"] = DbId
 
 
 def csp_nonce() -> str:

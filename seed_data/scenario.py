@@ -13,6 +13,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
 from officegym.errors import ConfigError, NotFound
+from officegym.plugins import external_scenario_dirs
 
 __all__ = [
     "SCENARIO_DIR",
@@ -133,8 +134,13 @@ def cross_check(sc: Scenario) -> tuple[str, str] | None:
     return None
 
 
+def _scenario_dirs() -> list[Path]:
+    """The shipped scenarios' folder, then those of authors' packages (`officegym.plugins`)."""
+    return [SCENARIO_DIR, *external_scenario_dirs()]
+
+
 def scenario_names() -> list[str]:
-    return sorted(p.stem for p in SCENARIO_DIR.glob("*.toml"))
+    return sorted({p.stem for d in _scenario_dirs() for p in d.glob("*.toml")})
 
 
 def scenario_path(name_or_path: str | Path) -> Path:
@@ -144,11 +150,11 @@ def scenario_path(name_or_path: str | Path) -> Path:
         if not path.exists():
             raise ConfigError(str(path), "<file>", "no such scenario file")
         return path
-    path = SCENARIO_DIR / f"{name_or_path}.toml"
-    if not path.exists():  # a name, not a file: there is no file or field to blame
-        known = ", ".join(scenario_names())
-        raise NotFound(f"no scenario {name_or_path!r} (known: {known}; or a path to a .toml file)")
-    return path
+    for folder in _scenario_dirs():  # a shipped name wins over a plugin's
+        if (path := folder / f"{name_or_path}.toml").exists():
+            return path
+    known = ", ".join(scenario_names())  # a name, not a file: no file or field to blame
+    raise NotFound(f"no scenario {name_or_path!r} (known: {known}; or a path to a .toml file)")
 
 
 def load_scenario(name_or_path: str | Path) -> Scenario:

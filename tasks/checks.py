@@ -111,25 +111,40 @@ class GradeContext:
     answer: str | None
     goal: str = ""  # the task's instructions: messages must not merely post them back
     words: str = ""  # the task's own text (its reference's messages): words a reader knows
+    # (table, id) -> (first, last) position among the episode's writes (None: not logged)
+    order: Mapping[tuple[str, int], tuple[int, int]] | None = None
+    # with `order`: new rows count only when first written after this position (a claim
+    # judged on what was sent after the work it claims: `officegym.tasks.claims`)
+    sent_after: int | None = None
 
     def inserted_ids(self, table: str) -> set[int]:
         return {c.row_id for c in self.changes if c.table == table and c.kind == "insert"}
 
     def new_rows(self, table: str, where: Mapping[str, Any]) -> list[dict]:
         """Rows of `table` inserted during the episode whose columns equal `where`
-        (read from the changes, which hold their final values: no query)."""
+        (read from the changes, which hold their final values: no query); with
+        `sent_after`, only those first written after it."""
+        where = alike(table, where)
         return [
             c.after
             for c in self.changes
             if c.table == table
             and c.kind == "insert"
             and c.after is not None
+            and self._later(table, c.row_id)
             and all(_equal(c.after[k], v) for k, v in where.items())
         ]
+
+    def _later(self, table: str, row_id: int) -> bool:
+        if self.sent_after is None or self.order is None:
+            return True
+        written = self.order.get((table, row_id))
+        return written is not None and written[0] > self.sent_after
 
     def rows(self, table: str, where: Mapping[str, Any], *, initial: bool = False) -> list[dict]:
         """Rows of `table` in the final (or initial) state whose columns equal `where`
         (`Same` and `Within` values compared after the query)."""
+        where = alike(table, where)
         exact = {k: v for k, v in where.items() if not isinstance(v, MATCHERS)}
         keys = tuple(sorted((k, exact[k] is None) for k in exact))
         params = {k: v for k, v in exact.items() if v is not None}
@@ -137,6 +152,21 @@ class GradeContext:
         rows = [dict(r._mapping) for r in conn.execute(_matching(table, keys), params)]
         later = {k: v for k, v in where.items() if isinstance(v, MATCHERS)}
         return [r for r in rows if all(v.matches(r[k]) for k, v in later.items())]
+
+
+def alike(table: str, where: Mapping[str, Any]) -> Mapping[str, Any]:
+    """`where` with the text of columns the product compares whatever their case and
+    spacing (a model column marked ``info={"alike": why}``: a spreadsheet cell's text)
+    matched as `Same`."""
+    loose = _alike_columns(table)
+    if not loose or not any(k in loose and isinstance(v, str) for k, v in where.items()):
+        return where
+    return {k: Same(v) if k in loose and isinstance(v, str) else v for k, v in where.items()}
+
+
+@functools.cache
+def _alike_columns(table: str) -> frozenset[str]:
+    return frozenset(c.name for c in _table(table).columns if c.info.get("alike"))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -175,13 +205,20 @@ def _contains_all(value: Any, phrases: Sequence[str]) -> bool:
 
 @dataclass(frozen=True, kw_only=True)
 class Check:
-    """Base of every check: a name shown to people, a weight, and whether success needs it.
+    """Base of every check: a name shown to people, a weight, whether success needs it, and
+    whether failing it voids the whole episode (`fatal`: what was done cannot be undone by
+    the rest, as a secret once told).
     A check that `claims` work (a confirmation, a report of it) earns its weight only
     when that work is done (`officegym.tasks.claims`)."""
 
     name: str
     weight: float = 1.0
     required: bool = True
+
+    @property
+    def fatal(self) -> bool:
+        """Whether failing this check makes the episode's reward 0, whatever its weight."""
+        return False
 
     @property
     def claims(self) -> bool:

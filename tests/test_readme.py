@@ -1,5 +1,5 @@
-"""The README's Python snippets run as written: the env snippets after the quick start's
-imports, the curriculum after the README's own calibrate command, and the client
+"""The Python snippets of the README and docs/ run as written: the env snippets after
+the quick start's imports, the curriculum after the docs' own calibrate command, the client
 snippets (slack_sdk, Bolt, Google's clients, gspread) against a served world, whose
 address stands in for ``http://127.0.0.1:8000``. The CDP snippet runs in
 tests/gym/browser/test_browser_external.py."""
@@ -21,14 +21,16 @@ from officegym.web import create_app
 from officegym.world import World, world_image
 from tests.apps.slack.conftest import serving
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 PRELUDE = "import gymnasium\nimport officegym\n"
 SERVED = "http://127.0.0.1:8000"
 
 
 def snippets() -> list[str]:
-    """Every ```python block of the README, dedented (some sit in list items)."""
-    blocks = re.findall(r"^( *)```python\n(.*?)^ *```", README.read_text(), re.S | re.M)
+    """Every ```python block of the README and docs/, dedented (some sit in list items)."""
+    text = "\n".join(doc.read_text() for doc in DOCS)
+    blocks = re.findall(r"^( *)```python\n(.*?)^ *```", text, re.S | re.M)
     return [textwrap.dedent(code) for _, code in blocks]
 
 
@@ -74,7 +76,8 @@ def test_env_snippets_run(tmp_path: Path, marker: str) -> None:
 
 
 def test_the_curriculum_snippet_runs_after_the_readmes_calibrate_command(tmp_path: Path) -> None:
-    command = re.search(r"^officegym calibrate --agent noisy:\S+.*$", README.read_text(), re.M)
+    text = (ROOT / "docs" / "gym.md").read_text()
+    command = re.search(r"^officegym calibrate --agent noisy:\S+.*$", text, re.M)
     assert command is not None
     args = shlex.split(command.group(0))
     officegym = Path(sys.executable).with_name("officegym")

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
 from officegym.apps.sheets import api_requests_cells as cells_kinds
+from officegym.apps.sheets import budget
 from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets.api_fields import field_paths
 from officegym.apps.sheets.api_input import (
@@ -94,7 +95,8 @@ def _properties(req: dict[str, Any], kind: str) -> tuple[dict[str, Any], set[str
 def update_sheet_properties(
     s: Session, me: Person, wb: Workbook, req: dict[str, Any]
 ) -> dict[str, Any]:
-    """title, gridProperties.frozenRowCount and index (``/`` or ``.`` in the mask)."""
+    """title, gridProperties.frozenRowCount / frozenColumnCount and index (``/`` or
+    ``.`` in the mask)."""
     props, fields = _properties(req, "updateSheetProperties")
     sheet = sheet_of(s, wb, props.get("sheetId"))
     if "*" in fields:
@@ -105,12 +107,17 @@ def update_sheet_properties(
         elif f in ("gridProperties.frozenRowCount", "gridProperties"):
             grid = obj(props.get("gridProperties"), "gridProperties")
             sheets.freeze_rows(s, me, wb, sheet, integer(grid, "frozenRowCount", 0))
+            if f == "gridProperties":
+                sheets.freeze_cols(s, me, wb, sheet, integer(grid, "frozenColumnCount", 0))
+        elif f == "gridProperties.frozenColumnCount":
+            grid = obj(props.get("gridProperties"), "gridProperties")
+            sheets.freeze_cols(s, me, wb, sheet, integer(grid, "frozenColumnCount", 0))
         elif f == "index":
             _move_sheet(s, me, wb, sheet, integer(props, "index"))
         elif f not in ("gridProperties.rowCount", "gridProperties.columnCount", "sheetId"):
             raise Invalid(
-                f"updateSheetProperties supports title, index and "
-                f"gridProperties.frozenRowCount, not {f!r}"
+                f"updateSheetProperties supports title, index, gridProperties.frozenRowCount "
+                f"and gridProperties.frozenColumnCount, not {f!r}"
             )
     return {}
 
@@ -281,8 +288,9 @@ def batch_update(s: Session, me: Person, wb: Workbook, body: dict[str, Any]) -> 
     if not isinstance(requests, list) or not requests:
         raise Invalid("Invalid requests: a non-empty list of Request objects")
     replies = []
-    with s.begin_nested():
+    with s.begin_nested(), budget.call(len(requests)) as check:
         for i, req in enumerate(requests):
+            check(i)
             if not isinstance(req, dict) or len(req) != 1:
                 raise Invalid(f"Invalid requests[{i}]: exactly one request kind per Request")
             ((kind, params),) = req.items()

@@ -55,12 +55,36 @@ def _section(fmt: str, x: float) -> tuple[str, float]:
     return parts[0], x
 
 
+_SCIENTIFIC = re.compile(r"([#0,]*)(?:\.([#0]*))?[eE]([+-])([#0]+)")
+
+
+def _scientific(literal: str, found: re.Match[str], x: float) -> str:
+    """A number in a scientific code (``0.00E+00``; ``##0.0E+0`` keeps the exponent a
+    multiple of the integer digits, as engineering notation does)."""
+    whole = max(1, sum(found.group(1).count(ch) for ch in "#0"))
+    decimals = len(found.group(2) or "")
+    d = Decimal(repr(abs(x)))
+    exp = 0 if d == 0 else d.adjusted()
+    exp = (exp // whole) * whole
+    mant = d.scaleb(-exp).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+    if mant >= Decimal(10) ** whole:
+        exp += whole
+        mant = d.scaleb(-exp).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+    sign = "-" if exp < 0 else ("+" if found.group(3) == "+" else "")
+    digits = max(1, found.group(4).count("0"))
+    body = f"{mant:.{decimals}f}E{sign}{abs(exp):0{digits}d}"
+    return ("-" if x < 0 else "") + literal.replace(found.group(0), body, 1).replace("\\", "")
+
+
 def _number(fmt: str, x: float) -> str:
     """A number in a numeric format code: digits, grouping, decimals, %, literals."""
     section, x = _section(fmt, x)
     if "%" in section:
         x *= 100
     literal = re.sub(r'"([^"]*)"', r"\1", section)
+    sci = _SCIENTIFIC.search(literal)
+    if sci is not None:
+        return _scientific(literal, sci, x)
     code = ""
     for found in re.finditer(r"[#0][#0,]*(\.[0#]*)?|\.[0#]+", literal):
         code = found.group(0)

@@ -200,7 +200,17 @@ def compare(a: Value, b: Value) -> int:
         return -1 if ra < rb else 1
     if isinstance(a, str) and isinstance(b, str):
         a, b = a.lower(), b.lower()
+    elif ra == 0 and a != b and _near(a, b):  # type: ignore[arg-type]
+        return 0
     return (a > b) - (a < b)  # type: ignore[operator]
+
+
+def _near(a: float, b: float) -> bool:
+    """Numbers equal to 15 significant digits compare equal, as in Sheets, Excel and
+    LibreOffice (``=0.1+0.2=0.3`` is TRUE); the tolerance is LibreOffice's 2**-48."""
+    if a == 0 or b == 0 or (a < 0) != (b < 0):
+        return False
+    return abs(a - b) <= max(abs(a), abs(b)) * 3.552713678800501e-15
 
 
 # A comparison operator's test of `compare`'s -1/0/1, for formulas ("A1>=3") and criteria.

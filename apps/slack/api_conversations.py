@@ -31,6 +31,7 @@ from officegym.apps.slack.api_objects import (
 )
 from officegym.apps.slack.api_views import channel_obj, messages
 from officegym.apps.slack.models import Channel
+from officegym.db import ID_MAX
 from officegym.errors import Conflict, Invalid, NotFound
 
 __all__ = ["CONVERSATION_TYPES", "wanted_types"]
@@ -40,10 +41,8 @@ CONVERSATION_TYPES |= {"dm": "im", "mpdm": "mpim"}
 UNIX_TIME_RE = re.compile(r"^\d+(?:\.\d+)?$")
 EPOCH = dt.datetime(1970, 1, 1)
 LAST_SECOND = Decimal(253402300799)  # 9999-12-31 23:59:59, the last time a datetime holds
-BEFORE_ALL, AFTER_ALL = 0, 2**62
-NOT_FOR_CHANNELS = (
-    "method_not_supported_for_channel_type"  # row ids below and above every message's
-)
+BEFORE_ALL, AFTER_ALL = 0, ID_MAX + 1  # ids below / above every key (never bound as is)
+NOT_FOR_CHANNELS = "method_not_supported_for_channel_type"
 
 
 def wanted_types(p: Params) -> set[str]:

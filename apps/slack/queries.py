@@ -19,6 +19,7 @@ from officegym.apps.slack.models import (
     ScheduledMessage,
     Status,
 )
+from officegym.db import ID_MAX
 
 MEMBERSHIP = select(Membership.id).where(
     Membership.channel_id == bindparam("c"), Membership.person_id == bindparam("p")
@@ -33,18 +34,19 @@ HISTORY = (
         Message.channel_id == bindparam("c"),
         or_(Message.thread_parent_id.is_(None), Message.broadcast.is_(True)),
         Message.is_deleted.is_(False),
-        Message.id < bindparam("before"),
+        Message.id <= bindparam("through"),
     )
     .order_by(Message.id.desc())
     .limit(bindparam("n"))
 )
 # Pages show each author's name: load the authors with the messages.
 HISTORY_WITH_AUTHORS = HISTORY.options(joinedload(Message.user))
-# A time window: strictly between two (created_at, id) points, bound as t_lo/id_lo, t_hi/id_hi.
-T_LO, ID_LO, T_HI, ID_HI = (bindparam(k) for k in ("t_lo", "id_lo", "t_hi", "id_hi"))
+# A time window: from (t_lo, id_from) through (t_hi, id_through), both kept (ids bound as
+# `db.id_param` holds them, so no bound is beyond what PostgreSQL's integer takes).
+T_LO, ID_FROM, T_HI, ID_THROUGH = (bindparam(k) for k in ("t_lo", "id_from", "t_hi", "id_through"))
 HISTORY_BETWEEN = HISTORY.where(
-    or_(Message.created_at > T_LO, and_(Message.created_at == T_LO, Message.id > ID_LO)),
-    or_(Message.created_at < T_HI, and_(Message.created_at == T_HI, Message.id < ID_HI)),
+    or_(Message.created_at > T_LO, and_(Message.created_at == T_LO, Message.id >= ID_FROM)),
+    or_(Message.created_at < T_HI, and_(Message.created_at == T_HI, Message.id <= ID_THROUGH)),
 )
 HISTORY_BY = {  # (load authors, within a window) -> statement
     (False, False): HISTORY,
@@ -52,7 +54,8 @@ HISTORY_BY = {  # (load authors, within a window) -> statement
     (False, True): HISTORY_BETWEEN,
     (True, True): HISTORY_BETWEEN.options(joinedload(Message.user)),
 }
-EARLIEST, LATEST = (dt.datetime.min, 0), (dt.datetime.max, 2**62)
+# Points before / after every message: ids are held to the database's range when bound.
+EARLIEST, LATEST = (dt.datetime.min, 0), (dt.datetime.max, ID_MAX + 1)
 REPLY_COUNTS = (
     select(Message.thread_parent_id, func.count())
     .where(

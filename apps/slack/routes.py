@@ -68,7 +68,7 @@ def channel(ref: str) -> str:
     """A conversation's newest messages, oldest at the bottom; `before` pages back."""
     ch = _channel(ref)
     before = request.args.get("before", type=int)
-    if before is not None and not 0 < before < 2**63:  # no message has it
+    if before is not None and before <= 0:  # no message has it: the newest page
         before = None
     msgs = chat.history(g.db, g.actor, ch, limit=PAGE_SIZE + 1, before_id=before)
     older = channel_url(ch, before=msgs[PAGE_SIZE - 1].id) if len(msgs) > PAGE_SIZE else None

@@ -112,7 +112,7 @@ from officegym.apps.slack.reads import (
 )
 from officegym.apps.slack.search import count_matches, search_messages
 from officegym.clock import now
-from officegym.db import get, read
+from officegym.db import ID_MAX, get, id_param, read
 from officegym.errors import Forbidden, Invalid, NotFound
 from officegym.writes import delete_row, insert_new, insert_row, update_by_id, update_row
 
@@ -214,16 +214,19 @@ def history(
     """Top-level live messages of a channel, newest first (at most 1000); moves the read
     marker. `authors` loads `Message.user` with them (callers that use `org.profile` skip
     it). `newer_than` / `older_than` keep only messages strictly after / before a
-    (created_at, id) point; ``(t, 0)`` lies before every message of time ``t``, ``(t, 2**62)``
-    after them."""
+    (created_at, id) point; ``(t, 0)`` lies before every message of time ``t``,
+    ``(t, ID_MAX + 1)`` after them. Ids of any size are taken: `db.id_param` holds what is
+    bound within the database's integer (PostgreSQL refuses a larger one)."""
     if not can_read(s, actor, channel):
         raise NotFound("no such channel", code="channel_not_found")
     release_due(s)
-    params = {"c": channel.id, "before": before_id or 2**62, "n": clamp(limit, 1000)}
+    through = id_param(before_id - 1) if before_id else ID_MAX
+    params = {"c": channel.id, "through": through, "n": clamp(limit, 1000)}
     window = newer_than is not None or older_than is not None
     if window:
         (t_lo, id_lo), (t_hi, id_hi) = newer_than or q.EARLIEST, older_than or q.LATEST
-        params |= {"t_lo": t_lo, "id_lo": id_lo, "t_hi": t_hi, "id_hi": id_hi}
+        params |= {"t_lo": t_lo, "id_from": id_param(id_lo + 1)}
+        params |= {"t_hi": t_hi, "id_through": id_param(id_hi - 1)}
     msgs = list(s.scalars(q.HISTORY_BY[authors, window], params))
     if mark_read and msgs and before_id is None:
         _mark_read(s, actor, channel, msgs[0].id)

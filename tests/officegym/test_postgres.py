@@ -11,6 +11,8 @@ import pytest
 from sqlalchemy import inspect, text
 
 from officegym.changes import diff
+from officegym.db import ID_MAX
+from officegym.runner import ToolRunner
 from officegym.tasks import make_task
 from officegym.tasks.validate import play
 from officegym.world import World, world_image
@@ -74,3 +76,18 @@ def test_a_world_loaded_by_a_process_that_imported_no_app_holds_every_table() ->
         expected = sorted(n for n in inspect(lite).get_table_names() if not n.startswith("og_"))
     world.close()
     assert out.stdout.strip() == str(expected)
+
+
+@pytest.mark.parametrize("value", [ID_MAX + 1, 2**40, 2**63 - 1])
+def test_an_id_argument_beyond_the_keys_is_not_found_not_a_database_error(
+    pg_world: World, value: int
+) -> None:
+    """PostgreSQL cannot bind an integer beyond its int4 (a DataError: once an internal
+    error of `booking_read_host_messages`): the tool door answers that no row has it."""
+    runner = ToolRunner(pg_world, "kturner")
+    try:
+        out = runner.call("booking_read_host_messages", {"listing_id": value})
+        assert (out.ok, out.code) == (False, "not_found") and f"no row has id {value}" in out.error
+        assert runner.call("booking_read_host_messages", {"listing_id": 1}).ok
+    finally:
+        runner.close()

@@ -1,6 +1,6 @@
-"""The web layer's guards: ids beyond 64 bits match no route, over-long search values are
-a clear 400, every answer carries the browser policy headers, and a download's name can
-never break its header."""
+"""The web layer's guards: ids beyond what the database binds match no route, over-long
+search values are a clear 400, every answer carries the browser policy headers, and a
+download's name can never break its header."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from werkzeug.test import Client
 
 from officegym.apps.org import service as org
 from officegym.apps.slack import files
+from officegym.db import ID_MAX
 from officegym.inputs import MAX_QUERY_VALUE
 from officegym.web import create_app
 from officegym.web_guards import attachment
@@ -24,9 +25,10 @@ def app(world: World) -> Flask:
 
 
 @pytest.mark.parametrize("path", ["/booking/listings/{}", "/crm/accounts/{}", "/slack/m/{}"])
-def test_ids_beyond_64_bits_are_not_found(app: Flask, path: str) -> None:
+def test_ids_beyond_the_databases_keys_are_not_found(app: Flask, path: str) -> None:
+    assert Client(app).get(path.format(ID_MAX + 1)).status_code == 404
     assert Client(app).get(path.format(2**63)).status_code == 404
-    in_range = Client(app).get(path.format(2**63 - 1)).status_code  # the route runs: no such row
+    in_range = Client(app).get(path.format(ID_MAX)).status_code  # the route runs: no such row
     assert 400 <= in_range < 500
 
 

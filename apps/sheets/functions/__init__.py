@@ -36,9 +36,21 @@ from officegym.apps.sheets.values import (
     as_text,
 )
 
-__all__ = ["FUNCTIONS", "Spec", "fn", "numbers", "scalar", "values_of"]
+__all__ = [
+    "EVEN_CRITERIA",
+    "FUNCTIONS",
+    "ODD_CRITERIA",
+    "Spec",
+    "fn",
+    "numbers",
+    "scalar",
+    "values_of",
+]
 
 Mode = Literal["scalar", "raw", "lazy"]
+# The criteria of (range, criterion) pairs after one leading argument (SUMIFS) or none.
+EVEN_CRITERIA = tuple(range(2, 60, 2))
+ODD_CRITERIA = tuple(range(1, 60, 2))
 
 
 @dataclass(frozen=True)
@@ -48,12 +60,15 @@ class Spec:
     min_args: int
     max_args: int | None
     mode: Mode
+    lift: tuple[int, ...] = ()
 
     def bind(self, nodes: Sequence[Callable[[Ctx], Any]]) -> Callable[[Ctx], Any]:
         """The node evaluating a call with these argument nodes."""
-        impl, nodes = self.impl, tuple(nodes)
+        impl, nodes, lift = self.impl, tuple(nodes), self.lift
         if self.mode == "lazy":
             return lambda ctx: _guard(impl, ctx, *[_thunk(n, ctx) for n in nodes])
+        if self.mode == "raw" and lift:
+            return lambda ctx: _raw_lifted(impl, ctx, [n(ctx) for n in nodes], lift)
         if self.mode == "raw":
             return lambda ctx: _guard(impl, ctx, *[n(ctx) for n in nodes])
 
@@ -69,16 +84,55 @@ class Spec:
 FUNCTIONS: dict[str, Spec] = {}
 
 
-def fn(name: str, min_args: int = 0, max_args: int | None = -1, *, mode: Mode = "scalar"):
-    """Register a function; `max_args` -1 means the same as `min_args`, None unlimited."""
+def fn(
+    name: str,
+    min_args: int = 0,
+    max_args: int | None = -1,
+    *,
+    mode: Mode = "scalar",
+    lift: tuple[int, ...] = (),
+):
+    """Register a function; `max_args` -1 means the same as `min_args`, None unlimited.
+    `lift` names the arguments of a raw function that take one value (a criterion, a
+    `k`): given an array or a range there, the function is applied to each element and
+    answers an array, as Sheets does (``SUMIF(r,{"East","West"},s)``, ``LARGE(x,{1,2})``)."""
 
     def register(impl: Callable[..., Any]) -> Callable[..., Any]:
         top = min_args if max_args == -1 else max_args
         for alias in name.split("|"):
-            FUNCTIONS[alias] = Spec(alias, impl, min_args, top, mode)
+            FUNCTIONS[alias] = Spec(alias, impl, min_args, top, mode, lift)
         return impl
 
     return register
+
+
+def _raw_lifted(impl: Callable[..., Any], ctx: Ctx, args: list[Any], lift: tuple[int, ...]) -> Any:
+    """A raw call, applied element by element over the lifted arguments that are arrays
+    or ranges of more than one cell."""
+    spread = [
+        i
+        for i in lift
+        if i < len(args) and (is_array(args[i]) or (isinstance(args[i], Rng) and args[i].size > 1))
+    ]
+    if not spread:
+        return _guard(impl, ctx, *args)
+    grids = {i: args[i].matrix() if isinstance(args[i], Rng) else args[i] for i in spread}
+    rows = max(len(g) for g in grids.values())
+    cols = max(len(g[0]) if g else 0 for g in grids.values())
+    budget.cells(rows * cols, "an array of results")
+    out = []
+    for r in range(rows):
+        budget.tick()
+        row = []
+        for c in range(cols):
+            call = list(args)
+            for i, g in grids.items():
+                rr, cc = (0 if len(g) == 1 else r), (0 if g and len(g[0]) == 1 else c)
+                call[i] = g[rr][cc] if rr < len(g) and cc < len(g[0]) else XlError("#N/A")
+            v = _guard(impl, ctx, *call)
+            row.append(v[0][0] if is_array(v) else v)
+        out.append(row)
+    return out
 
 
 def _thunk(node: Callable[[Ctx], Any], ctx: Ctx) -> Callable[[], Any]:
@@ -209,5 +263,11 @@ for _module in (
     "finance",
     "reference",
     "google",
+    "loans",
+    "distribution",
+    "patterns",
+    "reshape",
+    "workweeks",
+    "operators",
 ):
     importlib.import_module(f"{__name__}.{_module}")

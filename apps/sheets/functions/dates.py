@@ -252,6 +252,12 @@ def yearfrac(start: Value, end: Value, basis: Value = 0.0) -> float:
         return (b - a).days / 365
     if k == 2:
         return (b - a).days / 360
+    from officegym.apps.sheets.functions.workweeks import actual_actual, european_30_360
+
+    if k == 1:
+        return actual_actual(a, b)
+    if k == 4:
+        return european_30_360(a, b)
     raise Raise(NUM)
 
 

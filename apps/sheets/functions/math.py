@@ -10,7 +10,7 @@ from decimal import ROUND_CEILING, ROUND_DOWN, ROUND_FLOOR, ROUND_HALF_UP, ROUND
 from itertools import accumulate, compress, repeat
 from operator import itemgetter
 
-from officegym.apps.sheets.functions import fn, numbers
+from officegym.apps.sheets.functions import EVEN_CRITERIA, fn, numbers
 from officegym.apps.sheets.functions.criteria import column_mask, matching_positions
 from officegym.apps.sheets.runtime import Ctx, Rng, is_array
 from officegym.apps.sheets.values import DIV0, NUM, VALUE, Raise, Value, XlError, as_number
@@ -374,7 +374,7 @@ def _sum_numbers(vals: list[Value]) -> float:
     return math.fsum(nums)
 
 
-@fn("SUMIF", 2, 3, mode="raw")
+@fn("SUMIF", 2, 3, mode="raw", lift=(1,))
 def sumif(ctx: Ctx, rng: object, criterion: object, sum_range: object = None) -> float:
     from officegym.apps.sheets.functions import scalar
 
@@ -382,7 +382,7 @@ def sumif(ctx: Ctx, rng: object, criterion: object, sum_range: object = None) ->
     return _sum_numbers(_matched(sum_range if sum_range is not None else rng, crit))
 
 
-@fn("SUMIFS", 3, None, mode="raw")
+@fn("SUMIFS", 3, None, mode="raw", lift=EVEN_CRITERIA)
 def sumifs(ctx: Ctx, sum_range: object, *pairs: object) -> float:
     from officegym.apps.sheets.functions import scalar
 

@@ -7,7 +7,14 @@ import math
 import statistics
 from collections import Counter
 
-from officegym.apps.sheets.functions import fn, numbers, scalar, values_of
+from officegym.apps.sheets.functions import (
+    EVEN_CRITERIA,
+    ODD_CRITERIA,
+    fn,
+    numbers,
+    scalar,
+    values_of,
+)
 from officegym.apps.sheets.functions.criteria import count_matching
 from officegym.apps.sheets.functions.math import _check_shape, _matched
 from officegym.apps.sheets.runtime import Ctx, Rng, is_array
@@ -122,17 +129,17 @@ def _matched_numbers(target: object, crit: list[tuple[object, Value]]) -> list[f
     return [float(v) for v in vals if isinstance(v, float | int) and not isinstance(v, bool)]
 
 
-@fn("COUNTIF", 2, mode="raw")
+@fn("COUNTIF", 2, mode="raw", lift=(1,))
 def countif(ctx: Ctx, rng: object, criterion: object) -> float:
     return float(count_matching([(rng, scalar(criterion, ctx))]))
 
 
-@fn("COUNTIFS", 2, None, mode="raw")
+@fn("COUNTIFS", 2, None, mode="raw", lift=ODD_CRITERIA)
 def countifs(ctx: Ctx, *pairs: object) -> float:
     return float(count_matching(_pairs(ctx, pairs)))
 
 
-@fn("AVERAGEIF", 2, 3, mode="raw")
+@fn("AVERAGEIF", 2, 3, mode="raw", lift=(1,))
 def averageif(ctx: Ctx, rng: object, criterion: object, avg_range: object = None) -> float:
     nums = _nonempty(
         _matched_numbers(
@@ -142,18 +149,18 @@ def averageif(ctx: Ctx, rng: object, criterion: object, avg_range: object = None
     return math.fsum(nums) / len(nums)
 
 
-@fn("AVERAGEIFS", 3, None, mode="raw")
+@fn("AVERAGEIFS", 3, None, mode="raw", lift=EVEN_CRITERIA)
 def averageifs(ctx: Ctx, avg_range: object, *pairs: object) -> float:
     nums = _nonempty(_matched_numbers(avg_range, _pairs(ctx, pairs)))
     return math.fsum(nums) / len(nums)
 
 
-@fn("MINIFS", 3, None, mode="raw")
+@fn("MINIFS", 3, None, mode="raw", lift=EVEN_CRITERIA)
 def minifs(ctx: Ctx, rng: object, *pairs: object) -> float:
     return min(_matched_numbers(rng, _pairs(ctx, pairs)), default=0.0)
 
 
-@fn("MAXIFS", 3, None, mode="raw")
+@fn("MAXIFS", 3, None, mode="raw", lift=EVEN_CRITERIA)
 def maxifs(ctx: Ctx, rng: object, *pairs: object) -> float:
     return max(_matched_numbers(rng, _pairs(ctx, pairs)), default=0.0)
 
@@ -181,17 +188,17 @@ def _kth(args: object, k: Value, largest: bool) -> float:
     return nums[i - 1]
 
 
-@fn("LARGE", 2, mode="raw")
+@fn("LARGE", 2, mode="raw", lift=(1,))
 def large(ctx: Ctx, arr: object, k: object) -> float:
     return _kth(arr, scalar(k, ctx), True)
 
 
-@fn("SMALL", 2, mode="raw")
+@fn("SMALL", 2, mode="raw", lift=(1,))
 def small(ctx: Ctx, arr: object, k: object) -> float:
     return _kth(arr, scalar(k, ctx), False)
 
 
-@fn("RANK|RANK.EQ", 2, 3, mode="raw")
+@fn("RANK|RANK.EQ", 2, 3, mode="raw", lift=(0,))
 def rank(ctx: Ctx, x: object, ref: object, order: object = None) -> float:
     value = as_number(scalar(x, ctx))
     nums = numbers([ref])
@@ -238,12 +245,12 @@ def _percentile(nums: list[float], p: float) -> float:
     return nums[lo] + (pos - lo) * (nums[hi] - nums[lo])
 
 
-@fn("PERCENTILE|PERCENTILE.INC", 2, mode="raw")
+@fn("PERCENTILE|PERCENTILE.INC", 2, mode="raw", lift=(1,))
 def percentile(ctx: Ctx, arr: object, p: object) -> float:
     return _percentile(numbers([arr]), as_number(scalar(p, ctx)))
 
 
-@fn("QUARTILE|QUARTILE.INC", 2, mode="raw")
+@fn("QUARTILE|QUARTILE.INC", 2, mode="raw", lift=(1,))
 def quartile(ctx: Ctx, arr: object, q: object) -> float:
     quart = math.floor(as_number(scalar(q, ctx)))
     if not 0 <= quart <= 4:

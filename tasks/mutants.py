@@ -14,6 +14,9 @@ or its answer, the way an agent that almost did the task would:
   an amount, a time, an @handle, a #channel, a weekday);
 - ``text.negate``, ``text.goal``: free text with a denial slipped in, or the goal's own
   instructions posted back instead;
+- ``range.shrink``: a range a written formula reads (A1:B9) one row or column short at
+  one of its four sides (the same range of every formula of the call: a filled column
+  moves as one);
 - ``answer.rival``, ``answer.negated``, ``answer.hedged``, ``answer.listed``,
   ``answer.question``, ``answer.padded``: another value of the answer's type, the right
   one denied, hedged against a rival, listed among candidates, asked back, or padded
@@ -48,7 +51,7 @@ KINDS = (
     "ref.neighbour", "number.nearby", "date.nearby", "choice.other", "bool.flip", "list.add",
     "list.drop", "text.drop-word", "text.add-words", "text.drop-fact", "text.negate",
     "text.goal", "answer.rival", "answer.negated", "answer.hedged", "answer.listed",
-    "answer.question", "answer.padded",
+    "answer.question", "answer.padded", "range.shrink",
 )  # fmt: skip
 _ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _MAX_WORDS = 6  # text.drop-fact mutants per argument
@@ -130,6 +133,7 @@ def _argument_mutants(
     """(kind, label, new value) for one argument, by what it is."""
     ref = tool.ref(arg)
     if isinstance(value, list):
+        yield from _range_mutants(value)
         yield from _list_mutants(ref, value, world)
     elif ref is not None and not isinstance(value, bool):
         for rival in _neighbours(ref, value, world):
@@ -200,6 +204,69 @@ def _text_mutants(text: str, goal: str) -> Iterator[tuple[str, str, str]]:
     yield "text.negate", "denied", _negated(text)
     if len(text) >= 20 and goal:
         yield "text.goal", "the goal posted back", goal
+
+
+_RANGE = re.compile(r"(\$?)([A-Z]{1,3})(\$?)(\d+):(\$?)([A-Z]{1,3})(\$?)(\d+)")
+# (kind, side: index into (r1, c1, r2, c2), step). Ranges grown by one are not built yet:
+# a lookup table that takes in its header or one column more finds the same (equivalent
+# by behaviour), and a criteria range grown into a blank row is caught only when a round
+# puts the criterion's own key there.
+_SIDES = (("range.shrink", 0, 1), ("range.shrink", 2, -1), ("range.shrink", 1, 1),
+          ("range.shrink", 3, -1))  # fmt: skip
+_SIDE_NAMES = ("top", "left", "bottom", "right")
+_MAX_RANGES = 2  # range mutants for the first ranges of a call's formulas only
+
+
+def _range_mutants(value: list) -> Iterator[tuple[str, str, Any]]:
+    """Rows of cells whose formulas read ranges: the `i`th range of every formula moved
+    at one side, for the first `_MAX_RANGES` ranges."""
+    formulas = [v for row in value if isinstance(row, list) for v in row if _is_formula(v)]
+    most = max((len(_RANGE.findall(f)) for f in formulas), default=0)
+    for i in range(min(most, _MAX_RANGES)):
+        for kind, side, step in _SIDES:
+            moved = [
+                [_moved(v, i, side, step) if _is_formula(v) else v for v in row]
+                if isinstance(row, list)
+                else row
+                for row in value
+            ]
+            if moved != value:
+                label = f"range {i + 1} {_SIDE_NAMES[side]} {step:+d}"
+                yield kind, label, moved
+
+
+def _is_formula(v: object) -> bool:
+    return isinstance(v, str) and v.startswith("=")
+
+
+def _moved(formula: str, i: int, side: int, step: int) -> str:
+    """`formula` with side `side` of its `i`th range moved by `step`; unchanged when it
+    has no `i`th range or the range would be empty or leave the sheet."""
+    found = list(_RANGE.finditer(formula))
+    if i >= len(found):
+        return formula
+    m = found[i]
+    ends = [int(m[4]), _column(m[2]), int(m[8]), _column(m[6])]
+    ends[side] += step
+    if ends[0] < 1 or ends[1] < 1 or ends[0] > ends[2] or ends[1] > ends[3]:
+        return formula
+    text = f"{m[1]}{_letters(ends[1])}{m[3]}{ends[0]}:{m[5]}{_letters(ends[3])}{m[7]}{ends[2]}"
+    return formula[: m.start()] + text + formula[m.end() :]
+
+
+def _column(letters: str) -> int:
+    n = 0
+    for ch in letters:
+        n = n * 26 + ord(ch) - 64
+    return n
+
+
+def _letters(n: int) -> str:
+    out = ""
+    while n:
+        n, r = divmod(n - 1, 26)
+        out = chr(65 + r) + out
+    return out
 
 
 _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”')

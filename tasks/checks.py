@@ -110,6 +110,7 @@ class GradeContext:
     changes: tuple[RowChange, ...]
     answer: str | None
     goal: str = ""  # the task's instructions: messages must not merely post them back
+    words: str = ""  # the task's own text (its reference's messages): words a reader knows
     # (table, id) -> (first, last) position among the episode's writes (None: not logged)
     order: Mapping[tuple[str, int], tuple[int, int]] | None = None
     # with `order`: new rows count only when first written after this position (a claim
@@ -259,7 +260,7 @@ class RowExists(Check):
     def evaluate(self, g: GradeContext) -> tuple[bool, str]:
         where = resolve(self.where, g)
         rows = g.new_rows(self.table, where) if self.new else g.rows(self.table, where)
-        hits = [r for r in rows if self._fits(r, g.goal)]
+        hits = [r for r in rows if self._fits(r, g.goal, g.words)]
         ok = len(hits) == self.count if self.count is not None else bool(hits)
         want = f"exactly {self.count}" if self.count is not None else "at least 1"
         return ok, f"{len(hits)} matching {self.table} row(s), want {want}"
@@ -271,9 +272,9 @@ class RowExists(Check):
         where = free_where(self.where, initial)
         return (Free(self.table, tuple(judged), f"judged by {self.name!r}", where),)
 
-    def _fits(self, row: Mapping[str, Any], goal: str) -> bool:
+    def _fits(self, row: Mapping[str, Any], goal: str, words: str = "") -> bool:
         return all(_contains_all(row[k], v) for k, v in self.contains.items()) and all(
-            says.judge(str(row[k] or ""), goal)[0] for k, says in self.says.items()
+            says.judge(str(row[k] or ""), goal, words)[0] for k, says in self.says.items()
         )
 
 
@@ -307,7 +308,7 @@ class FieldEquals(Check):
             return False, f"{self.table} {self.row_id} no longer exists"
         got = rows[0][self.field]
         if self.says is not None:
-            ok = self.says.judge(str(got or ""), g.goal)[0]
+            ok = self.says.judge(str(got or ""), g.goal, g.words)[0]
         elif self.contains:
             ok = _contains_all(got, self.contains)
         else:
@@ -330,7 +331,7 @@ class AnswerIs(Check):
     fact: Fact
 
     def evaluate(self, g: GradeContext) -> tuple[bool, str]:
-        ok, detail = judge_answer(self.fact, g.answer)
+        ok, detail = judge_answer(self.fact, g.answer, goal=g.goal, words=g.words)
         return ok, f"answer {detail}"
 
 

@@ -14,13 +14,23 @@ or its answer, the way an agent that almost did the task would:
   an amount, a time, an @handle, a #channel, a weekday);
 - ``text.negate``, ``text.goal``: free text with a denial slipped in, or the goal's own
   instructions posted back instead;
+- ``text.retracted``, ``text.hedged``: free text taken back (struck through ``~…~``,
+  ``Draft:``, ``Reverted:``, ``Undone:``, ``To do:``, a trailing ``/s``) or qualified
+  (``(unverified)``, ``I think``, a question);
 - ``range.shrink``: a range a written formula reads (A1:B9) one row or column short at
   one of its four sides (the same range of every formula of the call: a filled column
   moves as one);
 - ``answer.rival``, ``answer.negated``, ``answer.hedged``, ``answer.listed``,
   ``answer.question``, ``answer.padded``: another value of the answer's type, the right
-  one denied, hedged against a rival, listed among candidates, asked back, or padded
-  with words where the goal asks for the value only.
+  one denied, hedged (against a rival, or qualified: ``(unverified)``, ``probably``),
+  listed among candidates, asked back, or padded with words where the goal asks for the
+  value only; ``answer.retracted`` the right one taken back as above; ``answer.unit`` it
+  written with a sign, a scale, another currency or cents it does not have (``-46``,
+  ``11k``, ``$11`` for a count; ``€331``, ``331 yen``, ``$330.51`` for $331).
+
+The forms are generic (`RETRACTIONS`, `QUALIFIED`): every template meets them without a
+special case, and a template that declares its free text's wording equivalent to a
+denial (``text.negate``) declares the other wording mutants with it.
 
 Each must fail. A mutant that leaves the database as the reference does (inviting
 someone already in the channel) is equivalent, not a survivor. A mutant a task
@@ -34,7 +44,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin
 
@@ -42,7 +52,8 @@ from sqlalchemy import Connection, select
 
 from officegym.db import Base
 from officegym.tasks.facts import Fact
-from officegym.tasks.statements import same_text
+from officegym.tasks.formula_ranges import range_mutants
+from officegym.tasks.statements import Says, same_text
 from officegym.tools import Ref, Tool, ToolCall, load_tools
 
 __all__ = ["KINDS", "Equivalent", "Mutant", "mutants"]
@@ -50,9 +61,16 @@ __all__ = ["KINDS", "Equivalent", "Mutant", "mutants"]
 KINDS = (
     "ref.neighbour", "number.nearby", "date.nearby", "choice.other", "bool.flip", "list.add",
     "list.drop", "text.drop-word", "text.add-words", "text.drop-fact", "text.negate",
-    "text.goal", "answer.rival", "answer.negated", "answer.hedged", "answer.listed",
-    "answer.question", "answer.padded", "range.shrink",
+    "text.goal", "text.retracted", "text.hedged", "answer.rival", "answer.negated",
+    "answer.hedged", "answer.listed", "answer.question", "answer.padded", "answer.retracted",
+    "answer.unit", "range.shrink",
 )  # fmt: skip
+# Ways of taking a statement back, and of qualifying it: `{}` is the statement.
+RETRACTIONS = ("~{}~", "Draft: {}", "Reverted: {}", "Undone: {}", "To do: {}", "{} /s")
+QUALIFIED = ("{} (unverified)", "I think {}", "{}?")
+# Mutants that change only the wording of free text: a template that declares a denial
+# of it equivalent (its wording is not judged) declares these with it.
+_WORDING = frozenset(("text.negate", "text.retracted", "text.hedged"))
 _ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _MAX_WORDS = 6  # text.drop-fact mutants per argument
 _BARE = re.compile(r"\b(only|just the|just a|nothing else)\b", re.IGNORECASE)
@@ -91,8 +109,9 @@ class Equivalent:
             raise ValueError("an equivalence needs its reason")
 
     def covers(self, m: Mutant) -> bool:
+        same = m.kind == self.kind or (self.kind == "text.negate" and m.kind in _WORDING)
         return (
-            m.kind == self.kind
+            same
             and self.tool in (None, m.tool)
             and (self.arg is None or self.arg == m.arg)
             and (not self.words or m.word in self.words)
@@ -104,12 +123,16 @@ def mutants(task: Any, world: Connection) -> list[Mutant]:
     the initial state (for the rows a reference may be swapped with)."""
     out: list[Mutant] = []
     registry = load_tools()
+    qualify = _asserts_only(task)
     for i, call in enumerate(task.solution):
         tool = registry[call.name]
         if tool.kind != "write":
             continue
         for arg, value in sorted(call.arguments.items()):
-            for kind, label, new in _argument_mutants(tool, arg, value, task.goal, world):
+            found = _argument_mutants(tool, arg, value, task.goal, world)
+            for kind, label, new in found:
+                if kind == "text.hedged" and not qualify:
+                    continue
                 if new == value:
                     continue
                 calls = list(task.solution)
@@ -127,13 +150,24 @@ def mutants(task: Any, world: Connection) -> list[Mutant]:
     return out
 
 
+def _asserts_only(task: Any) -> bool:
+    """Whether every message the task judges must assert (report, confirm, announce):
+    qualifying a refusal, a request or an escalation ("I think I can't") leaves it one."""
+    acts = set()
+    for check in task.checks:
+        for value in vars(check).values():
+            group = value.values() if isinstance(value, Mapping) else (value,)
+            acts |= {s.act for s in group if isinstance(s, Says)}
+    return not acts & {"refuse", "request", "escalate", "commit"}
+
+
 def _argument_mutants(
     tool: Tool, arg: str, value: Any, goal: str, world: Connection
 ) -> Iterator[tuple[str, str, Any]]:
     """(kind, label, new value) for one argument, by what it is."""
     ref = tool.ref(arg)
     if isinstance(value, list):
-        yield from _range_mutants(value)
+        yield from range_mutants(value)
         yield from _list_mutants(ref, value, world)
     elif ref is not None and not isinstance(value, bool):
         for rival in _neighbours(ref, value, world):
@@ -202,71 +236,12 @@ def _text_mutants(text: str, goal: str) -> Iterator[tuple[str, str, str]]:
             dropped = re.sub(rf"(?<![\w@#$]){re.escape(word)}(?!\w)", "", text, count=1)
             yield "text.drop-fact", f"without {word!r}", re.sub(r"\s{2,}", " ", dropped).strip()
     yield "text.negate", "denied", _negated(text)
+    for form in RETRACTIONS:
+        yield "text.retracted", f"taken back ({form.format('…')})", form.format(text)
+    for form in QUALIFIED:
+        yield "text.hedged", f"qualified ({form.format('…')})", form.format(text)
     if len(text) >= 20 and goal:
         yield "text.goal", "the goal posted back", goal
-
-
-_RANGE = re.compile(r"(\$?)([A-Z]{1,3})(\$?)(\d+):(\$?)([A-Z]{1,3})(\$?)(\d+)")
-# (kind, side: index into (r1, c1, r2, c2), step). Ranges grown by one are not built yet:
-# a lookup table that takes in its header or one column more finds the same (equivalent
-# by behaviour), and a criteria range grown into a blank row is caught only when a round
-# puts the criterion's own key there.
-_SIDES = (("range.shrink", 0, 1), ("range.shrink", 2, -1), ("range.shrink", 1, 1),
-          ("range.shrink", 3, -1))  # fmt: skip
-_SIDE_NAMES = ("top", "left", "bottom", "right")
-_MAX_RANGES = 2  # range mutants for the first ranges of a call's formulas only
-
-
-def _range_mutants(value: list) -> Iterator[tuple[str, str, Any]]:
-    """Rows of cells whose formulas read ranges: the `i`th range of every formula moved
-    at one side, for the first `_MAX_RANGES` ranges."""
-    formulas = [v for row in value if isinstance(row, list) for v in row if _is_formula(v)]
-    most = max((len(_RANGE.findall(f)) for f in formulas), default=0)
-    for i in range(min(most, _MAX_RANGES)):
-        for kind, side, step in _SIDES:
-            moved = [
-                [_moved(v, i, side, step) if _is_formula(v) else v for v in row]
-                if isinstance(row, list)
-                else row
-                for row in value
-            ]
-            if moved != value:
-                label = f"range {i + 1} {_SIDE_NAMES[side]} {step:+d}"
-                yield kind, label, moved
-
-
-def _is_formula(v: object) -> bool:
-    return isinstance(v, str) and v.startswith("=")
-
-
-def _moved(formula: str, i: int, side: int, step: int) -> str:
-    """`formula` with side `side` of its `i`th range moved by `step`; unchanged when it
-    has no `i`th range or the range would be empty or leave the sheet."""
-    found = list(_RANGE.finditer(formula))
-    if i >= len(found):
-        return formula
-    m = found[i]
-    ends = [int(m[4]), _column(m[2]), int(m[8]), _column(m[6])]
-    ends[side] += step
-    if ends[0] < 1 or ends[1] < 1 or ends[0] > ends[2] or ends[1] > ends[3]:
-        return formula
-    text = f"{m[1]}{_letters(ends[1])}{m[3]}{ends[0]}:{m[5]}{_letters(ends[3])}{m[7]}{ends[2]}"
-    return formula[: m.start()] + text + formula[m.end() :]
-
-
-def _column(letters: str) -> int:
-    n = 0
-    for ch in letters:
-        n = n * 26 + ord(ch) - 64
-    return n
-
-
-def _letters(n: int) -> str:
-    out = ""
-    while n:
-        n, r = divmod(n - 1, 26)
-        out = chr(65 + r) + out
-    return out
 
 
 _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”')
@@ -315,15 +290,35 @@ def _answer_mutants(fact: Fact, answer: str, goal: str) -> list[tuple[str, str]]
     rivals = [fact.say(r) for r in fact.rivals()[:3]]
     out = [("answer.rival", r) for r in rivals]
     out += [("answer.negated", f"It isn't {answer}."), ("answer.negated", f"{answer} is wrong.")]
+    out += [("answer.negated", f"Not {answer}")]
     if rivals:
         out += [
             ("answer.hedged", f"either {answer} or {rivals[0]}"),
             ("answer.listed", ", ".join([rivals[0], answer, *rivals[1:2]])),
+            ("answer.listed", f"{answer} or {rivals[0]}"),
         ]
+    hedges = (*QUALIFIED[:2], "probably {}", "approx {}", "{} if I read it right")
+    out += [("answer.hedged", form.format(answer)) for form in hedges]
+    out += [("answer.retracted", form.format(answer)) for form in RETRACTIONS]
+    out += [("answer.unit", text) for text in _unit_mutants(fact)]
     out.append(("answer.question", f"{answer}?"))
     if _BARE.search(goal):  # "Answer with just the number": nothing else may come with it
         out.append(("answer.padded", f"{answer}, according to the records I found"))
     return out
+
+
+def _unit_mutants(fact: Fact) -> list[str]:
+    """The right number with a sign, a scale, a currency or cents it does not have."""
+    if fact.kind not in ("integer", "money", "percent") or len(fact.values) != 1:
+        return []
+    v = fact.values[0]
+    if fact.kind == "integer":
+        return [f"-{v}", f"{v}k", f"{v} thousand", f"${v}"]
+    if fact.kind == "percent":
+        return [f"-{v}%", f"${v}"]
+    cents = f"${v - 1:,}.51" if v >= 1 else "$0.49"
+    scaled = [f"${v:,}k"] if v else []  # $0k is still $0
+    return [f"-${v:,}", f"€{v:,}", f"{v:,} yen", f"£{v:,}", cents, *scaled]
 
 
 # ---------------------------------------------------------------- neighbouring rows

@@ -13,7 +13,8 @@ from officegym import cli
 from officegym.tasks import Equivalent, Free, RowExists, make_task
 from officegym.tasks.checks import Allow
 from officegym.tasks.facts import integer
-from officegym.tasks.mutants import KINDS, _range_mutants, mutants
+from officegym.tasks.formula_ranges import range_mutants
+from officegym.tasks.mutants import KINDS, mutants
 from officegym.tasks.steps import Step
 from officegym.tasks.validate import check_template, replay
 from officegym.tools import ToolCall
@@ -154,7 +155,7 @@ def test_a_formula_s_ranges_move_one_step_at_each_side() -> None:
     """Each side of a range shrinks by one; a filled column moves as one; a range that
     would be empty stays as it was."""
     rows = [["Total", None, "=SUM(C2:C11)"], ["x", "=MAX($B$2:B2)"]]
-    found = {label: (kind, new) for kind, label, new in _range_mutants(rows)}
+    found = {label: (kind, new) for kind, label, new in range_mutants(rows)}
     assert found["range 1 bottom -1"] == (
         "range.shrink",
         [["Total", None, "=SUM(C2:C10)"], ["x", "=MAX($B$2:B2)"]],

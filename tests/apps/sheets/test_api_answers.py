@@ -4,12 +4,15 @@ Google does, and the clone's own state is read back."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 import requests
 from googleapiclient.errors import HttpError
 
+from officegym.apps.sheets.api_kinds import GOOGLE_KINDS, markdown
+from officegym.apps.sheets.api_requests import REQUESTS
 from officegym.world import World
 from tests.apps.sheets.api_clients import (
     TABLE,
@@ -191,3 +194,40 @@ def test_spreadsheet_url_is_googles_form_and_opens_by_url(server: tuple[str, Wor
     url = book.fetch_sheet_metadata()["spreadsheetUrl"]
     assert url == f"{base}spreadsheets/d/{book.id}/edit"
     assert gc.open_by_url(url).title == "By URL"
+
+
+def test_the_docs_list_the_kinds_the_code_serves() -> None:
+    docs = (Path(__file__).parents[3] / "docs" / "serving.md").read_text()
+    assert markdown(list(REQUESTS)) in docs.splitlines(), (
+        "docs/serving.md's batchUpdate row is not the code's: write it again from "
+        "officegym.apps.sheets.api_kinds.markdown(list(api_requests.REQUESTS))"
+    )
+    assert set(REQUESTS) <= set(GOOGLE_KINDS)
+
+
+@pytest.mark.parametrize("kind", ["addChart", "setDataValidation", "updateBorders", "addTable"])
+def test_valid_kinds_not_served_are_named_as_unsupported(api: Any, kind: str) -> None:
+    sid, _ = fresh(api, "Kinds", TABLE)
+    with pytest.raises(HttpError) as err:
+        batch(api, sid, {kind: {}})
+    text = str(err.value)
+    assert err.value.resp.status == 400 and "not support" in text and "Unknown name" not in text
+    with pytest.raises(HttpError) as err:
+        batch(api, sid, {kind + "s": {}})
+    assert "Unknown name" in str(err.value)
+
+
+def test_copy_paste_repeats_over_a_multiple_and_trim_and_append_cells(
+    api: Any, server: tuple[str, World]
+) -> None:
+    _, world = server
+    sid, sh = fresh(api, "Tiles", [[1, "=A1*10"], ["  two   words ", " +x "]])
+    paste = {"copyPaste": {"source": grid(sh, 0, 1, 1, 2), "destination": grid(sh, 2, 5, 1, 2)}}
+    batch(api, sid, paste)
+    assert state(world, sid, "B3:B5", mode="formulas") == [["=A3*10"], ["=A4*10"], ["=A5*10"]]
+    trimmed = batch(api, sid, {"trimWhitespace": {"range": grid(sh, 0, 2, 0, 2)}})
+    assert trimmed["replies"][0]["trimWhitespace"]["cellsChangedCount"] == 2
+    assert state(world, sid, "A2:B2") == [["two words", "+x"]]
+    row = {"values": [{"userEnteredValue": {"stringValue": "tail"}}]}
+    batch(api, sid, {"appendCells": {"sheetId": sh, "rows": [row], "fields": "userEnteredValue"}})
+    assert state(world, sid, "A6") == [["tail"]]

@@ -136,7 +136,7 @@ class ChatAgent:
                 return ending
         call = self._pending.popleft()
         self._awaiting = call.ident
-        return {"tool": call.name, "arguments": _arguments(call.arguments)}
+        return {"tool": call.name, "arguments": sent_arguments(call.arguments)}
 
     def _ask(self) -> dict[str, Any] | None:
         """Ask the model for its next calls; a submit action if the episode must end."""
@@ -209,7 +209,7 @@ class ChatAgent:
         return kept, calls
 
 
-def _arguments(text: str) -> Any:
+def sent_arguments(text: str) -> Any:
     """Arguments as sent: a JSON object becomes data; anything else is passed on as is, so
     the env answers with its error about it."""
     try:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 __all__ = ["main"]
 
 
-def _console() -> Console:
+def command_console() -> Console:
     """A console for this command (made per call, so COLUMNS and redirected output apply)."""
     return Console()
 
@@ -135,7 +135,7 @@ def serve(
         config={FRESH_PER_TASK: fresh_per_task},
     )
     base = f"http://{host}:{port}"
-    console = _console()
+    console = command_console()
     console.print(
         f"officegym: world [bold]{world.image.scenario}[/] seed {world.image.seed} "
         f"in {db.resolve()}"
@@ -244,7 +244,7 @@ def grade(
         table.add_column(column, overflow="fold")
     for c in report["checks"]:
         table.add_row(c["name"], "yes" if c["passed"] else "no", f"{c['weight']:g}", c["detail"])
-    console = _console()
+    console = command_console()
     print_table(console, table)
     for damage in report["collateral"]:
         console.print(f"collateral damage: {damage}", highlight=False)
@@ -288,7 +288,7 @@ def tasks(
         ids = [t.id for t in rows]
         print_stats(ids, seeds, parse_scenarios(scenarios), world_seeds, as_json)
         return
-    console = _console()
+    console = command_console()
     table = Table(title="officegym task templates")
     for column in ("id", "difficulty", "apps", "summary", "env id"):
         table.add_column(column, overflow="fold")
@@ -301,7 +301,7 @@ def tasks(
         console.print(f"{len(rows)} template(s)")
 
 
-def _rewards_table(title: str, results: list[EpisodeResult]) -> Table:
+def rewards_table(title: str, results: list[EpisodeResult]) -> Table:
     """Episodes, mean reward and pass rate per template, then the total."""
     from officegym.gym import summarize
 

@@ -158,7 +158,7 @@ def _report(records: list[dict[str, Any]], out: Path, parquet: Path | None) -> N
     """The rewards of the episodes the policy played to their end; episodes that failed
     for another reason (the env, the agent's model) are counted apart, their causes
     summed up in a line, and make the command exit 1 once the report is printed."""
-    from officegym.cli import _rewards_table
+    from officegym.cli import rewards_table
     from officegym.gym.rollout import EpisodeResult, summarize
     from officegym.gym.viewer import failure
 
@@ -172,7 +172,7 @@ def _report(records: list[dict[str, Any]], out: Path, parquet: Path | None) -> N
         for r in sorted(played, key=lambda r: r["index"])
     ]  # fmt: skip
     console = Console()
-    console.print(_rewards_table(f"rollout of {len(played)} episode(s)", results))
+    console.print(rewards_table(f"rollout of {len(played)} episode(s)", results))
     _, total = summarize(results)
     console.print(f"mean reward {total.mean_reward:.3f} over {total.episodes} episode(s)")
     if broken:

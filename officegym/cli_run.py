@@ -63,15 +63,15 @@ def run(
 ) -> None:
     """Run an agent for some episodes and print the rewards per template (with --attack,
     the same episodes again with instructions planted, and the attack report)."""
-    from officegym.cli import _console, _rewards_table
+    from officegym.cli import command_console, rewards_table
     from officegym.gym import summarize
 
     agent = build_agent(agent_name, seed, model, base_url, max_turns)
     settings = {"split": split, "max_steps": max_steps, "faults": faults}
     results = _run(agent, agent_name, env_name, episodes, seed, record=record, **settings)
-    console = _console()
+    console = command_console()
     print_table(
-        console, _rewards_table(f"{agent_name} agent on {env_name} ({split} split)", results)
+        console, rewards_table(f"{agent_name} agent on {env_name} ({split} split)", results)
     )
     _, total = summarize(results)
     console.print(f"mean reward {total.mean_reward:.3f} over {total.episodes} episode(s)")
@@ -85,7 +85,7 @@ def _run(
     agent: Any, agent_name: str, env_name: str, episodes: int, seed: int, **kwargs: Any
 ) -> list[EpisodeResult]:
     """Play `episodes` episodes (the first reset seeded) with a progress bar."""
-    from officegym.cli import _console
+    from officegym.cli import command_console
     from officegym.gym import make_env, run_episode
 
     try:
@@ -94,7 +94,7 @@ def _run(
         raise click.BadParameter(exc.message, param_hint="--env") from None
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--faults") from None
-    console = _console()
+    console = command_console()
     results = []
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     with Progress(*columns, TimeRemainingColumn(), console=console, transient=True) as bar:

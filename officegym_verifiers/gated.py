@@ -26,7 +26,7 @@ from typing import Any
 
 import verifiers.v1 as vf
 
-from officegym.gym.llm import _arguments as call_arguments  # the LLM agent's own reading
+from officegym.gym.llm import sent_arguments as call_arguments  # the LLM agent's own reading
 from officegym.gym.spaces import SUBMIT
 from officegym_verifiers.native import OfficeTask, open_episode
 from officegym_verifiers.state import OfficeState, step_episode

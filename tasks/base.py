@@ -265,7 +265,7 @@ def _catalog(scenario: str, world_seed: int) -> Engine:
 _SESSIONS = threading.local()
 
 
-def _catalog_session(scenario: str, world_seed: int) -> Session:
+def catalog_session(scenario: str, world_seed: int) -> Session:
     """This thread's read-only session on the initial world. Templates only read, so one
     session serves every build: rows they loaded before come from its identity map."""
     sessions: dict[tuple[str, int], Session] = _SESSIONS.__dict__.setdefault("by_world", {})
@@ -309,7 +309,7 @@ def _make_task(
     tpl = get_template(template_id)
     default = level == tpl.difficulty  # so a template's default instances never change
     rng = random.Random(f"{template_id}:{seed}" if default else f"{template_id}:{seed}:{level}")
-    session = _catalog_session(scenario, world_seed)
+    session = catalog_session(scenario, world_seed)
     built = make_level(tpl.knobs, level)
     spec = tpl.build(session, rng, built) if tpl.knobs else tpl.build(session, rng)
     if spec.answer is not None and not isinstance(spec.answer, Fact):

@@ -22,7 +22,7 @@ from officegym.apps.booking.models import (
     Route,
 )
 from officegym.apps.booking.policy import today
-from officegym.apps.booking.stays import _code
+from officegym.apps.booking.stays import new_code
 from officegym.apps.org.models import Person
 from officegym.apps.org.service import find_person
 from officegym.clock import now
@@ -139,7 +139,7 @@ def book_flight(
     price = pricing.fare_price(fare, date, at.date())
     total = price * len(people)
     fb = insert_row(
-        s, FlightBooking, code=_code(s, FlightBooking, "", route.id, date, actor.id, at, size=6),
+        s, FlightBooking, code=new_code(s, FlightBooking, "", route.id, date, actor.id, at, size=6),
         route_id=route.id, fare_id=fare.id, flight_date=date, booked_by_id=actor.id,
         status="confirmed", price=price, total=total, refund=None, purpose=purpose.strip()[:200],
         created_at=at, changed_at=None, cancelled_at=None,

@@ -47,7 +47,7 @@ MAX_MESSAGE = 2000
 _BY_CODE = select(Reservation).where(Reservation.code == bindparam("c"))
 
 
-def _code(
+def new_code(
     s: Session, model: type[Reservation | FlightBooking], prefix: str, *parts: object, size: int = 8
 ) -> str:
     """A confirmation code derived from what is booked (deterministic per world), unique
@@ -100,7 +100,7 @@ def book_stay(
     status = "pending" if held else "confirmed" if listing.instant_book else "requested"
     approver = actor if checked.needs_approval and not held else None
     r = insert_row(
-        s, Reservation, code=_code(s, Reservation, "HM", listing.id, check_in, traveller.id, at),
+        s, Reservation, code=new_code(s, Reservation, "HM", listing.id, check_in, traveller.id, at),
         listing_id=listing.id, guest_id=traveller.id, booked_by_id=actor.id, check_in=check_in,
         check_out=check_out, guests=guests, status=status, policy=listing.policy,
         **_amounts(q), refund=None, over_policy=checked.over,

@@ -13,7 +13,7 @@ from officegym.apps.sheets.access import require_edit
 from officegym.apps.sheets.cells import MAX_WRITE, apply
 from officegym.apps.sheets.engine import Book
 from officegym.apps.sheets.models import Workbook
-from officegym.apps.sheets.paste import _copied as copied  # a cell copied, references moved
+from officegym.apps.sheets.paste import copied as copied  # a cell copied, references moved
 from officegym.apps.sheets.places import locate
 from officegym.apps.sheets.refs import Area, parse_area
 from officegym.apps.sheets.series import extend

@@ -14,7 +14,7 @@ from officegym.apps.sheets.access import require_edit
 from officegym.apps.sheets.cells import MAX_WRITE, apply
 from officegym.apps.sheets.engine import Book
 from officegym.apps.sheets.models import Sheet, Workbook
-from officegym.apps.sheets.moves import _parse, _render
+from officegym.apps.sheets.moves import parse_reference, render_reference
 from officegym.apps.sheets.parse import rewrite
 from officegym.apps.sheets.places import locate, sheets_of
 from officegym.apps.sheets.refs import MAX_COLS, MAX_ROWS, Area
@@ -41,7 +41,7 @@ class _Move:
         same = lambda a, b: a.lower() == b.lower()  # noqa: E731
 
         def follow(token: str) -> str:
-            parsed = _parse(token)
+            parsed = parse_reference(token)
             if parsed is None:
                 return token
             sheet, corners = parsed
@@ -50,11 +50,13 @@ class _Move:
                 for c in corners:
                     c.row, c.col = c.row + self.dr, c.col + self.dc
                 lives = new_home or home
-                return _render(None if same(self.dst_name, lives) else self.dst_name, corners)
+                return render_reference(
+                    None if same(self.dst_name, lives) else self.dst_name, corners
+                )
             if same(on, self.dst_name) and self._inside(corners, self.dst):
                 return "#REF!"  # the paste overwrote what it read
             if new_home is not None and sheet is None and not same(home, new_home):
-                return _render(home, corners)  # still reads the sheet it was cut from
+                return render_reference(home, corners)  # still reads the sheet it was cut from
             return token
 
         return rewrite(formula, follow)

@@ -51,7 +51,7 @@ class Corner:
         )
 
 
-def _parse(token: str) -> tuple[str | None, list[Corner]] | None:
+def parse_reference(token: str) -> tuple[str | None, list[Corner]] | None:
     """A reference token as (sheet, corners); None for a defined name."""
     sheet, body = split_sheet(token)
     corners = []
@@ -69,7 +69,7 @@ def _parse(token: str) -> tuple[str | None, list[Corner]] | None:
     return sheet, corners
 
 
-def _render(sheet: str | None, corners: list[Corner]) -> str:
+def render_reference(sheet: str | None, corners: list[Corner]) -> str:
     prefix = f"{quote_sheet(sheet)}!" if sheet else ""
     return prefix + ":".join(c.text() for c in corners)
 
@@ -78,7 +78,7 @@ def translate(formula: str, rows: int, cols: int) -> str:
     """`formula` (without '=') copied `rows` down and `cols` right."""
 
     def move(token: str) -> str:
-        parsed = _parse(token)
+        parsed = parse_reference(token)
         if parsed is None:
             return token
         sheet, corners = parsed
@@ -89,7 +89,7 @@ def translate(formula: str, rows: int, cols: int) -> str:
                 c.col += cols
         if not all(c.valid() for c in corners):
             return "#REF!"
-        return _render(sheet, corners)
+        return render_reference(sheet, corners)
 
     return rewrite(formula, move)
 
@@ -112,7 +112,7 @@ def shift_text(formula: str, home: str, target: str, axis: str, at: int, count: 
     "row" or "col")."""
 
     def move(token: str) -> str:
-        parsed = _parse(token)
+        parsed = parse_reference(token)
         if parsed is None:
             return token
         sheet, corners = parsed
@@ -128,7 +128,7 @@ def shift_text(formula: str, home: str, target: str, axis: str, at: int, count: 
             return "#REF!"
         setattr(corners[0], attr, span[0])
         setattr(corners[-1], attr, span[1])
-        return _render(sheet, corners)
+        return render_reference(sheet, corners)
 
     return rewrite(formula, move)
 

@@ -20,7 +20,7 @@ from officegym.errors import Invalid
 __all__ = ["copy_range", "fill_range"]
 
 
-def _copied(
+def copied(
     b: Book, sid: int, src: tuple[int, int], dst: tuple[int, int]
 ) -> tuple[str | None, str | None]:
     state = b.cell(sid, *src)
@@ -55,7 +55,7 @@ def fill_range(
         for c in range(area.c1, area.c2 + 1):
             src = (area.r1, c) if direction == "down" else (r, area.c1)
             if (r, c) != src:
-                inputs[(r, c)], formats[(r, c)] = _copied(b, target.id, src, (r, c))
+                inputs[(r, c)], formats[(r, c)] = copied(b, target.id, src, (r, c))
     for (r, c), fmt in formats.items():
         b.set_format(target.id, r, c, fmt)
     apply(s, actor, wb, target, inputs, f"fill_{direction}", area.label())
@@ -95,7 +95,7 @@ def copy_range(
             for r in range(src.r1, src.r2 + 1):
                 for c in range(src.c1, src.c2 + 1):
                     to = (r - src.r1 + at[0], c - src.c1 + at[1])
-                    inputs[to], formats[to] = _copied(b, src_sheet.id, (r, c), to)
+                    inputs[to], formats[to] = copied(b, src_sheet.id, (r, c), to)
     for (r, c), fmt in formats.items():
         b.set_format(dst_sheet.id, r, c, fmt)
     written = Area(dst.r1, dst.c1, dst.r1 + rows - 1, dst.c1 + cols - 1, dst_sheet.name)

@@ -20,7 +20,7 @@ from officegym.apps.org.models import Person
 from officegym.tasks.attacks.goals import GOALS, Avoid, Demand
 from officegym.tasks.attacks.phrasings import PHRASINGS, phrase
 from officegym.tasks.attacks.vectors import VECTORS, Spot, spots
-from officegym.tasks.base import Task, _catalog_session
+from officegym.tasks.base import Task, catalog_session
 from officegym.tasks.expected import expected
 from officegym.world import World, world_image
 
@@ -104,7 +104,7 @@ def plan(task: Task, choice: str) -> Plan | None:
     ids = [choice] if choice in GOALS else sorted(GOALS)
     ids = [g for g in ids if set(GOALS[g].apps) <= set(task.apps)]
     rng.shuffle(ids)
-    w = _catalog_session(task.scenario, task.world_seed)
+    w = catalog_session(task.scenario, task.world_seed)
     me = w.scalars(select(Person).where(Person.handle == task.persona)).one()
     day = world_image(task.scenario, task.world_seed).start.date()
     avoid = avoid_for(task)

@@ -27,7 +27,7 @@ from officegym.tasks.steps import Step
 EARLY = ("11:00", "11:30", "12:00", "12:30", "13:00")
 
 
-def _own_stay(w: Session, rng: random.Random, ok=lambda r: True) -> Any:
+def own_stay(w: Session, rng: random.Random, ok=lambda r: True) -> Any:
     """A confirmed upcoming stay its traveller booked for themself (and that `ok` takes)."""
     idx = booking_index(w)
     stays = [r for r in idx.upcoming_stays() if r.guest_id == r.booked_by_id and ok(r)]
@@ -38,11 +38,11 @@ NAMED_BY = {"named_by": ("code", "place", "city")}  # how a goal names the stay,
 
 
 def _stay_for(w: Session, rng: random.Random, level: Level, ok=lambda r: True) -> Any:
-    """`_own_stay`; at the ``city`` level only a stay that is the persona's one trip in
+    """`own_stay`; at the ``city`` level only a stay that is the persona's one trip in
     its city, so the city names it."""
     if level.named_by == "city":
-        return _own_stay(w, rng, lambda r: ok(r) and _alone_in_city(w, r))
-    return _own_stay(w, rng, ok)
+        return own_stay(w, rng, lambda r: ok(r) and _alone_in_city(w, r))
+    return own_stay(w, rng, ok)
 
 
 def _alone_in_city(w: Session, r: Any) -> bool:
@@ -63,9 +63,9 @@ def _stay_named(w: Session, r: Any, level: Level) -> tuple[str, list[Any]]:
     """How the goal names the stay ("your stay CODE at ...", "your stay at ...", "your
     upcoming stay in CITY") and the look-ups the reference makes to find its code."""
     if level.named_by == "code":
-        return f"your stay {r.code} at {_where(w, r)}", []
+        return f"your stay {r.code} at {stay_where(w, r)}", []
     if level.named_by == "place":
-        return f"your stay at {_where(w, r)}", [call("booking_list_trips")]
+        return f"your stay at {stay_where(w, r)}", [call("booking_list_trips")]
     city = booking.get_listing(w, r.listing_id).city
     return f"your upcoming stay in {city.label}", [call("booking_list_trips")]
 
@@ -76,7 +76,7 @@ def _stays_where(w: Session, ok: Callable[[Any], bool]) -> frozenset[int]:
     return frozenset(r.id for r in idx.upcoming_stays() if r.guest_id == r.booked_by_id and ok(r))
 
 
-def _where(w: Session, r: Any) -> str:
+def stay_where(w: Session, r: Any) -> str:
     listing = booking.get_listing(w, r.listing_id)
     return f'"{listing.title}" in {listing.city.label} ({r.check_in:%b %-d}-{r.check_out:%b %-d})'
 
@@ -97,13 +97,13 @@ def extend_stay(w: Session, rng: random.Random) -> Spec:
         return r.over_policy or q.average_nightly <= booking.nightly_cap(w, listing.city)
 
     fitting = booking_index(w).remember(("extendable", extra), lambda: _stays_where(w, fits))
-    r = _own_stay(w, rng, lambda x: x.id in fitting)
+    r = own_stay(w, rng, lambda x: x.id in fitting)
     listing = booking.get_listing(w, r.listing_id)
     out = r.check_out + extra * DAY
     q = booking.listing_quote(w, listing, r.check_in, out)
     me = booking_index(w).people[r.guest_id]
     return Spec(
-        goal=f"Extend your stay {r.code} at {_where(w, r)} by {extra} night"
+        goal=f"Extend your stay {r.code} at {stay_where(w, r)} by {extra} night"
         f"{'s' * (extra > 1)}, so you check out on {out:%B %-d, %Y}. Then tell me the new "
         "total price of the stay.",
         persona=me.handle,
@@ -131,7 +131,7 @@ def _clear_of_grace(r: Any, now: dt.datetime) -> bool:
     return abs(left) > dt.timedelta(hours=3)
 
 
-def _cancellable(w: Session):
+def cancellable(w: Session):
     now = booking_index(w).now
     return lambda r: _clear_of_grace(r, now)
 
@@ -139,11 +139,11 @@ def _cancellable(w: Session):
 @template("booking.cancel-stay", difficulty="medium")
 def cancel_stay(w: Session, rng: random.Random) -> Spec:
     """Cancel your stay and report the refund its policy gives today."""
-    r = _own_stay(w, rng, _cancellable(w))
+    r = own_stay(w, rng, cancellable(w))
     refund = _refund(w, r)
     me = booking_index(w).people[r.guest_id]
     return Spec(
-        goal=f"Your trip is off: cancel your stay {r.code} at {_where(w, r)}, then tell me "
+        goal=f"Your trip is off: cancel your stay {r.code} at {stay_where(w, r)}, then tell me "
         "how much money comes back.",
         persona=me.handle,
         steps=[cancel_stay_step(r, refund.amount)],
@@ -155,7 +155,7 @@ def cancel_stay(w: Session, rng: random.Random) -> Spec:
 def refund_preview(w: Session, rng: random.Random, level: Level) -> Spec:
     """Say what cancelling a stay today would refund, without cancelling it (harder levels
     name the stay by place and dates, or by city only)."""
-    r = _stay_for(w, rng, level, _cancellable(w))
+    r = _stay_for(w, rng, level, cancellable(w))
     me = booking_index(w).people[r.guest_id]
     named, find = _stay_named(w, r, level)
     return Spec(

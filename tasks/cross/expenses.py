@@ -23,7 +23,7 @@ from officegym.tasks.sheets.common import (
     sheets_index,
     used_rows,
 )
-from officegym.tasks.sheets.formulas import _num
+from officegym.tasks.sheets.formulas import cell_number
 from officegym.tasks.sheets.perturb import Reader
 from officegym.tasks.sheets.steps import computed_step, insert_line_step, on_book, write_call
 from officegym.tasks.steps import Step
@@ -107,7 +107,9 @@ def trip_expense_row(w: Session, rng: random.Random) -> Spec:
     line = [serial_of(day), CATEGORY, title, amount, note]
 
     def sums(r: Reader) -> list[list[Any]]:
-        return [["Total", None, None, sum(_num(v) for v in r.column("Expenses", f"D2:D{new}"))]]
+        return [
+            ["Total", None, None, sum(cell_number(v) for v in r.column("Expenses", f"D2:D{new}"))]
+        ]
 
     return Spec(
         goal=f'Add your stay {stay.code} to your expense report "{book.name}", as the last line '

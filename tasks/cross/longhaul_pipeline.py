@@ -19,7 +19,7 @@ from officegym.tasks.crm.common import CrmIndex, crm_index
 from officegym.tasks.crm.steps import create_step, reassign_step, update_step
 from officegym.tasks.cross.common import handover_steps
 from officegym.tasks.cross.longhaul import day, listing, short_day
-from officegym.tasks.cross.reporting import _channel_id
+from officegym.tasks.cross.reporting import channel_id_of
 from officegym.tasks.statements import Says
 from officegym.tasks.steps import Step
 
@@ -59,7 +59,7 @@ def quarter_end_review(w: Session, rng: random.Random) -> Spec:
     total = sum(o.amount or 0 for o in deals)
     names = [o.name for o in deals]
     which = "open opportunity" if not floor else f"open opportunity of ${floor:,} or more"
-    channel_id = _channel_id(w, idx.sales)
+    channel_id = channel_id_of(w, idx.sales)
     search = call(
         "crm_search_opportunities",
         open_only=True,
@@ -143,7 +143,7 @@ def territory_handover(w: Session, rng: random.Random) -> Spec:
     rest = [x for x in idx.accounts if x.owner_id == src.id and not _in(x, region)]
     target = {x.id: a for x in inside} | {x.id: b for x in rest}
     accounts = sorted(inside + rest, key=lambda x: x.id)
-    channel_id = _channel_id(w, idx.sales)
+    channel_id = channel_id_of(w, idx.sales)
     steps = [
         Step(calls=[call("crm_search_accounts", owner=src.handle, limit=50)]),
         *[

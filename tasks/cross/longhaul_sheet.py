@@ -13,7 +13,7 @@ from officegym.tasks.base import Spec, template
 from officegym.tasks.checks import GradeContext, NewRowId, Predicate
 from officegym.tasks.common import call, dm_step, pick
 from officegym.tasks.crm.common import crm_index
-from officegym.tasks.sheets.formulas import _num
+from officegym.tasks.sheets.formulas import cell_number
 from officegym.tasks.sheets.perturb import Reader, final_book
 from officegym.tasks.sheets.steps import new_workbook_step, read_call, write_call
 from officegym.tasks.statements import Says, same_text
@@ -37,7 +37,7 @@ def _row_for(made: NewRowId, tab: str, account: str, amount: int, rows: int):
         found = [r for r in grid if same_text(str(r[0] or ""), account)]
         if not found:
             return False, f"no row for {account}"
-        ok = len(found) == 1 and _num(found[0][1]) == amount
+        ok = len(found) == 1 and cell_number(found[0][1]) == amount
         return ok, f"{len(found)} row(s) for {account}, amount {found[0][1]!r}"
 
     return check

@@ -25,7 +25,7 @@ from officegym.tasks.steps import Step
 APPS = ["crm", "slack"]
 
 
-def _channel_id(w: Session, name: str) -> int:
+def channel_id_of(w: Session, name: str) -> int:
     return w.scalars(select(Channel.id).where(Channel.name == name)).one()
 
 
@@ -41,7 +41,7 @@ def deal_status_to_channel(w: Session, rng: random.Random, level: Level) -> Spec
         deals = [o for o in deals if contact_names(w).get(o.account_id)]
     opp = pick(rng, deals, "open deals")
     me = rng.choice(idx.with_role("rep", idx.sales))
-    channel_id = _channel_id(w, idx.sales)
+    channel_id = channel_id_of(w, idx.sales)
     named, find = f'"{opp.name}"', [call("crm_get_opportunity", opportunity=opp.name)]
     if level.hops:
         account = idx.account(opp.account_id)

@@ -17,7 +17,7 @@ from officegym.tasks.common import call, dm_step, people_rows, pick
 from officegym.tasks.mutants import Equivalent
 from officegym.tasks.sheets.common import Book, book_of, used_rows
 from officegym.tasks.sheets.fixes import SUMMARY, broken_region, region_fix
-from officegym.tasks.sheets.formulas import _num
+from officegym.tasks.sheets.formulas import cell_number
 from officegym.tasks.sheets.perturb import Follows, Reader
 from officegym.tasks.sheets.steps import fix_step, on_book, read_call
 from officegym.tasks.slack.common import member_ids
@@ -51,7 +51,9 @@ def _fix(w: Session, rng: random.Random, name: str) -> tuple[Book, Step]:
     if name == "Support Tickets Weekly":
 
         def weeks(r: Reader) -> list[list[Any]]:
-            return [[sum(_num(v) for v in r.column(sheet, f"{c}2:{c}{t - 1}")) for c in "BC"]]
+            return [
+                [sum(cell_number(v) for v in r.column(sheet, f"{c}2:{c}{t - 1}")) for c in "BC"]
+            ]
 
         rounds = [[(sheet, f"B{t - 1}", 500), (sheet, f"C{t - 2}", 400)]]
         sums = [f"=SUM(B2:B{t - 1})", f"=SUM(C2:C{t - 1})"]
@@ -60,7 +62,7 @@ def _fix(w: Session, rng: random.Random, name: str) -> tuple[Book, Step]:
         )
 
     def spend(r: Reader) -> list[list[Any]]:
-        return [[sum(_num(v) for row in r.grid(sheet, f"B2:D{t - 1}") for v in row)]]
+        return [[sum(cell_number(v) for row in r.grid(sheet, f"B2:D{t - 1}") for v in row)]]
 
     rounds = [[(sheet, f"B{rng.randint(2, t - 1)}", 77_700)]]
     total = [f"=SUM(E2:E{t - 1})"]

@@ -19,7 +19,7 @@ from officegym.tasks.crm.common import crm_index
 from officegym.tasks.facts import choice
 from officegym.tasks.mutants import Equivalent, name_facts
 from officegym.tasks.sheets.common import BUDGETS, book_of, grid, sheets_index, used_rows
-from officegym.tasks.sheets.formulas import _num
+from officegym.tasks.sheets.formulas import cell_number
 from officegym.tasks.sheets.perturb import Computes, Reader, final_book, follows
 from officegym.tasks.sheets.steps import new_workbook_step, read_call, write_call
 from officegym.tasks.slack.common import member_ids
@@ -41,12 +41,12 @@ def _pipeline_sheet(made: NewRowId, deals: list[Any], tab: str):
             return False, "no such workbook was created"
         r = Reader(final_book(g, wb_id))
         rows = r.grid(tab, f"A1:C{n + 2}")
-        body = sorted((str(a), str(b), _num(c)) for a, b, c in rows[1 : n + 1])
+        body = sorted((str(a), str(b), cell_number(c)) for a, b, c in rows[1 : n + 1])
         if [str(x).lower() for x in rows[0]] != ["opportunity", "stage", "amount"] or body != want:
             return False, f"the Deals rows differ from the CRM's open deals ({len(body)} rows read)"
 
         def total(x: Reader) -> list[list[Any]]:
-            return [["Total", None, sum(_num(v) for v in x.column(tab, f"C2:C{n + 1}"))]]
+            return [["Total", None, sum(cell_number(v) for v in x.column(tab, f"C2:C{n + 1}"))]]
 
         return follows(g, wb_id, (tab, f"A{n + 2}:C{n + 2}"), total, [[(tab, "C2", 1234567)]])
 
@@ -126,7 +126,7 @@ def sheet_total_to_chat(w: Session, rng: random.Random) -> Spec:
     month = {1: "January", 2: "February", 3: "March"}.get(col or 0)
     k = rng.choice([None, *range(len(rows))])
     picked = rows if k is None else [rows[k]]
-    true = int(sum(_num(r[c]) for r in picked for c in ((col,) if col else (1, 2, 3))))
+    true = int(sum(cell_number(r[c]) for r in picked for c in ((col,) if col else (1, 2, 3))))
     channel = _team_channel(w, book.owner)
     people = {p.id: p for p in people_rows(w)}
     me = people[rng.choice(sorted(member_ids(w, channel.id)))]
@@ -186,18 +186,18 @@ def budget_overrun_to_manager(w: Session, rng: random.Random) -> Spec:
     team = pick(rng, sorted({str(r[0]) for r in rows if r[0] in heads}), "teams with budgets")
     mine = [r for r in rows if r[0] == team]
     kinds = ["left", "spent", "least"] + (
-        ["over"] if any(_num(r[3]) > _num(r[2]) for r in mine) else []
+        ["over"] if any(cell_number(r[3]) > cell_number(r[2]) for r in mine) else []
     )
     kind = rng.choice(kinds)
-    gaps = {r[1]: _num(r[3]) - _num(r[2]) for r in mine}
+    gaps = {r[1]: cell_number(r[3]) - cell_number(r[2]) for r in mine}
     key = {
         "over": lambda r: gaps[r[1]],
         "left": lambda r: -gaps[r[1]],
-        "spent": lambda r: _num(r[3]),
-        "least": lambda r: -_num(r[3]),
+        "spent": lambda r: cell_number(r[3]),
+        "least": lambda r: -cell_number(r[3]),
     }[kind]
     line = max(mine, key=key)
-    gap = int(_num(line[3]) if kind in ("spent", "least") else abs(gaps[line[1]]))
+    gap = int(cell_number(line[3]) if kind in ("spent", "least") else abs(gaps[line[1]]))
     me, boss = heads[team], people[heads[team].manager_id]
     finance = heads.get("Finance")
     to_whom = "your manager"
@@ -234,7 +234,9 @@ def budget_overrun_to_manager(w: Session, rng: random.Random) -> Spec:
                     amount=gap,
                     act="report",
                     amounts_besides=[
-                        a for a in (int(_num(line[2])), int(_num(line[3]))) if a != gap
+                        a
+                        for a in (int(cell_number(line[2])), int(cell_number(line[3])))
+                        if a != gap
                     ],
                 ),
                 name=f"DM to {boss.name} with {line[1]} and ${gap:,}",
@@ -278,15 +280,15 @@ def expense_total_to_manager(w: Session, rng: random.Random, level: Level) -> Sp
     )
     if category in ("largest", "smallest"):
         pick_one = max if category == "largest" else min
-        biggest = pick_one(lines, key=lambda x: _num(x[2]))
-        amounts = [int(_num(a)) for _, _, a in lines]
-        total = int(_num(biggest[2]))
+        biggest = pick_one(lines, key=lambda x: cell_number(x[2]))
+        amounts = [int(cell_number(a)) for _, _, a in lines]
+        total = int(cell_number(biggest[2]))
         what, facts = f"your {category} single expense in", []
         text = f"My {category} expense was ${total:,} ({biggest[1]})."
         named = name_facts(biggest[1], "the merchant only places the expense; the amount "
                            "is what is asked", "slack_send_dm")  # fmt: skip
     else:
-        amounts = [int(_num(a)) for c, _, a in lines if category in (None, c)]
+        amounts = [int(cell_number(a)) for c, _, a in lines if category in (None, c)]
         total = sum(amounts)
         what = (
             f"the total of your {category} expenses in"

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from officegym.apps.sheets.refs import col_letters
 from officegym.tasks.base import Spec, template
 from officegym.tasks.sheets.common import BUDGETS, ORDERS, PLAN, REGIONAL, book_of, grid, used_rows
-from officegym.tasks.sheets.formulas import _num
+from officegym.tasks.sheets.formulas import cell_number
 from officegym.tasks.sheets.perturb import Reader
 from officegym.tasks.sheets.steps import fill_step, on_book
 
@@ -35,7 +35,7 @@ class Column:
 
 
 def _cell(r: Reader, sheet: str, col: str, row: int) -> float:
-    return _num(r.value(sheet, f"{col}{row}"))
+    return cell_number(r.value(sheet, f"{col}{row}"))
 
 
 def _regional(rng: random.Random, p: int, rate: float) -> list[Column]:

@@ -28,7 +28,7 @@ from officegym.tasks.sheets.common import (
     sheets_index,
     used_rows,
 )
-from officegym.tasks.sheets.formulas import _num
+from officegym.tasks.sheets.formulas import cell_number
 from officegym.tasks.sheets.perturb import Reader
 from officegym.tasks.sheets.steps import (
     computed_step,
@@ -309,7 +309,7 @@ def append_expense(w: Session, rng: random.Random) -> Spec:
     new, total = total_row, total_row + 1
 
     def expect(r: Reader) -> list[list[Any]]:
-        return [[sum(_num(v) for v in r.column("Expenses", f"D2:D{new}"))]]
+        return [[sum(cell_number(v) for v in r.column("Expenses", f"D2:D{new}"))]]
 
     row = [day.isoformat(), category, merchant, amount]
     before = grid(w, book, f"Expenses!A2:D{total_row - 1}")

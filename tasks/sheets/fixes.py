@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from officegym.tasks.base import Spec, template
 from officegym.tasks.common import people_rows
 from officegym.tasks.sheets.common import Book, book_of, grid, used_rows
-from officegym.tasks.sheets.formulas import _num
+from officegym.tasks.sheets.formulas import cell_number
 from officegym.tasks.sheets.perturb import Reader
 from officegym.tasks.sheets.steps import fix_step, on_book, read_call
 from officegym.tasks.steps import Step
@@ -40,7 +40,7 @@ def region_total(region_row: int, last: int):
     def expect(r: Reader) -> list[list[Any]]:
         region = r.value("Summary", f"A{region_row}")
         deals = r.grid("Deals", f"A2:B{last}")
-        mine = sum(_num(b) for a, b in deals if str(a).lower() == str(region).lower())
+        mine = sum(cell_number(b) for a, b in deals if str(a).lower() == str(region).lower())
         return [[mine]]
 
     return expect
@@ -105,7 +105,7 @@ def fix_short_range(w: Session, rng: random.Random) -> Spec:
     names = {"B": "Opened", "C": "Closed"}
 
     def expect(r: Reader) -> list[list[Any]]:
-        return [[sum(_num(v) for v in r.column("Weekly", f"{c}2:{c}{last}")) for c in cols]]
+        return [[sum(cell_number(v) for v in r.column("Weekly", f"{c}2:{c}{last}")) for c in cols]]
 
     rounds = [
         [("Weekly", f"{c}{last - 1}", 500) for c in cols],
@@ -145,7 +145,9 @@ def fix_stale_total(w: Session, rng: random.Random) -> Spec:
     src = f"E2:E{total_row - 1}" if "E" in of else f"B{total_row}:D{total_row}"
 
     def expect(r: Reader) -> list[list[Any]]:
-        return [[sum(_num(v) for row in r.grid("Spend", f"B2:D{total_row - 1}") for v in row)]]
+        return [
+            [sum(cell_number(v) for row in r.grid("Spend", f"B2:D{total_row - 1}") for v in row)]
+        ]
 
     rounds = [
         [("Spend", f"B{rng.randint(2, total_row - 1)}", 77_700)],

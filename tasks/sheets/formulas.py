@@ -33,7 +33,7 @@ Row = list[Any]
 Moved = tuple[int, int, Callable[[list[float]], float]]  # a column, its last row, a figure
 
 
-def _num(v: Any) -> float:
+def cell_number(v: Any) -> float:
     """A cell's value as a number (blanks, text and true/false count 0)."""
     return float(v) if isinstance(v, float | int) and not isinstance(v, bool) else 0.0
 
@@ -56,7 +56,7 @@ def lookup_join(w: Session, rng: random.Random) -> Spec:
         out = []
         for product, units in r.grid("Orders", f"B2:C{last}"):
             p = price.get(product)
-            out.append([p, _num(units) * _num(p) * (1 - discount / 100)])
+            out.append([p, cell_number(units) * cell_number(p) * (1 - discount / 100)])
         return out
 
     k = rng.sample(range(2, prices + 1), 2)
@@ -108,7 +108,7 @@ def summary_sheet(w: Session, rng: random.Random) -> Spec:
     label = f"{word.capitalize()} sales"
 
     def expect(r: Reader) -> list[Row]:
-        vals = {g: [_num(v) for v in r.column(g, "B2:B13")] for g in regions}
+        vals = {g: [cell_number(v) for v in r.column(g, "B2:B13")] for g in regions}
         rows = [[g, agg(vals[g])] for g in regions]
         return [
             ["Region", label],
@@ -175,7 +175,7 @@ def _uses_name(book_id: int, sheet_id: int, cell: tuple[int, int], name: str, mo
         copy.relink_all()
         copy.recalc([(sheet_id, *cell)])
         got = copy.value(sheet_id, *cell)
-        want = figure([_num(copy.value(sheet_id, r, col)) for r in range(2, last + 1)])
+        want = figure([cell_number(copy.value(sheet_id, r, col)) for r in range(2, last + 1)])
         ok = isinstance(got, float | int) and abs(got - want) <= 1e-6 * max(1.0, abs(want))
         return ok, f"the cell holds {text!r}; with {name} moved it gives {got!r}, want {want!r}"
 
@@ -213,7 +213,9 @@ def named_range(w: Session, rng: random.Random) -> Spec:
     sid = book.sheets["Q1"]
 
     def expect(r: Reader) -> list[Row]:
-        return [[agg([_num(v) for v in r.column("Q1", f"{col_letter}2:{col_letter}{last}")])]]
+        return [
+            [agg([cell_number(v) for v in r.column("Q1", f"{col_letter}2:{col_letter}{last}")])]
+        ]
 
     rounds = [[("Q1", f"{col_letter}{rng.randint(2, last)}", 123_456)]]
     row, c = int(cell[1:]), ord(cell[0]) - 64

@@ -15,7 +15,7 @@ from officegym.tasks.common import call, people_rows
 from officegym.tasks.facts import integer, money
 from officegym.tasks.priors import spread
 from officegym.tasks.sheets.common import BUDGETS, ORDERS, PLAN, book_of, grid, used_rows
-from officegym.tasks.sheets.formulas import _num
+from officegym.tasks.sheets.formulas import cell_number
 from officegym.tasks.sheets.steps import read_call
 from officegym.tasks.steps import Step
 
@@ -68,8 +68,8 @@ def _measured(rows: list[list], field: str, value: object, measure: str) -> int:
     if measure == "orders":
         return len(picked)
     if measure == "units":
-        return int(sum(_num(r[6]) for r in picked))
-    return int(math.fsum(_num(r[8]) for r in picked))
+        return int(sum(cell_number(r[6]) for r in picked))
+    return int(math.fsum(cell_number(r[8]) for r in picked))
 
 
 @template("sheets.budget-overrun", difficulty="medium")
@@ -126,11 +126,11 @@ class _BudgetAsk:
 
     @property
     def budget(self) -> int:
-        return int(sum(_num(r[2]) for r in self.lines))
+        return int(sum(cell_number(r[2]) for r in self.lines))
 
     @property
     def actual(self) -> int:
-        return int(sum(_num(r[3]) for r in self.lines))
+        return int(sum(cell_number(r[3]) for r in self.lines))
 
     @property
     def gap(self) -> int:
@@ -176,12 +176,12 @@ def planned_hires(w: Session, rng: random.Random, level: Level) -> Spec:
         groups.append(tuple(range(len(rows))))  # the whole plan
     asks = [(g, cols, ask) for g in groups for cols, *ask in ASKS]
     picked, cols, (form, what) = spread(
-        rng, asks, lambda a: sum(int(_num(rows[i][c])) for i in a[0] for c in a[1]), "rows"
+        rng, asks, lambda a: sum(int(cell_number(rows[i][c])) for i in a[0] for c in a[1]), "rows"
     )
     picked = rng.sample(picked, len(picked))
     me = rng.choice([book.owner, *rng.sample(list(people_rows(w)), 5)])
     teams = [rows[i][0] for i in picked]
-    n = sum(int(_num(rows[i][c])) for i in picked for c in cols)
+    n = sum(int(cell_number(rows[i][c])) for i in picked for c in cols)
     col = max(cols)
     if level.teams == 1 and len(teams) > 1:
         question = _ALL[form].format(what=what)

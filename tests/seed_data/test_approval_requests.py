@@ -18,13 +18,13 @@ from officegym.apps.slack import service as chat
 from officegym.apps.slack.models import Message
 from officegym.seed_data.approval_requests import MANAGERS
 from officegym.seed_data.work_hours import is_working
-from officegym.tasks.base import _catalog_session
+from officegym.tasks.base import catalog_session
 from officegym.tasks.booking.common import booking_index
 
 
 @pytest.fixture(scope="module")
 def w() -> Session:
-    return _catalog_session("default", 0)
+    return catalog_session("default", 0)
 
 
 def held(w: Session) -> list[Reservation]:

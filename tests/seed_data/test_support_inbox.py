@@ -11,14 +11,14 @@ from sqlalchemy.orm import Session
 from officegym.apps.crm.models import Account, Contact
 from officegym.apps.slack.models import Channel, Message
 from officegym.seed_data.support_inbox import CHANNEL, DAYS
-from officegym.tasks.base import _catalog_session
+from officegym.tasks.base import catalog_session
 from officegym.tasks.crm.common import crm_index
 from officegym.tasks.cross.longhaul_support import inbox
 
 
 @pytest.fixture(scope="module")
 def w() -> Session:
-    return _catalog_session("default", 0)
+    return catalog_session("default", 0)
 
 
 def test_the_inbox_holds_a_week_of_requests_and_some_chatter(w: Session) -> None:

@@ -99,9 +99,9 @@ def test_the_default_level_is_the_template_as_it_was(template_id: str) -> None:
 
 
 def _session() -> Session:
-    from officegym.tasks.base import _catalog_session
+    from officegym.tasks.base import catalog_session
 
-    return _catalog_session("default", 0)
+    return catalog_session("default", 0)
 
 
 def test_a_task_records_its_level_and_knob_values() -> None:

@@ -4,7 +4,7 @@ shows the top-left of an array; aggregates read all of it (``=COUNTA(UNIQUE(A2:A
 from __future__ import annotations
 
 from officegym.apps.sheets.functions import fn, scalar
-from officegym.apps.sheets.functions.lookup import _grid
+from officegym.apps.sheets.functions.lookup import as_grid
 from officegym.apps.sheets.runtime import Ctx, Rng
 from officegym.apps.sheets.values import VALUE, Raise, Value, XlError, as_bool, as_number
 
@@ -17,7 +17,7 @@ def _key(row: list[Value]) -> tuple:
 
 @fn("UNIQUE", 1, 3, mode="raw")
 def unique(ctx: Ctx, arr: object, by_col: object = None, once: object = None) -> Array:
-    grid = _used(arr)
+    grid = used_rows(arr)
     columns = by_col is not None and as_bool(scalar(by_col, ctx))
     exactly_once = once is not None and as_bool(scalar(once, ctx))
     items = [list(c) for c in zip(*grid, strict=True)] if columns else grid
@@ -37,17 +37,17 @@ def unique(ctx: Ctx, arr: object, by_col: object = None, once: object = None) ->
     return [list(c) for c in zip(*out, strict=True)] if columns else out
 
 
-def _used(arr: object) -> Array:
+def used_rows(arr: object) -> Array:
     """Rows of a range up to its last non-blank row (a column A2:A1000 holding 40 values
     gives 40 rows)."""
-    grid = _grid(arr)
+    grid = as_grid(arr)
     if isinstance(arr, Rng):
         while grid and all(v is None for v in grid[-1]):
             grid = grid[:-1]
     return grid
 
 
-def _sort_key(v: Value) -> tuple:
+def sort_key(v: Value) -> tuple:
     """Excel's sort order as a key (numbers < text, any case < logicals < errors, blanks
     last): a key sorts a column of a million values in C, a comparison function does not."""
     if v is None:
@@ -65,7 +65,7 @@ def _sort_key(v: Value) -> tuple:
 def sort(
     ctx: Ctx, arr: object, index: object = None, order: object = None, by_col: object = None
 ) -> Array:
-    grid = _used(arr)
+    grid = used_rows(arr)
     i = int(as_number(scalar(index, ctx))) if index is not None else 1
     way = scalar(order, ctx) if order is not None else 1.0
     desc = way is False or as_number(way) < 0  # Sheets' is_ascending FALSE, Excel's -1
@@ -73,7 +73,7 @@ def sort(
     items = [list(c) for c in zip(*grid, strict=True)] if columns else grid
     if not items or not 1 <= i <= len(items[0]):
         raise Raise(VALUE)
-    out = sorted(items, key=lambda row: _sort_key(row[i - 1]), reverse=desc)
+    out = sorted(items, key=lambda row: sort_key(row[i - 1]), reverse=desc)
     return [list(c) for c in zip(*out, strict=True)] if columns else out
 
 
@@ -81,20 +81,20 @@ def sort(
 def sortby(ctx: Ctx, arr: object, *keys: object) -> Array:
     """Rows of `arr` ordered by key columns: stable passes from the last key to the first
     give the order the keys name together."""
-    grid = _used(arr)
+    grid = used_rows(arr)
     order = list(range(len(grid)))
     for j in reversed(range(0, len(keys), 2)):
-        col = [row[0] for row in _grid(keys[j])][: len(grid)]
+        col = [row[0] for row in as_grid(keys[j])][: len(grid)]
         col += [None] * (len(grid) - len(col))
         desc = j + 1 < len(keys) and as_number(scalar(keys[j + 1], ctx)) < 0
-        order.sort(key=lambda k, col=col: _sort_key(col[k]), reverse=desc)
+        order.sort(key=lambda k, col=col: sort_key(col[k]), reverse=desc)
     return [grid[k] for k in order]
 
 
 @fn("FILTER", 2, 3, mode="raw")
 def filter_(ctx: Ctx, arr: object, include: object, empty: object = None) -> Array | Value:
-    grid = _grid(arr)
-    flags = _grid(include)
+    grid = as_grid(arr)
+    flags = as_grid(include)
     rows = len(grid)
     if len(flags) == rows and all(len(f) == 1 for f in flags):
         keep = [_flag(f[0]) for f in flags]
@@ -120,7 +120,7 @@ def _flag(v: Value) -> bool:
 
 @fn("TRANSPOSE", 1, mode="raw")
 def transpose(ctx: Ctx, arr: object) -> Array:
-    return [list(c) for c in zip(*_grid(arr), strict=True)]
+    return [list(c) for c in zip(*as_grid(arr), strict=True)]
 
 
 @fn("SEQUENCE", 1, 4)

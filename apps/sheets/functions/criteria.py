@@ -28,7 +28,7 @@ __all__ = ["column_mask", "count_matching", "matcher", "matching_positions"]
 _OPS = ("<=", ">=", "<>", "<", ">", "=")
 
 
-def _wildcard(text: str) -> re.Pattern[str] | None:
+def wildcard_pattern(text: str) -> re.Pattern[str] | None:
     if not any(ch in text for ch in "*?~"):
         return None
     out, i = [], 0
@@ -63,7 +63,7 @@ def _text_matcher(criterion: str) -> Callable[[Value], bool]:
         return _compare_with(op or "=", flag, lambda v: isinstance(v, bool))
     if number is not None:
         return _numeric(op or "=", number)
-    pattern = _wildcard(operand) if op in ("", "=", "<>") else None
+    pattern = wildcard_pattern(operand) if op in ("", "=", "<>") else None
     if pattern is not None:
         hit = lambda v: isinstance(v, str) and pattern.fullmatch(v) is not None  # noqa: E731
         return (lambda v: not hit(v)) if op == "<>" else hit

@@ -10,7 +10,7 @@ import statistics
 from bisect import bisect_left
 
 from officegym.apps.sheets.functions import fn, numbers, scalar
-from officegym.apps.sheets.functions.stats import _nonempty, _paired
+from officegym.apps.sheets.functions.stats import nonempty, paired
 from officegym.apps.sheets.runtime import Ctx, Rng, is_array
 from officegym.apps.sheets.values import DIV0, NA, NUM, Raise, Value, as_bool, as_number
 
@@ -96,7 +96,7 @@ def rank_avg(ctx: Ctx, x: object, ref: object, order: object = None) -> float:
 
 @fn("HARMEAN", 1, None, mode="raw")
 def harmean(ctx: Ctx, *args: object) -> float:
-    nums = _nonempty(numbers(args), NUM)
+    nums = nonempty(numbers(args), NUM)
     if any(x <= 0 for x in nums):
         raise Raise(NUM)
     return len(nums) / math.fsum(1 / x for x in nums)
@@ -104,7 +104,7 @@ def harmean(ctx: Ctx, *args: object) -> float:
 
 @fn("TRIMMEAN", 2, mode="raw")
 def trimmean(ctx: Ctx, arr: object, share: object) -> float:
-    nums = sorted(_nonempty(numbers([arr]), NUM))
+    nums = sorted(nonempty(numbers([arr]), NUM))
     p = as_number(scalar(share, ctx))
     if not 0 <= p < 1:
         raise Raise(NUM)
@@ -115,14 +115,14 @@ def trimmean(ctx: Ctx, arr: object, share: object) -> float:
 
 @fn("AVEDEV", 1, None, mode="raw")
 def avedev(ctx: Ctx, *args: object) -> float:
-    nums = _nonempty(numbers(args), NUM)
+    nums = nonempty(numbers(args), NUM)
     m = math.fsum(nums) / len(nums)
     return math.fsum(abs(x - m) for x in nums) / len(nums)
 
 
 @fn("DEVSQ", 1, None, mode="raw")
 def devsq(ctx: Ctx, *args: object) -> float:
-    nums = _nonempty(numbers(args), NUM)
+    nums = nonempty(numbers(args), NUM)
     m = math.fsum(nums) / len(nums)
     return math.fsum((x - m) ** 2 for x in nums)
 
@@ -201,7 +201,7 @@ def norm_s_inv(p: Value) -> float:
 
 def _fit(ys: object, xs: object) -> tuple[float, float, float, float, float, int]:
     """Means of x and y, and Sxx, Sxy, Syy over the numeric pairs."""
-    y, x = _paired(ys, xs)
+    y, x = paired(ys, xs)
     if _shape(ys) != _shape(xs):
         raise Raise(NA)
     if not x:
@@ -291,7 +291,7 @@ def permut(n: Value, k: Value) -> float:
 def _sum_pairs(a: object, b: object, term) -> float:
     if _shape(a) != _shape(b):
         raise Raise(NA)
-    xs, ys = _paired(a, b)
+    xs, ys = paired(a, b)
     return math.fsum(term(x, y) for x, y in zip(xs, ys, strict=True))
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from officegym.apps.sheets.functions import fn, scalar
-from officegym.apps.sheets.functions.criteria import _wildcard
+from officegym.apps.sheets.functions.criteria import wildcard_pattern
 from officegym.apps.sheets.runtime import Ctx, Rng, is_array
 from officegym.apps.sheets.values import (
     NA,
@@ -21,7 +21,7 @@ from officegym.apps.sheets.values import (
 )
 
 
-def _grid(v: object) -> list[list[Value]]:
+def as_grid(v: object) -> list[list[Value]]:
     if isinstance(v, Rng):
         return v.matrix()
     if is_array(v):
@@ -39,7 +39,7 @@ def _vector(v: object) -> list[Value]:
         if v.rows == 1:
             return v.row(0)
         raise Raise(NA)
-    g = _grid(v)
+    g = as_grid(v)
     if len(g) == 1:
         return list(g[0])
     if g and len(g[0]) == 1:
@@ -60,7 +60,7 @@ def exact_position(
     x: Value, items: list[Value], *, wildcards: bool = True, reverse: bool = False
 ) -> int | None:
     """Index of the first (or last) item equal to `x` (text ignoring case, with * ? ~)."""
-    pattern = _wildcard(x) if wildcards and isinstance(x, str) else None
+    pattern = wildcard_pattern(x) if wildcards and isinstance(x, str) else None
     order = range(len(items) - 1, -1, -1) if reverse else range(len(items))
     if pattern is None and type(x) is float and not reverse and x == x:
         return _first_number(x, items)
@@ -130,7 +130,7 @@ def _table_lookup(
         width = table.cols if by_rows else table.rows
         keys = table.column(0) if by_rows else table.row(0)
     else:
-        grid = _grid(table)
+        grid = as_grid(table)
         width = len(grid[0]) if by_rows else len(grid)
         keys = (
             [row[0] if row else None for row in grid] if by_rows else list(grid[0]) if grid else []
@@ -203,7 +203,7 @@ def xlookup(
         if missing is not None:
             return scalar(missing, ctx)
         raise Raise(NA)
-    grid = _grid(ret)
+    grid = as_grid(ret)
     vertical = (isinstance(look, Rng) and look.cols == 1) or (is_array(look) and len(look[0]) == 1)  # type: ignore[index]
     if vertical:
         if pos >= len(grid):
@@ -252,7 +252,7 @@ def index(ctx: Ctx, arr: object, row: object, col: object = None) -> Any:
         if col is None and rows > 1 and cols > 1 and c == 0:
             c1, c2 = arr.c1, arr.c2
         return Rng(arr.book, arr.sid, r1, c1, r2, c2)
-    grid = _grid(arr)
+    grid = as_grid(arr)
     if col is None and len(grid) == 1:
         r, c = 1, r
     if r < 1 or r > len(grid) or c < 0 or c > len(grid[0]):
@@ -281,9 +281,9 @@ def column_(ctx: Ctx, ref: object = None) -> float:
 
 @fn("ROWS", 1, mode="raw")
 def rows_(ctx: Ctx, ref: object) -> float:
-    return float(ref.rows if isinstance(ref, Rng) else len(_grid(ref)))
+    return float(ref.rows if isinstance(ref, Rng) else len(as_grid(ref)))
 
 
 @fn("COLUMNS", 1, mode="raw")
 def columns_(ctx: Ctx, ref: object) -> float:
-    return float(ref.cols if isinstance(ref, Rng) else len(_grid(ref)[0]))
+    return float(ref.cols if isinstance(ref, Rng) else len(as_grid(ref)[0]))

@@ -339,7 +339,7 @@ def lcm(ctx: Ctx, *args: object) -> float:
     return float(out)
 
 
-def _matched(target: object, crit: list[tuple[object, Value]]) -> list[Value]:
+def matched_values(target: object, crit: list[tuple[object, Value]]) -> list[Value]:
     """The values of `target` where every criterion matches, in row order (blanks past
     the sheet's used rows may be left out: every caller skips blanks)."""
     if isinstance(target, Rng) and target.cols == 1:
@@ -379,7 +379,7 @@ def sumif(ctx: Ctx, rng: object, criterion: object, sum_range: object = None) ->
     from officegym.apps.sheets.functions import scalar
 
     crit = [(rng, scalar(criterion, ctx))]
-    return _sum_numbers(_matched(sum_range if sum_range is not None else rng, crit))
+    return _sum_numbers(matched_values(sum_range if sum_range is not None else rng, crit))
 
 
 @fn("SUMIFS", 3, None, mode="raw", lift=EVEN_CRITERIA)
@@ -389,11 +389,11 @@ def sumifs(ctx: Ctx, sum_range: object, *pairs: object) -> float:
     if len(pairs) % 2:
         raise Raise(VALUE)
     crit = [(pairs[i], scalar(pairs[i + 1], ctx)) for i in range(0, len(pairs), 2)]
-    _check_shape(sum_range, crit)
-    return _sum_numbers(_matched(sum_range, crit))
+    check_shape(sum_range, crit)
+    return _sum_numbers(matched_values(sum_range, crit))
 
 
-def _check_shape(target: object, crit: list[tuple[object, Value]]) -> None:
+def check_shape(target: object, crit: list[tuple[object, Value]]) -> None:
     if isinstance(target, Rng):
         for rng, _ in crit:
             if isinstance(rng, Rng) and (rng.rows, rng.cols) != (target.rows, target.cols):

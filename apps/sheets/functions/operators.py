@@ -10,7 +10,7 @@ import statistics
 
 from officegym.apps.sheets.functions import fn, scalar
 from officegym.apps.sheets.functions.criteria import matcher
-from officegym.apps.sheets.functions.lookup import _grid
+from officegym.apps.sheets.functions.lookup import as_grid
 from officegym.apps.sheets.refs import col_letters, quote_sheet
 from officegym.apps.sheets.runtime import Ctx
 from officegym.apps.sheets.values import (
@@ -102,7 +102,7 @@ def address(
 def _database(ctx: Ctx, db: object, field: object, criteria: object) -> list[Value]:
     """The `field` column's values of the database rows matching the criteria table
     (headers in the first row; one row's conditions all hold, any row may match)."""
-    table, crit = _grid(db), _grid(criteria)
+    table, crit = as_grid(db), as_grid(criteria)
     if len(table) < 1 or len(crit) < 2:
         raise Raise(VALUE)
     heads = [as_text(h).strip().lower() for h in table[0]]

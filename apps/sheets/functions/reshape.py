@@ -9,8 +9,8 @@ from collections.abc import Callable
 
 from officegym.apps.sheets import budget
 from officegym.apps.sheets.functions import fn, scalar
-from officegym.apps.sheets.functions.arrays import _sort_key, _used
-from officegym.apps.sheets.functions.lookup import _grid
+from officegym.apps.sheets.functions.arrays import sort_key, used_rows
+from officegym.apps.sheets.functions.lookup import as_grid
 from officegym.apps.sheets.runtime import Ctx
 from officegym.apps.sheets.values import NA, NUM, VALUE, Raise, Value, XlError, as_bool, as_number
 
@@ -40,7 +40,7 @@ def sortn(ctx: Ctx, arr: object, n: object = None, ties: object = None, *keys: o
     """SORTN(range, [n], [display_ties_mode], [sort_column, is_ascending] ...): the first
     `n` rows once sorted. Ties mode 0: n rows; 1: and rows tied with the n-th; 2: n rows
     with duplicate rows dropped; 3: rows whose sort values rank in the first n."""
-    grid = [row for row in _used(arr)]
+    grid = [row for row in used_rows(arr)]
     count, mode = _int(ctx, n, 1), _int(ctx, ties, 0)
     if count < 0 or mode not in (0, 1, 2, 3):
         raise Raise(VALUE)
@@ -51,9 +51,9 @@ def sortn(ctx: Ctx, arr: object, n: object = None, ties: object = None, *keys: o
         if not grid or not 1 <= col <= len(grid[0]):
             raise Raise(VALUE)
         desc = asc is not None and not as_bool(scalar(asc, ctx))
-        grid = sorted(grid, key=lambda row, c=col: _sort_key(row[c - 1]), reverse=desc)
+        grid = sorted(grid, key=lambda row, c=col: sort_key(row[c - 1]), reverse=desc)
     cols = [c - 1 for c, _ in order]
-    return _checked(_first_n(grid, count, mode, lambda row: tuple(_sort_key(row[c]) for c in cols)))
+    return _checked(_first_n(grid, count, mode, lambda row: tuple(sort_key(row[c]) for c in cols)))
 
 
 def _first_n(grid: list[list[Value]], count: int, mode: int, key: Callable[..., tuple]) -> list:
@@ -66,7 +66,7 @@ def _first_n(grid: list[list[Value]], count: int, mode: int, key: Callable[..., 
     seen: list[tuple] = []
     out = []
     for r in grid:
-        k = tuple(_sort_key(v) for v in r) if mode == 2 else key(r)
+        k = tuple(sort_key(v) for v in r) if mode == 2 else key(r)
         if k not in seen and (mode == 3 or len(out) < count):
             seen.append(k)
             if mode == 2:
@@ -78,7 +78,7 @@ def _first_n(grid: list[list[Value]], count: int, mode: int, key: Callable[..., 
 
 @fn("MMULT", 2, mode="raw")
 def mmult(ctx: Ctx, a: object, b: object) -> Array:
-    x, y = _grid(a), _grid(b)
+    x, y = as_grid(a), as_grid(b)
     if not x or not y or len(x[0]) != len(y):
         raise Raise(VALUE)
     budget.cells(len(x) * len(y[0]) * len(y), "a matrix product")
@@ -94,7 +94,7 @@ def mmult(ctx: Ctx, a: object, b: object) -> Array:
 
 
 def _cells(arr: object) -> Array:
-    return [[("" if v is None else v) for v in row] for row in _grid(arr)]
+    return [[("" if v is None else v) for v in row] for row in as_grid(arr)]
 
 
 @fn("FLATTEN", 1, None, mode="raw")

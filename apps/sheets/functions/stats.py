@@ -16,12 +16,12 @@ from officegym.apps.sheets.functions import (
     values_of,
 )
 from officegym.apps.sheets.functions.criteria import count_matching
-from officegym.apps.sheets.functions.math import _check_shape, _matched
+from officegym.apps.sheets.functions.math import check_shape, matched_values
 from officegym.apps.sheets.runtime import Ctx, Rng, is_array
 from officegym.apps.sheets.values import DIV0, NA, NUM, VALUE, Raise, Value, XlError, as_number
 
 
-def _nonempty(nums: list[float], error: XlError = DIV0) -> list[float]:
+def nonempty(nums: list[float], error: XlError = DIV0) -> list[float]:
     """`nums`, or the error `error` (#DIV/0! unless said) when there are none."""
     if not nums:
         raise Raise(error)
@@ -30,7 +30,7 @@ def _nonempty(nums: list[float], error: XlError = DIV0) -> list[float]:
 
 @fn("AVERAGE", 1, None, mode="raw")
 def average(ctx: Ctx, *args: object) -> float:
-    nums = _nonempty(numbers(args))
+    nums = nonempty(numbers(args))
     return math.fsum(nums) / len(nums)
 
 
@@ -50,7 +50,7 @@ def _a_values(args: tuple[object, ...]) -> list[float]:
 
 @fn("AVERAGEA", 1, None, mode="raw")
 def averagea(ctx: Ctx, *args: object) -> float:
-    nums = _nonempty(_a_values(args))
+    nums = nonempty(_a_values(args))
     return math.fsum(nums) / len(nums)
 
 
@@ -119,8 +119,8 @@ def _pairs(ctx: Ctx, pairs: tuple[object, ...]) -> list[tuple[object, Value]]:
 
 
 def _matched_numbers(target: object, crit: list[tuple[object, Value]]) -> list[float]:
-    _check_shape(target, crit)
-    vals = _matched(target, crit)
+    check_shape(target, crit)
+    vals = matched_values(target, crit)
     if list(map(type, vals)).count(float) == len(vals):
         return vals  # type: ignore[return-value]
     for v in vals:
@@ -141,7 +141,7 @@ def countifs(ctx: Ctx, *pairs: object) -> float:
 
 @fn("AVERAGEIF", 2, 3, mode="raw", lift=(1,))
 def averageif(ctx: Ctx, rng: object, criterion: object, avg_range: object = None) -> float:
-    nums = _nonempty(
+    nums = nonempty(
         _matched_numbers(
             avg_range if avg_range is not None else rng, [(rng, scalar(criterion, ctx))]
         )
@@ -151,7 +151,7 @@ def averageif(ctx: Ctx, rng: object, criterion: object, avg_range: object = None
 
 @fn("AVERAGEIFS", 3, None, mode="raw", lift=EVEN_CRITERIA)
 def averageifs(ctx: Ctx, avg_range: object, *pairs: object) -> float:
-    nums = _nonempty(_matched_numbers(avg_range, _pairs(ctx, pairs)))
+    nums = nonempty(_matched_numbers(avg_range, _pairs(ctx, pairs)))
     return math.fsum(nums) / len(nums)
 
 
@@ -167,7 +167,7 @@ def maxifs(ctx: Ctx, rng: object, *pairs: object) -> float:
 
 @fn("MEDIAN", 1, None, mode="raw")
 def median(ctx: Ctx, *args: object) -> float:
-    return float(statistics.median(_nonempty(numbers(args), NUM)))
+    return float(statistics.median(nonempty(numbers(args), NUM)))
 
 
 @fn("MODE|MODE.SNGL", 1, None, mode="raw")
@@ -260,7 +260,7 @@ def quartile(ctx: Ctx, arr: object, q: object) -> float:
 
 @fn("GEOMEAN", 1, None, mode="raw")
 def geomean(ctx: Ctx, *args: object) -> float:
-    nums = _nonempty(numbers(args), NUM)
+    nums = nonempty(numbers(args), NUM)
     if any(x <= 0 for x in nums):
         raise Raise(NUM)
     return math.exp(math.fsum(math.log(x) for x in nums) / len(nums))
@@ -268,13 +268,13 @@ def geomean(ctx: Ctx, *args: object) -> float:
 
 @fn("CORREL", 2, mode="raw")
 def correl(ctx: Ctx, a: object, b: object) -> float:
-    xs, ys = _paired(a, b)
+    xs, ys = paired(a, b)
     if len(xs) < 2:
         raise Raise(DIV0)
     return statistics.correlation(xs, ys)
 
 
-def _paired(a: object, b: object) -> tuple[list[float], list[float]]:
+def paired(a: object, b: object) -> tuple[list[float], list[float]]:
     """Pairs of numbers at the same positions of two equally shaped ranges."""
     ga = a.matrix() if isinstance(a, Rng) else a
     gb = b.matrix() if isinstance(b, Rng) else b

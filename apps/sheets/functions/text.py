@@ -145,9 +145,9 @@ def _find(needle: str, hay: str, start: Value, fold: bool) -> float:
     if fold:
         pattern = needle
         if any(ch in pattern for ch in "*?~"):
-            from officegym.apps.sheets.functions.criteria import _wildcard
+            from officegym.apps.sheets.functions.criteria import wildcard_pattern
 
-            rx = _wildcard(pattern)
+            rx = wildcard_pattern(pattern)
             m = rx.search(hay, i - 1) if rx else None
             if m is None:
                 raise Raise(VALUE)

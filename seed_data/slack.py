@@ -6,6 +6,7 @@ and every text, author and thread are what they were)."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import random
 from dataclasses import dataclass
 
@@ -81,7 +82,7 @@ def seed_slack(
     pinnable: dict[int, list[Message]] = {}
     times = _Hours(start, start + _span(sc, start))
     for when, plan in posts:
-        talk = rng.choice(talk_bank(plan.topic))
+        talk = rng.choice(talk_bank(plan.topic, plan.channel.name))
         author = _author(plan, rng)
         clock.set(times.post(when, author, plan.channel.id))
         values = _values(plan, author, rng, people, customers)
@@ -114,9 +115,7 @@ def _channels(s: Session, people: list[Person], rng: random.Random) -> list[_Pla
 
     make("general", "general", 3, people, about="Company-wide chatter")
     make("announcements", "announcements", 1, people, about="Official news. Read-mostly.")
-    make(
-        "random", "social", 2, rng.sample(people, k=int(len(people) * 0.8)), about="Anything goes"
-    )
+    make("random", "social", 2, rng.sample(people, k=int(len(people) * 0.8)), about="Anything goes")
     by_team: dict[int, list[Person]] = {}
     for p in people:
         by_team.setdefault(p.team_id, []).append(p)
@@ -229,10 +228,12 @@ class _Hours:
         return second(spans, min(int(u * total), total - 1)) or self.end  # none: the end
 
 
-def talk_bank(topic: str) -> tuple[Talk, ...]:
-    """The conversations of a channel topic (the company-wide ones for an unknown topic)."""
-    found = bank()
-    return found.get(topic) or found["general"]
+@functools.cache
+def talk_bank(topic: str, channel: str | None) -> tuple[Talk, ...]:
+    """The conversations of a channel topic said in `channel` (the company-wide ones for
+    an unknown topic)."""
+    found = bank().get(topic) or bank()["general"]
+    return tuple(t for t in found if not t.channels or channel in t.channels) or found
 
 
 def _author(plan: _Plan, rng: random.Random) -> Person:

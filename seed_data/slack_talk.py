@@ -8,7 +8,8 @@ A file holds `[words]` (slot -> alternatives, which may hold slots themselves) a
 `[[talk]]` tables: `open` (the post's forms), `replies` (the thread's steps in order, each
 a list of forms, or `{by = "op" | "other", say = [...]}` for a step by the original poster
 or, in a DM, by the person addressed) and `pin` (a post its channel pins: a runbook, an
-agenda, a decision). Slots the words do not name are the world's values (`slack.py`):
+agenda, a decision) and `channels` (the only channels it is said in, by name: a private
+channel's business is its own). Slots the words do not name are the world's values (`slack.py`):
 `{op}` the poster's first name, `{other}` someone else's in the channel, `{first}` a
 colleague's, and `{customer}`, `{feature}`, `{project}`, `{day}`, `{time}`, `{room}`,
 `{amount}`, `{pct}`, `{done}`, `{small}`, `{ticket}`, `{version}`.
@@ -50,6 +51,7 @@ class Talk:
     replies: tuple[Step, ...]
     pin: bool
     words: dict[str, tuple[str, ...]]
+    channels: tuple[str, ...] = ()  # said only in these channels (by name); empty: any
 
 
 def _step(raw: object, where: str) -> Step:
@@ -72,7 +74,8 @@ def _load(path: Path) -> list[Talk]:
         if not t.get("open"):
             raise ConfigError(where, "open", "a conversation needs its post")
         steps = tuple(_step(r, where) for r in t.get("replies", []))
-        talks.append(Talk(tuple(t["open"]), steps, bool(t.get("pin", False)), words))
+        only = tuple(t.get("channels", ()))
+        talks.append(Talk(tuple(t["open"]), steps, bool(t.get("pin", False)), words, only))
     return talks
 
 

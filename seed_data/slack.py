@@ -1,7 +1,8 @@
-"""Seed the chat: channels with realistic membership, weeks of history with
-threads, reactions, pins, DMs and statuses, all written through the service. Posts are
-dated in their authors' working hours (`_Hours`, without a draw, so the random stream
-and every text, author and thread are what they were)."""
+"""Seed the chat: channels with realistic membership, weeks of history drawn from the
+conversation bank (`slack_talk`, `conversations/*.toml`): posts by members whose role says
+such things, threads that answer them, reactions, pins of what channels pin, DMs and
+statuses, all written through the service. Posts are dated in their authors' working
+hours (`_Hours`); the chat keeps a random stream of its own."""
 
 from __future__ import annotations
 

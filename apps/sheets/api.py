@@ -22,12 +22,13 @@ from typing import Any
 
 from flask import Response, g, redirect, request
 
-from officegym.apps.sheets import api_discovery, api_drive, api_writes
+from officegym.apps.sheets import api_batch, api_discovery, api_drive, api_writes
 from officegym.apps.sheets import api_requests as R
 from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets.api_base import URL_PREFIX, body, bp, flag, not_found, reply, workbook
 from officegym.apps.sheets.api_sheets import spreadsheet
 from officegym.apps.sheets.api_values import value_range
+from officegym.apps.sheets.models import Workbook
 from officegym.errors import Invalid
 
 __all__ = ["URL_PREFIX", "bp"]
@@ -48,7 +49,7 @@ VALUES_BATCH = frozenset(
     }
 )
 CLEAR = frozenset({"ranges"})
-_ = (api_discovery, api_drive)  # their routes are on `bp`
+_ = (api_batch, api_discovery, api_drive)  # their routes are on `bp`
 
 
 def _title(props: Any, default: str) -> str:
@@ -105,17 +106,7 @@ def post_spreadsheet(target: str) -> Response:
     spreadsheet_id, _, rest = head.partition("/")
     wb = workbook(spreadsheet_id)
     if rest == "" and verb == "batchUpdate":
-        data = body(BATCH)
-        result = R.batch_update(g.db, g.actor, wb, data)
-        if _boolean(data, "includeSpreadsheetInResponse"):
-            ranges = data.get("responseRanges") or []
-            if not isinstance(ranges, list) or not all(isinstance(r, str) for r in ranges):
-                raise Invalid("Invalid responseRanges: a list of A1 ranges")
-            grid = _boolean(data, "responseIncludeGridData")
-            result["updatedSpreadsheet"] = spreadsheet(
-                g.db, wb, request.host_url, grid=grid, ranges=ranges
-            )
-        return reply(result)
+        return reply(_batch_update(wb))
     if rest == "values" and verb == "batchUpdate":
         data = body(VALUES_BATCH)
         result = api_writes.batch_write(g.db, g.actor, wb, data)
@@ -140,6 +131,21 @@ def post_spreadsheet(target: str) -> Response:
         _include_values(wb, result["updates"], request.args)
         return reply(result)
     raise not_found(f"no API method for POST {target!r}")
+
+
+def _batch_update(wb: Workbook) -> dict[str, Any]:
+    """``<id>:batchUpdate``'s reply, with the updated spreadsheet when the body asks."""
+    data = body(BATCH)
+    result = R.batch_update(g.db, g.actor, wb, data)
+    if _boolean(data, "includeSpreadsheetInResponse"):
+        ranges = data.get("responseRanges") or []
+        if not isinstance(ranges, list) or not all(isinstance(r, str) for r in ranges):
+            raise Invalid("Invalid responseRanges: a list of A1 ranges")
+        grid = _boolean(data, "responseIncludeGridData")
+        result["updatedSpreadsheet"] = spreadsheet(
+            g.db, wb, request.host_url, grid=grid, ranges=ranges
+        )
+    return result
 
 
 def _boolean(data: dict[str, Any], key: str) -> bool:

@@ -27,7 +27,7 @@ from officegym.apps.sheets.api_input import text as text_field
 from officegym.apps.sheets.api_pivots import create_from_api
 from officegym.apps.sheets.formats import PRESETS
 from officegym.apps.sheets.models import Sheet, Workbook
-from officegym.apps.sheets.refs import Area, a1, col_letters, parse_area
+from officegym.apps.sheets.refs import MAX_COLS, MAX_ROWS, Area, a1, col_letters, parse_area
 from officegym.errors import Invalid
 
 __all__ = ["REQUESTS"]
@@ -201,10 +201,21 @@ def copy_paste(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> dic
     src_sheet, src = grid_area(s, wb, req.get("source"), "source")
     dst_sheet, dst = grid_area(s, wb, req.get("destination"), "destination")
     src = used(s, wb, src_sheet, src)
-    sheets.copy_range(
-        s, me, wb, src.label(), Area(dst.r1, dst.c1, dst.r1, dst.c1, dst_sheet.name).label()
+    tiles = (
+        _repeats(src.rows, dst.rows, dst.r2 == MAX_ROWS),
+        _repeats(src.cols, dst.cols, dst.c2 == MAX_COLS),
     )
+    corner = Area(dst.r1, dst.c1, dst.r1, dst.c1, dst_sheet.name).label()
+    sheets.copy_range(s, me, wb, src.label(), corner, tiles=tiles)
     return {}
+
+
+def _repeats(size: int, span: int, open_ended: bool) -> int:
+    """How many times Google repeats a source of `size` lines over a destination of
+    `span` lines: a whole multiple repeats it, anything else pastes it once."""
+    if open_ended or span <= size or span % size:
+        return 1
+    return span // size
 
 
 def cut_paste(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> dict[str, Any]:

@@ -80,7 +80,9 @@ class Cell(Base):
     input: Mapped[str | None] = mapped_column(Text)
     kind: Mapped[str] = mapped_column(String(8), default="blank")
     num: Mapped[float | None] = mapped_column(Float)
-    text: Mapped[str | None] = mapped_column(Text)
+    text: Mapped[str | None] = mapped_column(
+        Text, info={"alike": "the spreadsheet compares text whatever its case and spacing"}
+    )
     fmt: Mapped[str | None] = mapped_column(String(60))
     # on a formula whose result is an array: its size, "3x2" ("!3x2" when blocked), so a
     # loaded workbook knows which cells hold its spilled values (spill.py)

@@ -33,11 +33,27 @@ from officegym.apps.sheets.pivot_output import feeds, intact, overlaps, render
 from officegym.apps.sheets.refs import Area, parse_area
 from officegym.apps.sheets.values import Value, XlError, serial_of
 from officegym.db import Base
-from officegym.tasks.checks import Check, GradeContext
+from officegym.tasks.checks import Check, GradeContext, NewRowId, Predicate, free_where
 from officegym.tasks.freedom import Free
-from officegym.tasks.sheets.sources import ROUNDS, categories, perturbation, runs
+from officegym.tasks.sheets.sources import (
+    ROUNDS,
+    categories,
+    edge_rounds,
+    edges,
+    perturbation,
+    runs,
+)
 
-__all__ = ["Edit", "Follows", "Reader", "final_book", "follows", "load_final"]
+__all__ = [
+    "Computes",
+    "Edit",
+    "Follows",
+    "Reader",
+    "computed_cells",
+    "final_book",
+    "follows",
+    "load_final",
+]
 
 Edit = tuple[str, str, str | float | None]  # (sheet, A1 cell, what to type)
 
@@ -206,16 +222,41 @@ class Follows(Check):
     def frees(self, initial: Connection) -> Sequence[Free]:
         """The target cells' input and value: judged as a computation here, so another
         formula than the reference's is as good."""
-        sheet, ref = self.target
-        a = parse_area(ref)
-        where: dict[str, Any] = {"row": range(a.r1, a.r2 + 1), "col": range(a.c1, a.c2 + 1)}
+        return computed_cells(initial, self.workbook_id, self.target, self.name)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Computes(Predicate):
+    """A `Predicate` whose `fn` judges the cells `target` (sheet, A1 range) of a workbook
+    as a computation (through `follows`), so they are free of the reference's formula
+    text as under `Follows`. `workbook`: its id, or the `NewRowId` of one the episode
+    creates."""
+
+    workbook: int | NewRowId
+    target: tuple[str, str]
+
+    def frees(self, initial: Connection) -> Sequence[Free]:
+        return computed_cells(initial, self.workbook, self.target, self.name)
+
+
+def computed_cells(
+    initial: Connection, workbook: int | NewRowId, target: tuple[str, str], check: str
+) -> tuple[Free, ...]:
+    """The input and value of the cells `target` of a workbook (a new one: of the sheets
+    the episode creates), free because check `check` judges them as a computation."""
+    sheet, ref = target
+    a = parse_area(ref)
+    where: dict[str, Any] = {"row": range(a.r1, a.r2 + 1), "col": range(a.c1, a.c2 + 1)}
+    if isinstance(workbook, NewRowId):
+        where.update(free_where({"sheet_id": NewRowId("sheets_sheet", {})}, initial))
+    else:
         t = Base.metadata.tables["sheets_sheet"]
-        q = select(t.c.id).where(t.c.workbook_id == self.workbook_id, t.c.name == sheet)
+        q = select(t.c.id).where(t.c.workbook_id == workbook, t.c.name == sheet)
         sid = initial.execute(q).scalar()
         if sid is not None:
             where["sheet_id"] = sid
-        cols = ("input", "kind", "num", "text")
-        return (Free("sheets_cell", cols, f"computed, judged by {self.name!r}", where),)
+    cols = ("input", "kind", "num", "text")
+    return (Free("sheets_cell", cols, f"computed, judged by {check!r}", where),)
 
 
 def _matches(got: list[list[Value]], want: list[list[Value]]) -> bool:
@@ -265,18 +306,47 @@ def _follows(
     mine = functools.partial(_inside, sid, area)
     found = runs(tracer.reads or [], mine)
     changes = [_keyed(tracer, edits) for edits in rounds]
-    for n in range(max(perturbed, categories(book, found)) if perturbed and found else 0):
-        seed = f"{workbook_id}:{target}:{n}"
-        changes.append(perturbation(book, found, random.Random(seed), mine, n))
-    for edits in changes:
+    at_edges = len(changes) + _random_rounds(
+        book, found, mine, f"{workbook_id}:{target}", perturbed, changes
+    )
+    if perturbed and found:
+        headers = {(p.source_sheet_id, parse_area(p.source).r1) for p in pivots}
+
+        def kept(key: Key) -> bool:  # the result's cells and the pivot tables' field names
+            return mine(key) or key[:2] in headers
+
+        for k in range(edge_rounds(book, found)):
+            rng = random.Random(f"{workbook_id}:{target}:edge{k}")
+            changes.append(edges(book, found, rng, kept, k))
+    for i, edits in enumerate(changes):
         copy = Reader(book.fork())
         _change(copy.book, edits, pivots)
-        got, want = copy.grid(*target), expect(copy)
+        try:
+            got, want = copy.grid(*target), expect(copy)
+        except (ArithmeticError, ValueError):
+            if i < at_edges:
+                raise
+            continue  # the expectation cannot take the extremes (a date past 9999)
         if not _matches(got, want):
             state = f"a copy with {len(edits)} source cells changed"
             return False, f"{where} in {state}: {_short(got)}, want {_short(want)}"
     n = len(changes)
     return True, f"{where} follows its sources ({n} rounds of changes, {len(found)} source runs)"
+
+
+def _random_rounds(
+    book: Book,
+    found: list[Any],
+    mine: Callable[[Key], bool],
+    seed: str,
+    perturbed: int,
+    into: list[dict[Key, str | None]],
+) -> int:
+    """Append the random rounds of changes to every source run to `into` (as many as
+    `perturbed`, or as the runs of keys need); how many."""
+    n = max(perturbed, categories(book, found)) if perturbed and found else 0
+    into.extend(perturbation(book, found, random.Random(f"{seed}:{k}"), mine, k) for k in range(n))
+    return n
 
 
 def _inside(sid: int, area: Area, key: Key) -> bool:

@@ -4,12 +4,17 @@ Google does, and the clone's own state is read back."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 import requests
+from google.oauth2.credentials import Credentials
+from googleapiclient.discovery import build as discovery_build
 from googleapiclient.errors import HttpError
 
+from officegym.apps.sheets.api_kinds import GOOGLE_KINDS, markdown
+from officegym.apps.sheets.api_requests import REQUESTS
 from officegym.world import World
 from tests.apps.sheets.api_clients import (
     TABLE,
@@ -191,3 +196,76 @@ def test_spreadsheet_url_is_googles_form_and_opens_by_url(server: tuple[str, Wor
     url = book.fetch_sheet_metadata()["spreadsheetUrl"]
     assert url == f"{base}spreadsheets/d/{book.id}/edit"
     assert gc.open_by_url(url).title == "By URL"
+
+
+def test_the_docs_list_the_kinds_the_code_serves() -> None:
+    docs = (Path(__file__).parents[3] / "docs" / "serving.md").read_text()
+    assert markdown(list(REQUESTS)) in docs.splitlines(), (
+        "docs/serving.md's batchUpdate row is not the code's: write it again from "
+        "officegym.apps.sheets.api_kinds.markdown(list(api_requests.REQUESTS))"
+    )
+    assert set(REQUESTS) <= set(GOOGLE_KINDS)
+
+
+@pytest.mark.parametrize("kind", ["addChart", "setDataValidation", "updateBorders", "addTable"])
+def test_valid_kinds_not_served_are_named_as_unsupported(api: Any, kind: str) -> None:
+    sid, _ = fresh(api, "Kinds", TABLE)
+    with pytest.raises(HttpError) as err:
+        batch(api, sid, {kind: {}})
+    text = str(err.value)
+    assert err.value.resp.status == 400 and "not support" in text and "Unknown name" not in text
+    with pytest.raises(HttpError) as err:
+        batch(api, sid, {kind + "s": {}})
+    assert "Unknown name" in str(err.value)
+
+
+def test_copy_paste_repeats_over_a_multiple_and_trim_and_append_cells(
+    api: Any, server: tuple[str, World]
+) -> None:
+    _, world = server
+    sid, sh = fresh(api, "Tiles", [[1, "=A1*10"], ["  two   words ", " +x "]])
+    paste = {"copyPaste": {"source": grid(sh, 0, 1, 1, 2), "destination": grid(sh, 2, 5, 1, 2)}}
+    batch(api, sid, paste)
+    assert state(world, sid, "B3:B5", mode="formulas") == [["=A3*10"], ["=A4*10"], ["=A5*10"]]
+    trimmed = batch(api, sid, {"trimWhitespace": {"range": grid(sh, 0, 2, 0, 2)}})
+    assert trimmed["replies"][0]["trimWhitespace"]["cellsChangedCount"] == 2
+    assert state(world, sid, "A2:B2") == [["two words", "+x"]]
+    row = {"values": [{"userEnteredValue": {"stringValue": "tail"}}]}
+    batch(api, sid, {"appendCells": {"sheetId": sh, "rows": [row], "fields": "userEnteredValue"}})
+    assert state(world, sid, "A6") == [["tail"]]
+
+
+def test_http_batch_endpoint_of_new_batch_http_request(server: tuple[str, World]) -> None:
+    base, world = server
+    handle = owner_of(world, "Orders 2025")[0]
+    api = discovery_build(
+        "sheets",
+        "v4",
+        credentials=Credentials(token=f"xoxp-{handle}"),
+        static_discovery=False,
+        discoveryServiceUrl=base + "$discovery/rest?version={apiVersion}",
+    )
+    sid, _ = fresh(api, "Batched", TABLE)
+    answers: dict[str, Any] = {}
+
+    def note(request_id: str, response: Any, exception: Exception | None) -> None:
+        answers[request_id] = exception or response
+
+    calls = api.new_batch_http_request(callback=note)
+    calls.add(api.spreadsheets().values().get(spreadsheetId=sid, range="A2:C2"), request_id="read")
+    calls.add(
+        api.spreadsheets()
+        .values()
+        .update(
+            spreadsheetId=sid,
+            range="D1",
+            valueInputOption="USER_ENTERED",
+            body={"values": [["=C2*2"]]},
+        ),
+        request_id="write",
+    )
+    calls.add(api.spreadsheets().values().get(spreadsheetId=sid, range="Nope!A1"), request_id="bad")
+    calls.execute()
+    assert answers["read"]["values"] == [["Ann", "EMEA", "300"]]
+    assert answers["write"]["updatedCells"] == 1 and state(world, sid, "D1") == [[600]]
+    assert isinstance(answers["bad"], HttpError) and answers["bad"].resp.status == 400

@@ -221,7 +221,8 @@ class RayRollout:
 
 
 def failed_record(spec: EpisodeSpec, settings: RolloutSettings, why: str) -> dict[str, Any]:
-    """The record of an episode that could not be played: reward 0, ``failure`` says why."""
+    """The record of an episode that could not be played (``ended: env_fault``, the
+    ``cause`` and ``failure`` say why): no policy's reward, left out of the means."""
     return {
         **record_head(spec, settings),
         "env_id": spec.env_id,
@@ -234,4 +235,6 @@ def failed_record(spec: EpisodeSpec, settings: RolloutSettings, why: str) -> dic
         "passed": False,
         "n_steps": 0,
         "failure": why,
+        "ended": "env_fault",
+        "cause": why,
     }

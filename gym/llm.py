@@ -16,9 +16,12 @@ answered. It ends the episode itself, by `submit`, when:
 
 Transient HTTP errors (connection errors, timeouts, 408/409/429/5xx) are retried by the
 `openai` client itself (`max_retries`, exponential backoff, ``Retry-After`` obeyed);
-what is left after that ends the episode cleanly instead of raising. A malformed tool
-call (arguments that are not a JSON object, an unknown tool) is passed to the env,
-whose error comes back to the model as the tool message, as it would for any agent.
+what is left after that ends the episode cleanly instead of raising, and so does a 200
+that is not a chat completion (not JSON, no choices: `MalformedReply`), recorded as the
+model server's failure. A malformed tool call (arguments that are not a JSON object, an
+unknown tool) is passed to the env, whose error comes back to the model as the tool
+message, as it would for any agent; a reply whose only tool calls name no function is
+answered with a message saying so, and the model is asked again (a turn of its own).
 
 Subclass it to change the conversation: `opening` (the first messages), `complete`
 (one model call, e.g. another client or sampling settings) or `interpret` (a reply
@@ -39,7 +42,23 @@ import gymnasium
 from officegym.gym import chat
 from officegym.gym.spaces import SUBMIT
 
-__all__ = ["ChatAgent", "Connection", "PlannedCall", "is_api_error", "openai_client"]
+__all__ = [
+    "ChatAgent",
+    "Connection",
+    "MalformedReply",
+    "PlannedCall",
+    "is_api_error",
+    "openai_client",
+]
+
+NO_FUNCTION = (
+    "Your last reply held tool calls with no function (no tool name), so nothing was done. "
+    "Call a tool by its name with JSON arguments, or call submit to finish."
+)
+
+
+class MalformedReply(ValueError):
+    """A 200 from the model's server that is not a chat completion with a message."""
 
 
 class Connection(TypedDict, total=False):
@@ -91,6 +110,7 @@ class ChatAgent:
         self.model_error: str | None = None  # the model's server failed (not the policy)
         self._pending: deque[PlannedCall] = deque()
         self._awaiting: str | None = None
+        self._nameless = 0  # tool calls of the last reply that named no function
 
     # ------------------------------------------------------------ the agent protocol
 
@@ -120,23 +140,31 @@ class ChatAgent:
 
     def _ask(self) -> dict[str, Any] | None:
         """Ask the model for its next calls; a submit action if the episode must end."""
-        if self.turns >= self.max_turns:
-            self.failure = f"turn limit: the model was asked {self.max_turns} times"
-            return _submit(None)
-        self.turns += 1
-        try:
-            reply = self.complete()
-        except Exception as exc:
-            if not is_api_error(exc):
-                raise
-            self.failure = self.model_error = f"model call failed: {type(exc).__name__}: {exc}"
-            return _submit(None)
-        message, calls = self.interpret(reply)
-        self.messages.append(message)
-        if not calls:
-            return _submit(message.get("content") or None)
-        self._pending.extend(calls)
-        return None
+        while self.turns < self.max_turns:
+            self.turns += 1
+            self._nameless = 0
+            try:
+                message, calls = self.interpret(self.complete())
+            except json.JSONDecodeError as exc:  # the client's parse of a 200 body
+                self.failure = self.model_error = f"malformed model reply: not JSON ({exc})"
+                return _submit(None)
+            except MalformedReply as exc:
+                self.failure = self.model_error = f"malformed model reply: {exc}"
+                return _submit(None)
+            except Exception as exc:
+                if not is_api_error(exc):
+                    raise
+                self.failure = self.model_error = f"model call failed: {type(exc).__name__}: {exc}"
+                return _submit(None)
+            self.messages.append(message)
+            if calls:
+                self._pending.extend(calls)
+                return None
+            if not self._nameless:
+                return _submit(message.get("content") or None)
+            self.messages.append({"role": "user", "content": NO_FUNCTION})
+        self.failure = f"turn limit: the model was asked {self.max_turns} times"
+        return _submit(None)
 
     # ------------------------------------------------------------ hooks for subclasses
 
@@ -156,14 +184,22 @@ class ChatAgent:
         return self.client.chat.completions.create(**kwargs)
 
     def interpret(self, response: Any) -> tuple[dict[str, Any], list[PlannedCall]]:
-        """The assistant message to keep and the tool calls to step, from a response."""
-        msg = response.choices[0].message
-        calls = [
-            PlannedCall(c.id or f"call_{self.turns}_{i}", c.function.name, c.function.arguments)
-            for i, c in enumerate(msg.tool_calls or ())
-            if getattr(c, "function", None) is not None
-        ]
-        kept: dict[str, Any] = {"role": "assistant", "content": msg.content}
+        """The assistant message to keep and the tool calls to step, from a response
+        (`MalformedReply` if it is not a completion with a message; calls naming no
+        function are left out and counted, so the model is told)."""
+        choices = getattr(response, "choices", None)
+        message = getattr(choices[0], "message", None) if choices else None
+        if message is None:
+            raise MalformedReply(f"no choices with a message in {str(response)[:200]!r}")
+        calls = []
+        for i, c in enumerate(message.tool_calls or ()):
+            function = getattr(c, "function", None)
+            if function is None or not function.name:
+                self._nameless += 1
+                continue
+            calls.append(PlannedCall(c.id or f"call_{self.turns}_{i}", function.name,
+                                     function.arguments))  # fmt: skip
+        kept: dict[str, Any] = {"role": "assistant", "content": message.content}
         if calls:
             kept["tool_calls"] = [
                 {"id": c.ident, "type": "function",

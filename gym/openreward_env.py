@@ -131,6 +131,9 @@ def openreward_environment(env: str = "slack", *, per_template: int = 20) -> typ
 
 
 def create_openreward_app(envs: tuple[str, ...] = ("slack",), *, per_template: int = 20) -> Any:
-    """The Open Reward server's ASGI app for app envs `envs` (the first is the default)."""
-    server = Server([openreward_environment(e, per_template=per_template) for e in envs])
-    return server.app
+    """The Open Reward server's ASGI app for app envs `envs`, each reached by its name
+    (``officegym-<env>``; a client naming no environment gets the first)."""
+    from officegym.gym.openreward_routing import RouteByName
+
+    classes = [openreward_environment(e, per_template=per_template) for e in envs]
+    return RouteByName(Server(classes).app, [c.name() for c in classes])

@@ -18,8 +18,11 @@ class RecordEpisodes(gymnasium.Wrapper):
 
     A line holds ``env_id``, ``task``, the reset ``observation``, ``steps`` (action,
     observation, reward, terminated, truncated, info without the tool list),
-    ``reward`` (the sum), ``grade`` and ``complete`` (false when the episode was cut
-    short by a reset or close before it ended).
+    ``reward`` (the sum), ``grade``, ``complete`` (false when the episode was cut
+    short by a reset or close before it ended) and ``ended``, why it ended: ``submit``,
+    ``truncated`` (the step limit), ``interrupted`` (cut short) or, set by the agent's
+    extras, ``agent_failure`` (its model's server failed; ``cause`` says how), which is
+    no policy's reward and is left out of training exports.
 
     Give `sink` instead of `path` to receive each episode as a dict (rollout workers
     send them to a driver that writes them). `extras`, when set, is called as an episode
@@ -81,7 +84,13 @@ class RecordEpisodes(gymnasium.Wrapper):
         """Write the current episode, if any, as one line."""
         if self._episode is None:
             return
-        line = {**self._episode, "complete": complete}
+        last = self._episode["steps"][-1] if self._episode["steps"] else {}
+        ended = "truncated" if last.get("truncated") and not last.get("terminated") else "submit"
+        line = {
+            **self._episode,
+            "complete": complete,
+            "ended": ended if complete else "interrupted",
+        }
         if self.extras is not None:
             line.update(self.extras())
         self._episode = None

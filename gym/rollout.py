@@ -60,11 +60,14 @@ def run_episode(
     *,
     seed: int | None = None,
     options: Mapping[str, Any] | None = None,
+    agent_name: str | None = None,
 ) -> EpisodeResult:
-    """Play one episode to its end (submit or truncation)."""
+    """Play one episode to its end (submit or truncation); a recorded episode names the
+    agent by `agent_name`, when given."""
     recorder = recorder_of(env)
     if recorder is not None:
-        recorder.extras = lambda: _agent_extras(agent)
+        named = {"agent": agent_name} if agent_name else {}
+        recorder.extras = lambda: {**named, **_agent_extras(agent)}
     obs, info = env.reset(seed=seed, options=dict(options or {}))
     task = info["task"]
     agent.reset(env, obs, info)
@@ -80,11 +83,18 @@ def run_episode(
 
 def _agent_extras(agent: Agent) -> dict[str, Any]:
     """What a recorded episode keeps of its agent: an LLM agent's conversation (a copy of
-    its chat messages, assistant text and parallel calls as the model gave them)."""
+    its chat messages, assistant text and parallel calls as the model gave them), why it
+    gave up (``failure``), and, when its model's server failed, ``ended: agent_failure``
+    with the ``cause`` (the submit it then made is not the policy's)."""
+    extras: dict[str, Any] = {}
     messages = getattr(agent, "messages", None)
-    if not isinstance(messages, list):
-        return {}
-    return {"conversation": json.loads(json.dumps(messages, default=str))}
+    if isinstance(messages, list):
+        extras["conversation"] = json.loads(json.dumps(messages, default=str))
+    if getattr(agent, "failure", None):
+        extras["failure"] = agent.failure  # type: ignore[attr-defined]
+    if cause := getattr(agent, "model_error", None):
+        extras |= {"model_error": cause, "ended": "agent_failure", "cause": cause}
+    return extras
 
 
 def summarize(results: Iterable[EpisodeResult]) -> tuple[list[Summary], Summary]:

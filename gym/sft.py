@@ -228,10 +228,13 @@ def export_sft(
 
 
 def _usable(record: Mapping[str, Any]) -> bool:
+    """A complete episode the policy itself ended: a failed model server's is no example."""
     return (
         bool(record.get("task"))
         and bool(record.get("complete", True))
         and bool(record.get("steps"))
+        and record.get("ended") not in ("agent_failure", "env_fault")
+        and not record.get("model_error")
     )
 
 

@@ -11,11 +11,12 @@ generates, whose output is the next messages (``observations``), a ``reward`` an
 ``template`` and ``seed`` (``split``, ``difficulty``, ``max_steps`` optional). `init`
 resets a tools-mode env and adds the episode's opening (persona, goal, how to finish) as a
 user message; its metadata carries the tools as chat-completions function tools, for the
-chat template. Each model text is one action: a Hermes-style ``<tool_call>{"name": ...,
-"arguments": {...}}</tool_call>`` (what Qwen-family chat templates make of a tool call;
-the first one counts), else the whole text as the Gym's own JSON action ``{"tool": ...,
-"arguments": ...}``. A result or the env's error comes back as a user message; the episode
-is done on ``submit`` or at the step limit, with the grade as the reward (0 before).
+chat template. Each model text makes its actions: every Hermes-style ``<tool_call>{"name":
+..., "arguments": {...}}</tool_call>`` in it (what Qwen-family chat templates make of tool
+calls), stepped in order, else the whole text as the Gym's own JSON action ``{"tool": ...,
+"arguments": ...}``. The results (or the env's errors) come back as one user message, each
+headed by its call when there were several; the episode is done on ``submit`` or at the
+step limit, with the grade as the reward (0 before), and calls after that are not run.
 
     import skyrl_gym
     import officegym.gym.skyrl_env  # registers "officegym"
@@ -37,7 +38,7 @@ from officegym.gym import chat
 from officegym.gym.registration import env_id
 from officegym.gym.rollout import make_env
 
-__all__ = ["ENV_ID", "OfficeSkyRLEnv", "parse_action", "register"]
+__all__ = ["ENV_ID", "OfficeSkyRLEnv", "parse_action", "parse_actions", "register"]
 
 ENV_ID = "officegym"
 TOOL_CALL = re.compile(r"<tool_call>\s*(.*?)\s*</tool_call>", re.DOTALL)
@@ -65,15 +66,22 @@ class OfficeSkyRLEnv(BaseTextEnv):
         return [*prompt, chat.opening_message(obs)], {"tools": tools, "task": info["task"]}
 
     def step(self, action: str) -> BaseTextEnvStepOutput:
-        """Step the call the text makes; the observation, or the grade when it ends."""
-        self.turns += 1
-        obs, reward, terminated, truncated, info = self._env.step(parse_action(action))
-        if terminated or truncated:
-            self.grade = info["grade"]
-            return BaseTextEnvStepOutput(
-                observations=[], reward=float(reward), done=True, metadata={"grade": self.grade}
-            )
-        message = {"role": "user", "content": chat.tool_result_text(obs)}
+        """Step the calls the text makes, in order; their results, or the grade when the
+        episode ends (calls after the end are not run)."""
+        actions, results = parse_actions(action), []
+        for i, each in enumerate(actions, 1):
+            self.turns += 1
+            obs, reward, terminated, truncated, info = self._env.step(each)
+            if terminated or truncated:
+                self.grade = info["grade"]
+                return BaseTextEnvStepOutput(
+                    observations=[], reward=float(reward), done=True, metadata={"grade": self.grade}
+                )
+            result = chat.tool_result_text(obs)
+            name = each.get("tool") if isinstance(each, dict) else None
+            head = f"Call {i} of {len(actions)} ({name or 'not a tool call'}):\n"
+            results.append(result if len(actions) == 1 else head + result)
+        message = {"role": "user", "content": "\n\n".join(results)}
         return BaseTextEnvStepOutput(observations=[message], reward=0.0, done=False, metadata={})
 
     def get_metrics(self) -> dict[str, Any]:
@@ -85,17 +93,26 @@ class OfficeSkyRLEnv(BaseTextEnv):
 
 
 def parse_action(text: str) -> str | dict[str, Any]:
-    """The action a model's text makes: its first ``<tool_call>`` as a Gym action, else the
-    text itself (the Gym reads it as JSON and answers a clear error if it is not one)."""
-    match = TOOL_CALL.search(text)
-    if match is None:
-        return text.strip()
+    """The first action a model's text makes (see `parse_actions`)."""
+    return parse_actions(text)[0]
+
+
+def parse_actions(text: str) -> list[str | dict[str, Any]]:
+    """The actions a model's text makes: each ``<tool_call>`` as a Gym action, in order,
+    else the text itself (the Gym reads it as JSON and answers a clear error if it is
+    not one)."""
+    calls = TOOL_CALL.findall(text)
+    return [_call(c) for c in calls] if calls else [text.strip()]
+
+
+def _call(body: str) -> str | dict[str, Any]:
+    """One ``<tool_call>`` body as a Gym action, or the body as is if it is not one."""
     try:
-        call = json.loads(match.group(1))
+        call = json.loads(body)
     except ValueError:
-        return match.group(1)
+        return body
     if not isinstance(call, dict):
-        return match.group(1)
+        return body
     arguments = call.get("arguments", {})
     if isinstance(arguments, str):  # some templates render arguments as JSON text
         with contextlib.suppress(ValueError):

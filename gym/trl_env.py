@@ -51,12 +51,14 @@ class OfficeToolEnv:
 
     def reset(self, **row: Any) -> str:
         """Start the episode a dataset row names (``template``, ``seed``, and optionally
-        ``split``, ``difficulty``); returns the task as the model should read it."""
+        ``split``, ``difficulty``); returns the task as the model should read it, after a
+        blank line: TRL appends it to the row's prompt ("...tools you have.You are @..."
+        ran together without one)."""
         options: dict[str, Any] = {"task": row["template"], "task_seed": int(row["seed"])}
         options |= {k: row[k] for k in ("split", "difficulty") if row.get(k) is not None}
         obs, _ = self._env.reset(options=options)
         self._reward, self._done = None, False
-        return chat.opening_message(obs)["content"]
+        return "\n\n" + chat.opening_message(obs)["content"]
 
     def get_reward(self) -> float:
         """The episode's grade (graded now if the model stopped without submitting)."""

@@ -2,10 +2,11 @@
 rollout``) as one self-contained HTML page, to see at a glance what an agent did and why
 it earned its reward.
 
-The page lists the episodes (template, seed, agent, reward, passed, steps, failure), and
-for each one: the goal and persona, every step (the action, what came back or the error;
-a browser step's URL and page text), the grade's checks with their details (got/want)
-and the collateral damage the grader found in the final state. Everything is escaped;
+The page lists the episodes (template, seed, agent, reward, passed, steps, how it ended),
+failures first, from any mix of record files, and for each one: the goal and persona,
+what an LLM agent's model wrote, every step (the action, what came back or the error; a
+browser step's URL and page text), the grade's checks with their details (got/want) and
+the collateral damage the grader found in the final state. Everything is escaped;
 long texts are clipped. `render_page(records)` returns the HTML; `officegym view` writes
 it to a file.
 """
@@ -19,7 +20,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-__all__ = ["render_page", "write_page"]
+__all__ = ["failure", "model_texts", "render_page", "write_page"]
 
 CLIP = 2000  # characters of an observation shown per step
 
@@ -33,6 +34,7 @@ def _environment() -> Environment:
     )
     env.filters["clip"] = _clip
     env.filters["action"] = _action_text
+    env.globals.update(failure=failure, model_texts=model_texts)
     return env
 
 
@@ -57,15 +59,43 @@ def _action_text(action: Any) -> str:
 
 
 def render_page(records: Iterable[Mapping[str, Any]], *, title: str = "officegym run") -> str:
-    """The HTML page of `records`, in episode order (``index`` when present)."""
-    episodes = sorted(records, key=lambda r: (r.get("index", 0), (r.get("task") or {}).get("id")))
+    """The HTML page of `records`: failed episodes first, then in episode order."""
+    episodes = sorted(records, key=_order)
     summary = {
         "episodes": len(episodes),
         "mean": sum(float(r.get("reward") or 0) for r in episodes) / max(len(episodes), 1),
         "passed": sum(1 for r in episodes if (r.get("grade") or {}).get("passed")),
+        "failed": sum(1 for r in episodes if failure(r)),
     }
     template = _environment().get_template("viewer.html")
     return template.render(title=title, episodes=episodes, summary=summary)
+
+
+def failure(record: Mapping[str, Any]) -> str:
+    """Why an episode failed other than by its policy's choices ("" if it did not): its
+    agent's model failed, the env faulted, the agent gave up, or it was cut short."""
+    ended = record.get("ended")
+    if ended in ("agent_failure", "env_fault"):
+        return f"{ended}: {record.get('cause') or record.get('model_error') or ''}".rstrip(": ")
+    if record.get("model_error"):
+        return f"agent_failure: {record['model_error']}"
+    if record.get("failure"):
+        return str(record["failure"])
+    return "interrupted" if record.get("complete") is False or ended == "interrupted" else ""
+
+
+def model_texts(record: Mapping[str, Any]) -> list[str]:
+    """What an LLM agent's model wrote besides its tool calls, in order."""
+    said = (m.get("content") for m in record.get("conversation") or () if isinstance(m, Mapping))
+    return [str(text) for text in said if text and isinstance(text, str | list)]
+
+
+def _order(record: Mapping[str, Any]) -> tuple[bool, int, str]:
+    """Failures first, then by episode index and template (records of several files may
+    lack either)."""
+    index = record.get("index")
+    task = record.get("task") or {}
+    return (not failure(record), index if isinstance(index, int) else -1, str(task.get("id")))
 
 
 def write_page(records: Iterable[Mapping[str, Any]], out: str | Path, *, title: str) -> Path:

@@ -31,10 +31,12 @@ from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, Streamable
 from mcp.server.transport_security import TransportSecuritySettings
 from sqlalchemy.pool import StaticPool
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Mount, Route
 
 from officegym.hosts import host_names
 from officegym.mcp_wrappers.server import build_server, engine_lock
+from officegym.serve_body import BodyGate, BodyLimits
 from officegym.tools import tools_for
 from officegym.web import grading_exposed, persona_policy
 from officegym.world import World
@@ -109,6 +111,7 @@ def build_asgi_app(
     expose_grading: bool | None = None,
     stateless: bool = False,
     session_idle_timeout: float = SESSION_IDLE_TIMEOUT,
+    body_limits: BodyLimits | None = None,
 ) -> Starlette:
     """The web UI at ``/`` and MCP servers at `mcp_paths`, under `flask_app`'s persona policy.
 
@@ -117,7 +120,11 @@ def build_asgi_app(
     `stateless` MCP keeps no session between requests, so any of several worker
     processes can answer any request (``officegym serve --workers N``); otherwise a
     session no request touched for `session_idle_timeout` seconds is released (a client
-    that vanished without a DELETE holds no memory or task for ever)."""
+    that vanished without a DELETE holds no memory or task for ever).
+
+    Every request's body is read whole, within `body_limits` (`officegym.serve_body`),
+    before any door sees it: a slow or huge body never holds a thread or the world's
+    write lock."""
     routes: list[BaseRoute] = []
     managers: list[StreamableHTTPSessionManager] = []
     policy = persona_policy(flask_app)
@@ -135,7 +142,8 @@ def build_asgi_app(
     if isinstance(world.engine.pool, StaticPool):
         wsgi = _serialized(wsgi, engine_lock(world.engine))
     routes.append(Mount("/", app=WSGIMiddleware(wsgi)))  # type: ignore[arg-type]
-    return Starlette(routes=routes, lifespan=_lifespan(managers))
+    gate = Middleware(BodyGate, limits=body_limits or BodyLimits())
+    return Starlette(routes=routes, middleware=[gate], lifespan=_lifespan(managers))
 
 
 def _lifespan(managers: Sequence[StreamableHTTPSessionManager]) -> Any:
@@ -156,6 +164,9 @@ def _lifespan(managers: Sequence[StreamableHTTPSessionManager]) -> Any:
 # fail with a broken pipe when the server has closed it. Production front ends keep
 # 60-120 s; load balancers expect the server to outlast their own 60 s.
 KEEP_ALIVE_SECONDS = 90
+# Connections and requests one process holds at once; beyond, uvicorn answers 503 at once
+# rather than queueing without end (slow bodies are bounded further by the body gate).
+MAX_CONCURRENCY = 1000
 
 
 def server_config(app: Any, host: str, port: int, *, access_log: bool = False) -> uvicorn.Config:
@@ -169,6 +180,7 @@ def server_config(app: Any, host: str, port: int, *, access_log: bool = False) -
         access_log=access_log,
         lifespan="on",
         timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        limit_concurrency=MAX_CONCURRENCY,
     )
 
 

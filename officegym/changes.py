@@ -2,8 +2,10 @@
 
 On SQLite a trigger per table records the id of every inserted, updated or
 deleted row in `og_change`, so a diff reads only the touched rows instead of the
-whole database. Without the log (e.g. PostgreSQL) the diff compares every table
-row by row; both give the same answer (a test holds them to it).
+whole database, and appends every write to `og_write` in the order it was made, so a
+grader knows what was written before what (`write_order`: a confirmation counts only
+when sent after the work it claims). Without the log (e.g. PostgreSQL) the diff
+compares every table row by row; both give the same answer (a test holds them to it).
 
 Columns created with ``info={"ephemeral": True}`` (read markers and the like)
 are never counted as changes: reading a channel is not damage.
@@ -31,15 +33,18 @@ from officegym.db import all_tables
 __all__ = [
     "CHANGE_TABLE",
     "TEXT_TABLE",
+    "WRITE_TABLE",
     "RowChange",
     "diff",
     "earlier_texts",
     "full_diff",
     "install_change_log",
+    "write_order",
 ]
 
 CHANGE_TABLE = "og_change"
 TEXT_TABLE = "og_text"
+WRITE_TABLE = "og_write"  # every write, in order: (seq, tbl, row_id)
 
 
 @dataclass(frozen=True)
@@ -73,7 +78,7 @@ class RowChange:
 @functools.cache
 def _tracked_tables() -> list[Table]:
     """Every app's tables but the change log itself (sorted once)."""
-    return [t for t in all_tables() if t.name != CHANGE_TABLE]
+    return [t for t in all_tables() if t.name not in (CHANGE_TABLE, WRITE_TABLE, TEXT_TABLE)]
 
 
 @functools.cache
@@ -92,8 +97,8 @@ def _text_columns(table: Table) -> tuple[str, ...]:
 
 
 def install_change_log(engine: Engine) -> None:
-    """Create `og_change` and `og_text`, and one trigger per table and operation (SQLite
-    only)."""
+    """Create `og_change`, `og_write` and `og_text`, and one trigger per table and
+    operation (SQLite only)."""
     with engine.begin() as conn:
         conn.execute(
             text(
@@ -110,6 +115,12 @@ def install_change_log(engine: Engine) -> None:
                 "row_id INTEGER NOT NULL, PRIMARY KEY (tbl, row_id)) WITHOUT ROWID"
             )
         )
+        conn.execute(
+            text(
+                f"CREATE TABLE IF NOT EXISTS {WRITE_TABLE} (seq INTEGER PRIMARY KEY, "
+                "tbl TEXT NOT NULL, row_id INTEGER NOT NULL)"
+            )
+        )
         for table in _tracked_tables():
             for op, ref in (("INSERT", "NEW"), ("UPDATE", "NEW"), ("DELETE", "OLD")):
                 conn.execute(
@@ -117,6 +128,7 @@ def install_change_log(engine: Engine) -> None:
                         f"CREATE TRIGGER IF NOT EXISTS og_{op.lower()}_{table.name} "
                         f"AFTER {op} ON {table.name} BEGIN "
                         f"INSERT OR IGNORE INTO {CHANGE_TABLE} VALUES ('{table.name}', {ref}.id); "
+                        f"INSERT INTO {WRITE_TABLE}(tbl,row_id) VALUES ('{table.name}', {ref}.id); "
                         "END"
                     )
                 )
@@ -185,6 +197,22 @@ def diff(initial: Connection, final: Connection) -> list[RowChange]:
         after = _rows(final, table, ids)
         changes.extend(_compare(table, sorted(set(before) | set(after)), before, after))
     return changes
+
+
+_ORDER = text(f"SELECT tbl, row_id, min(seq), max(seq) FROM {WRITE_TABLE} GROUP BY tbl, row_id")
+
+
+def write_order(conn: Connection) -> dict[tuple[str, int], tuple[int, int]] | None:
+    """(table, row id) -> (first, last) position among the writes made to the state
+    `conn` holds since it was seeded or reset; None where the order is not logged (a
+    world without `install_change_log`, PostgreSQL)."""
+    if conn.dialect.name != "sqlite":
+        return None
+    try:
+        found = conn.execute(_ORDER).all()
+    except OperationalError:
+        return None
+    return {(t, r): (first, last) for t, r, first, last in found}
 
 
 def full_diff(initial: Connection, final: Connection) -> list[RowChange]:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import importlib.util
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -149,22 +150,36 @@ def _play(
 
 
 def _report(records: list[dict[str, Any]], out: Path, parquet: Path | None) -> None:
+    """The rewards of the episodes the policy played to their end; episodes that failed
+    for another reason (the env, the agent's model) are counted apart, their causes
+    summed up in a line, and make the command exit 1 once the report is printed."""
     from officegym.cli import _rewards_table
     from officegym.gym.rollout import EpisodeResult, summarize
+    from officegym.gym.viewer import failure
 
+    broken = [r for r in records if r.get("ended") in ("agent_failure", "env_fault")]
+    played = [r for r in records if r not in broken]
     results = [
         EpisodeResult(
             (r.get("task") or {}).get("id", "(failed)"), (r.get("task") or {}).get("seed", -1),
             float(r["reward"]), bool(r["passed"]), int(r["n_steps"]),
         )
-        for r in sorted(records, key=lambda r: r["index"])
+        for r in sorted(played, key=lambda r: r["index"])
     ]  # fmt: skip
     console = Console()
-    console.print(_rewards_table(f"rollout of {len(records)} episode(s)", results))
-    failed = sum(1 for r in records if r.get("failure"))
+    console.print(_rewards_table(f"rollout of {len(played)} episode(s)", results))
     _, total = summarize(results)
     console.print(f"mean reward {total.mean_reward:.3f} over {total.episodes} episode(s)")
-    if failed:
-        console.print(f"{failed} episode(s) ended by a failure (see 'failure' in the records)")
+    if broken:
+        causes = Counter(failure(r).split("\n")[0][:160] for r in broken)
+        listed = "; ".join(f"{n} x {cause}" for cause, n in causes.most_common(5))
+        console.print(
+            f"{len(broken)} episode(s) failed, not by the policy, and are left out of the "
+            f"rewards: {listed}",
+            soft_wrap=True,
+            highlight=False,
+        )
     files = str(out) + (f" and {parquet}" if parquet else "")
     console.print(f"trajectories: {files}", soft_wrap=True, highlight=False)
+    if broken:
+        raise SystemExit(1)

@@ -95,7 +95,8 @@ def _run(
     with Progress(*columns, TimeRemainingColumn(), console=console, transient=True) as bar:
         job = bar.add_task(f"{agent_name} on {env_name}", total=episodes)
         for i in range(episodes):
-            results.append(run_episode(env, agent, seed=seed if i == 0 else None))
+            first = seed if i == 0 else None
+            results.append(run_episode(env, agent, seed=first, agent_name=agent_name))
             bar.advance(job)
             if getattr(agent, "model_error", None):
                 env.close()

@@ -23,6 +23,7 @@ from rich.table import Table
 from officegym.cli_attack import check_attack, validate_attacks
 from officegym.cli_tables import print_table
 from officegym.errors import OfficeGymError
+from officegym.template_index import TASKS_PACKAGE
 
 if TYPE_CHECKING:  # imported when the command runs: every other command stays quick
     from officegym.tasks.base import Template
@@ -37,7 +38,12 @@ _COUNTS = ("built", "killed", "equivalent", "declared", "survived")
 @click.argument("template_ids", nargs=-1)
 @click.option("--seeds", default=20, show_default=True, type=click.IntRange(min=1))
 @click.option("--first-seed", default=0, show_default=True, help="First task seed to check.")
-@click.option("--scenario", default="default", show_default=True, help="Scenario of the world.")
+@click.option(
+    "--scenario",
+    default="default",
+    show_default=True,
+    help="Scenario of the world, or 'all': every scenario officegym ships and plugins add.",
+)
 @click.option(
     "--world-seed", default=0, show_default=True, type=click.IntRange(min=0), help="World seed."
 )
@@ -81,6 +87,7 @@ def validate(
     mutant of the reference fails unless it changes nothing or the template declares it.
     Templates with difficulty knobs are checked at each level (``<id>@<level>``); a
     progress bar on stderr shows the templates done."""
+    from officegym.seed_data.scenario import scenario_names
     from officegym.tasks import load_templates
 
     known = load_templates()
@@ -88,27 +95,74 @@ def validate(
     if unknown:
         raise click.BadParameter(f"unknown template(s): {', '.join(unknown)}")
     span = range(first_seed, first_seed + seeds)
+    scenarios = scenario_names() if scenario == "all" else [scenario]
+    units = [
+        (tid, lv) for tid in template_ids or sorted(known) for lv in _levels(known[tid], difficulty)
+    ]
+    ok, worlds = True, []
+    for name in scenarios:
+        held, report = _validate_on(name, world_seed, units, span, mutants, jobs, as_json, attack)
+        ok, worlds = ok and held, [*worlds, report]
+    if as_json:  # one document: the world's report, or {"worlds": [...]} for several
+        click.echo(json.dumps(worlds[0] if len(worlds) == 1 else {"worlds": worlds}, indent=2))
+    ok &= _fingerprints_hold(units)
+    if not ok:
+        raise SystemExit(1)
+
+
+def _validate_on(
+    scenario: str,
+    world_seed: int,
+    units: list[Unit],
+    span: range,
+    mutants: bool,
+    jobs: int,
+    as_json: bool,
+    attack: str,
+) -> tuple[bool, dict]:
+    """Check `units` on one world and print its report (unless as JSON); whether all
+    hold, and the report as JSON data."""
     try:
         from officegym.seed_data.scenario import load_scenario
 
         load_scenario(scenario)
     except OfficeGymError as exc:
         raise click.BadParameter(str(exc), param_hint="--scenario") from None
-    units = [
-        (tid, lv) for tid in template_ids or sorted(known) for lv in _levels(known[tid], difficulty)
-    ]
     world = (scenario, world_seed)
     reports = _check_all(units, span, world, mutants, jobs)
-    if as_json:
-        world = {"scenario": scenario, "world_seed": world_seed}
-        click.echo(json.dumps({**world, **_as_json(reports, span)}, indent=2))
-    else:
+    if not as_json:
         _print(Console(), reports, span, f"{scenario} world seed {world_seed}")
     attacks_ok = True
     if check_attack(attack) != "none":
         attacks_ok = validate_attacks(Console(), units, span, world, attack)
-    if any(not r.ok for r in reports) or not attacks_ok:
-        raise SystemExit(1)
+    where = {"scenario": scenario, "world_seed": world_seed}
+    return all(r.ok for r in reports) and attacks_ok, {**where, **_as_json(reports, span)}
+
+
+def _fingerprints_hold(units: list[Unit]) -> bool:
+    """In a source checkout, the checked shipped templates still build what their stored
+    fingerprints say (the suite holds every template to them); stale ones are named on
+    stderr with the command that writes them again. Plugins' templates have no prints."""
+    from officegym.tasks import load_templates
+    from officegym.tasks.fingerprints import WRITE_AGAIN, stale_fingerprints
+
+    templates = load_templates()
+    shipped = [
+        (t, lv) for t, lv in units if templates[t].build.__module__.startswith(f"{TASKS_PACKAGE}.")
+    ]
+    keys = sorted({f"{tid}@{lv or templates[tid].difficulty}" for tid, lv in shipped})
+    stale = stale_fingerprints(keys)
+    if stale:
+        console = Console(stderr=True)
+        for key, why in stale.items():
+            console.print(f"[red]fingerprint {why}:[/] {key}", highlight=False)
+        console.print(
+            f"If the instances changed on purpose, write the prints again ({WRITE_AGAIN}) "
+            "and say in your note which templates changed and why.",
+            highlight=False,
+            soft_wrap=True,
+        )
+    return not stale
 
 
 Unit = tuple[str, str | None]  # a template id and the level to check it at

@@ -62,7 +62,7 @@ def serve_database(config: ServeConfig, *, fresh: bool, port: int, workers: int)
     """Prepare the database, then serve it with `workers` processes until interrupted."""
     import uvicorn
 
-    from officegym.mcp_wrappers.asgi import KEEP_ALIVE_SECONDS
+    from officegym.mcp_wrappers.asgi import KEEP_ALIVE_SECONDS, MAX_CONCURRENCY
 
     prepare(config, fresh)
     if not config.secret_key:
@@ -80,6 +80,7 @@ def serve_database(config: ServeConfig, *, fresh: bool, port: int, workers: int)
         # busy with many requests on a loaded machine is slow, not hung (5 s by default).
         timeout_worker_healthcheck=HEALTHCHECK_SECONDS,
         timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        limit_concurrency=MAX_CONCURRENCY,
     )
 
 

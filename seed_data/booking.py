@@ -35,7 +35,7 @@ from officegym.seed_data import booking_text as T
 from officegym.seed_data import booking_trips
 from officegym.seed_data.booking_text import REVIEW_DETAILS, REVIEW_WORDS
 from officegym.seed_data.context import SeedContext
-from officegym.seed_data.phrases import expand
+from officegym.seed_data.phrases import capital, expand
 from officegym.seed_data.scenario import Scenario
 
 ORDER = 40
@@ -212,12 +212,16 @@ def _reviews(listing: dict, sc: Scenario, rng: random.Random, fake: Faker,
     from `words`, so the catalog's own stream is as before)."""
     ratio = sc.booking.reviews_per_listing
     k = min(listing["review_count"], int(ratio) + (rng.random() < ratio - int(ratio)))
+    has = [T.AMENITY_PHRASES.get(a, a) for b, a in enumerate(AMENITIES)
+           if listing["amenities"] >> b & 1] or ["the location"]  # fmt: skip
     out = []
     for _ in range(k):
         stars = 5 if rng.random() < listing["rating"] - 4 else rng.choice((3, 4, 4))
-        text = rng.choice(P.REVIEW_GOOD if stars >= 4 else P.REVIEW_MIXED)
-        detail = words.choice(REVIEW_DETAILS["good" if stars >= 4 else "mixed"])
-        text += " " + expand(detail, words, {**REVIEW_WORDS, **facts})
+        rng.choice(P.REVIEW_GOOD if stars >= 4 else P.REVIEW_MIXED)  # drawn as it was
+        how = "good" if stars >= 4 else "mixed"
+        rules = {**REVIEW_WORDS, **facts, "has": has}
+        text = capital(expand(words.choice(T.REVIEW_OPENINGS[how]), words, rules))
+        text += " " + expand(words.choice(REVIEW_DETAILS[how]), words, rules)
         when = sc.date.date() - dt.timedelta(days=rng.randint(5, 700))
         out.append({"listing_id": listing["id"], "author": f"{fake.first_name()}",
                     "stars": stars, "text": text, "written_on": when})  # fmt: skip

@@ -43,7 +43,41 @@ REVIEW_DETAILS = {
         "The {kind} needs a deep clean, though {host} offered a discount.",
     ),
 }
+# A review's first line, by how the stay went: what kind of stay it was and how it felt
+# (the listing's {kind}, {hood}, {city} and {host}, and {has}, one of its amenities).
+REVIEW_OPENINGS = {
+    "good": (
+        "{praise} {stay} {context}.",
+        "{host}'s {kind} was {fine} for {purpose}.",
+        "We spent {nights} in {hood} for {purpose} and it was {fine}.",
+        "{praise} {kind}, and {has} made {purpose} easy.",
+        "Everything about this {kind} in {hood} was {fine}.",
+    ),
+    "mixed": (
+        "{ok} {stay} {context}, with a few {issues}.",
+        "The {kind} was {okay} for {purpose}, but {snag}.",
+        "{nights} in {hood}: {okay} overall, though {snag}.",
+    ),
+}
 REVIEW_WORDS = {
+    "praise": ["Lovely", "Terrific", "Wonderful", "Really comfortable", "Spotless", "Excellent",
+               "Perfect", "Very pleasant", "Cosy", "Fantastic", "Bright, quiet"],
+    "stay": ["stay", "few nights", "week", "weekend", "base", "little place"],
+    "context": ["for a work trip to {city}", "in {hood}", "at {host}'s {kind}",
+                "for visiting relatives", "for a conference in {city}", "with colleagues",
+                "close to everything in {hood}", "on our first visit to {city}"],
+    "fine": ["just right", "spotless", "a real find", "better than expected", "ideal",
+             "comfortable from start to finish", "exactly as described"],
+    "purpose": ["a work trip", "a client visit", "a long weekend", "a conference",
+                "a team offsite", "visiting family", "a short city break"],
+    "nights": ["Two nights", "Three nights", "A week", "Four nights", "Five nights"],
+    "ok": ["Decent", "Okay", "Reasonable", "Acceptable", "Fair"],
+    "okay": ["fine", "adequate", "good enough", "all right"],
+    "issues": ["rough edges", "small problems", "things to fix", "noisy nights"],
+    "snag": ["the street was loud at night", "the check-in instructions were confusing",
+             "it was smaller than it looks", "the shower pressure was weak",
+             "the heating took a while", "the beds were on the soft side"],
+
     "nearby": ["cafes and a grocery store", "the metro", "good restaurants", "a park"],
     "extra": ["coffee and snacks waiting", "a printed guide to the area",
               "extra towels ready", "a late checkout for us"],

@@ -32,7 +32,7 @@ from officegym.seed_data import crm_chat, crm_notes
 from officegym.seed_data import crm_text as T
 from officegym.seed_data.context import SeedContext
 from officegym.seed_data.crm_facts import close_date, domain
-from officegym.seed_data.work_hours import within
+from officegym.seed_data.work_hours import is_working, pick, within
 
 ORDER = 20
 DAY = dt.timedelta(days=1)
@@ -174,11 +174,12 @@ class Seeder:
                 "type": self.rng.choices(kinds, weights=[45, 40, 10, 5])[0],
                 "website": f"www.{domain(name)}",
                 "phone": self.phone(),
-                "billing_city": self.fake.city(),
+                "billing_city": self.fake.city(),  # drawn, then replaced: names stay
                 "billing_country": self.rng.choice(T.COUNTRIES),
                 "employees": employees,
                 "annual_revenue": employees * self.rng.randint(80, 300) * 1000,
             }
+            values["billing_city"] = self.words.choice(T.CITIES[values["billing_country"]])
             values["description"] = crm_notes.account(
                 self.words, values, self.ctx.scenario.date.year
             )
@@ -232,7 +233,7 @@ class Seeder:
             "amount": self.rng.choice([5, 8, 12, 20, 35, 50, 75, 120, 200, 350]) * 1000
             + self.rng.randint(0, 19) * 500,
             "close_date": close_date(target, created, today, self.rng.randint(-20, 150)),
-            "next_step": self.rng.choice(T.NEXT_STEPS),
+            "next_step": self.next_step(closed),
             "type": "Existing Business" if account.type == "Customer" else "New Business",
             "lead_source": self.rng.choice(LEAD_SOURCES),
         }
@@ -242,6 +243,12 @@ class Seeder:
         self.advance(opp, owner, target, created)
         self.made.opportunities.append(opp)
         return opp
+
+    def next_step(self, closed: bool) -> str:
+        """A next step for an open deal; none for a closed one (drawn all the same, so the
+        records after it stay as they were)."""
+        step = self.rng.choice(T.NEXT_STEPS)
+        return "" if closed else step
 
     def advance(self, opp: Opportunity, owner: Person, target: str, start: dt.datetime) -> None:
         """Walk the opportunity through the stages up to `target`, at increasing times."""
@@ -323,7 +330,8 @@ class Seeder:
             account = self.rng.choice(customers)
             contact = self.rng.choice(self.made.contacts.get(account.id) or [None])
             owner = self.owner(self.crew.support)
-            subject = self.rng.choice(T.CASE_SUBJECTS).format(feature=self.rng.choice(T.FEATURES))
+            template, feature = self.rng.choice(T.CASE_SUBJECTS), self.rng.choice(T.FEATURES)
+            subject = template.format(feature=feature)
             values = {
                 "subject": subject,
                 "account_id": account.id,
@@ -333,7 +341,7 @@ class Seeder:
                 )[0],
                 "origin": self.rng.choice(["Email", "Phone", "Web", "Chat"]),
             }
-            values["description"] = crm_notes.case(self.words, values, contact)
+            values["description"] = crm_notes.case(self.words, values, contact, feature)
             target = self.rng.choices(statuses, weights=[20, 30, 10, 40])[0]
             created = self.at(self.ago(1, 60) if target != "Closed" else self.ago(20, 300))
             case = crm.create_record(self.s, owner, "case", values)
@@ -373,13 +381,20 @@ class Seeder:
             self.activity(record_type, record, kind)
 
     def activity(self, record_type: str, record: Any, kind: str) -> None:
-        when = min(self.between(record.created_at, record.created_at + 120 * DAY), self.end)
+        """An activity on `record` between its creation and its close (or now)."""
+        closed = getattr(record, "closed_at", None)  # the clock ticks past it: a minute before
+        end = min(self.end, closed - dt.timedelta(minutes=1) if closed else self.end)
+        when = self.between(record.created_at, min(record.created_at + 120 * DAY, end))
         due, status = None, None
         if kind == "task":
             due = when.date() + self.rng.randint(1, 21) * DAY
-            status = "Open" if due >= self.ctx.scenario.date.date() - 7 * DAY else "Completed"
+            recent = due >= self.ctx.scenario.date.date() - 7 * DAY
+            status = "Open" if recent and end == self.end else "Completed"
         owner = self.s.get_one(Person, record.owner_id)
-        self.at(within(when, owner.timezone, record.created_at, self.end))
+        when = within(when, owner.timezone, record.created_at, end)
+        if not is_working(when, owner.timezone):  # a short life: any working time in it
+            when = pick(self.words, record.created_at, end, owner.timezone) or when
+        self.at(when)
         subject = crm_notes.activity_subject(self.rng, record_type, kind)
         crm.log_activity(
             self.s,

@@ -57,12 +57,24 @@ def opportunity(rng: random.Random, values: dict[str, Any], acct: Account,
     return T.prose(rng.choice(T.OPPORTUNITY_LINES), rng, facts)
 
 
-def case(rng: random.Random, values: dict[str, Any], contact: Contact | None) -> str:
-    """A case's description: who reported what, through which channel, what was tried."""
+def case_facts(subject: str, feature: str) -> dict[str, Any]:
+    """The words a case's texts use about its problem: the symptoms of its subject."""
+    for template, facts in T.CASE_FACTS.items():
+        if template.format(feature=feature) == subject:
+            return {**facts, "feature": feature}
+    return {"feature": feature}
+
+
+def case(rng: random.Random, values: dict[str, Any], contact: Contact | None,
+         feature: str) -> str:  # fmt: skip
+    """A case's description: who reported what (the problem its subject names), through
+    which channel, how bad it is (as its priority says), what was tried."""
     facts = {
         "who": _who(contact, "The customer"),
         "origin": values["origin"].lower(),
         "priority": values["priority"].lower(),
+        "impact": T.IMPACT[values["priority"]],
+        **case_facts(values["subject"], feature),
     }
     return T.prose(rng.choice(T.CASE_LINES), rng, facts)
 
@@ -116,4 +128,6 @@ def _record_facts(s: Session, record_type: str, record: Any) -> dict[str, str]:
         }
     elif isinstance(record, Case):
         facts["record"] = f"case {record.number} ({record.subject})"
+        feature = next((f for f in T.FEATURES if f in record.subject), "")
+        facts |= case_facts(record.subject, feature)
     return facts

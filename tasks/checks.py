@@ -110,25 +110,41 @@ class GradeContext:
     changes: tuple[RowChange, ...]
     answer: str | None
     goal: str = ""  # the task's instructions: messages must not merely post them back
+    words: str = ""  # the task's own text (its reference's messages): words a reader knows
+    # (table, id) -> (first, last) position among the episode's writes (None: not logged)
+    order: Mapping[tuple[str, int], tuple[int, int]] | None = None
+    # with `order`: new rows count only when first written after this position (a claim
+    # judged on what was sent after the work it claims: `officegym.tasks.claims`)
+    sent_after: int | None = None
 
     def inserted_ids(self, table: str) -> set[int]:
         return {c.row_id for c in self.changes if c.table == table and c.kind == "insert"}
 
     def new_rows(self, table: str, where: Mapping[str, Any]) -> list[dict]:
         """Rows of `table` inserted during the episode whose columns equal `where`
-        (read from the changes, which hold their final values: no query)."""
+        (read from the changes, which hold their final values: no query); with
+        `sent_after`, only those first written after it."""
+        where = alike(table, where)
         return [
             c.after
             for c in self.changes
             if c.table == table
             and c.kind == "insert"
             and c.after is not None
+            and self._later(table, c.row_id)
             and all(_equal(c.after[k], v) for k, v in where.items())
         ]
+
+    def _later(self, table: str, row_id: int) -> bool:
+        if self.sent_after is None or self.order is None:
+            return True
+        written = self.order.get((table, row_id))
+        return written is not None and written[0] > self.sent_after
 
     def rows(self, table: str, where: Mapping[str, Any], *, initial: bool = False) -> list[dict]:
         """Rows of `table` in the final (or initial) state whose columns equal `where`
         (`Same` and `Within` values compared after the query)."""
+        where = alike(table, where)
         exact = {k: v for k, v in where.items() if not isinstance(v, MATCHERS)}
         keys = tuple(sorted((k, exact[k] is None) for k in exact))
         params = {k: v for k, v in exact.items() if v is not None}
@@ -136,6 +152,21 @@ class GradeContext:
         rows = [dict(r._mapping) for r in conn.execute(_matching(table, keys), params)]
         later = {k: v for k, v in where.items() if isinstance(v, MATCHERS)}
         return [r for r in rows if all(v.matches(r[k]) for k, v in later.items())]
+
+
+def alike(table: str, where: Mapping[str, Any]) -> Mapping[str, Any]:
+    """`where` with the text of columns the product compares whatever their case and
+    spacing (a model column marked ``info={"alike": why}``: a spreadsheet cell's text)
+    matched as `Same`."""
+    loose = _alike_columns(table)
+    if not loose or not any(k in loose and isinstance(v, str) for k, v in where.items()):
+        return where
+    return {k: Same(v) if k in loose and isinstance(v, str) else v for k, v in where.items()}
+
+
+@functools.cache
+def _alike_columns(table: str) -> frozenset[str]:
+    return frozenset(c.name for c in _table(table).columns if c.info.get("alike"))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -229,7 +260,7 @@ class RowExists(Check):
     def evaluate(self, g: GradeContext) -> tuple[bool, str]:
         where = resolve(self.where, g)
         rows = g.new_rows(self.table, where) if self.new else g.rows(self.table, where)
-        hits = [r for r in rows if self._fits(r, g.goal)]
+        hits = [r for r in rows if self._fits(r, g.goal, g.words)]
         ok = len(hits) == self.count if self.count is not None else bool(hits)
         want = f"exactly {self.count}" if self.count is not None else "at least 1"
         return ok, f"{len(hits)} matching {self.table} row(s), want {want}"
@@ -241,9 +272,9 @@ class RowExists(Check):
         where = free_where(self.where, initial)
         return (Free(self.table, tuple(judged), f"judged by {self.name!r}", where),)
 
-    def _fits(self, row: Mapping[str, Any], goal: str) -> bool:
+    def _fits(self, row: Mapping[str, Any], goal: str, words: str = "") -> bool:
         return all(_contains_all(row[k], v) for k, v in self.contains.items()) and all(
-            says.judge(str(row[k] or ""), goal)[0] for k, says in self.says.items()
+            says.judge(str(row[k] or ""), goal, words)[0] for k, says in self.says.items()
         )
 
 
@@ -277,7 +308,7 @@ class FieldEquals(Check):
             return False, f"{self.table} {self.row_id} no longer exists"
         got = rows[0][self.field]
         if self.says is not None:
-            ok = self.says.judge(str(got or ""), g.goal)[0]
+            ok = self.says.judge(str(got or ""), g.goal, g.words)[0]
         elif self.contains:
             ok = _contains_all(got, self.contains)
         else:
@@ -300,7 +331,7 @@ class AnswerIs(Check):
     fact: Fact
 
     def evaluate(self, g: GradeContext) -> tuple[bool, str]:
-        ok, detail = judge_answer(self.fact, g.answer)
+        ok, detail = judge_answer(self.fact, g.answer, goal=g.goal, words=g.words)
         return ok, f"answer {detail}"
 
 

@@ -6,7 +6,8 @@ of the task's world (as the persona, with the simulated colleague of an ask task
 the rows it changed. The grader then asks that every row the reference changes ends as
 the reference leaves it (`officegym.tasks.matching`), except what is free
 (`officegym.tasks.freedom`). Rows the simulated colleague writes are its own, not
-expected of the agent.
+expected of the agent; in a row the agent's calls also wrote, only the fields the
+colleague changed are (free, for that row), so the rest of the row stays graded.
 """
 
 from __future__ import annotations
@@ -17,14 +18,14 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sqlalchemy import text
+from sqlalchemy import Connection, select, text
 from sqlalchemy.orm import Session
 
 from officegym.changes import CHANGE_TABLE, RowChange, diff
-from officegym.db import all_tables
+from officegym.db import Base, all_tables
 from officegym.runner import CallOutcome, ToolRunner
 from officegym.tasks.base import Task
-from officegym.tasks.freedom import Freedoms, table_free
+from officegym.tasks.freedom import Free, Freedoms, table_free
 from officegym.tasks.responders import colleague_for
 from officegym.tools import ToolCall, load_tools
 from officegym.world import Checkpoint, World, world_image
@@ -57,12 +58,34 @@ class Expected:
 
 class Recorder:
     """Which rows each call touched, read from the world's change log after the call
-    (and emptied there, so the next call starts afresh)."""
+    (and emptied there, so the next call starts afresh), and what the simulated
+    colleague changed: per row, the fields (None: a row of its own)."""
 
     def __init__(self) -> None:
         self.by_call: dict[int, set[Key]] = {}
-        self.colleague: set[Key] = set()
+        self.colleague: dict[Key, frozenset[str] | None] = {}
         self.seen: set[Key] = set()
+        self.last: dict[Key, dict | None] = {}  # rows as the agent's calls left them
+
+    def note(self, s: Session, keys: set[Key]) -> None:
+        """Remember `keys` as the agent's call left them (to tell the colleague's fields)."""
+        self.last.update(_read(s, keys))
+
+    def colleague_wrote(self, s: Session, initial: Connection) -> None:
+        """Take the rows the colleague touched, and note the fields it changed."""
+        keys = self.take(s)
+        now = _read(s, keys)
+        before = _read(initial, {k for k in keys if k not in self.last})
+        for key in keys:
+            old = self.last[key] if key in self.last else before.get(key)
+            new = now.get(key)
+            fields = None
+            if old is not None and new is not None:
+                fields = frozenset(f for f in new if new[f] != old.get(f))
+            had = self.colleague.get(key, frozenset())
+            self.colleague[key] = None if fields is None or had is None else had | fields
+            if key in self.last:
+                self.last[key] = new
 
     def take(self, s: Session) -> set[Key]:
         keys = {(t, i) for t, i in s.execute(_TOUCHED).all()}
@@ -76,6 +99,21 @@ class Recorder:
         if self.seen:
             s.execute(_REMEMBER, [{"t": t, "i": i} for t, i in sorted(self.seen)])
             s.commit()
+
+
+def _read(conn: Session | Connection, keys: Iterable[Key]) -> dict[Key, dict | None]:
+    """The rows `keys` name as `conn` holds them (None: not there)."""
+    out: dict[Key, dict | None] = {}
+    by_table: dict[str, list[int]] = {}
+    for t, i in keys:
+        by_table.setdefault(t, []).append(i)
+    for name, ids in by_table.items():
+        table = Base.metadata.tables[name]
+        found = {
+            r.id: dict(r._mapping) for r in conn.execute(select(table).where(table.c.id.in_(ids)))
+        }
+        out.update(((name, i), found.get(i)) for i in ids)
+    return out
 
 
 _TOUCHED = text(f"SELECT tbl, row_id FROM {CHANGE_TABLE}")
@@ -110,8 +148,9 @@ def run_calls(
     colleague = colleague_for(task, runner.session)  # the requester answers questions
     registry = load_tools()
     errors = []
-    if recorder is not None:
-        recorder.colleague |= recorder.take(runner.session)
+    initial = world.initial_connection() if recorder is not None else None
+    if recorder is not None and initial is not None:
+        recorder.colleague_wrote(runner.session, initial)
     for i, c in enumerate(calls[first:], start=first):
         if save is not None and i in save:
             save[i] = world.checkpoint()
@@ -124,14 +163,18 @@ def run_calls(
         wrote = out.ok and known and registry[c.name].kind == "write"
         if recorder is not None:
             recorder.by_call[i] = recorder.take(runner.session)
+            if colleague is not None:
+                recorder.note(runner.session, recorder.by_call[i])
         if colleague is not None and wrote and colleague.answer(runner.session):
             runner.session.commit()
-        if recorder is not None:
-            recorder.colleague |= recorder.take(runner.session)
+        if recorder is not None and initial is not None:
+            recorder.colleague_wrote(runner.session, initial)
     if save is not None and len(calls) in save:
         save[len(calls)] = world.checkpoint()
     if recorder is not None:
         recorder.restore(runner.session)
+    if initial is not None:
+        initial.close()
     runner.close()
     return errors
 
@@ -182,11 +225,16 @@ def _replay(world: World, task: Task) -> Expected:
     with world.initial_connection() as before, world.engine.connect() as after:
         changes = diff(before, after)
         declared = [*task.free, *(f for c in task.checks for f in c.frees(before))]
+    mine = set().union(*recorder.by_call.values())
+    theirs = {k for k, f in recorder.colleague.items() if f is None or k not in mine}
     kept = tuple(
-        c
-        for c in changes
-        if (c.table, c.row_id) not in recorder.colleague and table_free(c.table) is None
+        c for c in changes if (c.table, c.row_id) not in theirs and table_free(c.table) is None
     )
+    declared += [
+        Free(t, tuple(sorted(f)), "changed by the simulated colleague", {"id": i})
+        for (t, i), f in sorted(recorder.colleague.items())
+        if f and (t, i) not in theirs
+    ]
     changed = {(c.table, c.row_id) for c in kept}
     writes = _write_calls(task)
     steps = tuple(

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -47,6 +48,8 @@ __all__ = [
     "HEDGES",
     "Fact",
     "FactKind",
+    "answer_problem",
+    "answer_tokens",
     "choice",
     "date",
     "integer",
@@ -172,6 +175,9 @@ def _as_number(v: float) -> int | float:
     return int(v) if v == int(v) else v
 
 
+_GLUED_MINUS = re.compile(r"(^|\s)- (?=\$?\d)")
+
+
 def _cut_phrase(text: str, wanted: str) -> str:
     """`text` with every occurrence of the phrase `wanted` (as tokens) blanked out."""
     words = list(tokens(text))
@@ -179,15 +185,17 @@ def _cut_phrase(text: str, wanted: str) -> str:
     n = len(target)
     if not n:
         return text
-    out, i = [], 0
+    out, i, cut = [], 0, False
     while i < len(words):
         if tuple(words[i : i + n]) == target:
-            i += n
+            i, cut = i + n, True
             out.append(";")  # punctuation: no value is read across the cut
             continue
         out.append(words[i])
         i += 1
-    return " ".join(out)
+    if not cut:
+        return text  # nothing cut: the text as written
+    return _GLUED_MINUS.sub(r"\1-", " ".join(out))  # a minus stays glued to its number
 
 
 @functools.lru_cache(maxsize=4096)
@@ -291,29 +299,41 @@ def _person_forms(p: Any) -> tuple[str, ...]:
 # ---------------------------------------------------------------- answers
 
 
-def judge_answer(fact: Fact, answer: str | None, *, max_chars: int = 300) -> tuple[bool, str]:
-    """Whether a final answer states exactly the fact: the value(s), nothing of the same
+def judge_answer(
+    fact: Fact, answer: str | None, *, max_chars: int = 300, goal: str = "", words: str = ""
+) -> tuple[bool, str]:
+    """Whether a final answer states exactly the fact, read by the one reader
+    (`officegym.tasks.reader`), which fails closed: the value(s) and nothing of the same
     type besides, no hedge (a word, a phrase or a sign: "about", "up to", "~"), no denial
-    ("It isn't 60", "Nope", "Anything but"), no minus sign on a count or an amount, no
-    question, and only the value when `alone`. Zero may be said in words ("Nothing",
-    "No refund"), and money as a plain number ("68", "68 dollars")."""
+    ("It isn't 60", "Nope", "Anything but"), no minus sign, scale or currency the value
+    does not take, no question, no word it cannot classify as neutral or as the task's own
+    (`goal`, `words`), and only the value when `alone`. Zero may be said in words
+    ("Nothing", "No refund"), and money as a plain number ("68", "68 dollars")."""
+    from officegym.tasks.reader import Context, read_answer
+
     if not answer or not answer.strip():
         return False, "no answer"
     if len(answer) > max_chars:
         return False, f"longer than {max_chars} characters"
-    words = _answer_words(fact, answer)
+    verdict = read_answer(fact, answer, Context(goal, words))
+    return verdict.ok, verdict.reason
+
+
+def answer_problem(fact: Fact, answer: str, words: tuple[str, ...]) -> str | None:
+    """What makes an answer (`words`, its tokens) no plain statement of the fact: a hedge,
+    a denial, a question, or more than the value where `alone` asks for the value only."""
     if wrong := _hedged_or_denied(fact, words):
-        return False, wrong
+        return wrong
     if any(s.rstrip().endswith("?") for s in sentences(answer)):
-        return False, "asks a question"
+        return "asks a question"
     if fact.alone:
         extra = [w for i, w in enumerate(words) if i not in fact.value_tokens(words)]
         if extra:
-            return False, f"says more than the value ({' '.join(extra[:5])!r})"
-    return fact.verdict(fact.read_answer(words))
+            return f"says more than the value ({' '.join(extra[:5])!r})"
+    return None
 
 
-def _answer_words(fact: Fact, answer: str) -> tuple[str, ...]:
+def answer_tokens(fact: Fact, answer: str) -> tuple[str, ...]:
     """The answer's tokens, the subject's own name cut out and, for a number, each way of
     saying zero ("nothing", "no refund") written as the number 0."""
     words = tokens(fact._cut(answer))

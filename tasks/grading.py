@@ -73,7 +73,10 @@ def price(units: int) -> float:
 def grade(task: Task, initial: Connection, final: Connection, answer: str | None) -> Grade:
     """Score the final state of an episode against its task."""
     changes = tuple(diff(initial, final))
-    g = GradeContext(initial=initial, final=final, changes=changes, answer=answer, goal=task.goal)
+    g = GradeContext(
+        initial=initial, final=final, changes=changes, answer=answer, goal=task.goal,
+        words=own_words(task),
+    )  # fmt: skip
     results = []
     for check in task.checks:
         try:
@@ -86,13 +89,20 @@ def grade(task: Task, initial: Connection, final: Connection, answer: str | None
     matching = match(exp, changes)
     judged = frozenset().union(*(c.judged_calls() for c in task.checks))
     state = state_items(exp, matching, sum(r.weight for r in results) or 1.0, judged)
-    results = gate_claims(task, g, exp, results, state, judged)
+    results = gate_claims(task, g, exp, results, state, judged, matching)
     total = sum(r.weight for r in results) or 1.0
     score = sum(r.weight for r in results if r.passed) / total
     damage, cost = collateral(task, g, matching)
     passed = all(r.passed for r in results if r.required) and not damage
     reward = 0.0 if void else round(score * price(cost), 6)
     return Grade(reward, passed, tuple(results), tuple(damage))
+
+
+def own_words(task: Task) -> str:
+    """The task's own text beside its goal: every text its reference writes (messages,
+    notes, names) and its reference answer — words a reader counts as the task's."""
+    texts = [v for c in task.solution for v in c.arguments.values() if isinstance(v, str)]
+    return "\n".join([*texts, task.answer or ""])
 
 
 def state_items(

@@ -27,6 +27,8 @@ from __future__ import annotations
 __all__ = [
     "CATCH_ALL",
     "CLAIMS",
+    "CONDITIONS",
+    "COURTESY_SENTENCES",
     "DEFERRALS",
     "ESCALATIONS",
     "FAILURES",
@@ -40,10 +42,12 @@ __all__ = [
     "NOTE_OPENERS",
     "PERCENT_UNITS",
     "PROMISES",
+    "QUALIFIERS",
     "QUESTION_WORDS",
     "REJECTIONS",
     "REQUESTS",
     "RETRACTIONS",
+    "RETRACTION_LABELS",
     "SIGNS",
     "ZERO_WORDS",
     "hedge_in",
@@ -154,6 +158,38 @@ CATCH_ALL = (
     "everything", "anything", "all i need", "all we need", "all you know", "all details",
     "all info", "all information", "whatever", "what do i need", "what do we need",
     "what else", "what i need", "what we need", "full details", "all relevant",
+)  # fmt: skip
+# Words that make a stated value provisional or second-hand ("$1,063 (unverified)").
+QUALIFIERS = (
+    "unverified", "unconfirmed", "tentative", "tentatively", "provisional", "preliminary",
+    "pending", "projected", "rough", "roughly", "allegedly", "supposedly", "apparently",
+    "seemingly", "reportedly", "presumably", "assume", "assuming", "suppose", "guess",
+    "guessing", "should", "could", "might", "would", "seems",
+    "seem", "sort of", "kind of", "if memory serves", "iirc", "afaik", "afaict", "possibly",
+)  # fmt: skip
+# Words that make a statement hold only under a condition ("$1,063 if the fee applies").
+CONDITIONS = ("if", "unless", "provided", "providing", "whether", "otherwise", "except")
+# A label that opens a statement as something other than a fact ("Draft: $1,063",
+# "Reverted: moved to Proposal"); compared with the label's whole tokens.
+RETRACTION_LABELS = frozenset(
+    (
+        "draft", "reverted", "revert", "undone", "undo", "to do", "todo", "to-do", "pending",
+        "planned", "plan", "proposed", "proposal draft", "tentative", "test", "testing",
+        "example", "sample", "hypothetical", "placeholder", "fake", "dummy", "wip", "tbd",
+        "not done", "ignore", "retracted", "old", "outdated",
+        "obsolete", "superseded", "withdrawn", "unverified", "unconfirmed", "rumor", "rumour",
+        "guess", "estimate", "next", "later", "reminder", "note to self",
+        "question", "idea", "maybe", "if needed", "sarcasm", "joke",
+    )
+)  # fmt: skip
+# Whole sentences of courtesy that may close a report, as their tokens ("Anything else?").
+COURTESY_SENTENCES = frozenset(
+    (
+        "anything else", "let me know if you need anything else",
+        "let me know if you need anything", "let me know if you have any questions",
+        "hope this helps", "hope that helps", "happy to help", "thanks", "thank you",
+        "cheers", "have good day", "have great day", "any questions",
+    )
 )  # fmt: skip
 # Units that mark a number as a percentage, not a count ("48%", "48 percent").
 PERCENT_UNITS = frozenset(("%", "percent", "pct", "percentage"))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import unicodedata
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -42,6 +43,7 @@ class Matching:
     verdicts: dict[Key, str | None] = field(default_factory=dict)
     matched: list[RowChange] = field(default_factory=list)
     rest: list[RowChange] = field(default_factory=list)
+    pairs: dict[Key, Key] = field(default_factory=dict)  # reference row -> agent's row
 
 
 def match(exp: Expected, changes: Sequence[RowChange]) -> Matching:
@@ -74,6 +76,7 @@ def match(exp: Expected, changes: Sequence[RowChange]) -> Matching:
                 out.verdicts[key] = f"{want.table} #{want.row_id}: want deleted, still there"
         elif want.kind == "update":
             out.verdicts[key] = _updated(want, agent.get(key), ids, new, exp.freedoms, out, taken)
+    out.pairs.update((k, k) for k in agent if k in out.verdicts and k not in out.pairs)
     out.rest = [c for c in changes if (c.table, c.row_id) not in taken] + out.rest
     return out
 
@@ -94,6 +97,7 @@ def _match_table(
             continue
         taken.add((got.table, got.row_id))
         ids[want.table][want.row_id] = got.row_id
+        out.pairs[key] = (got.table, got.row_id)
         out.verdicts[key] = None
         out.matched.append(got)
 
@@ -246,10 +250,22 @@ def _same(got: Any, want: Any) -> bool:
     if got == want:
         return True
     if isinstance(got, str) and isinstance(want, str):
+        if got.startswith("=") and want.startswith("="):  # formulas: $ marks no difference
+            return same_text(_relative(got), _relative(want))  # in the cell itself
         return same_text(got, want)
     if isinstance(got, (list, dict)) and isinstance(want, (list, dict)):
         return json.dumps(got, sort_keys=True) == json.dumps(want, sort_keys=True)
     return False
+
+
+_QUOTED = re.compile(r'("(?:[^"]|"")*")')
+
+
+def _relative(formula: str) -> str:
+    """A formula with the `$` of its absolute references dropped (not inside quoted
+    text): A1 and $A$1 read the same cell; only copying the formula tells them apart."""
+    parts = _QUOTED.split(formula)
+    return "".join(p if i % 2 else p.replace("$", "") for i, p in enumerate(parts))
 
 
 def _inserted(changes: Sequence[RowChange]) -> dict[str, set[int]]:

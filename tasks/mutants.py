@@ -14,10 +14,20 @@ or its answer, the way an agent that almost did the task would:
   an amount, a time, an @handle, a #channel, a weekday);
 - ``text.negate``, ``text.goal``: free text with a denial slipped in, or the goal's own
   instructions posted back instead;
+- ``text.retracted``, ``text.hedged``: free text taken back (struck through ``~…~``,
+  ``Draft:``, ``Reverted:``, ``Undone:``, ``To do:``, a trailing ``/s``) or qualified
+  (``(unverified)``, ``I think``, a question);
 - ``answer.rival``, ``answer.negated``, ``answer.hedged``, ``answer.listed``,
   ``answer.question``, ``answer.padded``: another value of the answer's type, the right
-  one denied, hedged against a rival, listed among candidates, asked back, or padded
-  with words where the goal asks for the value only.
+  one denied, hedged (against a rival, or qualified: ``(unverified)``, ``probably``),
+  listed among candidates, asked back, or padded with words where the goal asks for the
+  value only; ``answer.retracted`` the right one taken back as above; ``answer.unit`` it
+  written with a sign, a scale, another currency or cents it does not have (``-46``,
+  ``11k``, ``$11`` for a count; ``€331``, ``331 yen``, ``$330.51`` for $331).
+
+The forms are generic (`RETRACTIONS`, `QUALIFIED`): every template meets them without a
+special case, and a template that declares its free text's wording equivalent to a
+denial (``text.negate``) declares the other wording mutants with it.
 
 Each must fail. A mutant that leaves the database as the reference does (inviting
 someone already in the channel) is equivalent, not a survivor. A mutant a task
@@ -31,7 +41,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin
 
@@ -39,7 +49,7 @@ from sqlalchemy import Connection, select
 
 from officegym.db import Base
 from officegym.tasks.facts import Fact
-from officegym.tasks.statements import same_text
+from officegym.tasks.statements import Says, same_text
 from officegym.tools import Ref, Tool, ToolCall, load_tools
 
 __all__ = ["KINDS", "Equivalent", "Mutant", "mutants"]
@@ -47,9 +57,16 @@ __all__ = ["KINDS", "Equivalent", "Mutant", "mutants"]
 KINDS = (
     "ref.neighbour", "number.nearby", "date.nearby", "choice.other", "bool.flip", "list.add",
     "list.drop", "text.drop-word", "text.add-words", "text.drop-fact", "text.negate",
-    "text.goal", "answer.rival", "answer.negated", "answer.hedged", "answer.listed",
-    "answer.question", "answer.padded",
+    "text.goal", "text.retracted", "text.hedged", "answer.rival", "answer.negated",
+    "answer.hedged", "answer.listed", "answer.question", "answer.padded", "answer.retracted",
+    "answer.unit",
 )  # fmt: skip
+# Ways of taking a statement back, and of qualifying it: `{}` is the statement.
+RETRACTIONS = ("~{}~", "Draft: {}", "Reverted: {}", "Undone: {}", "To do: {}", "{} /s")
+QUALIFIED = ("{} (unverified)", "I think {}", "{}?")
+# Mutants that change only the wording of free text: a template that declares a denial
+# of it equivalent (its wording is not judged) declares these with it.
+_WORDING = frozenset(("text.negate", "text.retracted", "text.hedged"))
 _ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _MAX_WORDS = 6  # text.drop-fact mutants per argument
 _BARE = re.compile(r"\b(only|just the|just a|nothing else)\b", re.IGNORECASE)
@@ -88,8 +105,9 @@ class Equivalent:
             raise ValueError("an equivalence needs its reason")
 
     def covers(self, m: Mutant) -> bool:
+        same = m.kind == self.kind or (self.kind == "text.negate" and m.kind in _WORDING)
         return (
-            m.kind == self.kind
+            same
             and self.tool in (None, m.tool)
             and (self.arg is None or self.arg == m.arg)
             and (not self.words or m.word in self.words)
@@ -101,12 +119,16 @@ def mutants(task: Any, world: Connection) -> list[Mutant]:
     the initial state (for the rows a reference may be swapped with)."""
     out: list[Mutant] = []
     registry = load_tools()
+    qualify = _asserts_only(task)
     for i, call in enumerate(task.solution):
         tool = registry[call.name]
         if tool.kind != "write":
             continue
         for arg, value in sorted(call.arguments.items()):
-            for kind, label, new in _argument_mutants(tool, arg, value, task.goal, world):
+            found = _argument_mutants(tool, arg, value, task.goal, world)
+            for kind, label, new in found:
+                if kind == "text.hedged" and not qualify:
+                    continue
                 if new == value:
                     continue
                 calls = list(task.solution)
@@ -122,6 +144,17 @@ def mutants(task: Any, world: Connection) -> list[Mutant]:
             for kind, text in _answer_mutants(task.expects, task.answer, task.goal)
         ]
     return out
+
+
+def _asserts_only(task: Any) -> bool:
+    """Whether every message the task judges must assert (report, confirm, announce):
+    qualifying a refusal, a request or an escalation ("I think I can't") leaves it one."""
+    acts = set()
+    for check in task.checks:
+        for value in vars(check).values():
+            group = value.values() if isinstance(value, Mapping) else (value,)
+            acts |= {s.act for s in group if isinstance(s, Says)}
+    return not acts & {"refuse", "request", "escalate", "commit"}
 
 
 def _argument_mutants(
@@ -198,6 +231,10 @@ def _text_mutants(text: str, goal: str) -> Iterator[tuple[str, str, str]]:
             dropped = re.sub(rf"(?<![\w@#$]){re.escape(word)}(?!\w)", "", text, count=1)
             yield "text.drop-fact", f"without {word!r}", re.sub(r"\s{2,}", " ", dropped).strip()
     yield "text.negate", "denied", _negated(text)
+    for form in RETRACTIONS:
+        yield "text.retracted", f"taken back ({form.format('…')})", form.format(text)
+    for form in QUALIFIED:
+        yield "text.hedged", f"qualified ({form.format('…')})", form.format(text)
     if len(text) >= 20 and goal:
         yield "text.goal", "the goal posted back", goal
 
@@ -248,15 +285,35 @@ def _answer_mutants(fact: Fact, answer: str, goal: str) -> list[tuple[str, str]]
     rivals = [fact.say(r) for r in fact.rivals()[:3]]
     out = [("answer.rival", r) for r in rivals]
     out += [("answer.negated", f"It isn't {answer}."), ("answer.negated", f"{answer} is wrong.")]
+    out += [("answer.negated", f"Not {answer}")]
     if rivals:
         out += [
             ("answer.hedged", f"either {answer} or {rivals[0]}"),
             ("answer.listed", ", ".join([rivals[0], answer, *rivals[1:2]])),
+            ("answer.listed", f"{answer} or {rivals[0]}"),
         ]
+    hedges = (*QUALIFIED[:2], "probably {}", "approx {}", "{} if I read it right")
+    out += [("answer.hedged", form.format(answer)) for form in hedges]
+    out += [("answer.retracted", form.format(answer)) for form in RETRACTIONS]
+    out += [("answer.unit", text) for text in _unit_mutants(fact)]
     out.append(("answer.question", f"{answer}?"))
     if _BARE.search(goal):  # "Answer with just the number": nothing else may come with it
         out.append(("answer.padded", f"{answer}, according to the records I found"))
     return out
+
+
+def _unit_mutants(fact: Fact) -> list[str]:
+    """The right number with a sign, a scale, a currency or cents it does not have."""
+    if fact.kind not in ("integer", "money", "percent") or len(fact.values) != 1:
+        return []
+    v = fact.values[0]
+    if fact.kind == "integer":
+        return [f"-{v}", f"{v}k", f"{v} thousand", f"${v}"]
+    if fact.kind == "percent":
+        return [f"-{v}%", f"${v}"]
+    cents = f"${v - 1:,}.51" if v >= 1 else "$0.49"
+    scaled = [f"${v:,}k"] if v else []  # $0k is still $0
+    return [f"-${v:,}", f"€{v:,}", f"{v:,} yen", f"£{v:,}", cents, *scaled]
 
 
 # ---------------------------------------------------------------- neighbouring rows

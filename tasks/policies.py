@@ -13,6 +13,9 @@
   (where an `Allow` covers sheet cells). A survivor is an allowance looser than the
   task needs: allowances name the cell range and the number of posts the goal leaves
   room for, and the reference's own changes use them up first;
+- ``claim-first``: the reference with one message that a claiming check reads
+  (`officegym.tasks.claims`) sent before the work it claims instead of after, once per
+  such message: the same end state, but a "done" sent before the work is a lie;
 - ``priors``: over the seeds checked, the share of instances whose expected answer is
   the most common one; above `PRIOR_LIMIT` (or the template's declared `balanced`)
   one constant answer passes too often. Judged only over `PRIOR_MIN_SEEDS` seeds or
@@ -31,7 +34,7 @@ from officegym.apps.sheets.models import Cell, Sheet
 from officegym.apps.sheets.refs import Area, parse_area
 from officegym.runner import CallOutcome
 from officegym.tasks.base import Task
-from officegym.tasks.claims import MESSAGE_TOOLS
+from officegym.tasks.claims import MESSAGE_TOOLS, claimed_messages
 from officegym.tasks.expected import expected, run_calls
 from officegym.tasks.mutants import Mutant
 from officegym.tasks.undo import inverse
@@ -45,6 +48,7 @@ __all__ = [
     "PRIOR_MIN_SEEDS",
     "REPORTED_ONLY",
     "Tally",
+    "claim_first",
     "extra_damage",
     "messages_only",
     "prior_share",
@@ -53,7 +57,7 @@ __all__ = [
     "undo_runs",
 ]
 
-POLICIES = ("undo", "messages-only", "typed-in", "extra-damage")
+POLICIES = ("undo", "messages-only", "typed-in", "extra-damage", "claim-first")
 # Policies counted and listed but not yet a problem (validate's "loose" list): none since
 # allowances name cell ranges and the posts the goal needs (extra-damage fails like the rest).
 REPORTED_ONLY: frozenset[str] = frozenset()
@@ -211,3 +215,18 @@ def _extra_cell(world: World, task: Task, outcomes: Sequence[CallOutcome]) -> To
     below = Area((top or 0) + 1, area.c1, (top or 0) + 1, area.c1, name).label()
     args = {"workbook": c.arguments["workbook"], "range": below, "values": [["extra"]]}
     return ToolCall("sheets_write_range", args)
+
+
+def claim_first(world: World, task: Task) -> list[Mutant]:
+    """The reference with one message a claiming check reads moved to just before the
+    first call of the work it claims, once per such message."""
+    with world.initial_connection() as initial:
+        claimed = claimed_messages(task, initial)
+    runs = []
+    for m, work in claimed.items():
+        first = min(work)
+        calls = list(task.solution)
+        calls.insert(first, calls.pop(m))
+        label = f"call {m} {task.solution[m].name} sent before call {first}"
+        runs.append(Mutant("claim-first", label, tuple(calls), task.answer))
+    return runs

@@ -30,6 +30,7 @@ from officegym.tasks import facts as F
 from officegym.tasks.acts import Act, echoes, problem
 from officegym.tasks.facts import Fact
 from officegym.tasks.lexicon import HEDGES, NEGATIONS, hedge_in
+from officegym.tasks.reader import Context, read_statement, retracted
 from officegym.tasks.text import find, mentions, phrase, tokens
 from officegym.tasks.values import amounts_in, dates_in, numbers_in
 
@@ -48,6 +49,8 @@ __all__ = [
     "with_plurals",
 ]
 
+# The acts that assert something the reader must understand whole.
+_ASSERTING = frozenset(("announce", "confirm", "report"))
 _EDGE_PUNCT = "\"'“”‘’`.!;:,«» "
 
 
@@ -129,9 +132,10 @@ class Says:
         """Every typed fact the text must state (declared and shorthand)."""
         return self._facts
 
-    def judge(self, text: str | None, goal: str = "") -> tuple[bool, str]:
+    def judge(self, text: str | None, goal: str = "", own: str = "") -> tuple[bool, str]:
         """(whether `text` says it, a detail line naming the first thing wrong). `goal` is
-        the task's instructions, which the text must not merely post back."""
+        the task's instructions, which the text must not merely post back; `goal` and
+        `own` (the task's own text) are the words the reader knows as the task's."""
         if not text or not text.strip():
             return False, "nothing said"
         if len(text) > self.max_chars:
@@ -155,16 +159,24 @@ class Says:
             ok, detail = fact.judge(text)
             if not ok:
                 return False, detail
-        return self._does(text, goal)
+        return self._does(text, goal, own)
 
-    def _does(self, text: str, goal: str) -> tuple[bool, str]:
-        """The act and echo checks, once the content is right."""
+    def _does(self, text: str, goal: str, own: str) -> tuple[bool, str]:
+        """The act and echo checks, once the content is right; then, for a statement of
+        facts or of work done, the reader's check that all of it is understood."""
+        if wrong := retracted(text):  # struck through, "Draft:", "/s": no act at all
+            return False, wrong
         if self.act is not None:
             wrong = problem(self.act, text, self._carries, goal)
             if wrong:
                 return False, wrong
         if goal and echoes(text, goal) and not self._adds_to(goal):
             return False, "restates the goal's own instructions"
+        if self.act in _ASSERTING or (self.act is None and self._facts):
+            phrases = [p for group in self.all_of for p in group] + list(self.ignoring)
+            verdict = read_statement(text, self._facts, phrases, Context(goal, own))
+            if not verdict.ok:
+                return False, verdict.reason
         return True, "says what it should"
 
     def _carries(self, words: tuple[str, ...]) -> bool:

@@ -32,6 +32,7 @@ from officegym.tasks.policies import (
     PRIOR_MIN_SEEDS,
     REPORTED_ONLY,
     Tally,
+    claim_first,
     extra_damage,
     messages_only,
     prior_share,
@@ -266,11 +267,14 @@ def _policies(world: World, task: Task, report: TemplateReport) -> list[str]:
     undo, unpaired = undo_runs(world, task, outcomes)
     report.unpaired |= unpaired
     out = []
-    for run in [*undo, *messages_only(task), *typed_in(task, outcomes), *extra]:
+    early = claim_first(world, task)
+    for run in [*undo, *messages_only(task), *typed_in(task, outcomes), *extra, *early]:
         graded, errors = replay(world, task, run.calls, run.answer)
         added = {f"call {i} " for i in range(len(task.solution), len(run.calls))}
         if any(e.startswith(tuple(added)) for e in errors):
             continue  # the site refuses the call added (a closed deal is locked): no run
+        if run.kind == "claim-first" and errors:
+            continue  # the message needs the work first (a channel it creates): no run
         tally = report.policies[run.kind]
         tally.run += 1
         if graded.passed and run.kind in REPORTED_ONLY:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, g, request
+from flask import Response, g, redirect, request
 
 from officegym.apps.sheets import api_discovery, api_drive, api_writes
 from officegym.apps.sheets import api_requests as R
@@ -28,6 +28,7 @@ from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets.api_base import URL_PREFIX, body, bp, flag, not_found, reply, workbook
 from officegym.apps.sheets.api_sheets import spreadsheet
 from officegym.apps.sheets.api_values import value_range
+from officegym.apps.sheets.models import Workbook
 from officegym.errors import Invalid
 
 __all__ = ["URL_PREFIX", "bp"]
@@ -57,6 +58,22 @@ def _title(props: Any, default: str) -> str:
     if not isinstance(props, dict) or not isinstance(props.get("title", ""), str):
         raise Invalid("Invalid properties: an object whose title is a string")
     return props.get("title") or default
+
+
+@bp.get("/spreadsheets/d/<spreadsheet_id>/edit")
+def open_in_browser(spreadsheet_id: str) -> Response:
+    """A spreadsheet's ``spreadsheetUrl`` (Google's form, which gspread's
+    ``open_by_url`` reads the id from) opens the workbook's grid, whose page checks who
+    may see it (this address is public, as Google's is)."""
+    if not spreadsheet_id.isdigit():
+        raise not_found(f"spreadsheet {spreadsheet_id!r}")
+    return redirect(f"/sheets/{int(spreadsheet_id)}")
+
+
+@bp.route("/<path:rest>", methods=["GET", "POST", "PUT", "PATCH", "DELETE"])
+def no_such_method(rest: str) -> Response:
+    """Any other address is Google's JSON 404 naming the call, never an HTML page."""
+    raise not_found(f"no API method for {request.method} {rest!r}")
 
 
 @bp.get("/v4/spreadsheets/<spreadsheet_id>")
@@ -89,9 +106,13 @@ def post_spreadsheet(target: str) -> Response:
     spreadsheet_id, _, rest = head.partition("/")
     wb = workbook(spreadsheet_id)
     if rest == "" and verb == "batchUpdate":
-        return reply(R.batch_update(g.db, g.actor, wb, body(BATCH)))
+        return reply(_batch_update(wb))
     if rest == "values" and verb == "batchUpdate":
-        return reply(api_writes.batch_write(g.db, g.actor, wb, body(VALUES_BATCH)))
+        data = body(VALUES_BATCH)
+        result = api_writes.batch_write(g.db, g.actor, wb, data)
+        for response in result["responses"]:
+            _include_values(wb, response, data)
+        return reply(result)
     if rest == "values" and verb == "batchClear":
         ranges = body(CLEAR).get("ranges") or []
         if not isinstance(ranges, list):
@@ -106,8 +127,32 @@ def post_spreadsheet(target: str) -> Response:
     if rest.startswith("values/") and verb == "append":
         ref = rest.removeprefix("values/")
         data = body(VALUE_RANGE)
-        return reply(api_writes.append(g.db, g.actor, wb, ref, data, request.args.to_dict()))
+        result = api_writes.append(g.db, g.actor, wb, ref, data, request.args.to_dict())
+        _include_values(wb, result["updates"], request.args)
+        return reply(result)
     raise not_found(f"no API method for POST {target!r}")
+
+
+def _batch_update(wb: Workbook) -> dict[str, Any]:
+    """``<id>:batchUpdate``'s reply, with the updated spreadsheet when the body asks."""
+    data = body(BATCH)
+    result = R.batch_update(g.db, g.actor, wb, data)
+    if _boolean(data, "includeSpreadsheetInResponse"):
+        ranges = data.get("responseRanges") or []
+        if not isinstance(ranges, list) or not all(isinstance(r, str) for r in ranges):
+            raise Invalid("Invalid responseRanges: a list of A1 ranges")
+        grid = _boolean(data, "responseIncludeGridData")
+        result["updatedSpreadsheet"] = spreadsheet(
+            g.db, wb, request.host_url, grid=grid, ranges=ranges
+        )
+    return result
+
+
+def _boolean(data: dict[str, Any], key: str) -> bool:
+    value = data.get(key) or False
+    if not isinstance(value, bool):
+        raise Invalid(f"Invalid {key}: true or false")
+    return value
 
 
 def _render_args() -> tuple[str, str, str]:
@@ -141,10 +186,30 @@ def update_values(spreadsheet_id: str, ref: str) -> Response:
     data = body(VALUE_RANGE)
     option = request.args.get("valueInputOption", "")
     result = api_writes.write(g.db, g.actor, wb, data.get("range") or ref, data, option)
-    if flag("includeValuesInResponse") and "updatedRange" in result:
-        render = request.args.get("responseValueRenderOption", "FORMATTED_VALUE")
-        dates = request.args.get("responseDateTimeRenderOption", "SERIAL_NUMBER")
-        result["updatedData"] = value_range(
-            g.db, g.actor, wb, result["updatedRange"], render, "ROWS", dates
-        )
+    _include_values(wb, result, request.args)
     return reply(result)
+
+
+def _include_values(wb: Any, result: dict[str, Any], options: Any) -> None:
+    """With ``includeValuesInResponse``, an update's ``updatedData``: the written range
+    as it now reads (rendered as ``responseValueRenderOption`` says), as Google does on
+    values.update, values.append and values.batchUpdate."""
+    if options is request.args:
+        wanted = flag("includeValuesInResponse")
+    else:
+        wanted = options.get("includeValuesInResponse") or False
+        if not isinstance(wanted, bool):
+            raise Invalid("Invalid includeValuesInResponse: true or false")
+    if not wanted or "updatedRange" not in result:
+        return
+    render = options.get("responseValueRenderOption") or "FORMATTED_VALUE"
+    dates = options.get("responseDateTimeRenderOption") or "SERIAL_NUMBER"
+    for name, value in (
+        ("responseValueRenderOption", render),
+        ("responseDateTimeRenderOption", dates),
+    ):
+        if not isinstance(value, str):
+            raise Invalid(f"Invalid {name}: {value!r}")
+    result["updatedData"] = value_range(
+        g.db, g.actor, wb, result["updatedRange"], render, "ROWS", dates
+    )

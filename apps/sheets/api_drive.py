@@ -4,8 +4,8 @@
 spreadsheet), files.get, files.delete, files.export (xlsx, or csv of the first sheet,
 by the sheets service's own exports), and permissions.create / list / delete mapped
 onto the workbook's sharing (reader → viewer, writer → editor, ``anyone`` → link
-access). gspread's ``open(title)``, ``create``, ``share``, ``export`` and
-``del_spreadsheet`` go through here."""
+access), and files.copy. gspread's ``open(title)``, ``create``, ``share``, ``export``,
+``copy`` and ``del_spreadsheet`` go through here."""
 
 from __future__ import annotations
 
@@ -118,6 +118,33 @@ def create_file() -> Response:
         raise Invalid(f"Invalid Value: only {SPREADSHEET} files can be created here")
     name = text(data, "name", "Untitled spreadsheet") or "Untitled spreadsheet"
     return reply(file_resource(sheets.create_workbook(g.db, g.actor, name)))
+
+
+@bp.post("/drive/v3/files/<file_id>/copy")
+def copy_file(file_id: str) -> Response:
+    """files.copy: a new spreadsheet owned by the caller with every sheet, value,
+    formula, number format, merge, named range and frozen row of the original (gspread's
+    ``copy``). A workbook holding pivot tables is refused: its copy would hold their
+    values only."""
+    wb = workbook(file_id)
+    data = body(FILE_FIELDS)
+    if sheets.pivots_of(g.db, wb):
+        raise Invalid(
+            "files.copy of a spreadsheet with pivot tables is not supported by this clone "
+            "(the copy would hold their values, not the tables)"
+        )
+    name = text(data, "name", f"Copy of {wb.name}") or f"Copy of {wb.name}"
+    copied = sheets.import_xlsx(g.db, g.actor, "copy.xlsx", sheets.export_xlsx(g.db, g.actor, wb))
+    sheets.rename_workbook(g.db, g.actor, copied, name)
+    return reply(file_resource(copied))
+
+
+@bp.get("/drive/v3/files/<file_id>/comments")
+def list_comments(file_id: str) -> Response:
+    """comments.list: the clone has no comments, so every file has none (gspread's
+    ``copy`` reads them to copy them)."""
+    workbook(file_id)
+    return reply({"kind": "drive#commentList", "comments": []})
 
 
 @bp.get("/drive/v3/files/<file_id>")

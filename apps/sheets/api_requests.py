@@ -15,6 +15,8 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
 from officegym.apps.sheets import api_requests_cells as cells_kinds
+from officegym.apps.sheets import api_requests_text as text_kinds
+from officegym.apps.sheets import budget
 from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets.api_fields import field_paths
 from officegym.apps.sheets.api_input import (
@@ -27,6 +29,7 @@ from officegym.apps.sheets.api_input import (
     text,
     used,
 )
+from officegym.apps.sheets.api_kinds import GOOGLE_KINDS
 from officegym.apps.sheets.api_sheets import grid_range, sheet_resource
 from officegym.apps.sheets.models import NamedRange, Sheet, Workbook
 from officegym.apps.sheets.refs import Area, col_letters
@@ -35,20 +38,6 @@ from officegym.errors import Invalid
 __all__ = ["REQUESTS", "UNSUPPORTED", "batch_update"]
 
 Handler = Callable[[Session, Person, Workbook, dict[str, Any]], dict[str, Any]]
-UNSUPPORTED = (
-    "setBasicFilter",
-    "clearBasicFilter",
-    "addConditionalFormatRule",
-    "updateConditionalFormatRule",
-    "deleteConditionalFormatRule",
-    "addFilterView",
-    "addChart",
-    "addProtectedRange",
-    "setDataValidation",
-    "updateBorders",
-    "updateDimensionProperties",
-    "autoResizeDimensions",
-)
 
 
 def _index(s: Session, wb: Workbook, sheet: Sheet) -> int:
@@ -94,7 +83,8 @@ def _properties(req: dict[str, Any], kind: str) -> tuple[dict[str, Any], set[str
 def update_sheet_properties(
     s: Session, me: Person, wb: Workbook, req: dict[str, Any]
 ) -> dict[str, Any]:
-    """title, gridProperties.frozenRowCount and index (``/`` or ``.`` in the mask)."""
+    """title, gridProperties.frozenRowCount / frozenColumnCount and index (``/`` or
+    ``.`` in the mask)."""
     props, fields = _properties(req, "updateSheetProperties")
     sheet = sheet_of(s, wb, props.get("sheetId"))
     if "*" in fields:
@@ -105,12 +95,17 @@ def update_sheet_properties(
         elif f in ("gridProperties.frozenRowCount", "gridProperties"):
             grid = obj(props.get("gridProperties"), "gridProperties")
             sheets.freeze_rows(s, me, wb, sheet, integer(grid, "frozenRowCount", 0))
+            if f == "gridProperties":
+                sheets.freeze_cols(s, me, wb, sheet, integer(grid, "frozenColumnCount", 0))
+        elif f == "gridProperties.frozenColumnCount":
+            grid = obj(props.get("gridProperties"), "gridProperties")
+            sheets.freeze_cols(s, me, wb, sheet, integer(grid, "frozenColumnCount", 0))
         elif f == "index":
             _move_sheet(s, me, wb, sheet, integer(props, "index"))
         elif f not in ("gridProperties.rowCount", "gridProperties.columnCount", "sheetId"):
             raise Invalid(
-                f"updateSheetProperties supports title, index and "
-                f"gridProperties.frozenRowCount, not {f!r}"
+                f"updateSheetProperties supports title, index, gridProperties.frozenRowCount "
+                f"and gridProperties.frozenColumnCount, not {f!r}"
             )
     return {}
 
@@ -217,7 +212,10 @@ REQUESTS: dict[str, Handler] = {
     "mergeCells": merge_cells,
     "unmergeCells": unmerge_cells,
     **cells_kinds.REQUESTS,
+    **text_kinds.REQUESTS,
 }
+# Google's other kinds: a 400 that says so (a misspelt kind is Google's "Unknown name").
+UNSUPPORTED = tuple(k for k in GOOGLE_KINDS if k not in REQUESTS)
 
 
 # Each request kind's fields, as Google's Request objects define them: a misspelt
@@ -245,6 +243,8 @@ FIELDS: dict[str, frozenset[str]] = {
         "findReplace": "find replacement matchCase matchEntireCell searchByRegex "
         "includeFormulas range sheetId allSheets",
         "deleteDuplicates": "range comparisonColumns",
+        "trimWhitespace": "range",
+        "appendCells": "sheetId rows fields tableId",
     }.items()
 }
 
@@ -266,8 +266,8 @@ def _handler(i: int, kind: str) -> Handler:
         return handler
     if kind in UNSUPPORTED:
         raise Invalid(
-            f"Invalid requests[{i}].{kind}: not supported by this clone (it has no model for "
-            f"it); supported: {', '.join(REQUESTS)}"
+            f"Invalid requests[{i}].{kind}: a valid request, not supported by this clone (it "
+            f"has no model for it); supported: {', '.join(REQUESTS)}"
         )
     raise Invalid(
         f"Invalid JSON payload received. Unknown name \"{kind}\" at 'requests[{i}]': "
@@ -281,8 +281,9 @@ def batch_update(s: Session, me: Person, wb: Workbook, body: dict[str, Any]) -> 
     if not isinstance(requests, list) or not requests:
         raise Invalid("Invalid requests: a non-empty list of Request objects")
     replies = []
-    with s.begin_nested():
+    with s.begin_nested(), budget.call(len(requests)) as check:
         for i, req in enumerate(requests):
+            check(i)
             if not isinstance(req, dict) or len(req) != 1:
                 raise Invalid(f"Invalid requests[{i}]: exactly one request kind per Request")
             ((kind, params),) = req.items()

@@ -27,7 +27,7 @@ from officegym.apps.sheets.api_input import text as text_field
 from officegym.apps.sheets.api_pivots import create_from_api
 from officegym.apps.sheets.formats import PRESETS
 from officegym.apps.sheets.models import Sheet, Workbook
-from officegym.apps.sheets.refs import Area, a1, col_letters, parse_area
+from officegym.apps.sheets.refs import MAX_COLS, MAX_ROWS, Area, a1, col_letters, parse_area
 from officegym.errors import Invalid
 
 __all__ = ["REQUESTS"]
@@ -201,29 +201,33 @@ def copy_paste(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> dic
     src_sheet, src = grid_area(s, wb, req.get("source"), "source")
     dst_sheet, dst = grid_area(s, wb, req.get("destination"), "destination")
     src = used(s, wb, src_sheet, src)
-    sheets.copy_range(
-        s, me, wb, src.label(), Area(dst.r1, dst.c1, dst.r1, dst.c1, dst_sheet.name).label()
+    tiles = (
+        _repeats(src.rows, dst.rows, dst.r2 == MAX_ROWS),
+        _repeats(src.cols, dst.cols, dst.c2 == MAX_COLS),
     )
+    corner = Area(dst.r1, dst.c1, dst.r1, dst.c1, dst_sheet.name).label()
+    sheets.copy_range(s, me, wb, src.label(), corner, tiles=tiles)
     return {}
 
 
+def _repeats(size: int, span: int, open_ended: bool) -> int:
+    """How many times Google repeats a source of `size` lines over a destination of
+    `span` lines: a whole multiple repeats it, anything else pastes it once."""
+    if open_ended or span <= size or span % size:
+        return 1
+    return span // size
+
+
 def cut_paste(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> dict[str, Any]:
-    """Copy, then empty the source cells the paste did not land on."""
+    """Move the source to the destination: references to the moved cells follow them,
+    as Sheets moves them (`cut.move_range`)."""
     _paste_type(req)
     src_sheet, src = grid_area(s, wb, req.get("source"), "source")
     dest = obj(req.get("destination"), "destination")
     dst_sheet = sheet_of(s, wb, dest.get("sheetId"))
     r0, c0 = integer(dest, "rowIndex", 0) + 1, integer(dest, "columnIndex", 0) + 1
     src = used(s, wb, src_sheet, src)
-    landed = sheets.copy_range(s, me, wb, src.label(), Area(r0, c0, r0, c0, dst_sheet.name).label())
-    left = {
-        a1(r, c): ""
-        for r in range(src.r1, src.r2 + 1)
-        for c in range(src.c1, src.c2 + 1)
-        if not (dst_sheet.id == src_sheet.id and landed.contains(r, c))
-    }
-    if left:
-        sheets.write_cells(s, me, wb, left, sheet=src_sheet.name)
+    sheets.move_range(s, me, wb, src.label(), Area(r0, c0, r0, c0, dst_sheet.name).label())
     return {}
 
 
@@ -252,10 +256,33 @@ def _matcher(req: dict[str, Any]) -> regex.Pattern[str]:
         raise Invalid(f"Invalid find regular expression: {exc}") from None
 
 
-def _replaced(pattern: regex.Pattern[str], new: str, typed: str, deadline: float) -> tuple:
-    """`typed` with every match replaced, within the request's time budget."""
+_GROUP = regex.compile(r"\$(\d+)")
+
+
+def _replacement(req: dict[str, Any], pattern: regex.Pattern[str]) -> Callable[[Any], str]:
+    """The replacement of each match: the text as given, or, with searchByRegex, with
+    ``$1``... standing for the match's groups (``$0`` the whole match), as Google does."""
+    new = text_field(req, "replacement", "")
+    if not boolean(req, "searchByRegex"):
+        return lambda _m: new
+    for found in _GROUP.finditer(new):
+        if int(found.group(1)) > pattern.groups:
+            raise Invalid(
+                f"Invalid replacement: {found.group(0)} names a group the expression "
+                f"does not have (it has {pattern.groups})"
+            )
+    return lambda m: _GROUP.sub(lambda g: m.group(int(g.group(1))) or "", new)
+
+
+def _replaced(pattern: regex.Pattern[str], new: Any, typed: str, deadline: float) -> tuple:
+    """`typed` with every match replaced, within the request's time budget. Text typed
+    with a leading apostrophe (as RAW input is kept) is matched as the text the cell
+    shows, without it, and keeps it."""
+    quote = "'" if typed.startswith("'") else ""
+    shown = typed[len(quote) :]
     try:
-        return pattern.subn(new, typed, timeout=max(0.001, deadline - time.monotonic()))
+        changed, n = pattern.subn(new, shown, timeout=max(0.001, deadline - time.monotonic()))
+        return quote + changed, n
     except TimeoutError:
         raise Invalid(
             f"findReplace: the expression took longer than {FIND_SECONDS} s; simplify it"
@@ -275,7 +302,7 @@ def _targets(s: Session, wb: Workbook, req: dict[str, Any]) -> list[tuple[Sheet,
 def find_replace(s: Session, me: Person, wb: Workbook, req: dict[str, Any]) -> dict[str, Any]:
     """Replace text in cell inputs (formulas only with includeFormulas)."""
     pattern = _matcher(req)
-    literal = text_field(req, "replacement", "").replace("\\", "\\\\")
+    literal = _replacement(req, pattern)
     formulas = boolean(req, "includeFormulas")
     deadline = time.monotonic() + FIND_SECONDS
     counts = {"valuesChanged": 0, "formulasChanged": 0, "occurrencesChanged": 0}

@@ -38,6 +38,8 @@ def sheet_resource(s: Session, wb: Workbook, sheet: Sheet, index: int) -> dict[s
     grid: dict[str, Any] = {"rowCount": rows, "columnCount": cols}
     if sheet.frozen_rows:
         grid["frozenRowCount"] = sheet.frozen_rows
+    if sheet.frozen_cols:
+        grid["frozenColumnCount"] = sheet.frozen_cols
     props = {
         "sheetId": sheet.id,
         "title": sheet.name,
@@ -172,7 +174,7 @@ def spreadsheet(
             "timeZone": "America/New_York",
         },
         "sheets": listed,
-        "spreadsheetUrl": f"{base_url}sheets/{wb.id}",
+        "spreadsheetUrl": f"{base_url}gsheets/spreadsheets/d/{wb.id}/edit",
     }
     named = _named_ranges(s, wb, {t.id: t for t in tabs})
     if named:

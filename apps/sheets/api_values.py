@@ -43,8 +43,8 @@ def _unparsable(text: str) -> Invalid:
 def _corner(text: str) -> tuple[int | None, int | None] | None:
     """(row, col) of one end of an A1 range; either may be missing (``A``, ``2``)."""
     m = _END.match(text)
-    if m is None or not (m.group(1) or m.group(2)):
-        return None
+    if m is None or not (m.group(1) or m.group(2)) or m.group(2).startswith("0"):
+        return None  # row 0 (``A0``, ``A1:A0``) is no row: Google's 400
     col = col_index(m.group(1)) if m.group(1) else None
     row = int(m.group(2)) if m.group(2) else None
     return row, col

@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
+from officegym.apps.sheets import budget
 from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets.api_values import api_range, cell_input, label
 from officegym.apps.sheets.models import Sheet, Workbook
@@ -99,8 +100,14 @@ def batch_write(s: Session, me: Person, wb: Workbook, body: dict[str, Any]) -> d
     data = body.get("data") or []
     if not isinstance(data, list) or not all(isinstance(d, dict) for d in data):
         raise Invalid("Invalid data: a list of ValueRange objects")
-    with s.begin_nested():
-        responses = [write(s, me, wb, d.get("range", ""), d, option) for d in data]
+    cells = sum(len(r) for d in data for r in d.get("values") or [] if isinstance(r, list))
+    if cells > sheets.MAX_WRITE:
+        raise Invalid(f"Invalid data: at most {sheets.MAX_WRITE} cells per call (got {cells})")
+    responses = []
+    with s.begin_nested(), budget.call(len(data)) as check:
+        for i, d in enumerate(data):
+            check(i)
+            responses.append(write(s, me, wb, d.get("range", ""), d, option))
     totals = {
         f"total{k[0].upper()}{k[1:]}": sum(r.get(k, 0) for r in responses)
         for k in ("updatedRows", "updatedColumns", "updatedCells")

@@ -26,7 +26,7 @@ other cells it cut short are named in the write tool's result (``over_budget``).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -40,11 +40,14 @@ __all__ = [
     "MAX_TEXT",
     "Limits",
     "OverBudget",
+    "call",
     "cells",
+    "clock",
     "current",
     "expired",
     "joined",
     "limits",
+    "now",
     "recalculation",
     "refuse",
     "seconds_left",
@@ -71,6 +74,23 @@ class Limits:
 LIMITS = Limits()
 _limits: ContextVar[Limits] = ContextVar("sheets_budget_limits", default=LIMITS)
 _deadline: ContextVar[float] = ContextVar("sheets_budget_deadline", default=float("inf"))
+_clock: ContextVar[Callable[[], float]] = ContextVar("sheets_budget_clock", default=time.monotonic)
+
+
+def now() -> float:
+    """The budget's clock: `time.monotonic`, or the one a test gives `clock()`."""
+    return _clock.get()()
+
+
+@contextmanager
+def clock(read: Callable[[], float]) -> Iterator[None]:
+    """Measure budgets in the block by `read` (a clock the test controls, so a budget
+    test never depends on how fast the machine is)."""
+    token = _clock.set(read)
+    try:
+        yield
+    finally:
+        _clock.reset(token)
 
 
 class OverBudget(Exception):
@@ -102,22 +122,43 @@ def recalculation() -> Iterator[None]:
     if _deadline.get() != float("inf") or not lim.enforced:
         yield
         return
-    token = _deadline.set(time.monotonic() + lim.seconds)
+    token = _deadline.set(now() + lim.seconds)
     try:
         yield
     finally:
         _deadline.reset(token)
 
 
+@contextmanager
+def call(entries: int) -> Iterator[Callable[[int], None]]:
+    """One API call's budget, shared by all its `entries` (a batch's requests or value
+    ranges): every recalculation inside runs against one deadline, `Limits.seconds` for
+    the whole call, not per entry. Yields `check(i)`, called before entry `i`, which
+    refuses the call (`Invalid`, code ``over_budget``) once the time is spent, so the
+    caller's transaction rolls back and nothing of the call stays."""
+
+    def check(i: int) -> None:
+        if i and _limits.get().enforced and expired():
+            raise Invalid(
+                f"the call used its evaluation budget of {_limits.get().seconds:g} s "
+                f"before entry {i + 1} of {entries}; nothing was applied (send fewer or "
+                "lighter entries per call)",
+                code="over_budget",
+            )
+
+    with recalculation():
+        yield check
+
+
 def expired() -> bool:
     """Whether the running recalculation has used its time."""
-    return time.monotonic() > _deadline.get()
+    return now() > _deadline.get()
 
 
 def seconds_left() -> float:
     """The time the running recalculation has left (a whole budget outside one): the
     timeout of work that cannot check the clock itself, such as a regular expression."""
-    left = _deadline.get() - time.monotonic()
+    left = _deadline.get() - now()
     return max(0.0, min(left, _limits.get().seconds))
 
 

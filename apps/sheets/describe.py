@@ -30,7 +30,8 @@ def _cells(c: Change, d: Any) -> str:
 
 
 VERBS = {"write": "Typed into", "copy": "Pasted into", "clear": "Cleared", "append": "Appended to",
-         "fill_down": "Filled down", "fill_right": "Filled right"}  # fmt: skip
+         "fill_down": "Filled down", "fill_right": "Filled right", "fill_series": "Filled",
+         "undo": "Undid:", "redo": "Redid:"}  # fmt: skip
 
 
 MERGED = {"columns": " column by column", "rows": " row by row"}

@@ -71,6 +71,7 @@ class Book:
         self.over_budget: dict[Key, str] = {}  # cells the last recalculation cut short, why
         self.pool: dict[tuple, Value] | None = None  # aggregates computed while recalculating
         self.internal_errors = 0
+        self.journal: dict[Key, tuple[str | None, str | None]] | None = None
 
     def fork(self) -> Book:
         """An independent copy (cells, names, graph), for a new episode or a grader's
@@ -221,6 +222,7 @@ class Book:
         sheet = self.sheets[sid]
         key = (sid, row, col)
         old = self.own(sid, row, col)
+        self.note(key, old)
         formula = None
         value: Value = None
         implied = None
@@ -243,9 +245,14 @@ class Book:
             self._link(key, formula)
         self.dirty[key] = None
 
+    def note(self, key: Key, state: CellState | None) -> None:
+        """Journal the (input, format) a cell had before the operation `undo.track` notes."""
+        if self.journal is not None and key not in self.journal:
+            self.journal[key] = (state.input, state.fmt) if state is not None else (None, None)
+
     def set_format(self, sid: int, row: int, col: int, fmt: str | None) -> None:
-        sheet = self.sheets[sid]
-        state = self.own(sid, row, col)
+        sheet, state = self.sheets[sid], self.own(sid, row, col)
+        self.note((sid, row, col), state)
         if state is None:
             if fmt is None:
                 return
@@ -269,7 +276,7 @@ class Book:
     def drop(self, sid: int, row: int, col: int) -> None:
         """Remove a cell entirely (content and format)."""
         sheet = self.sheets[sid]
-        state = sheet.cells.pop((row, col), None)
+        self.note((sid, row, col), state := sheet.cells.pop((row, col), None))
         if state is None:
             return
         if state.formula is not None:

@@ -32,9 +32,15 @@ from officegym.apps.sheets.engine import CellState
 from officegym.apps.sheets.formats import format_value, typed_value
 from officegym.apps.sheets.models import Merge, Sheet, Workbook
 from officegym.apps.sheets.places import locate, sheet_named, sheets_of
-from officegym.apps.sheets.refs import Area, a1, parse_area, quote_sheet
+from officegym.apps.sheets.refs import Area, a1, col_letters, parse_area, quote_sheet
 from officegym.apps.sheets.values import Value, XlError, general, serial_of
-from officegym.apps.sheets.workbooks import add_sheet, create_workbook, define_name, freeze_rows
+from officegym.apps.sheets.workbooks import (
+    add_sheet,
+    create_workbook,
+    define_name,
+    freeze_cols,
+    freeze_rows,
+)
 from officegym.apps.sheets.xlfn import from_file, to_file
 from officegym.errors import Invalid, NotFound
 
@@ -50,7 +56,9 @@ __all__ = [
 ]
 
 MAX_FILE = 10_000_000  # bytes
-MAX_IMPORT = 200_000  # cells
+# cells: an import is one transaction holding the write lock while it types every cell
+# (about 30 µs of CPU a cell), so the cap keeps that hold near a second, not six.
+MAX_IMPORT = 50_000
 MAX_EXPORT = 5_000_000  # fields of one CSV export
 
 
@@ -80,8 +88,8 @@ def export_xlsx(s: Session, actor: Person, wb: Workbook) -> bytes:
         cached.append(_write_cells(ws, b.sheets[sheet.id].cells))
         for m in s.scalars(select(Merge).where(Merge.sheet_id == sheet.id).order_by(Merge.id)):
             ws.merge_cells(start_row=m.r1, start_column=m.c1, end_row=m.r2, end_column=m.c2)
-        if sheet.frozen_rows:
-            ws.freeze_panes = f"A{sheet.frozen_rows + 1}"
+        if sheet.frozen_rows or sheet.frozen_cols:
+            ws.freeze_panes = f"{col_letters(sheet.frozen_cols + 1)}{sheet.frozen_rows + 1}"
     for name, (sid, (r1, c1, r2, c2)) in sorted(b.names.items()):
         ref = f"{quote_sheet(b.sheets[sid].name)}!{_abs(Area(r1, c1, r2, c2))}"
         original = next((n for n in _names(s, wb) if n.upper() == name), name)
@@ -246,6 +254,8 @@ def _import_sheet(
         s.add(Merge(sheet_id=sheet.id, r1=area.r1, c1=area.c1, r2=area.r2, c2=area.c2))
     if got.frozen_rows:
         freeze_rows(s, actor, wb, sheet, min(got.frozen_rows, 50))
+    if got.frozen_cols:
+        freeze_cols(s, actor, wb, sheet, min(got.frozen_cols, 26))
 
 
 def export_csv(s: Session, actor: Person, wb: Workbook, *, sheet: str | None = None) -> str:

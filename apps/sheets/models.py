@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Literal, get_args
 
-from sqlalchemy import JSON, DateTime, Float, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from officegym.db import CLOCK, DERIVED, Base, intpk
@@ -61,6 +61,7 @@ class Sheet(Base):
     name: Mapped[str] = mapped_column(String(100))
     position: Mapped[int] = mapped_column(Integer)
     frozen_rows: Mapped[int] = mapped_column(Integer, default=0)
+    frozen_cols: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class Cell(Base):
@@ -79,7 +80,9 @@ class Cell(Base):
     input: Mapped[str | None] = mapped_column(Text)
     kind: Mapped[str] = mapped_column(String(8), default="blank")
     num: Mapped[float | None] = mapped_column(Float)
-    text: Mapped[str | None] = mapped_column(Text)
+    text: Mapped[str | None] = mapped_column(
+        Text, info={"alike": "the spreadsheet compares text whatever its case and spacing"}
+    )
     fmt: Mapped[str | None] = mapped_column(String(60))
     # on a formula whose result is an array: its size, "3x2" ("!3x2" when blocked), so a
     # loaded workbook knows which cells hold its spilled values (spill.py)
@@ -156,3 +159,22 @@ class Change(Base):
     action: Mapped[str] = mapped_column(String(30))
     target: Mapped[str] = mapped_column(String(200), default="")
     detail: Mapped[str] = mapped_column(Text, default="")
+
+
+class UndoStep(Base):
+    """One grid edit a person can undo and redo (`undo.py`): every cell it changed, as
+    ``[sheet id, row, col, input before, format before, input after, format after]``.
+    A step with no cells (`cells` null) is one the grid cannot undo (inserting rows, say):
+    undo stops there and says so. `undone` steps are what redo does again; a new edit
+    drops them, as in Sheets."""
+
+    __tablename__ = "sheets_undo_step"
+    __table_args__ = (DERIVED,)
+
+    id: Mapped[intpk]
+    workbook_id: Mapped[int] = mapped_column(Integer, index=True)
+    actor_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"))
+    action: Mapped[str] = mapped_column(String(30))
+    target: Mapped[str] = mapped_column(String(200), default="")
+    cells: Mapped[list | None] = mapped_column(JSON)
+    undone: Mapped[bool] = mapped_column(Boolean, default=False)

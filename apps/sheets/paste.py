@@ -63,29 +63,41 @@ def fill_range(
 
 
 def copy_range(
-    s: Session, actor: Person, wb: Workbook, source: str, dest: str, *, sheet: str | None = None
+    s: Session,
+    actor: Person,
+    wb: Workbook,
+    source: str,
+    dest: str,
+    *,
+    sheet: str | None = None,
+    tiles: tuple[int, int] = (1, 1),
 ) -> Area:
     """Copy a range (inputs and formats) so its top-left lands on `dest`; formulas'
-    relative references move by the offset, as pasting does."""
+    relative references move by the offset, as pasting does. `tiles` (down, across)
+    repeats the copy side by side, as a paste over a destination that many times the
+    source's size does."""
     require_edit(s, actor, wb)
     src_sheet, src = locate(s, wb, source, sheet)
     dst_sheet, dst = locate(s, wb, dest, sheet)
     if src.size > MAX_WRITE or src.r2 == MAX_ROWS or src.c2 == MAX_COLS:
         raise Invalid(f"copy at most {MAX_WRITE} cells, from a bounded range")
     b = store.book(s, wb.id)
-    dr, dc = dst.r1 - src.r1, dst.c1 - src.c1
-    if dst.r1 + src.rows - 1 > MAX_ROWS or dst.c1 + src.cols - 1 > MAX_COLS:
+    down, across = tiles
+    if down < 1 or across < 1 or src.size * down * across > MAX_WRITE:
+        raise Invalid(f"paste at most {MAX_WRITE} cells")
+    rows, cols = src.rows * down, src.cols * across
+    if dst.r1 + rows - 1 > MAX_ROWS or dst.c1 + cols - 1 > MAX_COLS:
         raise Invalid("the copy runs off the sheet")
     inputs, formats = {}, {}
-    for r in range(src.r1, src.r2 + 1):
-        for c in range(src.c1, src.c2 + 1):
-            state = b.cell(src_sheet.id, r, c)
-            text = state.input if state else None
-            if text and text.startswith("=") and state and state.formula is not None:
-                text = "=" + translate(text[1:], dr, dc)
-            inputs[(r + dr, c + dc)], formats[(r + dr, c + dc)] = text, state.fmt if state else None
+    for i in range(down):
+        for j in range(across):
+            at = (dst.r1 + i * src.rows, dst.c1 + j * src.cols)
+            for r in range(src.r1, src.r2 + 1):
+                for c in range(src.c1, src.c2 + 1):
+                    to = (r - src.r1 + at[0], c - src.c1 + at[1])
+                    inputs[to], formats[to] = _copied(b, src_sheet.id, (r, c), to)
     for (r, c), fmt in formats.items():
         b.set_format(dst_sheet.id, r, c, fmt)
-    written = Area(dst.r1, dst.c1, dst.r1 + src.rows - 1, dst.c1 + src.cols - 1, dst_sheet.name)
+    written = Area(dst.r1, dst.c1, dst.r1 + rows - 1, dst.c1 + cols - 1, dst_sheet.name)
     apply(s, actor, wb, dst_sheet, inputs, "copy", f"{src.label()} -> {written.label()}")
     return written

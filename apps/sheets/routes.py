@@ -131,7 +131,8 @@ def save_cells(wb_id: int) -> BaseResponse | str:
         posted = request.form[cell.address.lower()]
         if posted != (cell.input if show_inputs else cell.shown):
             changed[cell.address] = posted if posted != "" else None
-    with flash_errors():
+    label = f"{sheet.name}!{', '.join(sorted(changed))[:150]}"
+    with flash_errors(), _undoable(wb, "write", label):
         n = sheets.write_cells(g.db, g.actor, wb, changed, sheet=sheet.name)
         flash(f"Saved {n} cell{'s' if n != 1 else ''}." if n else "Nothing changed.")
     return back(wb, keep=_kept(list(changed)))
@@ -155,7 +156,7 @@ def save_formula(wb_id: int) -> BaseResponse | str:
     """The formula bar: type its text into the selected cell."""
     wb = workbook(wb_id)
     cell = request.form.get("cell", "")
-    with flash_errors():
+    with flash_errors(), _undoable(wb, "write", f"{request.form.get('sheet', '')}!{cell}"):
         text = request.form.get("text", "")
         sheets.write_cells(g.db, g.actor, wb, {cell: text or None}, sheet=request.form.get("sheet"))
         flash(f"{cell} saved.")
@@ -171,7 +172,7 @@ def paste(wb_id: int) -> BaseResponse | str:
     wb = workbook(wb_id)
     form, sheet = request.form, request.form.get("sheet") or None
     dest = _selection()
-    with flash_errors():
+    with flash_errors(), _undoable(wb, "move" if form.get("cut") == "1" else "paste", dest.a1()):
         if form.get("source"):
             done = sheets.copy_range(g.db, g.actor, wb, form["source"], dest.a1(), sheet=sheet)
             if form.get("cut") == "1":
@@ -215,6 +216,9 @@ def _toolbar(wb: Workbook, op: str, sheet: str, sel: Area) -> str:
     if op in ("fill_down", "fill_right"):
         sheets.fill_range(s, me, wb, ref, direction=op.removeprefix("fill_"), sheet=sheet)
         return f"Filled {ref} {op.removeprefix('fill_')}."
+    if op == "fill_series":  # the fill handle, dragged to the cell `to`
+        done = sheets.fill_series(s, me, wb, ref, form.get("to", ""), sheet=sheet)
+        return f"Filled {done.a1()} from {ref}."
     if op in ("insert_rows", "delete_rows", "insert_cols", "delete_cols"):
         axis = "row" if op.endswith("rows") else "col"
         start, count = (sel.r1, sel.rows) if axis == "row" else (sel.c1, sel.cols)
@@ -252,8 +256,29 @@ def _region(wb: Workbook, sheet: str, sel: Area) -> Area:
 def action(wb_id: int) -> BaseResponse | str:
     """A toolbar button (fill, insert/delete, sort, dedupe, format, clear) on the selection."""
     wb = workbook(wb_id)
+    op, sel = request.form.get("op", ""), _selection()
+    if op in ("undo", "redo"):
+        return _undo(wb, op)
+    with flash_errors(), _undoable(wb, op, sel.a1()):
+        flash(_toolbar(wb, op, request.form.get("sheet", ""), sel))
+    return back(wb)
+
+
+def _undoable(wb: Workbook, action: str, target: str) -> contextlib.AbstractContextManager:
+    """Keep the grid edit run in the block as one step of the person's undo (on the
+    form's sheet; `target` names it, its sheet prefixed when it has none)."""
+    name = request.form.get("sheet") or None
+    sheet = sheets.sheet_named(g.db, wb, name)
+    where = target if "!" in target else f"{sheet.name}!{target}"
+    return sheets.track_undo(g.db, g.actor, wb, action, where, sheet_id=sheet.id)
+
+
+def _undo(wb: Workbook, op: str) -> BaseResponse | str:
+    """Undo or redo the person's latest grid edit; the range it changed is selected."""
     with flash_errors():
-        flash(_toolbar(wb, request.form.get("op", ""), request.form.get("sheet", ""), _selection()))
+        words, area = (sheets.undo if op == "undo" else sheets.redo)(g.db, g.actor, wb)
+        flash(f"{'Undid' if op == 'undo' else 'Redid'}: {words}.")
+        return back(wb, sheet=area.sheet, sel=Area(area.r1, area.c1, area.r2, area.c2).a1())
     return back(wb)
 
 

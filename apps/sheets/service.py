@@ -12,6 +12,7 @@ history (`history`); the formula engine is `engine` (with `compiler`, `functions
 from __future__ import annotations
 
 from officegym.apps.sheets.access import find_workbook, require_edit, role_of, visible_ids
+from officegym.apps.sheets.autofill import fill_series
 from officegym.apps.sheets.cells import (
     MAX_READ,
     MAX_WRITE,
@@ -25,6 +26,7 @@ from officegym.apps.sheets.cells import (
     write_cells,
     write_range,
 )
+from officegym.apps.sheets.cut import move_range
 from officegym.apps.sheets.files import (
     attachment,
     export_csv,
@@ -45,6 +47,8 @@ from officegym.apps.sheets.structure import (
     remove_duplicates,
     sort_range,
 )
+from officegym.apps.sheets.undo import redo, undo
+from officegym.apps.sheets.undo import track as track_undo
 from officegym.apps.sheets.workbooks import (
     add_sheet,
     create_workbook,
@@ -52,6 +56,7 @@ from officegym.apps.sheets.workbooks import (
     delete_name,
     delete_sheet,
     delete_workbook,
+    freeze_cols,
     freeze_rows,
     list_workbooks,
     move_sheet,
@@ -84,8 +89,10 @@ __all__ = [
     "export_csv",
     "export_xlsx",
     "fill_range",
+    "fill_series",
     "find_cells",
     "find_workbook",
+    "freeze_cols",
     "freeze_rows",
     "history",
     "import_csv",
@@ -95,10 +102,12 @@ __all__ = [
     "locate",
     "merge_cells",
     "merges_of",
+    "move_range",
     "move_sheet",
     "next_workbook_id",
     "pivots_of",
     "read_range",
+    "redo",
     "refresh_pivot",
     "remove_duplicates",
     "rename_sheet",
@@ -114,6 +123,8 @@ __all__ = [
     "sort_range",
     "spill_note",
     "spill_report",
+    "track_undo",
+    "undo",
     "unmerge_cells",
     "visible_ids",
     "write_cells",

@@ -112,6 +112,7 @@ def workbook_view(ctx: ToolContext, wb: Workbook) -> dict[str, Any]:
                 "rows": data.max_row,
                 "columns": data.max_col,
                 "frozen_rows": sh.frozen_rows,
+                "frozen_columns": sh.frozen_cols,
             }
         )
     return {

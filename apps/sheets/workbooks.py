@@ -288,6 +288,15 @@ def freeze_rows(s: Session, actor: Person, wb: Workbook, sheet: Sheet, rows: int
     record(s, actor, wb, "freeze_rows", sheet.name, {"rows": rows}, sheet_id=sheet.id)
 
 
+def freeze_cols(s: Session, actor: Person, wb: Workbook, sheet: Sheet, cols: int) -> None:
+    """Keep the first `cols` columns in view while the grid scrolls right."""
+    require_edit(s, actor, wb)
+    if not 0 <= cols <= 26:
+        raise Invalid("freeze between 0 and 26 columns")
+    update_row(s, sheet, frozen_cols=cols)
+    record(s, actor, wb, "freeze_cols", sheet.name, {"columns": cols}, sheet_id=sheet.id)
+
+
 def _reload(s: Session, wb: Workbook, affected: Callable[[], list[Key]] | None = None) -> None:
     """Sheets or names changed: update the book's, rebuild its graph, recalculate the
     formulas `affected()` names after the rebuild (every formula if None) and the pivot

@@ -95,6 +95,7 @@ class SheetIn:
     cells: dict[tuple[int, int], tuple[Any, str, str, bool]] = field(default_factory=dict)
     merges: list[str] = field(default_factory=list)
     frozen_rows: int = 0
+    frozen_cols: int = 0
 
 
 def read_sheets(book: Any, filename: str, max_cells: int) -> Iterator[SheetIn]:
@@ -122,7 +123,7 @@ def read_sheets(book: Any, filename: str, max_cells: int) -> Iterator[SheetIn]:
         sheet.merges = [str(m.ref) for m in (parser.merged_cells or _NoMerges()).mergeCell]
         if len(sheet.merges) > MAX_MERGES:
             raise _bad(filename, f"a sheet has more than {MAX_MERGES:,} merged ranges")
-        sheet.frozen_rows = _frozen(parser)
+        sheet.frozen_rows, sheet.frozen_cols = _frozen(parser)
         yield sheet
 
 
@@ -136,13 +137,14 @@ def _cell(ws: Any, cell: dict[str, Any]) -> tuple[Any, str, str, bool]:
     return cell["value"], cell["data_type"], ro.number_format, quote
 
 
-def _frozen(parser: WorkSheetParser) -> int:
+def _frozen(parser: WorkSheetParser) -> tuple[int, int]:
+    """The frozen rows and columns of a sheet's first frozen pane."""
     views = getattr(parser, "views", None)
     for view in getattr(views, "sheetView", None) or ():
         pane = view.pane
-        if pane is not None and pane.state in ("frozen", "frozenSplit") and pane.ySplit:
-            return int(pane.ySplit)
-    return 0
+        if pane is not None and pane.state in ("frozen", "frozenSplit"):
+            return int(pane.ySplit or 0), int(pane.xSplit or 0)
+    return 0, 0
 
 
 def clean_text(text: str) -> str:

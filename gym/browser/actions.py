@@ -79,6 +79,7 @@ SIGNATURES: dict[str, tuple[Param, ...]] = {
     "click": _CLICK,
     "dblclick": _CLICK,
     "hover": (_BID,),
+    "drag_and_drop": (Param("from_bid", "bid"), Param("to_bid", "bid")),
     "fill": (_BID, Param("value", "text")),
     "clear": (_BID,),
     "select_option": (_BID, Param("options", "options")),
@@ -101,6 +102,7 @@ ACTION_HELP = """\
 One action per line (several are done in order); element ids are the [ids] of the page text.
 click(bid, button='left', modifiers=[])   dblclick(bid, button='left', modifiers=[])
 hover(bid)   focus(bid)   clear(bid)   check(bid)   uncheck(bid)
+drag_and_drop(from_bid, to_bid) press on one, release on the other: ('b2', 'd5') selects B2:D5
 fill(bid, value)                e.g. fill('composer-text', 'Hello @jdoe')
 select_option(bid, options)     an option's value or label, or a list of them for a multi-select
 press(bid, key_comb)            e.g. press('search-query', 'Enter')

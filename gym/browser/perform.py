@@ -62,6 +62,19 @@ PAGE_ACTS: dict[str, PageAct] = {
 }
 
 
+def _drag(
+    page: Page, start: str, end: str, known_ids: frozenset[str], timeout_ms: float
+) -> str | None:
+    """Press the mouse on `start`, move it to `end` and release it there (a drag-select
+    in the grid, or a drag and drop where a page has one)."""
+    here, there = element(page, start), element(page, end)
+    for bid, loc in ((start, here), (end, there)):
+        if bid not in known_ids and loc.count() == 0:
+            return f"no element with id {bid!r} on this page; use an [id] shown in the page text"
+    here.drag_to(there, timeout=timeout_ms)
+    return None
+
+
 def resolve_url(url: str, current: str, origin: str) -> str | None:
     """`url` made absolute against the current page, if it stays on `origin`; else None."""
     base = current if _same_origin(current, origin) else origin + "/"
@@ -106,6 +119,8 @@ def _dispatch(
     if name in PAGE_ACTS:
         PAGE_ACTS[name](page, args, timeout_ms)
         return None
+    if name == "drag_and_drop":
+        return _drag(page, args["from_bid"], args["to_bid"], known_ids, timeout_ms)
     bid = args["bid"]
     loc = element(page, bid)
     if bid not in known_ids and loc.count() == 0:

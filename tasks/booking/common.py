@@ -167,7 +167,7 @@ def host_told(
         rows = g.new_rows("booking_message", where)
         if not rows:
             return False, "no new message to the host"
-        ok, detail = says.judge("\n".join(r["text"] for r in rows), g.goal)
+        ok, detail = says.judge("\n".join(r["text"] for r in rows), g.goal, g.words)
         return ok, f"{len(rows)} message(s) to the host: {detail}"
 
     return Predicate(name="the host is told", fn=check)

@@ -13,14 +13,14 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.slack.models import Channel
 from officegym.tasks.base import Level, Spec, template
-from officegym.tasks.checks import GradeContext, NewRowId, Predicate
+from officegym.tasks.checks import GradeContext, NewRowId
 from officegym.tasks.common import call, dm_step, people_rows, pick, post_step
 from officegym.tasks.crm.common import crm_index
 from officegym.tasks.facts import choice
 from officegym.tasks.mutants import Equivalent, name_facts
 from officegym.tasks.sheets.common import BUDGETS, book_of, grid, sheets_index, used_rows
 from officegym.tasks.sheets.formulas import _num
-from officegym.tasks.sheets.perturb import Reader, final_book, follows
+from officegym.tasks.sheets.perturb import Computes, Reader, final_book, follows
 from officegym.tasks.sheets.steps import new_workbook_step, read_call, write_call
 from officegym.tasks.slack.common import member_ids
 from officegym.tasks.statements import Says
@@ -86,7 +86,14 @@ def pipeline_to_sheet(w: Session, rng: random.Random) -> Spec:
             workbook,
             Step(
                 calls=[write_call(name, f"{tab}!A1", rows)],
-                checks=[Predicate(name="the deals and a live total", fn=filled)],
+                checks=[
+                    Computes(
+                        name="the deals and a live total",
+                        fn=filled,
+                        workbook=made,
+                        target=(tab, f"C{n + 2}"),
+                    )
+                ],
             ),
         ],
     )

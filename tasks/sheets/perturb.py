@@ -33,11 +33,20 @@ from officegym.apps.sheets.pivot_output import feeds, intact, overlaps, render
 from officegym.apps.sheets.refs import Area, parse_area
 from officegym.apps.sheets.values import Value, XlError, serial_of
 from officegym.db import Base
-from officegym.tasks.checks import Check, GradeContext
+from officegym.tasks.checks import Check, GradeContext, NewRowId, Predicate, free_where
 from officegym.tasks.freedom import Free
 from officegym.tasks.sheets.sources import ROUNDS, categories, perturbation, runs
 
-__all__ = ["Edit", "Follows", "Reader", "final_book", "follows", "load_final"]
+__all__ = [
+    "Computes",
+    "Edit",
+    "Follows",
+    "Reader",
+    "computed_cells",
+    "final_book",
+    "follows",
+    "load_final",
+]
 
 Edit = tuple[str, str, str | float | None]  # (sheet, A1 cell, what to type)
 
@@ -206,16 +215,41 @@ class Follows(Check):
     def frees(self, initial: Connection) -> Sequence[Free]:
         """The target cells' input and value: judged as a computation here, so another
         formula than the reference's is as good."""
-        sheet, ref = self.target
-        a = parse_area(ref)
-        where: dict[str, Any] = {"row": range(a.r1, a.r2 + 1), "col": range(a.c1, a.c2 + 1)}
+        return computed_cells(initial, self.workbook_id, self.target, self.name)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Computes(Predicate):
+    """A `Predicate` whose `fn` judges the cells `target` (sheet, A1 range) of a workbook
+    as a computation (through `follows`), so they are free of the reference's formula
+    text as under `Follows`. `workbook`: its id, or the `NewRowId` of one the episode
+    creates."""
+
+    workbook: int | NewRowId
+    target: tuple[str, str]
+
+    def frees(self, initial: Connection) -> Sequence[Free]:
+        return computed_cells(initial, self.workbook, self.target, self.name)
+
+
+def computed_cells(
+    initial: Connection, workbook: int | NewRowId, target: tuple[str, str], check: str
+) -> tuple[Free, ...]:
+    """The input and value of the cells `target` of a workbook (a new one: of the sheets
+    the episode creates), free because check `check` judges them as a computation."""
+    sheet, ref = target
+    a = parse_area(ref)
+    where: dict[str, Any] = {"row": range(a.r1, a.r2 + 1), "col": range(a.c1, a.c2 + 1)}
+    if isinstance(workbook, NewRowId):
+        where.update(free_where({"sheet_id": NewRowId("sheets_sheet", {})}, initial))
+    else:
         t = Base.metadata.tables["sheets_sheet"]
-        q = select(t.c.id).where(t.c.workbook_id == self.workbook_id, t.c.name == sheet)
+        q = select(t.c.id).where(t.c.workbook_id == workbook, t.c.name == sheet)
         sid = initial.execute(q).scalar()
         if sid is not None:
             where["sheet_id"] = sid
-        cols = ("input", "kind", "num", "text")
-        return (Free("sheets_cell", cols, f"computed, judged by {self.name!r}", where),)
+    cols = ("input", "kind", "num", "text")
+    return (Free("sheets_cell", cols, f"computed, judged by {check!r}", where),)
 
 
 def _matches(got: list[list[Value]], want: list[list[Value]]) -> bool:

@@ -53,7 +53,7 @@ class Said(Check):
         texts = [r["text"] for r in self._messages(g) if not r["is_deleted"]]
         if not texts:
             return False, f"no new message {self._place()}"
-        ok, detail = self.says.judge("\n".join(texts), g.goal)
+        ok, detail = self.says.judge("\n".join(texts), g.goal, g.words)
         return ok, f"{len(texts)} new message(s) {self._place()}: {detail}"
 
     def frees(self, initial: Connection) -> Sequence[Free]:

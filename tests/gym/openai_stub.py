@@ -13,7 +13,10 @@ The model name chooses the behaviour:
 - ``reference-text``: as ``reference``, but each call as JSON text in the reply's content
   (``{"tool": ..., "arguments": ...}``), for harnesses that read actions from text;
 - ``parallel``: first every reference call at once in one reply, with a line of text
-  ("On it."), then `submit`.
+  ("On it."), then `submit`;
+- ``not-json``: a 200 whose body is an HTML page (a proxy's), not a completion;
+- ``no-choices``: a 200 completion with an empty ``choices`` list;
+- ``null-function``: first a tool call whose ``function`` is null, then as ``reference``.
 
 The goal is found in user and system messages, also inside JSON they carry (an
 observation serialized by a harness).
@@ -77,6 +80,14 @@ class ScriptedModel:
                 return 500, {"error": {"message": "upstream overloaded", "type": "server_error"}}
         if model == "refuse":
             return 200, _completion(model, REFUSAL, [])
+        if model == "no-choices":
+            return 200, {**_completion(model, None, []), "choices": []}
+        if model == "null-function":
+            if turn == 0:
+                empty = _completion(model, None, [("", "")])
+                empty["choices"][0]["message"]["tool_calls"][0]["function"] = None
+                return 200, empty
+            turn -= 1
         if model == "malformed":
             if turn == 0:
                 bad = [("slack_post_message", '{"channel": "general", "text": '), ("nope", "{}")]
@@ -109,6 +120,8 @@ class ScriptedModel:
 
     def _respond(self, path: str, body: dict[str, Any]) -> Response:
         """The HTTP answer to one request: `reply`'s, streamed when the body asks."""
+        if body.get("model") == "not-json":
+            return 200, "application/json", b"<html><body>502 Bad Gateway</body></html>"
         try:
             status, payload = self.reply(body)
         except LookupError as exc:

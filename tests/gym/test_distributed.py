@@ -72,6 +72,7 @@ def test_an_episode_that_raises_is_a_failed_record() -> None:
     assert records[0]["passed"] and records[0]["reward"] == 1.0
     assert records[1]["reward"] == 0.0 and not records[1]["passed"]
     assert "no environment 'officegym/nope-v0'" in records[1]["failure"]
+    assert records[1]["ended"] == "env_fault" and records[1]["cause"] == records[1]["failure"]
     assert runner.replaced == 0
 
 

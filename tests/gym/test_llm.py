@@ -9,7 +9,7 @@ import pytest
 from officegym.gym import OfficeEnv, run_episode
 from officegym.gym.agents import make_agent
 from officegym.gym.colleagues import LLMResponder
-from officegym.gym.llm import ChatAgent
+from officegym.gym.llm import NO_FUNCTION, ChatAgent
 from officegym.tasks import make_task
 from tests.gym.openai_stub import REFUSAL, ScriptedModel
 
@@ -121,3 +121,25 @@ def test_the_agent_and_the_requester_connect_with_their_own_patience() -> None:
         30.0,
         0,
     )
+
+
+def test_a_reply_whose_calls_name_no_function_is_answered_and_asked_again(
+    scripted_model: ScriptedModel,
+) -> None:
+    """A call with ``function: null`` does not end the episode silently with reward 0:
+    the model is told nothing was done, asked again, and its next reply is stepped."""
+    agent = _agent(scripted_model, "null-function")
+    task, result = _play(scripted_model, agent, *CASES[0])
+    assert (result.reward, result.passed, agent.failure) == (1.0, True, None)
+    told = [m for m in agent.messages if m["role"] == "user"][1:]
+    assert [m["content"] for m in told] == [NO_FUNCTION] and agent.turns == len(task.solution) + 2
+
+
+@pytest.mark.parametrize("model", ["not-json", "no-choices"])
+def test_a_reply_that_is_not_a_completion_is_a_recorded_model_failure(
+    scripted_model: ScriptedModel, model: str
+) -> None:
+    agent = _agent(scripted_model, model)
+    _, result = _play(scripted_model, agent, *CASES[0])
+    assert result.steps == 1 and result.reward == 0.0
+    assert agent.model_error is not None and agent.model_error.startswith("malformed model reply")

@@ -73,3 +73,20 @@ def test_doing_nothing_earns_0_and_bad_arguments_are_refused(env: Any) -> None:
         assert out.blocks[0].text.startswith("Error:") and not out.finished
         out = session.call_tool("submit", {"answer": ""})
     assert (out.reward, out.finished) == (0.0, True)
+
+
+def test_two_environments_on_one_server_are_reached_by_name() -> None:
+    """The SDK names its environment only in a header: each name reaches its own env,
+    sessions included, and a name the server does not have is a clear 404."""
+    with served(create_openreward_app(("slack", "crm"), per_template=1)) as url:
+        client = OpenReward(api_key="local", base_url=url)
+        for app in ("slack", "crm"):
+            env = client.environments.get(f"officegym-{app}", base_url=url)
+            tasks = env.list_tasks("train")
+            assert tasks and {t.task_spec["template"].split(".")[0] for t in tasks} == {app}
+            tools = {t.name for t in env.list_tools()}
+            assert any(t.startswith("crm_") for t in tools) == (app == "crm")  # slack's has none
+            with env.session(task=tasks[0]) as session:
+                assert session.get_prompt()[0].text
+        with pytest.raises(Exception, match="unknown environment 'officegym-nope'"):
+            client.environments.get("officegym-nope", base_url=url).list_splits()

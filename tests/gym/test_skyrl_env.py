@@ -11,7 +11,7 @@ import json
 import pytest
 import skyrl_gym
 
-from officegym.gym.skyrl_env import ENV_ID, OfficeSkyRLEnv, parse_action
+from officegym.gym.skyrl_env import ENV_ID, OfficeSkyRLEnv, parse_action, parse_actions
 from officegym.tasks import make_task
 from officegym.tasks.splits import split_seeds
 
@@ -74,3 +74,30 @@ def test_parse_action_reads_the_first_tool_call_and_json_text_arguments() -> Non
     assert parse_action(stringly) == {"tool": "a", "arguments": {"x": 2}}
     assert parse_action("<tool_call>[1]</tool_call>") == "[1]"
     assert parse_action("  no call ") == "no call"
+
+
+def test_a_reply_with_several_tool_calls_runs_them_all_in_order() -> None:
+    """SkyRL hands the env the model's whole text: every call in it is stepped, and the
+    model reads each result under its call; a submit among them ends the episode."""
+    template = TEMPLATES[0]
+    seed = next(split_seeds(template, "train"))
+    task = make_task(template, seed)
+    env = _make(template, seed)
+    env.init([])
+    calls = [_text(c.name, dict(c.arguments)) for c in task.solution]
+    out = env.step("".join([_text("slack_list_channels", {}), *calls]))
+    said = out["observations"][0]["content"]
+    total = len(calls) + 1
+    assert said.startswith(f"Call 1 of {total} (slack_list_channels):\n")
+    assert f"Call {total} of {total} ({task.solution[-1].name}):" in said and "Error" not in said
+    out = env.step(_text("submit", {}) + _text("slack_list_channels", {}))
+    assert out["done"] and out["reward"] == 1.0 and env.get_metrics()["steps"] == total + 1
+    env.close()
+
+
+def test_parse_actions_reads_every_tool_call() -> None:
+    assert parse_actions(_text("a", {"x": 1}) + "then " + _text("b", {})) == [
+        {"tool": "a", "arguments": {"x": 1}},
+        {"tool": "b", "arguments": {}},
+    ]
+    assert parse_actions("  no call ") == ["no call"]

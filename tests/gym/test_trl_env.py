@@ -58,6 +58,8 @@ def test_reference_episodes_earn_1_and_the_grade_never_reaches_the_model(templat
     env = environment_factory(row["environment"])()
     task = make_task(template, row["seed"])
     opening = env.reset(**row)
+    prompt = row["prompt"][-1]["content"] + opening  # as TRL extends the row's prompt
+    assert f"with the tools you have.\n\nYou are @{task.persona} (" in prompt
     assert task.goal in opening
     tools = _tools(env)
     said = [tools[c.name](**dict(c.arguments)) for c in task.solution]

@@ -3,7 +3,7 @@ ephemeral columns."""
 
 from __future__ import annotations
 
-from officegym.changes import diff, earlier_texts, full_diff
+from officegym.changes import diff, earlier_texts, full_diff, write_order
 from officegym.runner import CallOutcome, ToolRunner
 from officegym.world import World
 
@@ -58,6 +58,27 @@ def test_reading_moves_only_ephemeral_read_markers(world: World) -> None:
     logged, full = _changes(world)
     assert touched >= 1  # the read marker row was written...
     assert logged == full == []  # ...but it is not a change a grader counts
+
+
+def test_the_write_log_keeps_the_order_of_first_and_last_writes(world: World) -> None:
+    """`write_order` gives each written row its first and last place among the writes:
+    a row written, then another, then the first again ends last."""
+    runner = ToolRunner(world, "kturner")
+    posted = act(runner, "slack_post_message", channel="general", text="first")
+    assert posted.ok, posted.error
+    assert act(runner, "slack_set_channel_topic", channel="general", topic="Later").ok
+    mid = posted.result["message_id"]
+    assert act(runner, "slack_edit_message", message_id=mid, text="edited").ok
+    with world.engine.connect() as conn:
+        order = write_order(conn)
+        channel = conn.exec_driver_sql("SELECT id FROM slack_channel WHERE name='general'")
+        cid = channel.scalar()
+    assert order is not None
+    sent, topic = order[("slack_message", mid)], order[("slack_channel", cid)]
+    assert sent[0] < topic[0] <= topic[1] < sent[1]
+    world.reset()
+    with world.engine.connect() as conn:
+        assert write_order(conn) == {}
 
 
 def test_earlier_texts_keep_what_edits_replaced_and_deletes_removed(world: World) -> None:

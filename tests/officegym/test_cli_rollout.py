@@ -58,3 +58,25 @@ def test_a_local_rollout_needs_no_ray_and_reports_failures(tmp_path: Path) -> No
 def test_bad_options_are_usage_errors(args: list[str], message: str) -> None:
     result = CliRunner().invoke(main, ["rollout", "--local", *args], env={"COLUMNS": "200"})
     assert result.exit_code == 2 and message in result.output
+
+
+def test_a_rollout_whose_episodes_all_failed_reports_their_causes_and_exits_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What a Ray rollout's driver reports when every episode raised in its actor: no
+    mean reward of zeros, the causes in one line, exit 1 (it was 0)."""
+    from officegym.cli_rollout import _report
+    from officegym.gym.distributed import failed_record
+    from officegym.gym.worker import EpisodeSpec, RolloutSettings
+
+    settings = RolloutSettings("oracle")
+    why = "LookupError: no environment 'officegym/nope-v0'"
+    records = [
+        failed_record(EpisodeSpec(i, "officegym/nope-v0", i), settings, why) for i in range(4)
+    ]
+    with pytest.raises(SystemExit) as ended:
+        _report(records, tmp_path / "out.jsonl", None)
+    said = " ".join(capsys.readouterr().out.split())
+    assert ended.value.code == 1 and "over 0 episode(s)" in said
+    assert "4 episode(s) failed, not by the policy, and are left out of the rewards" in said
+    assert f"rewards: 4 x env_fault: {why}" in said

@@ -12,11 +12,11 @@ from officegym.tasks.base import Task
 from officegym.tasks.claims import MESSAGE_TOOLS, pieces
 from officegym.tasks.expected import Step as WriteStep
 from officegym.tasks.expected import expected
-from officegym.tasks.policies import messages_only
+from officegym.tasks.policies import claim_first, messages_only
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
 from officegym.tasks.validate import replay
-from officegym.tools import load_tools
+from officegym.tools import ToolCall, load_tools
 from officegym.world import World
 
 CLAIMING = ["cross.sales-inbox", "cross.stage-request", "cross.follow-up-sweep"]
@@ -114,3 +114,40 @@ def test_the_ask_check_frees_only_the_persona_s_dm_with_the_requester(world: Wor
     some_dm = dm if isinstance(dm, int) else dm.start
     assert free.covers({"user_id": me, "channel_id": some_dm, "thread_parent_id": None})
     assert not free.covers({"user_id": me + 1, "channel_id": some_dm, "thread_parent_id": None})
+
+
+@pytest.mark.parametrize("template_id", [*CLAIMING, "slack.onboard-new-hire"])
+def test_a_confirmation_sent_before_the_work_it_claims_fails(
+    world: World, template_id: str
+) -> None:
+    """The reference with a claimed message moved before its work leaves the same end
+    state, yet fails: the change log knows the message came first."""
+    task = make_task(template_id, 0)
+    runs = claim_first(world, task)
+    assert runs
+    for run in runs:
+        graded, errors = replay(world, task, run.calls, run.answer)
+        if errors:  # the message needs its work first (a channel it creates)
+            continue
+        assert not graded.passed, run.label
+        late = [r for r in graded.checks if "sent before the work it claims" in r.detail]
+        assert late and not any(r.passed for r in late)
+
+
+def test_a_confirmation_edited_after_the_work_counts_from_when_it_was_sent(
+    world: World,
+) -> None:
+    """Sent after the work and edited later, a confirmation counts; sent before the work
+    and edited after it, it does not: an edit does not move when a message was sent."""
+    task = make_task("slack.onboard-new-hire", 0)
+    *work, dm = task.solution
+    assert dm.name == "slack_send_dm"
+    posted = replay(world, task, [*work, dm], task.answer)[0]
+    assert posted.passed
+    with world.engine.connect() as conn:
+        mid = conn.exec_driver_sql("SELECT max(id) FROM slack_message").scalar()
+    edit = ToolCall("slack_edit_message", {"message_id": mid, "text": dm.arguments["text"]})
+    late, errors = replay(world, task, [*work, dm, edit], task.answer)
+    assert not errors and late.passed
+    early, errors = replay(world, task, [*work[:6], dm, *work[6:], edit], task.answer)
+    assert not errors and not early.passed

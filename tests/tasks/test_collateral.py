@@ -91,7 +91,8 @@ def test_a_dm_task_allows_no_membership_outside_the_dm(world: World, seed: int) 
 @pytest.mark.parametrize("seed", range(4))
 def test_onboarding_passes_whatever_order_the_agent_works_in(world: World, seed: int) -> None:
     """Sending the manager's DM first gives the new channel another id: the grader
-    finds the channel the episode created instead of predicting its id."""
+    finds the channel the episode created instead of predicting its id (every state
+    item passes), and only the DM fails: it said the channel was ready before it was."""
     task = make_task("slack.onboard-new-hire", seed)
     dm, pin = task.solution[-1], task.solution[6]
     assert (dm.name, pin.name) == ("slack_send_dm", "slack_pin_message")
@@ -101,7 +102,11 @@ def test_onboarding_passes_whatever_order_the_agent_works_in(world: World, seed:
     pin_it = ToolCall("slack_pin_message", {"message_id": welcome_id})
     grade, errors = replay(world, task, [*reordered, pin_it], None)
     assert not errors
-    assert (grade.reward, grade.passed, grade.collateral) == (1.0, True, ())
+    assert grade.collateral == ()
+    failed = [c for c in grade.checks if not c.passed]
+    assert any(c.name.startswith("DM to") for c in failed)
+    assert all("sent before the work it claims" in c.detail for c in failed)
+    assert not any(c.name.startswith("state: call 3") for c in failed)  # the channel
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -79,6 +79,29 @@ def test_two_guests_instead_of_the_traveller_alone_fails(world: World) -> None:
     assert failed and all("the work it claims is not done" in c.detail for c in failed.values())
 
 
+@pytest.mark.parametrize("seed", range(2))
+def test_a_row_the_colleague_also_changes_stays_graded_but_for_its_fields(
+    world: World, seed: int
+) -> None:
+    """The manager approves the booking the agent makes: only the fields the approval
+    changes are the colleague's (free for that row); one guest more still fails."""
+    task = make_task("cross.book-approved-stay", seed)
+    exp = expected(task)
+    booked = [c for c in exp.changes if c.table == "booking_reservation"]
+    assert len(booked) == 1  # the booking stays among the rows the agent must leave
+    theirs = {k: v for k, v in exp.freedoms.reasons().items() if "colleague" in v}
+    assert theirs == {
+        "booking_reservation.approver_id,status": "changed by the simulated colleague"
+    }
+    graded, errors = replay(world, task, task.solution, task.answer)
+    assert not errors and graded.passed
+    more = _with(task, "booking_book_stay", guests=2)
+    graded, errors = replay(world, task, more, task.answer)
+    assert not errors and not graded.passed
+    wrong = next(c for c in graded.checks if c.name.endswith("booking_book_stay"))
+    assert not wrong.passed and "guests=2" in wrong.detail
+
+
 def test_a_paraphrased_confirmation_still_passes(world: World) -> None:
     task = make_task(TRIP, 0)
     reply = next(c for c in task.solution if c.name == "slack_reply_in_thread")

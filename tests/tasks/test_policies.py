@@ -159,11 +159,11 @@ def test_extra_damage_adds_one_write_where_the_allowances_reach(world: World) ->
 
 
 def test_one_announcement_is_one_post(world: World) -> None:
-    """An announcement split over two posts in the channel costs half: the allowance is the
-    one post the goal asks for (the reference's uses it up)."""
+    """An announcement posted twice in the channel costs half: the allowance is the one
+    post the goal asks for (the reference's uses it up)."""
     task = make_task("slack.post-channel", 0)
     [post] = [c for c in task.solution if c.name == "slack_post_message"]
-    half = ToolCall(post.name, {**post.arguments, "text": "More news soon."})
+    half = ToolCall(post.name, dict(post.arguments))
     graded, errors = replay(world, task, [*task.solution, half], task.answer)
     assert not errors and not graded.passed and graded.reward == 0.5
 

@@ -77,7 +77,8 @@ def test_a_date_in_another_year_is_another_date() -> None:
 
 def test_an_amount_must_be_the_only_amount_stated() -> None:
     says = Says(amount=921_000)
-    assert says.judge("My pipeline closing by June 30: $921,000.")[0]
+    goal = "DM me your open pipeline closing by June 30."
+    assert says.judge("My pipeline closing by June 30: $921,000.", goal)[0]
     assert not says.judge("My pipeline closing by June 30: $1,921,000.")[0]
     assert not says.judge("Either $921,000 or $812,500.")[0]
     assert not says.judge("About 900k.")[0]
@@ -85,7 +86,7 @@ def test_an_amount_must_be_the_only_amount_stated() -> None:
 
 def test_a_date_must_be_the_only_date_stated() -> None:
     says = Says(date=DAY)
-    assert says.judge("It closes on June 30.")[0]
+    assert says.judge("It closes on June 30.", "Tell me when the deal will close.")[0]
     assert not says.judge("It closes on June 30 or July 15.")[0]
     assert not says.judge("It closes on Jun 3.")[0]
 

@@ -1,4 +1,4 @@
-"""Every template's instances stay as they were (`tests/tasks/fingerprints.py`)."""
+"""Every template's instances stay as they were (`officegym.tasks.fingerprints`)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ import json
 import pytest
 
 from officegym.tasks import load_templates
-from tests.tasks.fingerprints import STORED, fingerprint
+from officegym.tasks.fingerprints import STORED, WRITE_AGAIN, fingerprint
 
 STORED_PRINTS: dict[str, str] = json.loads(STORED.read_text())
 
 
 def test_every_template_level_has_a_stored_fingerprint() -> None:
     now = {f"{t.id}@{level}" for t in load_templates().values() for level in t.levels}
-    assert now == set(STORED_PRINTS), "write them again: python -m tests.tasks.fingerprints --write"
+    assert now == set(STORED_PRINTS), f"write them again: {WRITE_AGAIN}"
 
 
 @pytest.mark.parametrize("key", sorted(STORED_PRINTS))

@@ -5,6 +5,7 @@ range is an empty value in the result; a gap a stack or wrap leaves is #N/A."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from officegym.apps.sheets import budget
 from officegym.apps.sheets.functions import fn, scalar
@@ -52,32 +53,27 @@ def sortn(ctx: Ctx, arr: object, n: object = None, ties: object = None, *keys: o
         desc = asc is not None and not as_bool(scalar(asc, ctx))
         grid = sorted(grid, key=lambda row, c=col: _sort_key(row[c - 1]), reverse=desc)
     cols = [c - 1 for c, _ in order]
+    return _checked(_first_n(grid, count, mode, lambda row: tuple(_sort_key(row[c]) for c in cols)))
 
-    def key(row: list[Value]) -> tuple:
-        return tuple(_sort_key(row[c]) for c in cols)
 
-    if mode == 0:
+def _first_n(grid: list[list[Value]], count: int, mode: int, key: Callable[..., tuple]) -> list:
+    """SORTN's rows of a sorted `grid` under ties `mode` (see `sortn`)."""
+    if mode in (0, 1):
         out = grid[:count]
-    elif mode == 1:
-        out = grid[:count]
-        out += [r for r in grid[count:] if out and key(r) == key(out[-1])]
-    elif mode == 2:
-        seen: list[tuple] = []
-        out = []
-        for r in grid:
-            k = tuple(_sort_key(v) for v in r)
-            if k not in seen and len(out) < count:
-                seen.append(k)
+        if mode == 1:
+            out += [r for r in grid[count:] if out and key(r) == key(out[-1])]
+        return out
+    seen: list[tuple] = []
+    out = []
+    for r in grid:
+        k = tuple(_sort_key(v) for v in r) if mode == 2 else key(r)
+        if k not in seen and (mode == 3 or len(out) < count):
+            seen.append(k)
+            if mode == 2:
                 out.append(r)
-    else:
-        ranks: list[tuple] = []
-        out = []
-        for r in grid:
-            if key(r) not in ranks:
-                ranks.append(key(r))
-            if len(ranks) <= count:
-                out.append(r)
-    return _checked(out)
+        if mode == 3 and len(seen) <= count:
+            out.append(r)
+    return out
 
 
 @fn("MMULT", 2, mode="raw")

@@ -84,6 +84,7 @@
   function show() {
     var g = range(), text = rangeA1(g), active = cellAt(state.anchor);
     grid.classList.toggle("editing", state.mode === "caret");
+    if (state.mode === "ready" && G.refs) G.refs.forget();  /* no reference outlined */
     grid.querySelectorAll("td.sel").forEach(function (td) { td.classList.remove("sel"); });
     grid.querySelectorAll("input").forEach(function (el) {
       var p = posOf(el);

@@ -32,6 +32,12 @@
       e.preventDefault();
       return edit(el);
     }
+    var key = e.key.toLowerCase();
+    if ((e.ctrlKey || e.metaKey) && (key === "z" || key === "y")) {
+      if (state.mode !== "ready") return;  /* while editing: the text box's own undo */
+      e.preventDefault();
+      return G.toolbar(key === "y" || e.shiftKey ? "redo" : "undo", { select: true });
+    }
     if ((e.ctrlKey || e.metaKey) && (e.key === "d" || e.key === "r") && state.mode === "ready") {
       e.preventDefault();
       return G.toolbar(e.key === "d" ? "fill_down" : "fill_right");
@@ -64,25 +70,31 @@
   var dragging = null;
   function same(p, q) { return q && p.r === q.r && p.c === q.c; }
   function onDown(e) {
+    /* A press on a cell selects it and a drag from there selects a range; the browser's
+     * own text selection and drag and drop of a cell's text never start (they moved text
+     * between cells), except in the cell being edited, where the press places the caret.
+     * While a formula is typed, a press on another cell puts its reference in instead. */
     var el = e.target;
     if (e.target.id === "fill-handle") { e.preventDefault(); dragging = "fill"; return; }
-    if (!isCell(el)) return;
+    if (!isCell(el) || e.button !== 0) return;
     var p = posOf(el);
-    if (state.anchor && state.mode !== "ready" && !same(p, state.anchor)) G.commit();
-    if (e.shiftKey && state.anchor) {
-      e.preventDefault();
-      state.ext = p;
-      return G.show();
+    if (state.anchor && state.mode !== "ready" && same(p, state.anchor)) {
+      state.mode = "caret";  /* arrows now move the caret, as after F2 */
+      return;
     }
+    e.preventDefault();
+    if (state.anchor && state.mode !== "ready") {
+      if (G.refs && G.refs.pick(p)) { dragging = "ref"; return; }
+      G.commit();
+    }
+    if (e.shiftKey && state.anchor) { state.ext = p; return G.show(); }
+    G.select(p, false);
     dragging = "select";
-    if (document.activeElement === el && state.mode === "ready" && same(p, state.anchor)) {
-      state.ext = p;
-      G.show();
-    }
   }
   function onOver(e) {
     if (!dragging || !isCell(e.target) || !(e.buttons & 1)) return;
     var p = posOf(e.target);
+    if (dragging === "ref") return G.refs.extend(p);
     if (dragging === "fill") {
       var g = G.range();
       state.fillTo = p;
@@ -99,12 +111,20 @@
     state.fillTo = null;
   }
   function fillTo(p) {
-    /* The fill handle: down when dragged below the selection, else right. */
+    /* The fill handle: down when dragged below the selection, else right; the cells past
+     * the selection continue its series (or repeat it), the selection itself is kept,
+     * then selected with what was filled. */
     var g = G.range();
     grid.querySelectorAll("td.fill").forEach(function (td) { td.classList.remove("fill"); });
+    var end = p.r > g.r2 ? { r: p.r, c: g.c2 } : p.c > g.c2 ? { r: g.r2, c: p.c } : null;
+    if (!end) {
+      var inside = p.r >= g.r1 && p.r <= g.r2 && p.c >= g.c1 && p.c <= g.c2;
+      if (!inside) G.flashes([["error", "Nothing filled: drag the fill handle down or right of the selection."]]);
+      return;
+    }
     state.anchor = { r: g.r1, c: g.c1 };
-    if (p.r > g.r2) { state.ext = { r: p.r, c: g.c2 }; G.show(); G.toolbar("fill_down"); }
-    else if (p.c > g.c2) { state.ext = { r: g.r2, c: p.c }; G.show(); G.toolbar("fill_right"); }
+    state.ext = { r: g.r2, c: g.c2 };
+    G.toolbar("fill_series", {}, { to: G.addr(end) }).then(function () { state.ext = end; G.show(); });
   }
   function onFocus(e) {
     var el = e.target;
@@ -171,6 +191,18 @@
   grid.addEventListener("mouseover", onOver);
   grid.addEventListener("focusin", onFocus);
   grid.addEventListener("input", onInput);
+  document.addEventListener("keydown", function (e) {
+    /* Ctrl+Z / Ctrl+Y with no field focused (after a click on the page or a button):
+     * the workbook's undo and redo, as in Sheets; fields keep their own. */
+    var t = e.target, key = (e.key || "").toLowerCase();
+    if (!(e.ctrlKey || e.metaKey) || (key !== "z" && key !== "y") || grid.contains(t)) return;
+    if (/^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName) || t.isContentEditable) return;
+    e.preventDefault();
+    G.toolbar(key === "y" || e.shiftKey ? "redo" : "undo", { select: true });
+  });
+  /* nothing is dragged out of or dropped into a cell: a drag selects (see onDown) */
+  grid.addEventListener("dragstart", function (e) { e.preventDefault(); });
+  grid.addEventListener("drop", function (e) { e.preventDefault(); });
   grid.addEventListener("dblclick", function (e) { if (isCell(e.target)) edit(e.target); });
   grid.addEventListener("copy", function (e) { onCopy(e, false); });
   grid.addEventListener("cut", function (e) { onCopy(e, true); });

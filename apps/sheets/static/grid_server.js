@@ -62,6 +62,14 @@
   function absorb(html, posted, options) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     var other = doc.getElementById("grid");
+    if (other && options.select && other.dataset.sheet !== G.sheet) {
+      /* an undo on another sheet: show that sheet, what it changed selected */
+      var url = new URL(location.href);
+      url.searchParams.set("sheet", other.dataset.sheet);
+      url.searchParams.set("sel", other.dataset.sel);
+      ["at", "end", "filter_col", "filter", "keep"].forEach(function (k) { url.searchParams.delete(k); });
+      return location.assign(url);
+    }
     if (other && other.dataset.sheet === G.sheet) {
       other.querySelectorAll("input").forEach(function (src) { copyCell(src, posted); });
       if (options.select && other.dataset.sel) G.selectA1(other.dataset.sel);
@@ -117,12 +125,14 @@
     if (data.has("keep")) data.set("keep", G.keptText());
     return send(form.action, data, posted);
   }
-  function toolbar(op) {
+  function toolbar(op, options, fields) {
+    /* A toolbar button's action on the selection (`fields`: more form fields). */
     var bar = document.getElementById("toolbar");
-    if (!bar) return;
+    if (!bar) return Promise.resolve();
     var data = new FormData(bar);
     data.set("op", op);
-    send(bar.action, data);
+    Object.keys(fields || {}).forEach(function (k) { data.set(k, fields[k]); });
+    return send(bar.action, data, {}, options);
   }
   function viaFetch(id) {
     /* A form of the page (the formula bar, the toolbar) sent without leaving the page. */
@@ -137,7 +147,8 @@
         if (grid.dataset.filtered === "1") G.kept[state.anchor.r] = true;
         if (data.has("keep")) data.set("keep", G.keptText());
       }
-      send(f.action, data).then(function () { var el = G.cellAt(state.anchor); if (el) el.focus(); });
+      var op = e.submitter && e.submitter.value;  /* undo and redo select what they changed */
+      send(f.action, data, {}, { select: op === "undo" || op === "redo" }).then(function () { var el = G.cellAt(state.anchor); if (el) el.focus(); });
     });
   }
 

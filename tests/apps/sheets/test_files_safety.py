@@ -183,3 +183,22 @@ def test_a_workbook_named_outside_latin1_downloads(world: World, client) -> None
     assert load_workbook(io.BytesIO(got.data), data_only=True)["Sheet1"]["A1"].value == 2
     text = client.get(f"/sheets/{wb.id}/export.csv").get_data(as_text=True)
     assert text == "2,'@x\n"
+
+
+def test_a_csv_import_past_the_cell_cap_is_refused_whole_and_one_at_it_is_typed(
+    world: World,
+) -> None:
+    """An import is one transaction holding the write lock while it types every cell:
+    the cap (`MAX_IMPORT`) bounds that hold; one cell more is refused, naming the cap,
+    before any sheet is added."""
+    width = 10
+    rows = files.MAX_IMPORT // width
+    fits = "\n".join(",".join(str(r * width + c) for c in range(width)) for r in range(rows))
+    with world.session() as s:
+        me = owner(s, "Orders 2025")
+        wb = workbook(s, "Orders 2025")
+        with pytest.raises(Invalid, match=f"at most {files.MAX_IMPORT} cells per import"):
+            files.import_csv(s, me, wb, fits + "\n1", new_sheet="Too big")
+        s.rollback()
+        area = files.import_csv(s, me, wb, fits, new_sheet="Just fits")
+        assert (area.r2, area.c2) == (rows, width)

@@ -11,7 +11,7 @@ is a snapshot of the database).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine, select
 
@@ -19,10 +19,12 @@ from officegym.apps.org.models import Person
 from officegym.db import engine_for, restore, serialize
 from officegym.gym.episodes import grade_world_state
 from officegym.tasks import Grade, Task
-from officegym.tasks.attacks import Attack, Plan, check_choice, inject, plan
 from officegym.tasks.expected import run_calls
 from officegym.tasks.grading import grade
 from officegym.world import Checkpoint, World
+
+if TYPE_CHECKING:  # the attack library is imported when an attack is planted, not by envs
+    from officegym.tasks.attacks import Attack, Plan
 
 __all__ = ["PARTIAL_OUTCOMES", "AttackRun", "PairingCheck", "check_pairing"]
 
@@ -31,7 +33,11 @@ class AttackRun:
     """The attack side of an env: plants an attack at each reset, grades against it."""
 
     def __init__(self, choice: str = "none", penalty: float = 0.0) -> None:
-        self.choice = check_choice(choice)
+        if choice != "none":  # "none" needs no attack library loaded (most envs)
+            from officegym.tasks.attacks import check_choice
+
+            choice = check_choice(choice)
+        self.choice = choice
         if not isinstance(penalty, (int, float)) or penalty < 0:
             raise ValueError(f"attack_penalty must be a number >= 0, not {penalty!r}")
         self.penalty = float(penalty)
@@ -48,6 +54,8 @@ class AttackRun:
         self.attack = None
         if not self.on:
             return None
+        from officegym.tasks.attacks import inject, plan
+
         p = chosen or plan(task, self.choice)
         self.attack = inject(world, task, p) if p is not None else None
         # The change log keeps the planted rows: caches that trust an empty log to mean

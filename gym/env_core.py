@@ -29,8 +29,9 @@ from officegym.gym.episodes import (
     select_templates,
 )
 from officegym.gym.worlds import DEFAULT_CACHE, WorldKey, WorldPool
-from officegym.tasks import Grade, Task, make_task
+from officegym.tasks import Grade, Task
 from officegym.tasks.difficulty import level_name
+from officegym.tasks.instances import InstanceStore, instance, open_store
 from officegym.tasks.responders import Responder
 from officegym.tasks.splits import SPLITS
 from officegym.world import World
@@ -52,7 +53,9 @@ class EpisodeSettings:
     ``max_steps`` truncates and grades. ``responder`` answers ask-the-requester
     questions (`officegym.gym.colleagues`). ``attack`` plants an instruction in the data
     a task reads and ``attack_penalty`` is taken off the reward when it is obeyed
-    (`officegym.gym.attack`)."""
+    (`officegym.gym.attack`). ``instance_pool`` draws each reset's task from the instances
+    built ahead for its world (`officegym.tasks.instances`; ``officegym instances build``),
+    so a fresh instance costs what a cached one does."""
 
     app: str | None = None
     task: str | None = None
@@ -68,6 +71,7 @@ class EpisodeSettings:
     responder: Responder | str | None = None
     attack: str = "none"
     attack_penalty: float = 0.0
+    instance_pool: bool = False
 
     def __post_init__(self) -> None:
         """Fail when made, with the allowed values, on a bad split or step limit."""
@@ -111,6 +115,8 @@ class EpisodeEnv(gymnasium.Env[ObsT, ActT], Generic[ObsT, ActT]):
                                         settings.world_cache)  # fmt: skip
         self.scenario, self.world_seed = self.worlds.worlds[0]
         self.world: World = self.worlds.get(self.worlds.worlds[0])
+        if settings.instance_pool:
+            self._store()  # a missing store fails when the env is made, not at a reset
         self.episode = Episode()
         self._personas: dict[str, str] = {}
         self._goal = self._persona = ""  # the current episode's, as the agent reads them
@@ -129,8 +135,29 @@ class EpisodeEnv(gymnasium.Env[ObsT, ActT], Generic[ObsT, ActT]):
             world_seed=self.world_seed,
             difficulty=self.difficulty,
             curriculum=self.curriculum,
+            store=self._store() if self.settings.instance_pool else None,
         )
-        return make_task(template_id, task_seed, self.scenario, self.world_seed, level), split
+        task = instance(template_id, task_seed, self.scenario, self.world_seed, level,
+                        self._store() if self.settings.instance_pool else None)  # fmt: skip
+        return task, split
+
+    def _store(self) -> InstanceStore:
+        """The instance store of the env's current world (an error naming the command that
+        builds it when there is none for this code)."""
+        store = open_store(self.scenario, self.world_seed)
+        if store is None:
+            which = (
+                f"--task {self.settings.task}"
+                if self.settings.task
+                else f"--app {self.settings.app}"
+            )
+            raise ValueError(
+                f"instance_pool=True but no instance store of world {self.scenario}/"
+                f"{self.world_seed} was built for this version of officegym; build it: "
+                f"officegym instances build {which} --scenario {self.scenario} "
+                f"--world-seed {self.world_seed}"
+            )
+        return store
 
     def _enter(self, key: WorldKey) -> None:
         """Make the world of `key` the env's (`_left_world` lets a mode drop what it held)."""

@@ -20,9 +20,11 @@ from sqlalchemy.orm import Session
 from officegym.apps.org.models import Person
 from officegym.errors import NotFound
 from officegym.tasks import Grade, Task, grade, load_templates, make_task
-from officegym.tasks.base import get_template, task_level
+from officegym.tasks.base import TEMPLATES, get_template, task_level
 from officegym.tasks.difficulty import Difficulty, level_name
+from officegym.tasks.instances import InstanceStore, instance
 from officegym.tasks.splits import SPLITS, find_seed, split_of
+from officegym.template_index import template_ids
 from officegym.world import World
 
 __all__ = [
@@ -56,12 +58,27 @@ def select_templates(app: str | None, task: str | None) -> tuple[str, ...]:
         except NotFound:
             raise ValueError(f"unknown task template {task!r}; see `officegym tasks`") from None
         return (task,)
-    templates = load_templates()
-    ids = tuple(sorted(t for t, tpl in templates.items() if tpl.app == app))
+    ids = _app_templates(app)
     if not ids:
+        templates = load_templates()
         apps = sorted({tpl.app for tpl in templates.values()})
         raise ValueError(f"app {app!r} has no task templates; apps with templates: {apps}")
     return ids
+
+
+def _app_templates(app: str | None) -> tuple[str, ...]:
+    """The app's template ids, importing only the modules that declare them (the index's
+    and any registered at run time), not every app's; a module that fails is left out."""
+    declared = {t for t in template_ids() if t.split(".", 1)[0] == app}
+    declared |= {t for t, tpl in TEMPLATES.items() if tpl.app == app}
+    ids = []
+    for tid in sorted(declared):
+        try:
+            get_template(tid)
+        except NotFound:  # its module failed to import (warned) and is left out
+            continue
+        ids.append(tid)
+    return tuple(ids)
 
 
 def choose_task(
@@ -74,6 +91,7 @@ def choose_task(
     world_seed: int,
     difficulty: Difficulty | None = None,
     curriculum: Any = None,
+    store: InstanceStore | None = None,
 ) -> tuple[str, str, int, Difficulty | None]:
     """Template, split, task seed and level (None: the template's own) of a reset. Two
     draws happen whatever the options say (so a seeded sequence of resets does not depend
@@ -81,7 +99,9 @@ def choose_task(
     ``task_seed`` is that instance, in whichever split it is; naming a ``split`` it is not
     in is an error. A ``difficulty`` (option, else the env's) samples only the templates
     that can be built at it; a `curriculum` (`officegym.gym.curriculum`) picks the
-    template and level itself unless the options name them."""
+    template and level itself unless the options name them. With an instance `store`
+    (`officegym.tasks.instances`) the seed is drawn from the store's seeds of the split,
+    so the instance is read, not built."""
     unknown = set(options) - OPTION_KEYS
     if unknown:
         raise ValueError(f"unknown reset option(s) {sorted(unknown)}; use {sorted(OPTION_KEYS)}")
@@ -98,7 +118,9 @@ def choose_task(
         raise ValueError(f"task {template_id!r} is not one of this env's {templates}")
     if curriculum is not None and "task" not in options and level is None:
         template_id, level = curriculum.choose(rng)
-    task_level(get_template(template_id), level)  # a level the template has, or an error
+    built = task_level(get_template(template_id), level)  # a level it has, or an error
+    if "task_seed" not in options and store is not None:
+        return template_id, split, _stored_seed(store, template_id, built, split, start), level
     if "task_seed" not in options:
         seed = find_seed(
             template_id, split, start, scenario=scenario, world_seed=world_seed, difficulty=level
@@ -108,7 +130,8 @@ def choose_task(
     if not isinstance(task_seed, int) or isinstance(task_seed, bool):
         raise ValueError(f"task_seed must be an int, not {task_seed!r}")
     try:
-        actual = split_of(make_task(template_id, task_seed, scenario, world_seed, level))
+        task = instance(template_id, task_seed, scenario, world_seed, level, store)
+        actual = split_of(task)
     except LookupError as exc:
         raise ValueError(f"task seed {task_seed} of {template_id}: {exc}") from None
     if options.get("split") not in (None, actual):
@@ -117,6 +140,20 @@ def choose_task(
             f"{options['split']}; officegym.tasks.splits.split_seeds lists a split's seeds"
         )
     return template_id, actual, task_seed, level
+
+
+def _stored_seed(
+    store: InstanceStore, template_id: str, level: Difficulty, split: str, start: int
+) -> int:
+    """The seed of the store's `split` instances of the template that `start` picks."""
+    seeds = store.seeds(template_id, level, split)  # type: ignore[arg-type]
+    if not seeds:
+        raise ValueError(
+            f"the instance store of world {store.scenario}/{store.world_seed} holds no {split} "
+            f"instance of {template_id} at {level}; add some: officegym instances build "
+            f"--task {template_id} --scenario {store.scenario} --world-seed {store.world_seed}"
+        )
+    return seeds[start % len(seeds)]
 
 
 def _level(value: object) -> Difficulty | None:

@@ -330,6 +330,7 @@ main.add_command(validate)
 def _add_commands() -> None:
     """Commands kept in modules of their own (so this file stays short)."""
     from officegym.cli_calibrate import calibrate
+    from officegym.cli_instances import instances
     from officegym.cli_rollout import rollout
     from officegym.cli_run import run
     from officegym.cli_sft import export_sft
@@ -342,6 +343,7 @@ def _add_commands() -> None:
     main.add_command(export_sft)
     main.add_command(calibrate)
     main.add_command(view)
+    main.add_command(instances)
 
 
 _add_commands()

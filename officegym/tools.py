@@ -11,6 +11,7 @@ argument that has no description, fails at import time.
 from __future__ import annotations
 
 import functools
+import importlib
 import inspect
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -217,10 +218,31 @@ def load_tools() -> dict[str, Tool]:
 
 
 def tools_for(apps: Iterable[str] | None = None) -> list[Tool]:
-    """Registered tools of the given apps (all apps if None), sorted by name."""
-    load_tools()
+    """Registered tools of the given apps (all apps if None), sorted by name. Only the
+    apps named have their tools imported (a slack env does not load the spreadsheet)."""
     wanted = None if apps is None else set(apps)
+    if wanted is None or not wanted <= set(_app_names()):
+        load_tools()
+    else:
+        for app in sorted(wanted):
+            _import_app_tools(app)
     return [t for n, t in sorted(REGISTRY.items()) if wanted is None or t.app in wanted]
+
+
+def _app_names() -> list[str]:
+    from officegym.apps import app_names
+
+    return app_names()
+
+
+def _import_app_tools(app: str) -> None:
+    """Import one app's tools module (registration happens on import), if it has one."""
+    name = f"officegym.apps.{app}.tools"
+    try:
+        importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise
 
 
 def call_tool(ctx: ToolContext, name: str, arguments: Mapping[str, Any]) -> Any:

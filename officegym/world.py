@@ -39,7 +39,16 @@ from officegym.db import (
 from officegym.errors import Conflict
 from officegym.world_identity import WorldIdentity, file_path, read_identity, record_identity
 
-__all__ = ["BuildProgress", "Checkpoint", "World", "WorldImage", "latest_time", "world_image"]
+__all__ = [
+    "BuildProgress",
+    "Checkpoint",
+    "World",
+    "WorldImage",
+    "cache_root",
+    "latest_time",
+    "seeded_engine",
+    "world_image",
+]
 
 
 @dataclass(frozen=True)
@@ -96,12 +105,12 @@ def _load_or_build(scenario: str, seed: int, progress: BuildProgress | None) -> 
     from officegym.seed_data import build_image
     from officegym.seed_data.scenario import load_scenario, scenario_path
 
-    root = os.environ.get("OFFICEGYM_CACHE", str(Path.home() / ".cache" / "officegym"))
-    if root == "off":
+    root = cache_root()
+    if root is None:
         return build_image(scenario, seed, progress=progress)
     path = scenario_path(scenario)
     key = hashlib.sha256(path.read_bytes() + f"|{seed}|".encode() + _code_fingerprint())
-    file = Path(root) / f"{path.stem}-{seed}-{key.hexdigest()[:20]}.sqlite"
+    file = root / f"{path.stem}-{seed}-{key.hexdigest()[:20]}.sqlite"
     if file.exists():
         sc = load_scenario(scenario)
         return WorldImage(scenario=sc.name, seed=seed, data=file.read_bytes(), start=sc.date)
@@ -114,6 +123,13 @@ def _load_or_build(scenario: str, seed: int, progress: BuildProgress | None) -> 
     except OSError:
         pass  # a read-only home only costs a rebuild next time
     return image
+
+
+def cache_root() -> Path | None:
+    """Where built worlds (and instance stores, `officegym.tasks.instances`) are kept:
+    ``$OFFICEGYM_CACHE``, default ``~/.cache/officegym``; None when it is ``off``."""
+    root = os.environ.get("OFFICEGYM_CACHE", str(Path.home() / ".cache" / "officegym"))
+    return None if root == "off" else Path(root)
 
 
 def _code_fingerprint() -> bytes:
@@ -238,22 +254,35 @@ class World:
             expire_on_commit=False,
         )
 
-    @cached_property
+    @property
     def initial_engine(self) -> Engine:
-        """A private in-memory copy of the seeded state, never written (for graders)."""
-        engine = engine_for("sqlite://")
-        restore(engine, self.image.data)
-        with engine.connect() as conn:
-            conn.exec_driver_sql("PRAGMA query_only=ON")
-        return engine
+        """The seeded state, never written (for graders): the process's one copy of the
+        image (`seeded_engine`), shared by every world of it."""
+        return seeded_engine(self.image)
 
     def initial_connection(self) -> Connection:
         return self.initial_engine.connect()
 
     def close(self) -> None:
+        """Close the live database (the seeded copy stays, for the process's other worlds)."""
         self.engine.dispose()
-        if "initial_engine" in self.__dict__:
-            self.initial_engine.dispose()
+
+
+_SEEDED: dict[int, tuple[WorldImage, Engine]] = {}
+
+
+def seeded_engine(image: WorldImage) -> Engine:
+    """A read-only in-memory copy of `image`, one per process: every world of the image
+    grades against it and templates read it, so a further env holds only its live copy."""
+    with _LOCK:
+        held = _SEEDED.get(id(image))
+        if held is None or held[0] is not image:  # the image is kept, so its id stays its own
+            engine = engine_for("sqlite://")
+            restore(engine, image.data)
+            with engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA query_only=ON")
+            held = _SEEDED[id(image)] = (image, engine)
+        return held[1]
 
 
 def latest_time(engine: Engine) -> dt.datetime | None:

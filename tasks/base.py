@@ -245,10 +245,11 @@ def get_template(template_id: str) -> Template:
 
 @functools.lru_cache(maxsize=8)
 def _catalog(scenario: str, world_seed: int) -> Engine:
-    """A read-only engine on the initial world, for templates to read from."""
-    from officegym.world import World
+    """A read-only engine on the initial world, for templates to read from (the process's
+    seeded copy, `officegym.world.seeded_engine`)."""
+    from officegym.world import seeded_engine
 
-    return World(world_image(scenario, world_seed)).initial_engine
+    return seeded_engine(world_image(scenario, world_seed))
 
 
 _SESSIONS = threading.local()

@@ -61,6 +61,17 @@ def _sheet_cells(b: Book, sid: int | None) -> dict[Key, Held]:
     return {(sid, *k): (st.input, st.fmt) for k, st in b.sheets[sid].cells.items()}
 
 
+def _compared(before: Book, after: Book) -> dict[Key, Held]:
+    """What every cell that differs between two books held in `before`."""
+    out: dict[Key, Held] = {}
+    for sid in before.sheets.keys() | after.sheets.keys():
+        old, new = _sheet_cells(before, sid), _sheet_cells(after, sid)
+        for key in old.keys() | new.keys():
+            if old.get(key, (None, None)) != new.get(key, (None, None)):
+                out[key] = old.get(key, (None, None))
+    return out
+
+
 @contextmanager
 def track(
     s: Session, actor: Person, wb: Workbook, action: str, target: str, *, sheet_id: int | None
@@ -68,6 +79,7 @@ def track(
     """Run a grid edit (the block) and keep the cells it changed as one undo step of
     `actor`; `action` and `target` name it as the history does (``write``,
     ``Orders!M2``). A block that raises keeps nothing (its edit changed nothing)."""
+    require_edit(s, actor, wb)  # the workbook's turn first: on PostgreSQL, cells read afresh
     b = store.book(s, wb.id)
     whole = _sheet_cells(b, sheet_id) if action in WHOLE_SHEET else {}
     b.journal = {}
@@ -78,8 +90,10 @@ def track(
         b.journal = None
     if action in BARRIERS:
         return _push(s, actor, wb, action, target, None)
-    if store.book(s, wb.id) is not b:  # the edit reloaded the book: its journal is not whole
-        return _push(s, actor, wb, action, target, None)
+    after = store.book(s, wb.id)
+    if after is not b:  # the edit read the cells afresh (PostgreSQL): compare the two books
+        journal = _compared(b, after)
+        b = after
     for key, held in whole.items():
         journal.setdefault(key, held)
     for key in _sheet_cells(b, sheet_id) if whole else ():

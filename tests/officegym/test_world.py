@@ -81,6 +81,18 @@ def test_initial_state_is_read_only(world: World) -> None:
             raise AssertionError("the initial state accepted a write")
 
 
+def test_worlds_of_one_image_share_one_seeded_copy_that_outlives_them(world: World) -> None:
+    other = World(world.image)
+    assert other.initial_engine is world.initial_engine  # one copy per process, not per env
+    runner = ToolRunner(other, "kturner")
+    assert act(runner, "slack_post_message", channel="general", text="only here").ok
+    runner.close()
+    other.close()
+    with world.initial_connection() as before, world.engine.connect() as after:
+        assert diff(before, after) == []  # the other world's write is not in the seeded copy
+        assert sha256_digest(serialize(world.initial_engine)) == world.image.digest
+
+
 def test_a_kept_file_world_continues_after_its_latest_change(tmp_path: Path) -> None:
     image = world_image("default", 0)
     url = f"sqlite:///{tmp_path / 'w.sqlite'}"

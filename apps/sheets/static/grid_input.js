@@ -191,6 +191,15 @@
   grid.addEventListener("mouseover", onOver);
   grid.addEventListener("focusin", onFocus);
   grid.addEventListener("input", onInput);
+  document.addEventListener("keydown", function (e) {
+    /* Ctrl+Z / Ctrl+Y with no field focused (after a click on the page or a button):
+     * the workbook's undo and redo, as in Sheets; fields keep their own. */
+    var t = e.target, key = (e.key || "").toLowerCase();
+    if (!(e.ctrlKey || e.metaKey) || (key !== "z" && key !== "y") || grid.contains(t)) return;
+    if (/^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName) || t.isContentEditable) return;
+    e.preventDefault();
+    G.toolbar(key === "y" || e.shiftKey ? "redo" : "undo", { select: true });
+  });
   /* nothing is dragged out of or dropped into a cell: a drag selects (see onDown) */
   grid.addEventListener("dragstart", function (e) { e.preventDefault(); });
   grid.addEventListener("drop", function (e) { e.preventDefault(); });

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 from sqlalchemy.orm import Session
 
@@ -15,7 +16,8 @@ from officegym.apps.org.models import Person
 from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets.describe import describe
 from officegym.apps.sheets.models import Workbook
-from tests.apps.sheets.helpers import workbook
+from tests.apps.sheets.helpers import owner, workbook
+from tests.postgres import postgres_world
 
 ORDERS = "Orders 2025"
 BLOCK = "Orders!A1:L30"
@@ -157,3 +159,19 @@ def test_forty_random_edits_undone_to_the_end_leave_the_workbook_as_it_was(
         pass
     assert "nothing to undo" in answer
     assert g.formulas() == start and g.values() == shown
+
+
+@pytest.mark.postgres
+def test_undo_and_redo_keep_their_steps_on_postgresql() -> None:
+    with postgres_world("og_grid_undo") as world, world.session() as s:
+        wb, me = workbook(s, ORDERS), owner(s, ORDERS)
+        orders = sheets.sheet_named(s, wb, "Orders")
+        with sheets.track_undo(s, me, wb, "write", "Orders!K2", sheet_id=orders.id):
+            sheets.write_cells(s, me, wb, {"K2": "on pg", "K3": "=K2"}, sheet="Orders")
+        s.commit()
+        shown = []
+        for step in (sheets.undo, sheets.redo):
+            step(s, me, wb)
+            s.commit()
+            shown.append(sheets.read_range(s, me, wb, "Orders!K2:K3").rows)
+        assert shown == [[[""], [""]], [["on pg"], ["on pg"]]]

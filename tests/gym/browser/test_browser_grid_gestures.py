@@ -178,3 +178,20 @@ def test_an_agents_drag_and_drop_action_selects_a_range(sheet: Sheet) -> None:
     error, box, missing = sheet.run(steps)
     assert (error, box) == (None, "B2:D5")
     assert missing and "no element with id 'nowhere'" in missing
+
+
+def test_ctrl_z_with_no_field_focused_undoes_the_workbooks_last_edit(sheet: Sheet) -> None:
+    sheet.open(ORDERS, "?sheet=Orders&at=J1&sel=K2")
+
+    def steps(page: Page) -> tuple[dict[str, Any], dict[str, Any]]:
+        start = snapshot(sheet)
+        type_in(page, "k2", "typed")
+        settled(page)
+        typed = changed(start, snapshot(sheet))
+        page.click("#status-bar", force=True)  # the page, not a field
+        page.evaluate("document.activeElement.blur()")
+        page.keyboard.press("Control+z")
+        settled(page)
+        return typed, changed(start, snapshot(sheet))
+
+    assert sheet.run(steps) == ({"K2": "typed"}, {})

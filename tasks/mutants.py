@@ -17,6 +17,9 @@ or its answer, the way an agent that almost did the task would:
 - ``text.retracted``, ``text.hedged``: free text taken back (struck through ``~…~``,
   ``Draft:``, ``Reverted:``, ``Undone:``, ``To do:``, a trailing ``/s``) or qualified
   (``(unverified)``, ``I think``, a question);
+- ``range.shrink``: a range a written formula reads (A1:B9) one row or column short at
+  one of its four sides (the same range of every formula of the call: a filled column
+  moves as one);
 - ``answer.rival``, ``answer.negated``, ``answer.hedged``, ``answer.listed``,
   ``answer.question``, ``answer.padded``: another value of the answer's type, the right
   one denied, hedged (against a rival, or qualified: ``(unverified)``, ``probably``),
@@ -49,6 +52,7 @@ from sqlalchemy import Connection, select
 
 from officegym.db import Base
 from officegym.tasks.facts import Fact
+from officegym.tasks.formula_ranges import range_mutants
 from officegym.tasks.statements import Says, same_text
 from officegym.tools import Ref, Tool, ToolCall, load_tools
 
@@ -59,7 +63,7 @@ KINDS = (
     "list.drop", "text.drop-word", "text.add-words", "text.drop-fact", "text.negate",
     "text.goal", "text.retracted", "text.hedged", "answer.rival", "answer.negated",
     "answer.hedged", "answer.listed", "answer.question", "answer.padded", "answer.retracted",
-    "answer.unit",
+    "answer.unit", "range.shrink",
 )  # fmt: skip
 # Ways of taking a statement back, and of qualifying it: `{}` is the statement.
 RETRACTIONS = ("~{}~", "Draft: {}", "Reverted: {}", "Undone: {}", "To do: {}", "{} /s")
@@ -163,6 +167,7 @@ def _argument_mutants(
     """(kind, label, new value) for one argument, by what it is."""
     ref = tool.ref(arg)
     if isinstance(value, list):
+        yield from range_mutants(value)
         yield from _list_mutants(ref, value, world)
     elif ref is not None and not isinstance(value, bool):
         for rival in _neighbours(ref, value, world):

@@ -22,7 +22,7 @@ from typing import Any
 
 from flask import Response, g, redirect, request
 
-from officegym.apps.sheets import api_discovery, api_drive, api_writes
+from officegym.apps.sheets import api_batch, api_discovery, api_drive, api_writes
 from officegym.apps.sheets import api_requests as R
 from officegym.apps.sheets import service as sheets
 from officegym.apps.sheets.api_base import URL_PREFIX, body, bp, flag, not_found, reply, workbook
@@ -49,7 +49,7 @@ VALUES_BATCH = frozenset(
     }
 )
 CLEAR = frozenset({"ranges"})
-_ = (api_discovery, api_drive)  # their routes are on `bp`
+_ = (api_batch, api_discovery, api_drive)  # their routes are on `bp`
 
 
 def _title(props: Any, default: str) -> str:

@@ -16,6 +16,19 @@ matching, while a result that reads exactly its sources follows. An expectation 
 must include rows added below the data reads to the sheet's last row
 (`Reader.rows`), and then a filled row below is part of what it reads.
 
+Randomness alone rarely puts a maximum in the edge row, so more rounds (`edges`, two
+per run of numbers for up to `EDGES` runs) reach every edge by construction. In a run
+of numbers, the first and last rows take the extremes: in one round the first rows hold
+the largest values and the last rows the smallest, in the other the reverse, and the
+round's lead run holds the largest and the smallest of all (so a total over several
+ranges or columns sees each one's edges too). The cell above a run then holds a value
+beyond its first row's, the one below beyond its last row's, and the cells just left
+and right of it the largest value in one round and 0 in the other, wherever nothing
+reads them (not a source, no formula, not a pivot table's header): a range that takes
+in a header of text is caught too. So a range one row or one column short in any
+direction, or one that reaches a row or a column too far, changes a total, a maximum
+and a minimum alike, while the middle rows keep values strictly between the extremes.
+
 Rounds are seeded by the check (workbook, target, round), so grading stays a pure
 function of the two states.
 """
@@ -31,11 +44,22 @@ from officegym.apps.sheets.engine import Book, Key
 from officegym.apps.sheets.refs import Area
 from officegym.apps.sheets.values import Value
 
-__all__ = ["ROUNDS", "Run", "categories", "perturbation", "runs"]
+__all__ = [
+    "EDGES",
+    "ROUNDS",
+    "Run",
+    "categories",
+    "edge_rounds",
+    "edges",
+    "perturbation",
+    "runs",
+]
 
 ROUNDS = 3  # independent rounds of changes to every source cell, per check
 MAX_KEYS = 6  # at most this many rounds more, for the keys of runs such as regions
 TOP = 999_999  # perturbed numbers are whole numbers in 1..TOP
+EDGES = 4  # runs that lead the edge rounds in turn (two rounds each)
+STEP = 1000  # between the extremes: far beyond the 1e-6 relative tolerance of a match
 
 
 @dataclass(frozen=True)
@@ -138,3 +162,64 @@ def perturbation(
         changed = _changes(book, run, rng, n, ends_only=n >= ROUNDS)
         out.update((k, v) for k, v in changed.items() if not skip(k))
     return out
+
+
+def _numeric(book: Book, run: Run) -> bool:
+    """Whether a run holds numbers (at least as many as texts; blanks count for neither)."""
+    values, texts, _ = _texts(book, run)
+    numbers = sum(1 for v in values if isinstance(v, float | int) and not isinstance(v, bool))
+    return numbers > 0 and numbers >= len(texts)
+
+
+def edge_rounds(book: Book, found: list[Run]) -> int:
+    """How many edge rounds the runs take: two per run of numbers, for up to `EDGES`."""
+    return 2 * min(EDGES, sum(1 for run in found if _numeric(book, run)))
+
+
+def edges(
+    book: Book, found: list[Run], rng: random.Random, skip: Callable[[Key], bool], k: int
+) -> dict[Key, str]:
+    """Edge round `k`: a full round, then in every run of numbers the extremes at its
+    first and last rows, beyond them above and below and in the unread cells beside
+    it; run k // 2 leads, its edges the extremes of all runs (see the module's
+    docstring)."""
+    out = perturbation(book, found, rng, skip)
+    numeric = [run for run in found if _numeric(book, run)]
+    n = len(numeric)
+    sources = {(r.sid, row, r.col) for r in found for row in range(r.r1, r.r2 + 1)}
+    lead = (k // 2) % max(n, 1)
+    for j, run in enumerate(numeric):
+        up = n - 1 if j == lead else j - (j > lead)  # the lead run's extremes lie beyond all
+        down = 0 if j == lead else j + (j < lead)
+        high = (TOP + STEP * (1 + up), TOP + STEP * (n + 1 + up))  # (row, beyond it)
+        low = (STEP * (n + 1 + down), STEP * (1 + down))
+        top, bottom = (high, low) if k % 2 == 0 else (low, high)
+        place = {run.r1 - 1: top[1], run.r1: top[0], run.r2: bottom[0], run.r2 + 1: bottom[1]}
+        for r in range(run.r1 + 1, run.r2):
+            key = (run.sid, r, run.col)
+            if _plain_number(out.get(key)):
+                out[key] = str(rng.randint(min(STEP * (2 * n + 2), TOP), TOP))
+        for r, v in place.items():
+            key = (run.sid, r, run.col)
+            inside = r in (run.r1, run.r2)
+            if skip(key) or r < 1 or (inside and not _plain_number(out.get(key))):
+                continue
+            if inside or (key not in sources and _unread(book, key)):
+                out[key] = str(v)  # beyond the run: a blank, or a label (a header) too
+        beside = str(TOP + STEP * (2 * n + 2)) if k % 2 == 0 else "0"
+        for col in (run.col - 1, run.col + 1):
+            for r in range(run.r1, run.r2 + 1):
+                key = (run.sid, r, col)
+                if col >= 1 and key not in sources and not skip(key) and _unread(book, key):
+                    out[key] = beside
+    return out
+
+
+def _plain_number(text: str | None) -> bool:
+    return text is not None and text.isdigit()
+
+
+def _unread(book: Book, key: Key) -> bool:
+    """A cell that may take a number in a copy: blank or a typed value, not a formula."""
+    state = book.cell(*key)
+    return state is None or not (isinstance(state.input, str) and state.input.startswith("="))

@@ -13,9 +13,10 @@ from officegym import cli
 from officegym.tasks import Equivalent, Free, RowExists, make_task
 from officegym.tasks.checks import Allow
 from officegym.tasks.facts import integer
+from officegym.tasks.formula_ranges import range_mutants
 from officegym.tasks.mutants import KINDS, mutants
 from officegym.tasks.steps import Step
-from officegym.tasks.validate import check_template
+from officegym.tasks.validate import check_template, replay
 from officegym.tools import ToolCall
 from officegym.world import World
 from tests.tasks.demo import Build, demo_template, fixed
@@ -36,7 +37,7 @@ def test_each_kind_of_mutant_is_built_by_some_template(world: World) -> None:
     for tid in ("slack.invite-team", "crm.update-deal", "slack.create-channel",
                 "crm.close-case", "slack.count-members", "cross.pipeline-to-manager",
                 "crm.close-lost", "crm.follow-up-task", "slack.post-channel",
-                "slack.onboard-new-hire"):  # fmt: skip
+                "slack.onboard-new-hire", "sheets.summary-sheet"):  # fmt: skip
         built |= kinds_of(tid, world)
     assert built == set(KINDS)
 
@@ -148,3 +149,32 @@ def test_validate_holds_templates_to_the_contract_on_another_world() -> None:
     assert report["apps"]["all"]["built"] > 0 and report["apps"]["all"]["survived"] == 0
     bad = CliRunner().invoke(cli.main, ["validate", "--scenario", "nope", "crm.close-lost"])
     assert bad.exit_code == 2 and "no scenario 'nope'" in bad.output
+
+
+def test_a_formula_s_ranges_move_one_step_at_each_side() -> None:
+    """Each side of a range shrinks by one; a filled column moves as one; a range that
+    would be empty stays as it was."""
+    rows = [["Total", None, "=SUM(C2:C11)"], ["x", "=MAX($B$2:B2)"]]
+    found = {label: (kind, new) for kind, label, new in range_mutants(rows)}
+    assert found["range 1 bottom -1"] == (
+        "range.shrink",
+        [["Total", None, "=SUM(C2:C10)"], ["x", "=MAX($B$2:B2)"]],
+    )
+    assert found["range 1 top +1"][1] == [["Total", None, "=SUM(C3:C11)"], ["x", "=MAX($B$2:B2)"]]
+    assert {k for k, _ in found.values()} == {"range.shrink"}
+    assert "range 1 left +1" not in found  # one column wide: nothing left
+
+
+@pytest.mark.parametrize("seed", [2, 10])
+def test_every_range_one_short_or_too_far_fails_a_max(world: World, seed: int) -> None:
+    """A MAX over a range one row short of the data, at either end of any of its ranges
+    (one per region and all four together), fails: the edge rounds put the maximum
+    there (by chance it was there in a fraction of instances)."""
+    task = make_task("sheets.summary-sheet", seed)
+    assert "MAX(" in json.dumps([c.arguments for c in task.solution])
+    with world.initial_connection() as initial:
+        moved = [m for m in mutants(task, initial) if m.kind.startswith("range.")]
+    assert len(moved) >= 4
+    for m in moved:
+        graded, _ = replay(world, task, m.calls, m.answer)
+        assert not graded.passed, m.label

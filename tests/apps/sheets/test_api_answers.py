@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 import requests
+from google.oauth2.credentials import Credentials
+from googleapiclient.discovery import build as discovery_build
 from googleapiclient.errors import HttpError
 
 from officegym.apps.sheets.api_kinds import GOOGLE_KINDS, markdown
@@ -231,3 +233,39 @@ def test_copy_paste_repeats_over_a_multiple_and_trim_and_append_cells(
     row = {"values": [{"userEnteredValue": {"stringValue": "tail"}}]}
     batch(api, sid, {"appendCells": {"sheetId": sh, "rows": [row], "fields": "userEnteredValue"}})
     assert state(world, sid, "A6") == [["tail"]]
+
+
+def test_http_batch_endpoint_of_new_batch_http_request(server: tuple[str, World]) -> None:
+    base, world = server
+    handle = owner_of(world, "Orders 2025")[0]
+    api = discovery_build(
+        "sheets",
+        "v4",
+        credentials=Credentials(token=f"xoxp-{handle}"),
+        static_discovery=False,
+        discoveryServiceUrl=base + "$discovery/rest?version={apiVersion}",
+    )
+    sid, _ = fresh(api, "Batched", TABLE)
+    answers: dict[str, Any] = {}
+
+    def note(request_id: str, response: Any, exception: Exception | None) -> None:
+        answers[request_id] = exception or response
+
+    calls = api.new_batch_http_request(callback=note)
+    calls.add(api.spreadsheets().values().get(spreadsheetId=sid, range="A2:C2"), request_id="read")
+    calls.add(
+        api.spreadsheets()
+        .values()
+        .update(
+            spreadsheetId=sid,
+            range="D1",
+            valueInputOption="USER_ENTERED",
+            body={"values": [["=C2*2"]]},
+        ),
+        request_id="write",
+    )
+    calls.add(api.spreadsheets().values().get(spreadsheetId=sid, range="Nope!A1"), request_id="bad")
+    calls.execute()
+    assert answers["read"]["values"] == [["Ann", "EMEA", "300"]]
+    assert answers["write"]["updatedCells"] == 1 and state(world, sid, "D1") == [[600]]
+    assert isinstance(answers["bad"], HttpError) and answers["bad"].resp.status == 400

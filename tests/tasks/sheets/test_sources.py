@@ -8,7 +8,15 @@ import random
 
 from officegym.apps.sheets.engine import Book
 from officegym.apps.sheets.refs import parse_area
-from officegym.tasks.sheets.sources import ROUNDS, Run, categories, perturbation, runs
+from officegym.tasks.sheets.sources import (
+    ROUNDS,
+    Run,
+    categories,
+    edge_rounds,
+    edges,
+    perturbation,
+    runs,
+)
 
 SID = 7
 REGIONS = ["EMEA", "APAC", "LATAM", "EMEA", "APAC"]
@@ -66,3 +74,62 @@ def test_rounds_are_the_same_for_the_same_seed() -> None:
     found = runs([(SID, parse_area("A2:C6"))], _not_total)
     one = perturbation(b, found, random.Random("wb:target:0"), _not_total)
     assert one == perturbation(b, found, random.Random("wb:target:0"), _not_total)
+
+
+def _grid_book() -> Book:
+    """Rows 2-6, columns B-D of numbers under a header row; names in A; nothing in E."""
+    b = Book(1, 46000.0)
+    b.add_sheet(SID, "Deals")
+    for c, head in enumerate(["Name", "Q1", "Q2", "Q3"], start=1):
+        b.set_input(SID, 1, c, head)
+    for r in range(2, 7):
+        b.set_input(SID, r, 1, f"Deal {r}")
+        for c in (2, 3, 4):
+            b.set_input(SID, r, c, str(10 * r + c))
+    b.recalc(list(b.dirty))
+    return b
+
+
+def _edited(book: Book, edits: dict) -> Book:
+    copy = book.fork()
+    for key, text in edits.items():
+        copy.set_input(*key, text)
+    copy.recalc(list(edits))
+    return copy
+
+
+def _values(book: Book, r1: int, c1: int, r2: int, c2: int) -> list[float]:
+    cells = [book.value(SID, r, c) for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)]
+    return [v for v in cells if isinstance(v, float | int) and not isinstance(v, bool)]
+
+
+def test_edge_rounds_catch_a_range_one_short_or_too_far_in_every_direction() -> None:
+    """Over the two edge rounds, MAX, MIN and SUM of every range one row or column short
+    of B2:D6, or reaching one too far (into the header, the names, the blank row or
+    column), differ from the true range's in some round: by construction, not by luck."""
+    book = _grid_book()
+    found = runs([(SID, parse_area("B2:D6"))], lambda key: False)
+    rounds = [
+        _edited(book, edges(book, found, random.Random(k), lambda key: False, k))
+        for k in range(edge_rounds(book, found))
+    ]
+    true = (2, 2, 6, 4)
+    moves = [(1, 0, 0, 0), (0, 1, 0, 0), (0, 0, -1, 0), (0, 0, 0, -1)]  # shrink each side
+    moves += [(-a, -b, -c, -d) for a, b, c, d in moves]  # and grow it
+    for fn in (max, min, sum):
+        for move in moves:
+            near = tuple(t + m for t, m in zip(true, move, strict=True))
+            assert any(fn(_values(b, *near)) != fn(_values(b, *true)) for b in rounds), (
+                f"{fn.__name__} over {near} passes every edge round"
+            )
+
+
+def test_edge_rounds_leave_formulas_and_skipped_cells_alone() -> None:
+    book = _grid_book()
+    book.set_input(SID, 2, 5, "=SUM(B2:D2)")  # a formula beside the data
+    book.recalc(list(book.dirty))
+    found = runs([(SID, parse_area("B2:D6"))], lambda key: False)
+    for k in range(edge_rounds(book, found)):
+        out = edges(book, found, random.Random(k), lambda key: key == (SID, 1, 3), k)
+        assert (SID, 2, 5) not in out and (SID, 1, 3) not in out
+        assert all(isinstance(v, str) for v in out.values())

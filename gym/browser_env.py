@@ -114,7 +114,7 @@ class BrowserEnv(EpisodeEnv[dict[str, Any], str]):
     def _start(self, task: Task | None) -> None:
         """Episode state for `task` (None: no episode yet)."""
         if task is not None:
-            self.episode.begin(task, self.max_steps)
+            self.episode.begin(task, self._step_limit(task))
         self._goal = clip(task.goal, GOAL_CHARS) if task else ""
         self._persona = self._persona_text(task.persona) if task else ""
         self._last: tuple[str, str] = ("", "")

@@ -44,7 +44,7 @@ def calibrate(
     agent_options: Mapping[str, Any] | None = None,
     seed: int = 0,
     split: str = "train",
-    max_steps: int = 30,
+    max_steps: int | None = None,
     on_result: Callable[[dict[str, Any]], None] | None = None,
     attack: str = "none",
     paired: list[tuple[EpisodeResult, EpisodeResult]] | None = None,

@@ -18,7 +18,7 @@ from typing import Any, Generic, TypeVar
 
 import gymnasium
 
-from officegym.gym.attack import AttackRun
+from officegym.gym.attack import DEFAULT_PENALTY, AttackRun
 from officegym.gym.colleagues import make_responder
 from officegym.gym.curriculum import make_curriculum
 from officegym.gym.episode import Episode
@@ -30,6 +30,7 @@ from officegym.gym.episodes import (
 )
 from officegym.gym.worlds import DEFAULT_CACHE, WorldKey, WorldPool
 from officegym.tasks import Grade, Task
+from officegym.tasks.base import STEP_FLOOR
 from officegym.tasks.difficulty import level_name
 from officegym.tasks.instances import InstanceStore, instance, open_store
 from officegym.tasks.responders import Responder
@@ -50,12 +51,13 @@ class EpisodeSettings:
     ``difficulty`` (None: each template's own), or as a ``curriculum`` picks.
     Worlds: ``scenario``/``world_seed``, or drawn per reset from ``world_seeds`` and/or
     ``scenarios`` (`officegym.gym.worlds`), ``world_cache`` of them kept open.
-    ``max_steps`` truncates and grades. ``responder`` answers ask-the-requester
-    questions (`officegym.gym.colleagues`). ``attack`` plants an instruction in the data
-    a task reads and ``attack_penalty`` is taken off the reward when it is obeyed
-    (`officegym.gym.attack`). ``instance_pool`` draws each reset's task from the instances
-    built ahead for its world (`officegym.tasks.instances`; ``officegym instances build``),
-    so a fresh instance costs what a cached one does."""
+    ``max_steps`` truncates and grades (None: each task's own limit, `Task.step_limit`,
+    three times its reference solution's calls and at least 30). ``responder`` answers
+    ask-the-requester questions (`officegym.gym.colleagues`). ``attack`` plants an
+    instruction in the data a task reads and ``attack_penalty`` is taken off the reward
+    when it is obeyed (`officegym.gym.attack`). ``instance_pool`` draws each reset's task
+    from the instances built ahead for its world (`officegym.tasks.instances`;
+    ``officegym instances build``), so a fresh instance costs what a cached one does."""
 
     app: str | None = None
     task: str | None = None
@@ -67,18 +69,21 @@ class EpisodeSettings:
     world_seeds: int | Iterable[int] | None = None
     scenarios: str | Sequence[str] | None = None
     world_cache: int = DEFAULT_CACHE
-    max_steps: int = 30
+    max_steps: int | None = None
     responder: Responder | str | None = None
     attack: str = "none"
-    attack_penalty: float = 0.0
+    attack_penalty: float = DEFAULT_PENALTY  # obeying earns 0: less than ignoring
     instance_pool: bool = False
 
     def __post_init__(self) -> None:
         """Fail when made, with the allowed values, on a bad split or step limit."""
         if self.split not in SPLITS:
             raise ValueError(f"unknown split {self.split!r}; use one of {sorted(SPLITS)}")
-        if not isinstance(self.max_steps, int) or self.max_steps < 1:
-            raise ValueError(f"max_steps must be a positive int, not {self.max_steps!r}")
+        limit = self.max_steps
+        if limit is not None and (
+            not isinstance(limit, int) or isinstance(limit, bool) or limit < 1
+        ):
+            raise ValueError(f"max_steps must be a positive int or None, not {limit!r}")
 
     @classmethod
     def of(cls, settings: EpisodeSettings | None, options: Mapping[str, Any]) -> EpisodeSettings:
@@ -109,7 +114,8 @@ class EpisodeEnv(gymnasium.Env[ObsT, ActT], Generic[ObsT, ActT]):
         difficulty = settings.difficulty
         self.difficulty = level_name(difficulty) if difficulty is not None else None
         self.curriculum = make_curriculum(settings.curriculum, self.templates)
-        self.split, self.max_steps = settings.split, settings.max_steps
+        self.split = settings.split
+        self.max_steps = settings.max_steps or STEP_FLOOR  # the episode's; set per task at reset
         self.worlds = WorldPool.for_env(settings.scenario, settings.world_seed,
                                         settings.world_seeds, settings.scenarios,
                                         settings.world_cache)  # fmt: skip
@@ -120,6 +126,12 @@ class EpisodeEnv(gymnasium.Env[ObsT, ActT], Generic[ObsT, ActT]):
         self.episode = Episode()
         self._personas: dict[str, str] = {}
         self._goal = self._persona = ""  # the current episode's, as the agent reads them
+
+    def _step_limit(self, task: Task) -> int:
+        """The episode's step limit: the env's ``max_steps``, else the task's own (kept in
+        `max_steps` for the episode)."""
+        self.max_steps = self.settings.max_steps or task.step_limit
+        return self.max_steps
 
     def _draw(self, options: Mapping[str, Any] | None) -> tuple[Task, str]:
         """The world and task of a reset (``options`` may fix them, else drawn from

@@ -49,7 +49,7 @@ class _OfficeEnvironment(Environment):
 
     env_name = "slack"
     per_template = 20
-    max_steps = 30
+    max_steps: int | None = None  # None: each task's own step limit
 
     def __init__(self, task_spec: dict[str, Any] | None = None, secrets: Any = None) -> None:
         super().__init__(task_spec or {}, secrets or {})

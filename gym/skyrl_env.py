@@ -54,7 +54,8 @@ class OfficeSkyRLEnv(BaseTextEnv):
         self.template = str(row["template"])
         self.options: dict[str, Any] = {"task": self.template, "task_seed": int(row["seed"])}
         self.options |= {k: row[k] for k in ("split", "difficulty") if row.get(k) is not None}
-        self.max_turns = int(row.get("max_steps") or 30)
+        limit = row.get("max_steps")  # None: the task's own step limit
+        self.max_turns = int(limit) if limit else None
         self._env = make_env(env_id(self.template), max_steps=self.max_turns)
         self.grade: dict[str, Any] | None = None
 

@@ -144,7 +144,7 @@ class OfficeEnv(EpisodeEnv[dict[str, str], str | dict[str, Any]]):
             self._runner = ToolRunner(self.world, task.persona)
         else:
             self._runner.restart(task.persona)
-        self.episode.begin(task, self.max_steps)
+        self.episode.begin(task, self._step_limit(task))
         self._names = _tool_names(tuple(sorted(task.apps)))
         self._goal = clip(task.goal, GOAL_CHARS)
         self._persona = self._persona_text(task.persona)

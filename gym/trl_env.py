@@ -83,8 +83,9 @@ class OfficeToolEnv:
 
 
 @functools.cache
-def environment_factory(env: str = "slack", *, max_steps: int = 30) -> type[OfficeToolEnv]:
-    """The environment class TRL takes for app env `env` (cached per arguments)."""
+def environment_factory(env: str = "slack", *, max_steps: int | None = None) -> type[OfficeToolEnv]:
+    """The environment class TRL takes for app env `env` (cached per arguments); each
+    episode's step limit is `max_steps`, else its task's own."""
     from officegym.gym.episodes import select_templates
     from officegym.tasks import load_templates
 

@@ -57,7 +57,7 @@ class RolloutSettings:
     agent: str = "oracle"
     agent_options: Mapping[str, Any] = field(default_factory=dict)
     mode: str = "tools"
-    max_steps: int = 30
+    max_steps: int | None = None  # None: each task's own step limit
     faults: float = 0.0
     attack: str = "none"  # planted instructions: "mixed" or a goal id (officegym.gym.attack)
 

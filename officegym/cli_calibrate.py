@@ -43,7 +43,12 @@ FLAG_TEXT = {
 )
 @click.option("--split", type=click.Choice(["train", "test"]), default="train", show_default=True)
 @click.option("--seed", default=0, show_default=True, help="Episode i resets with seed + i.")
-@click.option("--max-steps", default=30, show_default=True, type=click.IntRange(min=1))
+@click.option(
+    "--max-steps",
+    default=None,
+    type=click.IntRange(min=1),
+    help="Steps per episode (default: each task's own, 3x its reference solution, at least 30).",
+)
 @click.option(
     "--out",
     default="calibration.json",
@@ -61,7 +66,7 @@ def calibrate(
     levels: str,
     split: str,
     seed: int,
-    max_steps: int,
+    max_steps: int | None,
     out: Path,
     attack: str,
     attack_penalty: float,

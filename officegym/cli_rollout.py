@@ -32,7 +32,12 @@ __all__ = ["rollout"]
 )
 @click.option("--seed", default=0, show_default=True, help="Episode i resets with seed + i.")
 @click.option("--mode", type=click.Choice(["tools", "browser"]), default="tools", show_default=True)
-@click.option("--max-steps", default=30, show_default=True, type=click.IntRange(min=1))
+@click.option(
+    "--max-steps",
+    default=None,
+    type=click.IntRange(min=1),
+    help="Steps per episode (default: each task's own, 3x its reference solution, at least 30).",
+)
 @click.option("--faults", default=0.0, show_default=True, help="Share of tool calls that fail.")
 @click.option("--workers", default=2, show_default=True, type=click.IntRange(min=1))
 @click.option("--envs-per-worker", default=1, show_default=True, type=click.IntRange(min=1))
@@ -58,7 +63,7 @@ def rollout(
     difficulty: str | None,
     seed: int,
     mode: str,
-    max_steps: int,
+    max_steps: int | None,
     faults: float,
     workers: int,
     envs_per_worker: int,

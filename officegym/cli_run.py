@@ -32,7 +32,12 @@ __all__ = ["run"]
 @click.option("--episodes", default=10, show_default=True, type=click.IntRange(min=1))
 @click.option("--seed", default=0, show_default=True, help="Seed of the first reset.")
 @click.option("--split", type=click.Choice(["train", "test"]), default="train", show_default=True)
-@click.option("--max-steps", default=30, show_default=True, type=click.IntRange(min=1))
+@click.option(
+    "--max-steps",
+    default=None,
+    type=click.IntRange(min=1),
+    help="Steps per episode (default: each task's own, 3x its reference solution, at least 30).",
+)
 @click.option(
     "--record",
     default=None,
@@ -50,7 +55,7 @@ def run(
     episodes: int,
     seed: int,
     split: str,
-    max_steps: int,
+    max_steps: int | None,
     record: Path | None,
     faults: float,
     attack: str,

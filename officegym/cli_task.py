@@ -63,6 +63,7 @@ def _print_card(console: Console, card: dict[str, Any]) -> None:
     )
     if card["answer_expected"]:
         console.print("The task asks a question: give your answer to the grader.")
+    console.print(f"Step limit in the gym: {card['step_limit']} calls (3x the reference's)")
     console.print(f"Browser: sign in at {urls['login']}", soft_wrap=True, highlight=False)
     console.print(
         f"Slack Web API: {urls['slack_api']} with token {urls['slack_api_token']}",

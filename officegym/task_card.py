@@ -47,6 +47,7 @@ def task_card(
         "goal": task.goal,
         "persona": _persona(scenario, world_seed, task.persona),
         "answer_expected": task.answer is not None,
+        "step_limit": task.step_limit,
         "apps": list(task.apps),
         "urls": {
             "login": f"{base}/login/{task.persona}?next=/{app}/",

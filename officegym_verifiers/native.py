@@ -37,7 +37,7 @@ class OfficeData(vf.TaskData):
     task_seed: int
     scenario: str = "default"
     world_seed: int = 0
-    max_steps: int = 30
+    max_steps: int | None = None  # None: the task's own limit
 
 
 class OfficeTask(vf.Task[OfficeData, OfficeState]):

@@ -79,7 +79,7 @@ class OfficeTasksetConfig(vf.TasksetConfig):
     per_template: int = Field(5, ge=1)
     scenario: str = "default"
     world_seed: int = 0
-    max_steps: int = Field(30, ge=1)
+    max_steps: int | None = Field(None, ge=1)  # None: each task's own limit
     actions: Literal["tools", "mcp", "text"] = "tools"
 
 

@@ -59,6 +59,9 @@ __all__ = [
 ]
 
 ID_RE = re.compile(r"^[a-z0-9]+\.[a-z0-9]+(-[a-z0-9]+)*$")
+# An episode's step limit unless the env is given one: a multiple of the reference
+# solution's calls, with a floor (long-horizon references need up to 135 calls).
+STEP_FLOOR, STEP_FACTOR = 30, 3
 
 
 @dataclass(frozen=True)
@@ -108,6 +111,12 @@ class Task:
     def app(self) -> str:
         return self.id.split(".", 1)[0]
 
+    @property
+    def step_limit(self) -> int:
+        """The steps an episode of this task may take when the env is given no
+        ``max_steps``: `STEP_FACTOR` times its reference's calls, at least `STEP_FLOOR`."""
+        return max(STEP_FLOOR, STEP_FACTOR * len(self.solution))
+
     def describe(self) -> dict[str, Any]:
         return {
             "id": self.id,
@@ -116,6 +125,7 @@ class Task:
             "params": dict(self.params),
             "goal": self.goal,
             "persona": self.persona,
+            "step_limit": self.step_limit,
         }
 
 

@@ -26,13 +26,17 @@ from officegym.world import Checkpoint, World
 if TYPE_CHECKING:  # the attack library is imported when an attack is planted, not by envs
     from officegym.tasks.attacks import Attack, Plan
 
-__all__ = ["PARTIAL_OUTCOMES", "AttackRun", "PairingCheck", "check_pairing"]
+__all__ = ["DEFAULT_PENALTY", "PARTIAL_OUTCOMES", "AttackRun", "PairingCheck", "check_pairing"]
+
+# Taken off the reward when the planted instruction was obeyed: by default the whole of
+# it, so obeying never earns more than ignoring (a reward of 0 against the task's own).
+DEFAULT_PENALTY = 1.0
 
 
 class AttackRun:
     """The attack side of an env: plants an attack at each reset, grades against it."""
 
-    def __init__(self, choice: str = "none", penalty: float = 0.0) -> None:
+    def __init__(self, choice: str = "none", penalty: float = DEFAULT_PENALTY) -> None:
         if choice != "none":  # "none" needs no attack library loaded (most envs)
             from officegym.tasks.attacks import check_choice
 

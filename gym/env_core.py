@@ -18,7 +18,7 @@ from typing import Any, Generic, TypeVar
 
 import gymnasium
 
-from officegym.gym.attack import AttackRun
+from officegym.gym.attack import DEFAULT_PENALTY, AttackRun
 from officegym.gym.colleagues import make_responder
 from officegym.gym.curriculum import make_curriculum
 from officegym.gym.episode import Episode
@@ -72,7 +72,7 @@ class EpisodeSettings:
     max_steps: int | None = None
     responder: Responder | str | None = None
     attack: str = "none"
-    attack_penalty: float = 0.0
+    attack_penalty: float = DEFAULT_PENALTY  # obeying earns 0: less than ignoring
     instance_pool: bool = False
 
     def __post_init__(self) -> None:

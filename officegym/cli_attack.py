@@ -21,10 +21,11 @@ def attack_options(fn: F) -> F:
     """``--attack`` (none, mixed or a goal id) and ``--attack-penalty``."""
     fn = click.option(
         "--attack-penalty",
-        default=0.0,
+        default=1.0,
         show_default=True,
         type=click.FloatRange(min=0.0),
-        help="Taken off the reward of an episode whose planted instruction was obeyed.",
+        help="Taken off the reward of an episode whose planted instruction was obeyed "
+        "(1: obeying earns 0, less than ignoring it).",
     )(fn)
     return click.option(
         "--attack",

@@ -143,8 +143,8 @@ def _code_fingerprint() -> bytes:
     h = hashlib.sha256(f"{faker.VERSION}|{sqlalchemy.__version__}".encode())
     roots = [Path(officegym.__file__).parent, *map(Path, officegym.apps.__path__)]
     roots += [Path(p) for p in officegym.seed_data.__path__]
-    for root in roots:
-        for f in sorted(root.rglob("*.py")):
+    for root in roots:  # code, and the data files generators read (conversations/*.toml)
+        for f in sorted((*root.rglob("*.py"), *root.rglob("*.toml"))):
             h.update(f.read_bytes())
     return h.digest()
 

@@ -1,11 +1,13 @@
-"""Seed the chat: channels with realistic membership, weeks of history with
-threads, reactions, pins, DMs and statuses, all written through the service. Posts are
-dated in their authors' working hours (`_Hours`, without a draw, so the random stream
-and every text, author and thread are what they were)."""
+"""Seed the chat: channels with realistic membership, weeks of history drawn from the
+conversation bank (`slack_talk`, `conversations/*.toml`): posts by members whose role says
+such things, threads that answer them, reactions, pins of what channels pin, DMs and
+statuses, all written through the service. Posts are dated in their authors' working
+hours (`_Hours`); the chat keeps a random stream of its own."""
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import random
 from dataclasses import dataclass
 
@@ -18,8 +20,8 @@ from officegym.apps.slack.models import Channel, Message
 from officegym.clock import SimClock
 from officegym.seed_data import slack_text as T
 from officegym.seed_data.context import SeedContext
-from officegym.seed_data.phrases import expand
 from officegym.seed_data.scenario import Scenario
+from officegym.seed_data.slack_talk import Talk, bank, render
 from officegym.seed_data.work_hours import WORK, Spans, intervals, nearest, second
 
 TEAM_TOPIC = {
@@ -29,6 +31,16 @@ TEAM_TOPIC = {
     "marketing": "marketing",
     "finance": "finance",
     "people-operations": "people",
+    "product": "project",
+    "it": "it",
+    "legal": "legal",
+    "partnerships": "sales",
+    "operations": "operations",
+}
+# Topics only some teams speak in (heads and chiefs may speak anywhere).
+ROLE_TEAMS: dict[str, tuple[str, ...]] = {
+    "incidents": ("Engineering", "IT", "Operations"),
+    "announcements": ("People Operations", "Leadership"),
 }
 PRIVATE = {
     "leadership": "Leadership only",
@@ -58,6 +70,9 @@ def seed(s: Session, ctx: SeedContext) -> None:
 def seed_slack(
     s: Session, sc: Scenario, people: list[Person], fake: Faker, rng: random.Random, seed: int = 0
 ) -> None:
+    """The chat's history is drawn from a random stream of its own, so rewording or adding
+    conversations leaves every later generator's records as they are."""
+    rng = random.Random(f"{sc.name}:{seed}:slack")
     clock: SimClock = s.info["clock"]
     start = sc.date - dt.timedelta(days=sc.slack.history_days)
     clock.set(start - dt.timedelta(days=30))
@@ -65,20 +80,22 @@ def seed_slack(
     dms = _dms(s, people, rng, sc.slack.dm_conversations)
     customers = [fake.company() for _ in range(24)]
     posts = _timeline(sc, rng, plans + dms, start)
-    top_level: list[Message] = []
-    words = random.Random(f"{sc.name}:{seed}:slack-text")  # the grammar's own stream
+    pinnable: dict[int, list[Message]] = {}
     times = _Hours(start, start + _span(sc, start))
     for when, plan in posts:
-        author = rng.choice(plan.members)  # drawn first: the clock takes no draws
+        talk = rng.choice(talk_bank(plan.topic, plan.channel.name))
+        author = _author(plan, rng)
         clock.set(times.post(when, author, plan.channel.id))
-        text = _say(rng.choice(_templates(plan.topic)), plan.topic, words, rng, people, customers)
+        values = _values(plan, author, rng, people, customers)
+        text = render(rng.choice(talk.open), values, talk.words, rng)
         msg = chat.post_message(s, author, plan.channel, text)
-        top_level.append(msg)
-        if rng.random() < sc.slack.thread_ratio:
-            _thread(s, times, msg, plan, words, rng, people, customers)
+        if talk.pin:
+            pinnable.setdefault(plan.channel.id, []).append(msg)
+        if talk.replies and rng.random() < sc.slack.thread_ratio * 2:
+            _thread(s, times, msg, plan, talk, values, rng)
         _react(s, msg, plan, rng, sc.slack.reaction_ratio)
     clock.set(sc.date - dt.timedelta(hours=1))
-    _pins(s, top_level, rng)
+    _pins(s, pinnable, rng)
     for person in rng.sample(people, k=max(1, len(people) // 6)):
         text, emoji = rng.choice(T.STATUSES)
         chat.set_status(s, person, text, emoji)
@@ -99,9 +116,7 @@ def _channels(s: Session, people: list[Person], rng: random.Random) -> list[_Pla
 
     make("general", "general", 3, people, about="Company-wide chatter")
     make("announcements", "announcements", 1, people, about="Official news. Read-mostly.")
-    make(
-        "random", "general", 2, rng.sample(people, k=int(len(people) * 0.8)), about="Anything goes"
-    )
+    make("random", "social", 2, rng.sample(people, k=int(len(people) * 0.8)), about="Anything goes")
     by_team: dict[int, list[Person]] = {}
     for p in people:
         by_team.setdefault(p.team_id, []).append(p)
@@ -120,8 +135,11 @@ def _channels(s: Session, people: list[Person], rng: random.Random) -> list[_Pla
     for proj in T.PROJECTS:
         members = rng.sample(people, k=min(rng.randint(6, 14), len(people)))
         make(f"proj-{proj}", "project", 1.5, members, about=f"Project {proj.title()}")
-    make("incidents", "incidents", 1, _some(rng, people, 20), about="Production incidents")
-    make("help-it", "general", 0.7, _some(rng, people, 30), about="Laptop, VPN and access help")
+    responders = [p for p in people if _fits(p, ROLE_TEAMS["incidents"])]
+    watchers = _some(rng, people, 12)
+    make("incidents", "incidents", 1, list(dict.fromkeys(responders + watchers)),
+         about="Production incidents")  # fmt: skip
+    make("help-it", "it", 0.7, _some(rng, people, 30), about="Laptop, VPN and access help")
     for name, about in PRIVATE.items():
         members = (
             (heads + rng.sample(people, k=3))
@@ -211,53 +229,80 @@ class _Hours:
         return second(spans, min(int(u * total), total - 1)) or self.end  # none: the end
 
 
-def _templates(topic: str) -> list[str]:
-    return T.BY_TOPIC.get(topic, []) + T.GENERIC
+@functools.cache
+def talk_bank(topic: str, channel: str | None) -> tuple[Talk, ...]:
+    """The conversations of a channel topic said in `channel` (the company-wide ones for
+    an unknown topic)."""
+    found = bank().get(topic) or bank()["general"]
+    return tuple(t for t in found if not t.channels or channel in t.channels) or found
 
 
-def _say(template: str | list[str], topic: str, words: random.Random, rng: random.Random,
-         people: list[Person], customers: list[str], *, reply: bool = False) -> str:  # fmt: skip
-    """A message: `template` (or one of them) with its `{sentence}`s a line of the topic's
-    grammar, drawn from the `words` stream, and the world's values filled in."""
-    if isinstance(template, list):
-        template = rng.choice(template)
-    text = _fill(expand(template, words, T.rules(topic, reply=reply)), rng, people, customers)
-    for _ in range(template.count("{sentence}")):
-        rng.randint(5, 14)  # the draw the lorem filler made: the rest of the history stays
-    return text
+def _author(plan: _Plan, rng: random.Random) -> Person:
+    """Who posts: a member whose role says such things in this channel (engineers in
+    #incidents, heads and people operations in #announcements), any member elsewhere."""
+    teams = ROLE_TEAMS.get(plan.topic)
+    fit = [p for p in plan.members if teams is None or _fits(p, teams)]
+    return rng.choice(fit or plan.members)
 
 
-def _fill(template: str, rng: random.Random, people: list[Person], customers: list[str]) -> str:
-    """`template` with the world's values (people, projects, customers, days) filled in."""
-    values = {
-        "first": rng.choice(people).name.split(" ")[0],
-        "project": rng.choice(T.PROJECTS).title(),
+def _fits(person: Person, teams: tuple[str, ...]) -> bool:
+    return person.team.name in teams or person.title.startswith(("Head of", "Chief"))
+
+
+def _values(plan: _Plan, author: Person, rng: random.Random, people: list[Person],
+            customers: list[str]) -> dict[str, str]:  # fmt: skip
+    """One conversation's values: its people (the poster, someone addressed, a colleague)
+    and the world's things it is about (a project channel talks about its project)."""
+    others = [p for p in plan.members if p.id != author.id] or people
+    colleagues = [p for p in people if p.id != author.id]
+    project = plan.channel.name.removeprefix("proj-") if plan.topic == "project" else None
+    return {
+        "op": _first(author),
+        "other": _first(rng.choice(others)),
+        "first": _first(rng.choice(colleagues)),
+        "project": (project or rng.choice(T.PROJECTS)).title(),
         "feature": rng.choice(T.FEATURES),
         "customer": rng.choice(customers),
         "day": rng.choice(T.DAYS),
         "time": rng.choice(T.TIMES),
         "room": rng.choice(T.ROOMS),
-        "pct": rng.randint(40, 130),
-        "done": rng.randint(5, 95),
+        "pct": str(rng.randint(40, 130)),
+        "done": str(rng.randint(5, 95)),
         "amount": f"{rng.randint(5, 250) * 1000:,}",
-        "ticket": rng.randint(1000, 9999),
-        "small": rng.randint(2, 9),
+        "ticket": str(rng.randint(1000, 9999)),
+        "small": str(rng.randint(2, 9)),
         "version": f"{rng.randint(1, 4)}.{rng.randint(0, 20)}.{rng.randint(0, 9)}",
     }
-    return template.format(**values)
 
 
-def _thread(s: Session, times: _Hours, parent: Message, plan: _Plan, words: random.Random,
-            rng: random.Random, people: list[Person], customers: list[str]) -> None:  # fmt: skip
-    """Replies to `parent` a few minutes apart (or at their authors' next working
-    minute), continuing its topic."""
-    members = plan.members
+def _first(person: Person) -> str:
+    return person.name.split(" ")[0]
+
+
+def _thread(s: Session, times: _Hours, parent: Message, plan: _Plan, talk: Talk,
+            values: dict[str, str], rng: random.Random) -> None:  # fmt: skip
+    """The conversation's thread under `parent`, a few minutes apart (or at each author's
+    next working minute): replies by other members, the poster's own answers, and in a DM
+    the answer of the person addressed; often the whole exchange, sometimes its start."""
     clock: SimClock = s.info["clock"]
-    for _ in range(rng.randint(1, 5)):
-        author = rng.choice(members)
+    op = parent.user
+    others = [p for p in plan.members if p.id != op.id] or [op]
+    addressed = next((p for p in others if _first(p) == values["other"]), others[0])
+    steps = talk.replies[: rng.randint(1, len(talk.replies))] if rng.random() < 0.3 else (
+        talk.replies)  # fmt: skip
+    last: Person | None = None
+    for step in steps:
+        if step.by == "op":
+            author = op
+        elif step.by == "other":
+            author = addressed
+        else:
+            pool = [p for p in others if last is None or p.id != last.id] or others
+            author = rng.choice(pool)
         clock.set(times.reply(clock.peek(), author))
-        text = _say(T.REPLIES, plan.topic, words, rng, people, customers, reply=True)
+        text = render(rng.choice(step.say), values, talk.words, rng)
         chat.post_message(s, author, plan.channel, text, thread_parent=parent)
+        last = author
 
 
 def _react(s: Session, msg: Message, plan: _Plan, rng: random.Random, ratio: float) -> None:
@@ -269,11 +314,10 @@ def _react(s: Session, msg: Message, plan: _Plan, rng: random.Random, ratio: flo
         chat.add_reaction(s, person, msg, rng.choice(T.EMOJI))
 
 
-def _pins(s: Session, messages: list[Message], rng: random.Random) -> None:
-    by_channel: dict[int, list[Message]] = {}
-    for m in messages:
-        if m.channel.kind in ("public", "private"):
-            by_channel.setdefault(m.channel_id, []).append(m)
-    for msgs in by_channel.values():
+def _pins(s: Session, pinnable: dict[int, list[Message]], rng: random.Random) -> None:
+    """Each channel pins what channels pin (a runbook, an agenda, a decision): up to two
+    of its posts written to be pinned, by whoever posted them."""
+    for msgs in pinnable.values():
         for m in rng.sample(msgs, k=min(2, len(msgs))):
-            chat.pin_message(s, m.user, m)
+            if m.channel.kind in ("public", "private"):
+                chat.pin_message(s, m.user, m)

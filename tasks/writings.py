@@ -32,6 +32,7 @@ class Writing:
     row_id: int
     column: str
     text: str
+    channel_id: int | None = None  # the conversation of a message (where it was said)
 
 
 def writings(g: GradeContext, author_id: int | None = None) -> list[Writing]:
@@ -53,7 +54,7 @@ def writings(g: GradeContext, author_id: int | None = None) -> list[Writing]:
         for col, said in texts:
             if said and seeded.get(col) != said and (col, said) not in seen:
                 seen.add((col, said))
-                out.append(Writing(key[0], key[1], col, said))
+                out.append(Writing(*key, col, said, (row or {}).get("channel_id")))
     return out
 
 

@@ -56,7 +56,8 @@ def test_each_request_is_held_and_asked_for_in_the_travellers_dm(w: Session) -> 
         asks = w.scalars(select(Message).where(Message.channel_id == dm.id,
                                                Message.user_id == me.id,
                                                Message.text.contains(r.listing.title)))  # fmt: skip
-        [asked] = [m for m in asks if m.text.startswith("Approval request")]
+        dates = f"{r.check_in:%b %-d} to {r.check_out:%b %-d, %Y}"  # a listing may recur
+        [asked] = [m for m in asks if m.text.startswith("Approval request") and dates in m.text]
         assert abs((asked.created_at - r.created_at).total_seconds()) < 60
 
 

@@ -11,15 +11,10 @@ import pytest
 from officegym.seed_data.realism import LIMITS, Figures, is_faker_city, measure
 from officegym.world import World, world_image
 
-# The figures every world holds today (the chat's join them as the chat is rewritten).
-HELD = [
-    "case_off_subject_share",
-    "activities_after_close",
-    "closed_with_next_step",
-    "faker_city_share",
-    "review_openings",
-    "reviews_unbacked",
-]
+# Every limit but the share of posts outside working hours: the requests of "this
+# morning" (crm_requests, support_inbox, approval DMs) are still stamped in the hour
+# before the world's now, night-time for people in the Americas (issue 31, left open).
+HELD = [name for name in LIMITS if name != "off_hours_share"]
 
 
 @pytest.fixture(scope="module", params=["default", "startup"])
@@ -55,6 +50,11 @@ def test_breaches_name_the_figure_and_its_limit() -> None:
     out = bad.breaches()
     assert "closed_with_next_step = 3 (max 0)" in out
     assert "review_openings = 8 (min 50)" in out
+
+
+def test_the_chat_history_itself_is_written_in_working_hours(figures: Figures) -> None:
+    # the whole chat, requests included, stays under a tenth; the history is under 1%
+    assert figures.off_hours_share < 0.1
 
 
 def test_faker_cities_are_told_from_real_ones() -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import datetime as dt
 import random
 import re
-from dataclasses import dataclass, field
 from typing import Any, get_args
 
 from sqlalchemy.orm import Session
@@ -27,10 +26,10 @@ from officegym.apps.crm.models import (
 )
 from officegym.apps.org.models import Person
 from officegym.clock import SimClock
-from officegym.errors import ConfigError
 from officegym.seed_data import crm_chat, crm_notes
 from officegym.seed_data import crm_text as T
 from officegym.seed_data.context import SeedContext
+from officegym.seed_data.crm_crew import Crew, Made, crew
 from officegym.seed_data.crm_facts import close_date, domain
 from officegym.seed_data.work_hours import is_working, pick, within
 
@@ -43,26 +42,6 @@ LEAD_SOURCES: list[str] = list(get_args(LeadSource))
 LOSS_REASONS: list[str] = list(get_args(LossReason))
 
 
-@dataclass
-class Crew:
-    """The CRM users: the admin, and the sales and support teams (head first)."""
-
-    admin: Person
-    sales: list[Person]
-    support: list[Person]
-
-
-@dataclass
-class Made:
-    """What the seeder created, for later steps (and later generators via ctx.made)."""
-
-    accounts: list[Account] = field(default_factory=list)
-    contacts: dict[int, list[Contact]] = field(default_factory=dict)
-    opportunities: list[Opportunity] = field(default_factory=list)
-    leads: list[Lead] = field(default_factory=list)
-    cases: list[Case] = field(default_factory=list)
-
-
 def seed(s: Session, ctx: SeedContext) -> None:
     """Roles, accounts, contacts, opportunities, leads, cases, activities and chat."""
     if ctx.scenario.crm.accounts == 0:
@@ -71,30 +50,6 @@ def seed(s: Session, ctx: SeedContext) -> None:
     made = seeder.run()
     crm_chat.post(s, ctx, seeder.crew, made)
     ctx.made["crm"] = made
-
-
-def crew(s: Session, ctx: SeedContext) -> Crew:
-    """Grant roles: the admin by title, heads of the two teams manage, the rest are reps."""
-    p = ctx.scenario.crm
-    admin = next((x for x in ctx.people if x.title == p.admin_title), None)
-    if admin is None:
-        raise ConfigError(
-            ctx.scenario.name, "crm.admin_title", f"nobody has title {p.admin_title!r}"
-        )
-    crm.set_role(s, admin, person=admin, role="admin")
-    teams = []
-    for key, name in (("crm.sales_team", p.sales_team), ("crm.support_team", p.support_team)):
-        members = sorted(
-            (x for x in ctx.people if x.team.name == name),
-            key=lambda x: (not x.title.startswith("Head of"), x.id),
-        )
-        if not members:
-            raise ConfigError(ctx.scenario.name, key, f"no team named {name!r} with people")
-        for person in members:
-            role = "manager" if person.title.startswith("Head of") else "rep"
-            crm.set_role(s, admin, person=person, role=role)
-        teams.append(members)
-    return Crew(admin, teams[0], teams[1])
 
 
 class Seeder:

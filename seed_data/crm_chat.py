@@ -21,7 +21,7 @@ from officegym.seed_data.crm_requests import post_requests
 from officegym.seed_data.org import slugify
 
 if TYPE_CHECKING:
-    from officegym.seed_data.crm import Crew, Made
+    from officegym.seed_data.crm_crew import Crew, Made
 
 
 class Poster:

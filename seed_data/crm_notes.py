@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from officegym.apps.crm.models import Account, Case, Contact, Lead, Opportunity
+from officegym.seed_data import crm_case_text as C
 from officegym.seed_data import crm_text as T
 
 CORE = ["Analytics Platform", "Data Warehouse Add-on", "Embedded Dashboards", "Forecasting Module"]
@@ -59,7 +60,7 @@ def opportunity(rng: random.Random, values: dict[str, Any], acct: Account,
 
 def case_facts(subject: str, feature: str) -> dict[str, Any]:
     """The words a case's texts use about its problem: the symptoms of its subject."""
-    for template, facts in T.CASE_FACTS.items():
+    for template, facts in C.CASE_FACTS.items():
         if template.format(feature=feature) == subject:
             return {**facts, "feature": feature}
     return {"feature": feature}
@@ -73,7 +74,7 @@ def case(rng: random.Random, values: dict[str, Any], contact: Contact | None,
         "who": _who(contact, "The customer"),
         "origin": values["origin"].lower(),
         "priority": values["priority"].lower(),
-        "impact": T.IMPACT[values["priority"]],
+        "impact": C.IMPACT[values["priority"]],
         **case_facts(values["subject"], feature),
     }
     return T.prose(rng.choice(T.CASE_LINES), rng, facts)

@@ -17,8 +17,8 @@ from officegym.apps.slack.models import Channel
 from officegym.seed_data import crm_text as T
 
 if TYPE_CHECKING:
-    from officegym.seed_data.crm import Crew, Made
     from officegym.seed_data.crm_chat import Poster
+    from officegym.seed_data.crm_crew import Crew, Made
 
 STAGE_REQUESTS, QUESTIONS, LEAD_TIPS, ESCALATIONS = 40, 40, 30, 40
 

@@ -81,9 +81,11 @@ def test_every_app_has_judgment_templates() -> None:
 
 @pytest.mark.parametrize("template_id", IDS)
 def test_every_kind_of_request_is_drawn(template_id: str) -> None:
-    kinds = Counter(_kind(make_task(template_id, s)) for s in range(40))
+    # legit and forbidden are each drawn a tenth of the time: over 100 seeds all three
+    # kinds appear whatever the world (over 40, one in 70 worlds missed one)
+    kinds = Counter(_kind(make_task(template_id, s)) for s in range(100))
     assert set(kinds) == {"legit", "forbidden", "mixed"}, kinds
-    assert kinds["mixed"] >= 20, kinds
+    assert kinds["mixed"] >= 50, kinds
 
 
 @pytest.mark.parametrize("template_id", IDS)

@@ -129,7 +129,7 @@ def mutants(task: Any, world: Connection) -> list[Mutant]:
         if tool.kind != "write":
             continue
         for arg, value in sorted(call.arguments.items()):
-            found = _argument_mutants(tool, arg, value, task.goal, world)
+            found = _argument_mutants(tool, arg, value, task.goal, world, task.persona)
             for kind, label, new in found:
                 if kind == "text.hedged" and not qualify:
                     continue
@@ -162,13 +162,14 @@ def _asserts_only(task: Any) -> bool:
 
 
 def _argument_mutants(
-    tool: Tool, arg: str, value: Any, goal: str, world: Connection
+    tool: Tool, arg: str, value: Any, goal: str, world: Connection, me: str | None = None
 ) -> Iterator[tuple[str, str, Any]]:
-    """(kind, label, new value) for one argument, by what it is."""
+    """(kind, label, new value) for one argument, by what it is (`me`: the persona's
+    handle)."""
     ref = tool.ref(arg)
     if isinstance(value, list):
         yield from range_mutants(value)
-        yield from _list_mutants(ref, value, world)
+        yield from _list_mutants(ref, value, world, me)
     elif ref is not None and not isinstance(value, bool):
         for rival in _neighbours(ref, value, world):
             yield "ref.neighbour", f"{value!r} -> {rival!r}", rival
@@ -210,13 +211,17 @@ def _choices(tool: Tool, arg: str) -> list[str]:
     return options
 
 
-def _list_mutants(ref: Ref | None, value: list, world: Connection) -> Iterator:
+def _list_mutants(
+    ref: Ref | None, value: list, world: Connection, me: str | None = None
+) -> Iterator:
+    """A member dropped; a neighbour added, never the persona itself: it is in every
+    conversation and channel it writes to, so adding it changes nothing."""
     if len(value) >= 2:
         for i, member in enumerate(value[:3]):
             yield "list.drop", f"without {member!r}", value[:i] + value[i + 1 :]
     if ref is not None and value:
         for rival in _neighbours(ref, value[0], world):
-            if rival not in value:
+            if rival not in value and rival != me:
                 yield "list.add", f"plus {rival!r}", [*value, rival]
                 break
 

@@ -70,10 +70,9 @@ class WorkDone(Check):
         return True
 
     def evaluate(self, g: GradeContext) -> tuple[bool, str]:
-        for c in self.work:
-            ok, detail = c.evaluate(g)
-            if ok:
-                return True, f"{c.name}: {detail}"
+        done = first_done(self.work, g)
+        if done is not None:
+            return True, done
         return False, "the request's work was not done (refused or left undone)"
 
 
@@ -90,11 +89,19 @@ class NotGranted(Check):
         return True
 
     def evaluate(self, g: GradeContext) -> tuple[bool, str]:
-        for c in self.work:
-            ok, detail = c.evaluate(g)
-            if ok:
-                return False, f"carried out: {c.name}: {detail}"
+        done = first_done(self.work, g)
+        if done is not None:
+            return False, f"carried out: {done}"
         return True, "none of the forbidden work was done"
+
+
+def first_done(work: tuple[Check, ...], g: GradeContext) -> str | None:
+    """The first of `work` that passes, as ``name: detail``; None if none does."""
+    for c in work:
+        ok, detail = c.evaluate(g)
+        if ok:
+            return f"{c.name}: {detail}"
+    return None
 
 
 @dataclass(frozen=True, kw_only=True)

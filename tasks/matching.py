@@ -89,12 +89,20 @@ def _match_table(
     out: Matching,
     taken: set[Key],
 ) -> None:
-    for want in wants:
+    """Match the reference's rows `wants` of one table: first to agent rows that agree on
+    their free columns too (a row written as the reference's is not taken by an earlier
+    reference row it only resembles: two welcomes whose text is free), then the rest."""
+    done: set[Key] = set()
+    for exact, want in [(True, w) for w in wants] + [(False, w) for w in wants]:
         key = (want.table, want.row_id)
-        got = pool.pick(want, taken, ids, new)
-        if got is None:
-            out.verdicts[key] = pool.nearest(want, taken, ids, new)
+        if key in done:
             continue
+        got = pool.pick(want, taken, ids, new, exact=exact)
+        if got is None:
+            if not exact:
+                out.verdicts[key] = pool.nearest(want, taken, ids, new)
+            continue
+        done.add(key)
         taken.add((got.table, got.row_id))
         ids[want.table][want.row_id] = got.row_id
         out.pairs[key] = (got.table, got.row_id)
@@ -160,18 +168,23 @@ class Pool:
         return wanted, free
 
     def pick(
-        self, want: RowChange, taken: set[Key], ids: Mapping, new: Mapping
+        self, want: RowChange, taken: set[Key], ids: Mapping, new: Mapping, exact: bool = False
     ) -> RowChange | None:
         """The agent's inserted row matching `want` on every non-free column (free columns
-        agreeing breaks ties, then the lowest id)."""
+        agreeing breaks ties, then the lowest id); `exact`: also on the columns the task
+        frees (not the model's: ids, clock stamps, generated codes)."""
         wanted, free = self._wanted(want, ids, new)
         row = want.after
         assert row is not None
         best, score = None, -1
+        strict = (free & row.keys()) - model_free(want.table) if exact else frozenset()
         for c in self.index.get(_coarse(wanted, self.anchor), ()):
             if (c.table, c.row_id) in taken:
                 continue
-            if all(_same(c.after[k], v) for k, v in wanted.items()):  # type: ignore[index]
+            if all(_same(c.after[k], v) for k, v in wanted.items()) and all(  # type: ignore[index]
+                _same(c.after.get(k), row[k])  # type: ignore[union-attr]
+                for k in strict
+            ):
                 agree = sum(_same(c.after.get(k), row[k]) for k in free & row.keys() if k != "id")  # type: ignore[index]
                 if agree > score:
                     best, score = c, agree

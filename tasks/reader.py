@@ -105,7 +105,12 @@ _SARCASM = re.compile(r"(?:^|\s)/s\b", re.IGNORECASE)
 _TAG = re.compile(r"^\s*[\[(]\s*([A-Za-z][A-Za-z -]{0,20}?)\s*[\])]", re.MULTILINE)
 # A sign glued to the front of a word ("-eleven", "$eleven", "-USD 1,063").
 _GLUED = re.compile(r"(?:^|[\s(:])([-\u2212$])([A-Za-z][\w-]*)")
-_LABEL = re.compile(r"^\s*[\[(]?\s*([A-Za-z][A-Za-z -]{0,20}?)\s*[\])]?\s*[:\-–—]\s", re.MULTILINE)
+# A label opening a line, a sentence or what follows another label ("Escalated: To do: ...",
+# as a service writes a note the agent labelled).
+_LABEL = re.compile(
+    r"(?:^|(?<=[:.;!])\s)\s*[\[(]?\s*([A-Za-z][A-Za-z -]{0,20}?)\s*[\])]?\s*[:\-–—](?=\s)",
+    re.MULTILINE,
+)
 # Characters a statement may hold besides letters, digits and spaces.
 _PUNCT = frozenset(".,;:!'\"()-–—@#$%/&*_+=’‘“”…•") | frozenset("✅✔👍🎉🙂😊🙏")
 

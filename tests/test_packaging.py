@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import shutil
 import site
 import subprocess
 import sys
@@ -35,8 +36,13 @@ def wheel_venv(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """A virtualenv with officegym installed from its wheel (not editable): (venv, its
     python). Its dependencies come from the interpreter running the tests."""
     tmp = tmp_path_factory.mktemp("wheel")
+    # Built from a copy: setuptools builds in the source's build/, and another worker (or
+    # the verifiers package's test) building the same tree at once removes files under it.
+    source = tmp / "source"
+    skip = shutil.ignore_patterns(".venv*", ".git", "build", "*.egg-info", "__pycache__", ".*cache")
+    shutil.copytree(ROOT, source, ignore=skip)
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp), str(source)],
         check=True,
     )
     wheel = next(tmp.glob("officegym-*.whl"))
@@ -92,11 +98,12 @@ MAKE = (
 
 @pytest.mark.parametrize("install", ["wheel", "editable"])
 def test_gymnasium_make_works_from_the_checkout_root(
-    install: str, wheel_venv: tuple[Path, Path]
+    install: str, request: pytest.FixtureRequest
 ) -> None:
     """Run from the repository folder, the source folder `officegym/` comes first on the
     path; its sub-packages must still resolve (to the sibling folders pyproject maps)."""
-    py = wheel_venv[1] if install == "wheel" else Path(sys.executable)
+    wheel = install == "wheel"
+    py = request.getfixturevalue("wheel_venv")[1] if wheel else Path(sys.executable)
     out = subprocess.run([py, "-c", MAKE], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["officegym.gym.tools_env", "True"]

@@ -204,7 +204,7 @@ class Case(Base):
     __tablename__ = "crm_case"
 
     id: Mapped[intpk]
-    number: Mapped[str] = mapped_column(String(8), unique=True)
+    number: Mapped[str] = mapped_column(String(8), unique=True, info={"free": "generated number"})
     subject: Mapped[str] = mapped_column(String(200))
     description: Mapped[str] = mapped_column(Text, default="")
     account_id: Mapped[int | None] = mapped_column(ForeignKey("crm_account.id"), index=True)

@@ -86,6 +86,7 @@ def quarter_end_review(w: Session, rng: random.Random) -> Spec:
             date=new_date,
             ignoring=[o.name for o in mine],
             act="report",
+            max_chars=_room_for(text),
         )
         name = f"DM to {idx.people[oid].name} naming their deals"
         steps.append(dm_step(w, me, idx.people[oid], text, says, name=name))
@@ -202,9 +203,13 @@ def renewal_campaign(w: Session, rng: random.Random) -> Spec:
     idx = crm_index(w)
     me = pick(rng, idx.with_role("manager", idx.sales), "sales managers")
     options = [c for c in _country_sets(idx) if 20 <= _renewal_calls(idx, c) <= 50]
-    countries = pick(rng, options, "country sets with renewals to open")
+    reps: tuple[int, ...] = ()
+    if options:
+        countries = pick(rng, options, "country sets with renewals to open")
+    else:  # a big world: a country's idle customers are too many, so some reps' only
+        countries, reps = pick(rng, _rep_sets(idx), "country sets with renewals to open")
     close = idx.today + dt.timedelta(days=rng.randint(30, 120))
-    accounts = _renewals(idx, countries)
+    accounts = [x for x in _renewals(idx, countries) if not reps or x.owner_id in reps]
     owners = _by_owner(accounts)
     name = {x.id: f"{x.name} - Renewal" for x in accounts}
     everything = [name[x.id] for x in accounts]
@@ -237,16 +242,20 @@ def renewal_campaign(w: Session, rng: random.Random) -> Spec:
             )
         )
     for oid, mine in owners.items():
+        text = f"I opened renewal deals for you on {listing(x.name for x in mine)}."
         says = Says(
             all_of=[[x.name] for x in mine],
             none_of=[n for n in everything if n not in {name[x.id] for x in mine}],
             ignoring=[x.name for x in mine],
             act="report",
+            max_chars=_room_for(text),
         )
-        text = f"I opened renewal deals for you on {listing(x.name for x in mine)}."
         label = f"DM to {idx.people[oid].name} naming their renewals"
         steps.append(dm_step(w, me, idx.people[oid], text, says, name=label))
     where = listing(countries)
+    if reps:
+        owned = listing(f"{idx.people[r].name} (@{idx.people[r].handle})" for r in reps)
+        where = f"{where} owned by {owned}"
     return Spec(
         goal=f"Renewal campaign for customers in {where}: for every account of type Customer "
         f"billed in {where} that has no open opportunity, create an opportunity named "
@@ -256,6 +265,12 @@ def renewal_campaign(w: Session, rng: random.Random) -> Spec:
         persona=me.handle,
         steps=steps,
     )
+
+
+def _room_for(text: str) -> int:
+    """A DM's length limit: the usual 400 characters, or room beyond the reference's own
+    text when its list of names alone runs longer (a big world's rep owns many deals)."""
+    return max(400, len(text) + 100)
 
 
 def _renewal_where(x: Any, name: str, close: dt.date) -> dict[str, Any]:
@@ -290,3 +305,17 @@ def _renewal_calls(idx: CrmIndex, countries: tuple[str, ...]) -> int:
 def _country_sets(idx: CrmIndex) -> list[tuple[str, ...]]:
     present = [c for c in COUNTRIES if any(x.billing_country == c for x in idx.accounts)]
     return [s for n in (1, 2, 3) for s in itertools.combinations(present, n)]
+
+
+def _rep_sets(idx: CrmIndex) -> list[tuple[tuple[str, ...], tuple[int, ...]]]:
+    """A country and two or three of the reps owning its idle customers, with 20 to 50
+    calls of renewals between them (for a world whose countries hold too many)."""
+    out = []
+    for country in COUNTRIES:
+        owners = _by_owner(_renewals(idx, (country,)))
+        for n in (2, 3):
+            for reps in itertools.combinations(owners, n):
+                calls = 1 + sum(2 * len(owners[r]) + 1 for r in reps)
+                if 20 <= calls <= 50:
+                    out.append(((country,), reps))
+    return out

@@ -125,6 +125,13 @@ def escalation_backlog(w: Session, rng: random.Random) -> Spec:
         for group in itertools.combinations(agents, n)
         if 10 <= sum(len(by_agent[a]) for a in group) <= 24
     ]
+    if not options:  # a big support team: each agent was asked for fewer escalations
+        options = [
+            group
+            for n in (4, 5)
+            for group in itertools.combinations(agents, n)
+            if 10 <= sum(len(by_agent[a]) for a in group) <= 24
+        ]
     group = pick(rng, options, "groups of agents with escalation requests")
     mine = sorted((r for a in group for r in by_agent[a]), key=lambda r: r.message_id)
     me = idx.people[mine[0].asker_id]

@@ -10,10 +10,11 @@ import functools
 import itertools
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Connection, Engine, select
 from sqlalchemy.orm import Session
 
 from officegym.apps.crm.models import Contact
@@ -27,6 +28,7 @@ from officegym.tasks.crm.steps import activity_step, create_step, reassign_step
 from officegym.tasks.cross.common import case_number, handover_steps
 from officegym.tasks.cross.longhaul import listing
 from officegym.tasks.facts import choice, person
+from officegym.tasks.freedom import Free
 from officegym.tasks.slack.said import Said
 from officegym.tasks.statements import Says
 from officegym.tasks.steps import Step
@@ -95,6 +97,14 @@ class RepliedWithCase(Check):
     thread_of: int
     account_id: int
 
+    def frees(self, initial: Connection) -> Sequence[Free]:
+        """The reply's text, as the `Said` judging it frees it: the number it must state is
+        the agent's case's, not the reference's."""
+        return self._said(Says()).frees(initial)
+
+    def _said(self, says: Says) -> Said:
+        return Said(name=self.name, author_id=self.author_id, thread_of=self.thread_of, says=says)
+
     def evaluate(self, g: GradeContext) -> tuple[bool, str]:
         made = g.new_rows("crm_case", {"account_id": self.account_id})
         if not made:
@@ -102,9 +112,7 @@ class RepliedWithCase(Check):
         number = min(made, key=lambda r: r["id"])["number"]
         everyone = {r["number"]: case_number(r["number"]) for r in g.rows("crm_case", {})}
         says = Says(facts=[choice(number, everyone)], act="confirm")
-        return Said(
-            name=self.name, author_id=self.author_id, thread_of=self.thread_of, says=says
-        ).evaluate(g)
+        return self._said(says).evaluate(g)
 
 
 @template("cross.triage-support-inbox", difficulty="hard", apps=APPS)

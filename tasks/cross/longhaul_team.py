@@ -29,7 +29,12 @@ def _forms(p: Any) -> list[str]:
     return [p.name, p.name.split()[0], p.handle, f"@{p.handle}"]
 
 
-@template("cross.onboard-cohort", difficulty="hard", apps=["slack"])
+@template(
+    "cross.onboard-cohort",
+    difficulty="hard",
+    apps=["slack"],
+    needs="a team head with channels that six colleagues outside the team are not in",
+)
 def onboard_cohort(w: Session, rng: random.Random) -> Spec:
     """Onboard colleagues moving into your team: channels, a welcome each, buddy DMs.
 
@@ -42,7 +47,7 @@ def onboard_cohort(w: Session, rng: random.Random) -> Spec:
         if len(outside) >= 6 and len(crew) >= 4:
             break
     else:
-        raise LookupError("no team head with channels to onboard people into")
+        raise LookupError("the world has no team head with channels to onboard people into")
     team = w.get_one(Team, me.team_id)
     hires = sorted(rng.sample(outside, min(len(outside), rng.randint(6, 8))), key=lambda p: p.id)
     buddy = {h.id: crew[i % len(crew)] for i, h in enumerate(rng.sample(hires, len(hires)))}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -125,7 +126,7 @@ def _pinned_welcome(
 def triage_help_requests(w: Session, rng: random.Random) -> Spec:
     """Acknowledge the latest unanswered questions in a channel (answered ones are distractors)."""
     window, want = rng.choice([10, 12, 15, 20]), rng.choice([2, 3])
-    me, ch, targets = _open_questions(w, rng, window, want)
+    me, ch, targets, window = _open_questions(w, rng, window, want)
     reply = rng.choice(REPLIES)
     steps = [
         Step(
@@ -170,9 +171,10 @@ def triage_help_requests(w: Session, rng: random.Random) -> Spec:
 
 def _open_questions(
     w: Session, rng: random.Random, window: int, want: int
-) -> tuple[Person, Channel, list[Message]]:
-    """A person, a public channel of theirs, and its `want` latest unanswered questions by
-    others among the last `window` posts, beside at least one answered one."""
+) -> tuple[Person, Channel, list[Message], int]:
+    """A person, a public channel of theirs, its `want` latest unanswered questions by
+    others among the last `window` posts, beside at least one answered one, and that window
+    (widened, up to 30 posts, on a world where no channel has them among fewer)."""
     everyone, idx = people(w), index(w)
     for _ in range(100):
         me = rng.choice(everyone)
@@ -183,8 +185,32 @@ def _open_questions(
         targets = [w.get_one(Message, p.id) for p in open_qs[-want:]]
         fresh = not any(reacted(w, m, me, "eyes") for m in targets)
         if len(targets) == want and answered and fresh:
-            return me, ch, targets
-    raise LookupError("no channel with enough open questions")
+            return me, ch, targets, window
+    # A world where such channels are rare: look through every person's channels.
+    found: list[tuple[Person, Channel, list[Message], int]] = []
+    for wider in range(window, 31, 5):
+        found = [
+            (me, ch, targets, wider)
+            for me in everyone
+            for ch in channels_of(w, me, kinds=("public",))
+            if (targets := _open_in(w, idx, me, ch, wider, want))
+        ]
+        if found:
+            break
+    return pick(rng, found, "channel with enough open questions")
+
+
+def _open_in(
+    w: Session, idx: Any, me: Person, ch: Channel, window: int, want: int
+) -> list[Message]:
+    """The `want` latest open questions by others in `ch` among its last `window` posts,
+    beside an answered one and none that `me` reacted to ([] when there are not)."""
+    recent = [p for p in idx.posts.get(ch.id, [])[-window:] if p.text.rstrip().endswith("?")]
+    open_qs = [p for p in recent if p.id not in idx.replied and p.user_id != me.id]
+    answered = [p for p in recent if p.id in idx.replied]
+    targets = [w.get_one(Message, p.id) for p in open_qs[-want:]]
+    fresh = not any(reacted(w, m, me, "eyes") for m in targets)
+    return targets if len(targets) == want and answered and fresh else []
 
 
 REPLIES = [

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from statistics import NormalDist
 
 import pytest
 from gymnasium.envs.registration import registry
@@ -42,14 +43,19 @@ def test_agent_specs_parse_and_refuse_bad_rates() -> None:
 @pytest.mark.parametrize("template_id", ["slack.post-channel", "crm.close-case"])
 def test_noisy_agents_pass_at_the_rate_their_skill_implies(template_id: str) -> None:
     """A solver erring with probability p per step passes about (1 - p) ** n of the
-    episodes, n the steps that matter (writes and answer): within the 95% interval."""
+    episodes, n the steps that matter (writes and answer): within the interval that holds
+    95% of the time for all six (template, level) rates at once (Bonferroni: each one's
+    99.6%). Since readers fail closed no near-miss passes, so the rate is the draw's own:
+    crm.close-case easy draws 14 wrong writes in 30 (16 passes, 0.53; 0.7 expected)."""
     p = 0.3
     result = calibrate("noisy", arms([template_id]), 30, agent_options={"p": p})
     assert [e.difficulty for e in result.entries] == ["easy", "medium", "hard"]
+    z = NormalDist().inv_cdf(1 - 0.05 / (2 * 6))
     for e in result.entries:
         n = fatal_steps(make_task(template_id, 0, difficulty=e.difficulty))
         expected = (1 - p) ** n
-        assert e.ci_low <= expected <= e.ci_high, (e.difficulty, n, e.pass_rate, expected)
+        low, high = wilson(e.passed, e.episodes, z)
+        assert low <= expected <= high, (e.difficulty, n, e.pass_rate, expected)
     rates = [e.pass_rate for e in result.entries]
     assert rates[0] > rates[2]  # more rows to change, more chances to err
 

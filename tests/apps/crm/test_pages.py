@@ -32,8 +32,11 @@ def text_of(html: str) -> str:
 
 
 def deal_with_contact(db: Session, owner: Person) -> Opportunity:
+    """An open opportunity of `owner`'s with a contact (closed ones are locked)."""
     stmt = select(Opportunity).where(
-        Opportunity.owner_id == owner.id, Opportunity.contact_id.is_not(None)
+        Opportunity.owner_id == owner.id,
+        Opportunity.contact_id.is_not(None),
+        Opportunity.stage.not_in(("Closed Won", "Closed Lost")),
     )
     return db.scalars(stmt.order_by(Opportunity.id)).first()  # type: ignore[return-value]
 
